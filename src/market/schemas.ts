@@ -1,0 +1,371 @@
+/**
+ * Schemas for every resource of spec §2. Each reads the wire leniently (see wire.ts) and yields
+ * one exact type: smallest-unit amounts as bigint, prices, USD and native values as number,
+ * counts and times as integer numbers, absent nullable fields as null. Field names stay the
+ * spec's own so that a reader can follow the spec and the code side by side.
+ */
+import { z } from 'zod';
+import {
+  amount,
+  decimal,
+  firstOf,
+  integer,
+  json,
+  listOf,
+  optionalAmount,
+  optionalDecimal,
+  optionalFlag,
+  optionalInteger,
+  optionalText,
+  text,
+  textList,
+  textMap,
+} from './wire';
+
+/** §2.3 */
+export const LiquidityPoolSchema = z.object({
+  chainId: optionalInteger,
+  pairId: optionalText,
+  poolAddress: z.string(),
+  token0Address: text,
+  token1Address: text,
+  token0Decimals: optionalInteger,
+  token1Decimals: optionalInteger,
+  protocol: text,
+  syncedAt: optionalText,
+  creationBlockNumber: optionalInteger,
+  creationBlockTimestamp: optionalInteger,
+  suspectedBaseTokenPrice: optionalDecimal,
+  suspectedQuoteTokenPrice: optionalDecimal,
+  suspectedBaseTokenReserves: optionalAmount,
+  suspectedQuoteTokenReserves: optionalAmount,
+});
+export type LiquidityPool = z.output<typeof LiquidityPoolSchema>;
+
+/** §2.4 */
+export const RiskAnalysisSchema = z.object({
+  isMutable: optionalFlag,
+  ownerBalance: optionalAmount,
+  mintAuthority: optionalText,
+  freezeAuthority: optionalText,
+  updateAuthority: optionalText,
+});
+export type RiskAnalysis = z.output<typeof RiskAnalysisSchema>;
+
+/** The pools of a token arrive as a map keyed by pool address (§2.2); callers get a list. */
+const poolMap = z
+  .union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.null()]).optional()
+  .transform((value): LiquidityPool[] => {
+    if (value === null || value === undefined) return [];
+    const entries: Array<[string | null, unknown]> = Array.isArray(value)
+      ? value.map((pool) => [null, pool])
+      : Object.entries(value);
+    const pools: LiquidityPool[] = [];
+    for (const [key, raw] of entries) {
+      const withAddress =
+        key !== null && raw !== null && typeof raw === 'object' && !('poolAddress' in raw) ? { ...raw, poolAddress: key } : raw;
+      const parsed = LiquidityPoolSchema.safeParse(withAddress);
+      // One unreadable pool must not hide the token: it is left out, the rest is kept.
+      if (parsed.success) pools.push(parsed.data);
+    }
+    return pools;
+  });
+
+/** §2.2 */
+export const TokenSchema = z.object({
+  id: optionalText,
+  chainId: optionalInteger,
+  address: z.string().min(1),
+  decimals: integer,
+  name: text,
+  symbol: text,
+  syncedAt: optionalText,
+  description: optionalText,
+  isVerifiedSourceCode: optionalFlag,
+  partnerStats: json,
+  ownerAddress: optionalText,
+  totalSupply: optionalAmount,
+  logo: optionalText,
+  website: optionalText,
+  deployerAddress: optionalText,
+  creationBlockNumber: optionalInteger,
+  creationBlockTimestamp: optionalInteger,
+  holdersCount: optionalInteger,
+  version: optionalText,
+  liquidityPools: poolMap,
+  riskAnalysis: RiskAnalysisSchema.nullish().transform((value) => value ?? null),
+  riskStatus: optionalText,
+  links: textMap,
+  /** Decision: an amount in the smallest unit held by the ten largest holders (the simulator's reading). */
+  top10HoldersSupply: optionalAmount,
+  origin: optionalText,
+  image: optionalText,
+});
+export type Token = z.output<typeof TokenSchema>;
+
+/** §2.1: the token-data envelope; tokens are parsed one by one so that one bad token cannot hide the others. */
+export const TokenEnvelopeSchema = z.object({
+  statusCode: optionalInteger,
+  message: optionalText,
+  data: z
+    .union([z.record(z.string(), z.unknown()), z.null()]).optional()
+    .transform((value) => value ?? {}),
+});
+
+/** §2.5 overtimeTechnicals point. topHoldersSupply and its percentage twin are keyed by top-N count. */
+export const TechnicalsPointSchema = z.object({
+  id: optionalText,
+  contractAddress: optionalText,
+  chainId: optionalInteger,
+  syncedAt: optionalText,
+  holdersCount: optionalInteger,
+  tagsCount: z.unknown().optional().transform((value): number | null => {
+    // "count of different wallet types": a number, or a map from type to count, which is summed.
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      let total = 0;
+      for (const count of Object.values(value)) total += typeof count === 'number' ? count : Number(count) || 0;
+      return total;
+    }
+    return optionalInteger.parse(value);
+  }),
+  topHoldersSupply: z.record(z.string(), optionalAmount).nullish().transform((value) => topNMap(value)),
+  topHoldersSupplyPerc: z.record(z.string(), optionalDecimal).nullish().transform((value) => topNMap(value)),
+});
+export type TechnicalsPoint = z.output<typeof TechnicalsPointSchema>;
+
+function topNMap<T>(value: Record<string, T | null> | null | undefined): Map<number, T> {
+  const out = new Map<number, T>();
+  if (!value) return out;
+  const keys = Object.keys(value)
+    .map(Number)
+    .filter((key) => Number.isInteger(key) && key > 0)
+    .sort((a, b) => a - b);
+  for (const key of keys) {
+    const item = value[String(key)];
+    if (item !== null && item !== undefined) out.set(key, item);
+  }
+  return out;
+}
+
+/** §2.5 tokenStats (its first element). devDeployedTokens may be a list or a count. */
+export const TokenStatsSchema = z
+  .object({
+    devDeployedTokens: z.unknown().optional(),
+    devDeployedTokensCount: optionalInteger,
+    isDevRug: optionalFlag,
+    isDevNew: optionalFlag,
+    devSoldSupply: optionalAmount,
+    devSoldSupplyPerc: optionalDecimal,
+    initialTotalBoughtSupply: optionalAmount,
+    priceNative: optionalDecimal,
+    liquidityNative: optionalDecimal,
+  })
+  .transform(({ devDeployedTokens, devDeployedTokensCount, ...rest }) => {
+    const deployed = textList.parse(devDeployedTokens);
+    const countFromField = Array.isArray(devDeployedTokens) ? devDeployedTokens.length : readCount(devDeployedTokens);
+    return {
+      ...rest,
+      devDeployedTokens: deployed,
+      devDeployedTokensCount: devDeployedTokensCount ?? countFromField,
+    };
+  });
+export type TokenStats = z.output<typeof TokenStatsSchema>;
+
+function readCount(value: unknown): number | null {
+  return optionalInteger.parse(value);
+}
+
+/** §2.5 devMakerData. */
+export const DevMakerDataSchema = z.object({
+  totalBoughtAmount: optionalAmount,
+  totalSoldAmount: optionalAmount,
+  totalBoughtETH: optionalDecimal,
+  totalSoldETH: optionalDecimal,
+  totalSoldUSD: optionalDecimal,
+  totalBuyTransactions: optionalInteger,
+  totalSellTransactions: optionalInteger,
+});
+export type DevMakerData = z.output<typeof DevMakerDataSchema>;
+
+/** §2.5 initialBuyerStats entry. initialBuyerType is HOLD, SELL_ALL or SELL_PARTIAL, read as any string. */
+export const InitialBuyerSchema = z.object({
+  walletAddress: z.string(),
+  initialBuyerType: text,
+  sniper: optionalFlag.transform((value) => value ?? false),
+  buyAmount: optionalAmount,
+  sellAmount: optionalAmount,
+});
+export type InitialBuyer = z.output<typeof InitialBuyerSchema>;
+
+/** §2.5: the technicals payload, with or without its envelope. Points are sorted most recent first. */
+export const TechnicalsSchema = z.object({
+  overtimeTechnicals: listOf(TechnicalsPointSchema).transform((points) =>
+    [...points].sort((a, b) => timeOf(b.syncedAt) - timeOf(a.syncedAt)),
+  ),
+  tokenStats: firstOf(TokenStatsSchema),
+  devMakerData: firstOf(DevMakerDataSchema),
+  initialBuyerStats: listOf(InitialBuyerSchema),
+});
+export type Technicals = z.output<typeof TechnicalsSchema>;
+
+export const TechnicalsEnvelopeSchema = z.unknown().optional().transform((value, ctx) => {
+  const inner = value !== null && typeof value === 'object' && 'data' in value ? value.data : value;
+  const parsed = TechnicalsSchema.safeParse(inner);
+  if (!parsed.success) {
+    ctx.addIssue({ code: 'custom', message: parsed.error.message });
+    return z.NEVER;
+  }
+  return parsed.data;
+});
+
+function timeOf(iso: string | null): number {
+  const time = iso === null ? NaN : Date.parse(iso);
+  return Number.isNaN(time) ? 0 : time;
+}
+
+/** §2.6 */
+export const HolderSchema = z.object({
+  chainId: optionalInteger,
+  tokenAddress: optionalText,
+  address: z.string(),
+  currentlyHoldingAmount: amount,
+  holderSince: optionalInteger,
+  totalBoughtAmount: optionalAmount,
+  totalBoughtETH: optionalDecimal,
+  totalBuyTransactions: optionalInteger,
+  totalSellTransactions: optionalInteger,
+  totalSoldAmount: optionalAmount,
+  totalBoughtUSD: optionalDecimal,
+  totalSoldUSD: optionalDecimal,
+  totalSoldETH: optionalDecimal,
+  sent: optionalAmount,
+  received: optionalAmount,
+  tags: textList,
+  syncedAt: optionalText,
+  nativeBalance: optionalAmount,
+});
+export type Holder = z.output<typeof HolderSchema>;
+
+/** holders-history answers a bare array; an envelope with `data` is read too. */
+export const HoldersSchema = z.unknown().optional().transform((value, ctx) => {
+  const list = Array.isArray(value)
+    ? value
+    : value !== null && typeof value === 'object' && 'data' in value && Array.isArray(value.data)
+      ? value.data
+      : null;
+  if (list === null) {
+    ctx.addIssue({ code: 'custom', message: 'expected an array of holders' });
+    return z.NEVER;
+  }
+  const parsed = z.array(HolderSchema).safeParse(list);
+  if (!parsed.success) {
+    ctx.addIssue({ code: 'custom', message: parsed.error.message });
+    return z.NEVER;
+  }
+  return parsed.data;
+});
+
+/** §2.7 MakerData */
+export const MakerDataSchema = z.object({
+  chainId: optionalInteger,
+  address: z.string(),
+  tokenAddress: optionalText,
+  currentlyHoldingAmount: optionalAmount,
+  holderSince: optionalInteger,
+  totalBoughtAmount: optionalAmount,
+  totalBoughtUSD: optionalDecimal,
+  totalBoughtETH: optionalDecimal,
+  totalBuyTransactions: optionalInteger,
+  totalSellTransactions: optionalInteger,
+  totalSoldAmount: optionalAmount,
+  totalSoldUSD: optionalDecimal,
+  totalSoldETH: optionalDecimal,
+  sent: optionalAmount,
+  received: optionalAmount,
+  tags: textList,
+});
+export type MakerData = z.output<typeof MakerDataSchema>;
+
+/** §2.7 Trade */
+export const TradeSchema = z.object({
+  chainId: optionalInteger,
+  blockTimestamp: optionalInteger,
+  timestamp: integer,
+  blockNumber: optionalInteger,
+  transactionHash: z.string(),
+  logIndex: optionalInteger,
+  transactionIndex: optionalInteger,
+  tokenIn: z.string(),
+  tokenOut: z.string(),
+  amountIn: amount,
+  amountOut: amount,
+  amountUSD: optionalDecimal,
+  suspectedBaseTokenPrice: optionalDecimal,
+  suspectedBaseTokenPriceUSD: optionalDecimal,
+  poolAddress: optionalText,
+  makerData: MakerDataSchema.nullish().transform((value) => value ?? null),
+  nativeBalance: optionalAmount,
+});
+export type Trade = z.output<typeof TradeSchema>;
+
+/** Token metadata attached to trade responses; its content is not shown by the spec, so every field is optional. */
+export const TokenMetadataSchema = z.object({
+  address: optionalText,
+  name: optionalText,
+  symbol: optionalText,
+  decimals: optionalInteger,
+  logo: optionalText,
+});
+export type TokenMetadata = z.output<typeof TokenMetadataSchema>;
+
+const metadataMap = z.unknown().optional().transform((value): Map<string, TokenMetadata> => {
+  const out = new Map<string, TokenMetadata>();
+  if (value === null || typeof value !== 'object') return out;
+  const entries: Array<[string | null, unknown]> = Array.isArray(value)
+    ? value.map((item) => [null, item])
+    : Object.entries(value);
+  for (const [key, raw] of entries) {
+    const parsed = TokenMetadataSchema.safeParse(raw);
+    if (!parsed.success) continue;
+    const address = key ?? parsed.data.address;
+    if (address) out.set(address, { ...parsed.data, address });
+  }
+  return out;
+});
+
+/** §2.7 / §4.6: trades newest first (sorted here whatever order they came in); metadata may be absent. */
+export const TradeHistorySchema = z
+  .object({
+    tradeHistory: z
+      .union([z.array(TradeSchema), z.null()]).optional()
+      .transform((value) => [...(value ?? [])].sort((a, b) => b.timestamp - a.timestamp)),
+    tokensMetadata: metadataMap,
+  });
+export type TradeHistory = z.output<typeof TradeHistorySchema>;
+
+/** §2.8 Candle */
+export const CandleSchema = z.object({
+  time: optionalText,
+  timestamp: integer,
+  open: decimal,
+  high: decimal,
+  low: decimal,
+  close: decimal,
+  volume: optionalDecimal.transform((value) => value ?? 0),
+});
+export type Candle = z.output<typeof CandleSchema>;
+
+/** §4.5: candles, sorted oldest first whatever order they came in. */
+export const CandlesSchema = z
+  .union([
+    z.object({ candles: z.union([z.array(CandleSchema), z.null()]).optional() }),
+    z.array(CandleSchema).transform((candles) => ({ candles })),
+  ])
+  .transform(({ candles }) => [...(candles ?? [])].sort((a, b) => a.timestamp - b.timestamp));
+
+/** The error body of §7: `{error, message}` or `{error}`, or anything else. */
+export const ErrorBodySchema = z
+  .object({ error: optionalText, message: optionalText })
+  .partial()
+  .catch({});
+export type ErrorBody = z.output<typeof ErrorBodySchema>;
