@@ -1,0 +1,178 @@
+/**
+ * Settings, read once from the environment (and an optional `.env` file, loaded by main) through a
+ * schema. A wrong value stops start-up with one line that names the variable and what it expects.
+ * Every variable is listed, with its default, in `.env.example` and the README.
+ */
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+import { ENDPOINTS, isEndpointName, type EndpointName } from './market/endpoints';
+
+export interface RateLimit {
+  limit: number;
+  windowMs: number;
+}
+
+export interface Config {
+  /** Null: no service configured, the embedded simulator is started. */
+  market: {
+    baseUrl: string;
+    wsUrl: string;
+    apiKey: string;
+  } | null;
+  simulatorSeed: number;
+  tokenBatchSize: number;
+  connectTimeoutMs: number;
+  timeoutMs: number;
+  maxRetries: number;
+  rateLimits: Partial<Record<EndpointName, RateLimit>>;
+  cacheTtlMs: Partial<Record<EndpointName, number>>;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    readonly expected: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${expected}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DURATION = /^(\d+)(ms|s|m|h)?$/;
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** "1500ms", "10s", "5m", "1h"; a bare number is seconds. */
+function parseDurationMs(text: string): number | null {
+  const match = DURATION.exec(text.trim());
+  if (!match) return null;
+  return Number(match[1]) * (DURATION_UNITS[match[2] ?? 's'] ?? 1000);
+}
+
+/** Parses "endpoint=value,endpoint=value" with a reader for each value. */
+function parseEndpointMap<T>(
+  variable: string,
+  text: string,
+  expected: string,
+  readValue: (value: string) => T | null,
+): Partial<Record<EndpointName, T>> {
+  const out: Partial<Record<EndpointName, T>> = {};
+  for (const part of text.split(',').map((item) => item.trim()).filter(Boolean)) {
+    const [name = '', value = ''] = part.split('=').map((item) => item.trim());
+    const parsed = readValue(value);
+    if (!isEndpointName(name) || parsed === null) {
+      throw new ConfigError(variable, `must be a comma-separated list of endpoint=${expected} with endpoints among ${ENDPOINTS.join(', ')}`);
+    }
+    out[name] = parsed;
+  }
+  return out;
+}
+
+function readRateLimit(value: string): RateLimit | null {
+  const [count = '', window = ''] = value.split('/');
+  const limit = Number(count);
+  const windowMs = parseDurationMs(window);
+  if (!Number.isInteger(limit) || limit < 1 || windowMs === null || windowMs < 1) return null;
+  return { limit, windowMs };
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function wholeNumber(variable: string, min: number, max: number, fallback: number) {
+  return z
+    .string()
+    .optional()
+    .transform((value) => {
+      if (value === undefined || value.trim() === '') return fallback;
+      const parsed = Number(value);
+      if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+        throw new ConfigError(variable, `must be a whole number from ${min} to ${max}`);
+      }
+      return parsed;
+    });
+}
+
+function httpUrl(variable: string, protocols: string[]) {
+  return z
+    .string()
+    .optional()
+    .transform((value) => {
+      if (value === undefined || value.trim() === '') return undefined;
+      let url: URL;
+      try {
+        url = new URL(value.trim());
+      } catch {
+        throw new ConfigError(variable, `must be a URL starting with ${protocols.join(' or ')}`);
+      }
+      if (!protocols.includes(url.protocol) || url.username || url.password) {
+        throw new ConfigError(variable, `must be a URL starting with ${protocols.join(' or ')} and without credentials`);
+      }
+      return url.toString().replace(/\/+$/, '');
+    });
+}
+
+const RATE_LIMIT_FORM = 'COUNT/WINDOW (e.g. 100/60s)';
+const TTL_FORM = 'DURATION (e.g. 10s, or 0 to disable)';
+const DEFAULT_RATE_LIMITS = 'token-technicals=100/60s';
+const DEFAULT_CACHE_TTL = 'token-data=10s,token-technicals=60s,holders-history=30s,trades-history=10s,chart-history=15s,wallet-tracker=10s';
+
+const EnvSchema = z.object({
+  TMDS_BASE_URL: httpUrl('TMDS_BASE_URL', ['http:', 'https:']),
+  TMDS_WS_URL: httpUrl('TMDS_WS_URL', ['ws:', 'wss:']),
+  TMDS_API_KEY: z.string().optional(),
+  TMDS_TOKEN_BATCH_SIZE: wholeNumber('TMDS_TOKEN_BATCH_SIZE', 1, 100, 30),
+  TMDS_CONNECT_TIMEOUT_MS: wholeNumber('TMDS_CONNECT_TIMEOUT_MS', 100, 120_000, 5_000),
+  TMDS_TIMEOUT_MS: wholeNumber('TMDS_TIMEOUT_MS', 100, 120_000, 10_000),
+  TMDS_MAX_RETRIES: wholeNumber('TMDS_MAX_RETRIES', 0, 10, 3),
+  TMDS_RATE_LIMITS: z.string().optional(),
+  TMDS_CACHE_TTL: z.string().optional(),
+  SIMULATOR_SEED: wholeNumber('SIMULATOR_SEED', 0, 2 ** 31 - 1, 42),
+  LOG_LEVEL: z
+    .string()
+    .optional()
+    .transform((value) => {
+      const level = (value ?? '').trim().toLowerCase() || 'info';
+      if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+      return level;
+    }),
+});
+
+/** Reads the settings from an environment; throws ConfigError naming the first wrong variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.parse(env);
+  const apiKey = parsed.TMDS_API_KEY?.trim() ?? '';
+  let market: Config['market'] = null;
+  if (parsed.TMDS_BASE_URL !== undefined) {
+    if (apiKey === '') throw new ConfigError('TMDS_API_KEY', 'is required when TMDS_BASE_URL is set');
+    market = {
+      baseUrl: parsed.TMDS_BASE_URL,
+      wsUrl: parsed.TMDS_WS_URL ?? parsed.TMDS_BASE_URL.replace(/^http/, 'ws'),
+      apiKey,
+    };
+  } else if (parsed.TMDS_WS_URL !== undefined) {
+    throw new ConfigError('TMDS_BASE_URL', 'is required when TMDS_WS_URL is set');
+  }
+  return {
+    market,
+    simulatorSeed: parsed.SIMULATOR_SEED,
+    tokenBatchSize: parsed.TMDS_TOKEN_BATCH_SIZE,
+    connectTimeoutMs: parsed.TMDS_CONNECT_TIMEOUT_MS,
+    timeoutMs: parsed.TMDS_TIMEOUT_MS,
+    maxRetries: parsed.TMDS_MAX_RETRIES,
+    // A setting names only the endpoints it changes; the others keep their defaults.
+    rateLimits: {
+      ...parseEndpointMap('TMDS_RATE_LIMITS', DEFAULT_RATE_LIMITS, RATE_LIMIT_FORM, readRateLimit),
+      ...parseEndpointMap('TMDS_RATE_LIMITS', parsed.TMDS_RATE_LIMITS ?? '', RATE_LIMIT_FORM, readRateLimit),
+    },
+    cacheTtlMs: {
+      ...parseEndpointMap('TMDS_CACHE_TTL', DEFAULT_CACHE_TTL, TTL_FORM, parseDurationMs),
+      ...parseEndpointMap('TMDS_CACHE_TTL', parsed.TMDS_CACHE_TTL ?? '', TTL_FORM, parseDurationMs),
+    },
+    logLevel: parsed.LOG_LEVEL,
+  };
+}
+
+/** Loads `.env` from the working directory into process.env when the file exists; real environment variables win. */
+export function loadDotEnv(path = '.env'): void {
+  if (existsSync(path)) process.loadEnvFile(path);
+}
