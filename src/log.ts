@@ -3,7 +3,7 @@
  * every message and string field is scrubbed of the configured secret values themselves, so a key
  * echoed inside an upstream error or a URL is caught too.
  */
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -32,8 +32,8 @@ export function scrubSecrets(text: string): string {
   return out;
 }
 
-export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+export function createLogger(level = 'info', destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     hooks: {
@@ -49,7 +49,8 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? 'info'): L
         return JSON.parse(scrubSecrets(JSON.stringify(object, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)))) as Record<string, unknown>;
       },
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** A logger that writes nothing, for tests and library use. */
