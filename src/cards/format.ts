@@ -1,0 +1,448 @@
+/**
+ * Every number, time and address a card shows, formatted in one place so all cards agree.
+ * Pure functions; none throws; anything that is not a finite number shows as "—".
+ *
+ * Conventions:
+ * - Negative numbers use the minus sign U+2212 ("−1.2K"), never a hyphen: it reads as a minus in
+ *   every font and is never taken for a Markdown list item at the start of a line.
+ * - Large numbers are compact with 3 significant digits: 1.23K, 45.6M, 789B, 1.2T; from 10¹⁵ up,
+ *   scientific as "1.23×10¹⁵" (supplies in the quadrillions exist; "Qa" would be a guess).
+ * - Tiny numbers (4 or more zeros after the decimal point) use the subscript notation traders know
+ *   from DEX screeners: 0.000002867 is "0.0₅2867", the subscript counting the zeros after the
+ *   point. Other numbers below 1 keep 4 significant digits ("0.001234").
+ * - SOL amounts carry a " SOL" suffix (a word every font renders; ◎ is not widely known).
+ * - Digits are computed from the decimal text of a number (or from the bigint itself), never by
+ *   floating-point scaling, so 1e30-sized amounts and values like 1.005 round as written.
+ */
+import { addressKind } from '../market/address';
+
+const NOT_A_NUMBER = '—';
+const MINUS = '\u2212';
+
+/**
+ * A decimal number as its significant digits and a power of ten: the value is
+ * d₀.d₁d₂… × 10^exp. Digits carry no leading or trailing zeros; zero is digits "0", exp 0.
+ */
+interface Decimal {
+  negative: boolean;
+  digits: string;
+  exp: number;
+}
+
+const ZERO: Decimal = { negative: false, digits: '0', exp: 0 };
+
+function isZero(d: Decimal): boolean {
+  return d.digits === '0';
+}
+
+function normalized(negative: boolean, digits: string, exp: number): Decimal {
+  const leading = digits.length - digits.replace(/^0+/, '').length;
+  const trimmed = digits.slice(leading).replace(/0+$/, '');
+  if (trimmed === '') return ZERO;
+  return { negative, digits: trimmed, exp: exp - leading };
+}
+
+function fromNumber(n: number): Decimal {
+  if (n === 0) return ZERO;
+  // toExponential without an argument gives the shortest text that reads back as the same double.
+  const match = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(Math.abs(n).toExponential());
+  if (!match) return ZERO;
+  return normalized(n < 0, `${match[1] ?? ''}${match[2] ?? ''}`, Number(match[3]));
+}
+
+function fromBigint(amount: bigint, decimals: number): Decimal {
+  const negative = amount < 0n;
+  const digits = (negative ? -amount : amount).toString();
+  return normalized(negative, digits, digits.length - 1 - decimals);
+}
+
+/** Rounds half away from zero to `sig` significant digits. */
+function roundSignificant(d: Decimal, sig: number): Decimal {
+  if (d.digits.length <= sig) return d;
+  const kept = d.digits.slice(0, sig);
+  const roundUp = (d.digits[sig] ?? '0') >= '5';
+  if (!roundUp) return normalized(d.negative, kept, d.exp);
+  const bumped = (BigInt(kept) + 1n).toString();
+  return normalized(d.negative, bumped, d.exp + (bumped.length - kept.length));
+}
+
+/** Rounds half away from zero to `places` digits after the decimal point. */
+function roundPlaces(d: Decimal, places: number): Decimal {
+  const sig = d.exp + 1 + places;
+  if (sig > 0) return roundSignificant(d, sig);
+  if (sig === 0 && (d.digits[0] ?? '0') >= '5') return { negative: d.negative, digits: '1', exp: -places };
+  return ZERO;
+}
+
+function groupThousands(integer: string): string {
+  return integer.replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
+/** The magnitude written out in full ("1234.5", "0.00012"), optionally with thousands commas. */
+function plainDigits(d: Decimal, options: { group?: boolean; minPlaces?: number } = {}): string {
+  let integer: string;
+  let fraction: string;
+  if (d.exp >= 0) {
+    integer = d.digits.slice(0, d.exp + 1).padEnd(d.exp + 1, '0');
+    fraction = d.digits.slice(d.exp + 1);
+  } else {
+    integer = '0';
+    fraction = '0'.repeat(-d.exp - 1) + d.digits;
+  }
+  if (isZero(d)) fraction = '';
+  fraction = fraction.padEnd(options.minPlaces ?? 0, '0');
+  const head = options.group ? groupThousands(integer) : integer;
+  return fraction === '' ? head : `${head}.${fraction}`;
+}
+
+const SUBSCRIPT_DIGITS = '₀₁₂₃₄₅₆₇₈₉';
+const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+function mapDigits(n: number, glyphs: string): string {
+  return String(n).replace(/\d/g, (digit) => glyphs[Number(digit)] ?? digit);
+}
+
+/** First exponent whose numbers have 4 zeros after the point (0.0000x), shown with a subscript. */
+const SUBSCRIPT_BELOW_EXP = -4;
+
+/** A magnitude below 1: subscript notation from 4 zeros after the point, else written out. */
+function smallDigits(d: Decimal): string {
+  if (d.exp < SUBSCRIPT_BELOW_EXP) return `0.0${mapDigits(-d.exp - 1, SUBSCRIPT_DIGITS)}${d.digits}`;
+  return plainDigits(d);
+}
+
+function signOf(d: Decimal): string {
+  return d.negative && !isZero(d) ? MINUS : '';
+}
+
+const SUFFIXES = ['', 'K', 'M', 'B', 'T'] as const;
+const COMPACT_DIGITS = 3;
+
+/** The magnitude of an already rounded number, compact (see the module's conventions). */
+function compactDigits(d: Decimal): string {
+  if (isZero(d)) return '0';
+  if (d.exp < 0) return smallDigits(d);
+  const tier = Math.floor(d.exp / 3);
+  const suffix = SUFFIXES[tier];
+  if (suffix === undefined) return `${plainDigits({ ...d, exp: 0 })}×10${mapDigits(d.exp, SUPERSCRIPT_DIGITS)}`;
+  return `${plainDigits({ ...d, exp: d.exp - 3 * tier })}${suffix}`;
+}
+
+function compactDecimal(d: Decimal): string {
+  const rounded = roundSignificant(d, COMPACT_DIGITS);
+  return `${signOf(rounded)}${compactDigits(rounded)}`;
+}
+
+const AMOUNT_DIGITS = 4;
+
+/** Amounts: compact from 1000 up, else 4 significant digits (subscript when tiny). */
+function amountDecimal(d: Decimal): string {
+  const rounded = roundSignificant(d, AMOUNT_DIGITS);
+  if (rounded.exp >= 3) return compactDecimal(d);
+  return `${signOf(rounded)}${rounded.exp < 0 ? smallDigits(rounded) : plainDigits(rounded)}`;
+}
+
+/**
+ * Compact number: 3 significant digits with K, M, B, T (1.23K, 45.6M); below 1000 written plainly
+ * with 3 significant digits (999, 12.3, 0.5, 0.0₅287); 0 is "0"; NaN and ±Infinity are "—".
+ */
+export function compact(n: number): string {
+  if (!Number.isFinite(n)) return NOT_A_NUMBER;
+  return compactDecimal(fromNumber(n));
+}
+
+/**
+ * A price (in USD or SOL, without the unit): 4 significant digits, and every digit before the
+ * point from 1000 up ("67,234"); tiny prices in subscript notation: 0.000002867 → "0.0₅2867".
+ * From 10¹⁵ up, compact.
+ */
+export function price(n: number): string {
+  if (!Number.isFinite(n)) return NOT_A_NUMBER;
+  const d = fromNumber(n);
+  if (d.exp >= 15) return compactDecimal(d);
+  const rounded = d.exp >= 3 ? roundPlaces(d, 0) : roundSignificant(d, AMOUNT_DIGITS);
+  if (rounded.exp >= 3) return `${signOf(rounded)}${plainDigits(roundPlaces(rounded, 0), { group: true })}`;
+  return `${signOf(rounded)}${rounded.exp < 0 ? smallDigits(rounded) : plainDigits(rounded)}`;
+}
+
+/**
+ * US dollars: "$1.2M" from 1000 up (compact), "$12.30" from 1 up, 4 significant digits below
+ * ("$0.50", "$0.1234", "$0.0₅2867"); "−$4.50" when negative, "$0" for zero.
+ */
+export function usd(n: number): string {
+  if (!Number.isFinite(n)) return NOT_A_NUMBER;
+  const d = fromNumber(n);
+  if (isZero(d)) return '$0';
+  const sign = signOf(d);
+  const magnitude: Decimal = { ...d, negative: false };
+  if (d.exp < 0) {
+    const small = roundSignificant(magnitude, AMOUNT_DIGITS);
+    if (small.exp < SUBSCRIPT_BELOW_EXP) return `${sign}$${smallDigits(small)}`;
+    if (small.exp < 0) return `${sign}$${plainDigits(small, { minPlaces: 2 })}`;
+  }
+  const cents = roundPlaces(magnitude, 2);
+  if (cents.exp < 3) return `${sign}$${plainDigits(cents, { minPlaces: 2 })}`;
+  return `${sign}$${compactDecimal(magnitude)}`;
+}
+
+/** SOL: as token amounts (compact from 1000 up, 4 significant digits below), then " SOL". */
+export function sol(n: number): string {
+  if (!Number.isFinite(n)) return NOT_A_NUMBER;
+  return `${amountDecimal(fromNumber(n))} SOL`;
+}
+
+/** SOL from lamports (10⁻⁹ SOL), the service's native balances. */
+export function solFromLamports(lamports: bigint): string {
+  return `${formatTokenAmount(lamports, 9)} SOL`;
+}
+
+export interface PercentOptions {
+  /** Show "+" on positive values, for changes. */
+  signed?: boolean;
+}
+
+/**
+ * A percentage, given in percent (12.3 → "12.3%"): 2 decimals below 10, 1 decimal below 1000,
+ * compact above ("15.2K%"), trailing zeros dropped. Non-zero values under 0.01 show as "<0.01%"
+ * (with their sign: "−<0.01%", or "+<0.01%" when signed). Zero is "0%", never signed.
+ */
+export function percent(n: number, options: PercentOptions = {}): string {
+  if (!Number.isFinite(n)) return NOT_A_NUMBER;
+  const d = fromNumber(n);
+  if (isZero(d)) return '0%';
+  const sign = d.negative ? MINUS : options.signed ? '+' : '';
+  const magnitude: Decimal = { ...d, negative: false };
+  if (Math.abs(n) < 0.01) return `${sign}<0.01%`;
+  const places = magnitude.exp < 1 ? 2 : 1;
+  const rounded = roundPlaces(magnitude, places);
+  const body = rounded.exp >= 3 ? compactDecimal(magnitude) : plainDigits(rounded);
+  return `${sign}${body}%`;
+}
+
+/**
+ * Exact decimal text of an amount in smallest units, for machines rather than readers (ASCII minus,
+ * no grouping): (123456789n, 6) → "123.456789".
+ */
+export function toDecimalString(amount: bigint, decimals: number): string {
+  if (!validDecimals(decimals)) return NOT_A_NUMBER;
+  const d = fromBigint(amount, decimals);
+  return `${d.negative ? '-' : ''}${plainDigits(d)}`;
+}
+
+/** An amount in smallest units as a number of whole tokens (approximate beyond 15–17 digits). */
+export function fromSmallestUnit(amount: bigint, decimals: number): number {
+  if (!validDecimals(decimals)) return Number.NaN;
+  return Number(toDecimalString(amount, decimals));
+}
+
+const MAX_DECIMALS = 255;
+
+function validDecimals(decimals: number): boolean {
+  return Number.isInteger(decimals) && decimals >= 0 && decimals <= MAX_DECIMALS;
+}
+
+/**
+ * An amount given in smallest units, shown in whole tokens: compact from 1000 up ("1.23B"), 4
+ * significant digits below ("12.35", "0.0₅1234"). Exact for any bigint: digits come from the
+ * integer itself. Decimals outside 0..255 (a malformed token) show as "—".
+ */
+export function formatTokenAmount(amount: bigint, decimals: number): string {
+  if (!validDecimals(decimals)) return NOT_A_NUMBER;
+  return amountDecimal(fromBigint(amount, decimals));
+}
+
+type Instant = Date | number;
+
+/** Unix seconds of a Date or of a number already in Unix seconds; NaN when invalid. */
+function unixSeconds(t: Instant): number {
+  return t instanceof Date ? t.getTime() / 1000 : t;
+}
+
+const MINUTE = 60;
+const HOUR = 3600;
+const DAY = 86_400;
+const WEEK = 7 * DAY;
+const YEAR = 365 * DAY;
+
+const JUST_NOW_SECS = 45;
+
+function largestUnit(secs: number): string {
+  if (secs < HOUR) return `${Math.max(1, Math.floor(secs / MINUTE))}m`;
+  if (secs < DAY) return `${Math.floor(secs / HOUR)}h`;
+  if (secs < YEAR) return `${Math.floor(secs / DAY)}d`;
+  return `${Math.floor(secs / YEAR)}y`;
+}
+
+/**
+ * How long ago (or how far ahead) `then` is from `now`: "just now" within 45 s, then "5m ago",
+ * "3h ago", "2d ago", "1y ago", or "in 5m" for the future. Numbers are Unix seconds.
+ */
+export function relativeTime(then: Instant, now: Instant): string {
+  const diff = unixSeconds(now) - unixSeconds(then);
+  if (!Number.isFinite(diff)) return NOT_A_NUMBER;
+  if (Math.abs(diff) < JUST_NOW_SECS) return 'just now';
+  return diff > 0 ? `${largestUnit(diff)} ago` : `in ${largestUnit(-diff)}`;
+}
+
+const AGE_UNITS: ReadonlyArray<readonly [string, number]> = [
+  ['y', YEAR],
+  ['d', DAY],
+  ['h', HOUR],
+  ['m', MINUTE],
+];
+
+/**
+ * Age of something created at `createdUnixSecs`, in its two largest units: "2y 15d", "3d 4h",
+ * "4h 12m", "12m"; "<1m" under a minute (or when the creation time is ahead of `now`).
+ */
+export function age(createdUnixSecs: number, now: Instant): string {
+  const secs = Math.floor(unixSeconds(now) - createdUnixSecs);
+  if (!Number.isFinite(secs)) return NOT_A_NUMBER;
+  if (secs < MINUTE) return '<1m';
+  const index = AGE_UNITS.findIndex(([, size]) => secs >= size);
+  const [unit, size] = AGE_UNITS[index] ?? ['m', MINUTE];
+  const parts = [`${Math.floor(secs / size)}${unit}`];
+  const next = AGE_UNITS[index + 1];
+  if (next !== undefined) {
+    const count = Math.floor((secs % size) / next[1]);
+    if (count > 0) parts.push(`${count}${next[0]}`);
+  }
+  return parts.join(' ');
+}
+
+const DURATION_UNITS: ReadonlyArray<readonly [string, number]> = [
+  ['d', DAY],
+  ['h', HOUR],
+  ['m', MINUTE],
+  ['s', 1],
+];
+
+/**
+ * A length of time as chart intervals are written: "1m", "15m", "1h", "4h", "1d", "2w" (weeks
+ * only when whole), mixed units when uneven ("1h30m"), "0s" for zero; "—" for negative or
+ * non-finite values. Fractions of a second are dropped.
+ */
+export function duration(secs: number): string {
+  if (!Number.isFinite(secs) || secs < 0) return NOT_A_NUMBER;
+  let rest = Math.floor(secs);
+  if (rest === 0) return '0s';
+  if (rest % WEEK === 0) return `${rest / WEEK}w`;
+  const parts: string[] = [];
+  for (const [unit, size] of DURATION_UNITS) {
+    const count = Math.floor(rest / size);
+    if (count > 0) parts.push(`${count}${unit}`);
+    rest -= count * size;
+  }
+  return parts.join('');
+}
+
+const UNIT_SECONDS: Record<string, number> = {
+  s: 1,
+  sec: 1,
+  secs: 1,
+  second: 1,
+  seconds: 1,
+  m: MINUTE,
+  min: MINUTE,
+  mins: MINUTE,
+  minute: MINUTE,
+  minutes: MINUTE,
+  h: HOUR,
+  hr: HOUR,
+  hrs: HOUR,
+  hour: HOUR,
+  hours: HOUR,
+  d: DAY,
+  day: DAY,
+  days: DAY,
+  w: WEEK,
+  wk: WEEK,
+  week: WEEK,
+  weeks: WEEK,
+};
+
+const MAX_DURATION_TEXT = 32;
+
+/**
+ * Reads a duration typed by a person: "15m", "4h", "1d", "2w", "90" (plain seconds), "1h30m",
+ * "1.5h", "15 min". Case and spaces between parts do not matter. Returns whole seconds, or null for
+ * anything else, and for zero, negative, fractional-second or unsafely large results.
+ */
+export function parseDuration(input: string): number | null {
+  const s = input.trim().toLowerCase();
+  if (s === '' || s.length > MAX_DURATION_TEXT) return null;
+  if (/^\d+$/.test(s)) return wholePositive(Number(s));
+  const part = /(\d+(?:\.\d+)?)\s*([a-z]+)\s*/gy;
+  let total = 0;
+  let consumed = 0;
+  for (let match = part.exec(s); match !== null; match = part.exec(s)) {
+    const size = UNIT_SECONDS[match[2] ?? ''];
+    if (size === undefined) return null;
+    total += Number(match[1]) * size;
+    consumed = part.lastIndex;
+  }
+  if (consumed !== s.length) return null;
+  return wholePositive(Math.round(total * 1000) / 1000);
+}
+
+function wholePositive(n: number): number | null {
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+/** Shortens a long address to its first and last 4 characters: "So11…1112". */
+export function shortAddress(address: string): string {
+  const chars = Array.from(address);
+  if (chars.length <= 12) return address;
+  return `${chars.slice(0, 4).join('')}…${chars.slice(-4).join('')}`;
+}
+
+export const SOLANA_CHAIN_ID = 1399811149;
+
+/** Block explorers of EVM chains with well-known ids; other chains get no link. */
+const EVM_EXPLORERS: Readonly<Record<number, string>> = {
+  1: 'https://etherscan.io',
+  10: 'https://optimistic.etherscan.io',
+  56: 'https://bscscan.com',
+  137: 'https://polygonscan.com',
+  8453: 'https://basescan.org',
+  42161: 'https://arbiscan.io',
+};
+const SOLSCAN = 'https://solscan.io';
+
+const SOLANA_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
+const EVM_TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+
+type ChainId = number | null | undefined;
+
+/** The explorer for an id of that kind on that chain; a Solana id with no chain id means Solana. */
+function explorerFor(kind: 'solana' | 'evm' | null, chainId: ChainId): { base: string; kind: 'solana' | 'evm' } | null {
+  if (kind === 'solana' && (chainId === undefined || chainId === null || chainId === SOLANA_CHAIN_ID)) {
+    return { base: SOLSCAN, kind };
+  }
+  if (kind === 'evm' && typeof chainId === 'number') {
+    const base = EVM_EXPLORERS[chainId];
+    return base === undefined ? null : { base, kind };
+  }
+  return null;
+}
+
+/** Explorer page of a token: Solscan for Solana, Etherscan and its siblings for 0x addresses. */
+export function explorerTokenUrl(address: string, chainId?: ChainId): string | null {
+  const explorer = explorerFor(addressKind(address), chainId);
+  return explorer && `${explorer.base}/token/${encodeURIComponent(address)}`;
+}
+
+/** Explorer page of a wallet or any account. */
+export function explorerAccountUrl(address: string, chainId?: ChainId): string | null {
+  const explorer = explorerFor(addressKind(address), chainId);
+  if (!explorer) return null;
+  const path = explorer.kind === 'solana' ? 'account' : 'address';
+  return `${explorer.base}/${path}/${encodeURIComponent(address)}`;
+}
+
+/** Explorer page of a transaction (a Solana signature or a 0x hash). */
+export function explorerTxUrl(hash: string, chainId?: ChainId): string | null {
+  const kind = SOLANA_SIGNATURE.test(hash) ? 'solana' : EVM_TX_HASH.test(hash) ? 'evm' : null;
+  const explorer = explorerFor(kind, chainId);
+  return explorer && `${explorer.base}/tx/${encodeURIComponent(hash)}`;
+}

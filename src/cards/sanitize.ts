@@ -1,0 +1,166 @@
+/**
+ * Safety for text written by strangers: token names, symbols, descriptions and links come from
+ * whoever deployed the token. Nothing here knows a chat platform; each renderer escapes its own
+ * markup on top of this, and Discord's sender also disables mentions.
+ *
+ * Lengths are counted in UTF-16 code units, as Discord and Telegram count their limits, and text is
+ * only ever cut between graphemes, so an emoji or an accented letter is never split in half.
+ */
+
+/**
+ * Terminal escape sequences: CSI (`ESC [ … final`, and its one-byte form U+009B), terminated OSC
+ * (`ESC ] … BEL` or `… ESC \`), terminated DCS/SOS/PM/APC strings, and two-character escapes.
+ * Removed whole, so a hostile `ESC[31m` leaves no `[31m` behind.
+ */
+const ESCAPE_SEQUENCE =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u009b[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[PX^_][^\u001b]*\u001b\\|\u001b[@-_]/g;
+
+/** Every way of breaking a line, read as one newline. */
+const LINE_BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
+
+/**
+ * Characters that are invisible or reorder text, and so let a name pretend to be something else:
+ * C0 and C1 controls (newline aside: it is handled above), soft hyphen, the Arabic letter mark,
+ * Hangul fillers (used to make "blank" names), the Mongolian vowel separator, zero-width
+ * characters (U+200B–U+200F, U+2060–U+2064, U+FEFF), bidi embeddings, overrides and isolates
+ * (U+202A–U+202E, U+2066–U+2069) and the deprecated format characters after them, interlinear
+ * annotations, and tag characters (invisible text riding along with a visible one).
+ * Also lone surrogates, which some platforms reject as malformed text (replaced, not removed).
+ */
+export const UNSAFE_CHARACTER =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]/u;
+const UNSAFE_CHARACTERS = new RegExp(UNSAFE_CHARACTER.source, 'gu');
+const LONE_SURROGATE = /\p{Cs}/gu;
+
+/** What the input is cut to before cleaning, so a megabyte of junk costs nothing. */
+const RAW_LIMIT_FACTOR = 16;
+const RAW_LIMIT_FLOOR = 4096;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * Removes terminal escapes and unsafe characters (see UNSAFE_CHARACTER), turns every line break
+ * into `\n` and tabs into spaces, and replaces lone surrogates with U+FFFD. Spaces are kept as they
+ * are: renderers use this on pieces of rich text whose spacing still matters when joined.
+ */
+export function stripUnsafeChars(s: string): string {
+  return s
+    .replace(ESCAPE_SEQUENCE, '')
+    .replace(LINE_BREAK, '\n')
+    .replace(/\t/g, ' ')
+    .replace(UNSAFE_CHARACTERS, '')
+    .replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/** Number of graphemes (what a reader counts as characters). */
+export function graphemeCount(s: string): number {
+  let count = 0;
+  for (const _ of graphemes.segment(s)) count += 1;
+  return count;
+}
+
+/**
+ * Cuts `s` to at most `maxLength` UTF-16 code units, at a grapheme boundary, ending with "…" when
+ * anything was cut. Trailing spaces before the ellipsis are dropped.
+ */
+export function truncateText(s: string, maxLength: number): string {
+  const max = Math.max(0, Math.floor(maxLength));
+  if (s.length <= max) return s;
+  if (max === 0) return '';
+  let kept = '';
+  for (const { segment } of graphemes.segment(s)) {
+    if (kept.length + segment.length + 1 > max) break;
+    kept += segment;
+  }
+  return `${kept.trimEnd()}…`;
+}
+
+function prepare(s: string | null | undefined, maxLength: number): string {
+  if (typeof s !== 'string') return '';
+  const rawLimit = Math.max(RAW_LIMIT_FLOOR, maxLength * RAW_LIMIT_FACTOR);
+  return stripUnsafeChars(s.length > rawLimit ? s.slice(0, rawLimit) : s);
+}
+
+function finish(cleaned: string, maxLength: number, fallback: string, clean: (s: string) => string): string {
+  const result = truncateText(cleaned, maxLength);
+  if (result !== '') return result;
+  return truncateText(clean(stripUnsafeChars(fallback)), maxLength);
+}
+
+function collapseLine(s: string): string {
+  return s.replace(/\s+/gu, ' ').trim();
+}
+
+function collapseParagraphs(s: string): string {
+  return s
+    .split('\n')
+    .map((line) => line.replace(/[^\S\n]+/gu, ' ').trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/**
+ * Untrusted text made fit for one line (names, symbols, labels): unsafe characters and terminal
+ * escapes removed, every run of whitespace (newlines included) made one space, trimmed, and cut
+ * to `maxLength` with "…". Empty results become `fallback` (for instance "(unnamed)").
+ * Idempotent: cleaning a cleaned text changes nothing.
+ */
+export function cleanText(s: string | null | undefined, maxLength: number, fallback = ''): string {
+  return finish(collapseLine(prepare(s, maxLength)), maxLength, fallback, collapseLine);
+}
+
+/**
+ * As cleanText, for descriptions: newlines are kept (at most one blank line in a row), each line's
+ * spaces collapsed and trimmed.
+ */
+export function cleanMultilineText(s: string | null | undefined, maxLength: number, fallback = ''): string {
+  return finish(collapseParagraphs(prepare(s, maxLength)), maxLength, fallback, collapseParagraphs);
+}
+
+export const MAX_URL_LENGTH = 512;
+
+/** Host names after the URL parser has lower-cased and punycoded them, or a bracketed IPv6. */
+const SAFE_HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/;
+
+/**
+ * A link fit to show: an absolute http: or https: URL with a host name (a dotted name or an IP),
+ * no user name or password, at most MAX_URL_LENGTH characters, returned in the URL parser's
+ * normal form (ASCII only: the host punycoded, spaces, quotes and angle brackets percent-encoded).
+ * Anything else is null: javascript:, data:, file:, relative or malformed links, and links with
+ * whitespace, control, invisible or bidi characters or backslashes anywhere inside, since parsers
+ * silently drop or reinterpret those (`java\tscript:`, `https:\\evil`). Spaces at either end are
+ * forgiven, as metadata often carries them.
+ */
+export function safeUrl(input: string | null | undefined): string | null {
+  if (typeof input !== 'string') return null;
+  const s = input.replace(/^ +| +$/g, '');
+  if (s.length === 0 || s.length > MAX_URL_LENGTH) return null;
+  if (/[\s\p{Cc}\p{Cf}\p{Cs}\\]/u.test(s) || UNSAFE_CHARACTER.test(s)) return null;
+  // The parser also accepts `http:example.com` and `https:/x`; only the plain form is taken.
+  if (!/^https?:\/\/[^/]/i.test(s)) return null;
+  let url: URL;
+  try {
+    url = new URL(s);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.username !== '' || url.password !== '') return null;
+  const host = url.hostname;
+  if (!SAFE_HOST.test(host) || !(host.includes('.') || host.startsWith('['))) return null;
+  const href = url.href;
+  return href.length <= MAX_URL_LENGTH ? href : null;
+}
+
+/**
+ * Makes Discord mentions inert: `@everyone`, `@here` and `<@id>`, `<@!id>`, `<@&id>`, `<#id>` get
+ * a zero-width space after their `@` or `<`, so they read the same but ping no one.
+ *
+ * Renderers call this last, after cleanText: cleanText removes zero-width spaces and would undo it.
+ * Idempotent. Discord's sender also sets allowed_mentions to none; this is defence in depth, for
+ * any path (a webhook, a copied message) where that setting is missing.
+ */
+export function defuseMentions(s: string): string {
+  return s.replace(/@(?=everyone|here)/gi, '@\u200b').replace(/<(?=[@#])/g, '<\u200b');
+}

@@ -1,0 +1,82 @@
+/**
+ * Wiring: settings → market data (the configured service, or the built-in simulator) → commands →
+ * chat. With no chat token configured the chat is the console.
+ */
+import { randomBytes } from 'node:crypto';
+import { pino } from 'pino';
+import { runConsoleChat } from './chats/console/chat';
+import { ConfigError, loadConfig, loadDotEnv, type Config } from './config';
+import type { CommandContext } from './dispatch/command';
+import { loadCommands } from './dispatch/registry';
+import { createLogger, registerSecret } from './log';
+import { MarketClient } from './market/client';
+import { QueryService } from './query/service';
+import { startSimulator, type RunningSimulator } from './simulator/server';
+
+function readConfig(): Config {
+  try {
+    loadDotEnv();
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  // Logs go to standard error so that the console chat's answers on standard output stay clean.
+  const logger = createLogger(config.logLevel, pino.destination(2));
+
+  let simulator: RunningSimulator | null = null;
+  let market = config.market;
+  if (market === null) {
+    const apiKey = randomBytes(16).toString('hex');
+    simulator = await startSimulator({ apiKey, seed: config.simulatorSeed, port: 0 });
+    market = { baseUrl: simulator.baseUrl, wsUrl: simulator.wsUrl, apiKey };
+  }
+  registerSecret(market.apiKey);
+
+  const client = new MarketClient({
+    baseUrl: market.baseUrl,
+    apiKey: market.apiKey,
+    logger,
+    connectTimeoutMs: config.connectTimeoutMs,
+    headersTimeoutMs: config.timeoutMs,
+    bodyTimeoutMs: config.timeoutMs,
+    maxRetries: config.maxRetries,
+    limits: config.rateLimits,
+    cacheTtlMs: config.cacheTtlMs,
+    tokenBatchSize: config.tokenBatchSize,
+  });
+  const commands = await loadCommands();
+  const context: CommandContext = { query: new QueryService(client), commands, now: () => new Date() };
+
+  const shutdown = async () => {
+    await client.close();
+    await simulator?.close();
+  };
+  process.once('SIGTERM', () => void shutdown().then(() => process.exit(0)));
+
+  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  if (simulator !== null) {
+    const listing = simulator.market.listing();
+    const tokens = listing.tokens.slice(0, 3).map((token) => token.address);
+    const wallets = listing.wallets.slice(0, 2);
+    process.stdout.write(
+      `TokenWatch console chat on the built-in simulator (seed ${config.simulatorSeed}, ${simulator.baseUrl}); try /token ${tokens.join(' or ')}, /wallet ${wallets.join(' or ')}, /help\n`,
+    );
+  } else {
+    process.stdout.write(`TokenWatch console chat on ${market.baseUrl}; type /help\n`);
+  }
+  await runConsoleChat({ input: process.stdin, output: process.stdout, context, outDir: 'data/out', interactive });
+  await shutdown();
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`TokenWatch stopped: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

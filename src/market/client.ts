@@ -1,0 +1,399 @@
+/**
+ * The typed client of the Token Market Data Service's six REST endpoints (spec §4.1–4.6).
+ *
+ * Every call goes: input checks → response cache and coalescing → (token look-ups: the batcher)
+ * → retries → the endpoint's limiter → one HTTP request → status mapping → schema. Each stage
+ * lives in its own file; this one wires them and keeps the counters.
+ */
+import { setMaxListeners } from 'node:events';
+import type { z } from 'zod';
+import { registerSecret, silentLogger, type Logger } from '../log';
+import { addressKind } from './address';
+import { ResponseCache, type CacheSource } from './cache';
+import { ENDPOINTS, type EndpointName } from './endpoints';
+import { MarketError, isMarketError } from './errors';
+import { HttpTransport, errorForResponse, rateLimitHoldUntil, readJson, type HttpResponse, type Query } from './http';
+import { Limiter, type RateLimit } from './limiter';
+import { withRetries, type RetryPolicy } from './retry';
+import {
+  type Candle,
+  CandlesSchema,
+  type Holder,
+  HoldersSchema,
+  type Technicals,
+  TechnicalsEnvelopeSchema,
+  type Token,
+  TokenEnvelopeSchema,
+  type TradeHistory,
+  TradeHistorySchema,
+} from './schemas';
+import { TokenBatcher, normalizeAddress } from './tokenBatcher';
+
+export interface MarketClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  logger?: Logger;
+  connectTimeoutMs?: number;
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
+  maxRetries?: number;
+  retryBaseDelayMs?: number;
+  retryMaxDelayMs?: number;
+  /** Longest wait accepted for a rate limit (the client's own queue or the service's Retry-After) before failing as rate-limited. */
+  maxRateLimitWaitMs?: number;
+  limits?: Partial<Record<EndpointName, RateLimit>>;
+  cacheTtlMs?: Partial<Record<EndpointName, number>>;
+  /** Entries kept per endpoint's cache. */
+  cacheMaxEntries?: number;
+  tokenBatchSize?: number;
+  connections?: number;
+}
+
+export interface ChartOptions {
+  from?: number;
+  to?: number;
+  intervalSecs?: number;
+  countBack?: number;
+}
+
+export interface EndpointStats {
+  /** HTTP requests sent, retries included. */
+  requests: number;
+  /** Calls answered from the cache. */
+  cacheHits: number;
+  /** Calls that shared another call's request: identical concurrent calls, and token look-ups merged into one batch. */
+  coalesced: number;
+  /** Attempts repeated after a retryable failure. */
+  retries: number;
+  /** Upstream calls that ended in an error after their retries, or were refused by the client's own limiter. */
+  failures: number;
+  /** 429 answers received from the service. */
+  rateLimited: number;
+}
+
+export const MARKET_CLIENT_DEFAULTS = {
+  connectTimeoutMs: 5_000,
+  headersTimeoutMs: 10_000,
+  bodyTimeoutMs: 10_000,
+  maxRetries: 3,
+  retryBaseDelayMs: 250,
+  retryMaxDelayMs: 8_000,
+  maxRateLimitWaitMs: 30_000,
+  /** §8: 100 requests per minute per key on token-technicals; the spec names no other limit. */
+  limits: { 'token-technicals': { limit: 100, windowMs: 60_000 } } as Partial<Record<EndpointName, RateLimit>>,
+  cacheTtlMs: {
+    'token-data': 10_000,
+    'token-technicals': 60_000,
+    'holders-history': 30_000,
+    'trades-history': 10_000,
+    'chart-history': 15_000,
+    'wallet-tracker': 10_000,
+  } as Record<EndpointName, number>,
+  cacheMaxEntries: 1_000,
+  tokenBatchSize: 30,
+  connections: 16,
+} as const;
+
+/** Added to a Retry-After before retrying, so the retry lands after the service's window turned. */
+const RETRY_AFTER_MARGIN_MS = 100;
+
+const CHART_OPTIONS = ['from', 'to', 'intervalSecs', 'countBack'] as const;
+
+export class MarketClient {
+  private readonly http: HttpTransport;
+  private readonly logger: Logger;
+  private readonly retryPolicy: RetryPolicy;
+  private readonly limiters: Record<EndpointName, Limiter>;
+  private readonly counters: Record<EndpointName, EndpointStats>;
+  private readonly abort = new AbortController();
+  private readonly batcher: TokenBatcher;
+  private readonly tokenCache: ResponseCache<Token>;
+  private readonly technicalsCache: ResponseCache<Technicals>;
+  private readonly holdersCache: ResponseCache<Holder[]>;
+  private readonly tradesCache: ResponseCache<TradeHistory>;
+  private readonly chartCache: ResponseCache<Candle[]>;
+  private readonly walletCache: ResponseCache<TradeHistory>;
+  private closed = false;
+
+  constructor(options: MarketClientOptions) {
+    const defaults = MARKET_CLIENT_DEFAULTS;
+    registerSecret(options.apiKey);
+    // Every in-flight request listens on the one close signal.
+    setMaxListeners(0, this.abort.signal);
+    this.logger = (options.logger ?? silentLogger).child({ component: 'market-client' });
+    this.http = new HttpTransport({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      connectTimeoutMs: options.connectTimeoutMs ?? defaults.connectTimeoutMs,
+      headersTimeoutMs: options.headersTimeoutMs ?? defaults.headersTimeoutMs,
+      bodyTimeoutMs: options.bodyTimeoutMs ?? defaults.bodyTimeoutMs,
+      connections: positiveInteger('connections', options.connections ?? defaults.connections),
+    });
+    const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? defaults.maxRateLimitWaitMs;
+    this.retryPolicy = {
+      maxRetries: options.maxRetries ?? defaults.maxRetries,
+      baseDelayMs: options.retryBaseDelayMs ?? defaults.retryBaseDelayMs,
+      maxDelayMs: options.retryMaxDelayMs ?? defaults.retryMaxDelayMs,
+      maxRetryAfterMs: maxRateLimitWaitMs,
+      retryAfterMarginMs: RETRY_AFTER_MARGIN_MS,
+    };
+    const limits = { ...defaults.limits, ...options.limits };
+    const ttl = { ...defaults.cacheTtlMs, ...options.cacheTtlMs };
+    const maxEntries = positiveInteger('cacheMaxEntries', options.cacheMaxEntries ?? defaults.cacheMaxEntries);
+    this.limiters = perEndpoint((endpoint) => new Limiter(endpoint, { rate: limits[endpoint] ?? null, maxWaitMs: maxRateLimitWaitMs }));
+    this.counters = perEndpoint(() => ({ requests: 0, cacheHits: 0, coalesced: 0, retries: 0, failures: 0, rateLimited: 0 }));
+    const cache = <V extends {}>(endpoint: EndpointName) => new ResponseCache<V>({ ttlMs: ttl[endpoint], maxEntries });
+    this.tokenCache = cache('token-data');
+    this.technicalsCache = cache('token-technicals');
+    this.holdersCache = cache('holders-history');
+    this.tradesCache = cache('trades-history');
+    this.chartCache = cache('chart-history');
+    this.walletCache = cache('wallet-tracker');
+    this.batcher = new TokenBatcher(
+      async (addresses) => (await this.request('token-data', { addresses: addresses.join(',') }, TokenEnvelopeSchema)).data,
+      {
+        maxBatchSize: positiveInteger('tokenBatchSize', options.tokenBatchSize ?? defaults.tokenBatchSize),
+        onBatch: (lookups) => {
+          this.counters['token-data'].coalesced += lookups - 1;
+        },
+      },
+    );
+  }
+
+  /**
+   * §4.1 for several tokens: the tokens found, keyed by the addresses as given; unknown
+   * addresses are absent. Look-ups share the single-token cache and batches of `token()`.
+   */
+  async tokens(addresses: string[]): Promise<Map<string, Token>> {
+    const requested = addresses.map((address) => checkAddress('token-data', address, 'token'));
+    const settled = await Promise.allSettled(requested.map((address) => this.token(address)));
+    const found = new Map<string, Token>();
+    for (const [index, outcome] of settled.entries()) {
+      const address = requested[index] ?? '';
+      if (outcome.status === 'fulfilled') {
+        found.set(address, outcome.value);
+        continue;
+      }
+      const error: unknown = outcome.reason;
+      // A token missing from a good answer, or unreadable within it, is left out; a failed request fails the call.
+      if (isTokenOfBatch(error)) continue;
+      throw error;
+    }
+    return found;
+  }
+
+  /** §4.1 for one token, merged with the other look-ups of the same tick into one request. */
+  async token(address: string): Promise<Token> {
+    const key = normalizeAddress(checkAddress('token-data', address, 'token'));
+    return this.cached('token-data', this.tokenCache, key, async () => {
+      try {
+        return await this.batcher.load(key);
+      } catch (error) {
+        if (isTokenOfBatch(error) && error.kind === 'unreadable') {
+          this.logger.warn({ endpoint: 'token-data', kind: error.kind, details: error.details }, error.message);
+        }
+        throw error;
+      }
+    });
+  }
+
+  /** §4.2 */
+  async technicals(address: string): Promise<Technicals> {
+    const base = normalizeAddress(checkAddress('token-technicals', address, 'token'));
+    const query = { address: base };
+    return this.cached('token-technicals', this.technicalsCache, cacheKey(query), () =>
+      this.request('token-technicals', query, TechnicalsEnvelopeSchema),
+    );
+  }
+
+  /** §4.3 */
+  async holders(address: string, options: { sortBy?: string } = {}): Promise<Holder[]> {
+    const query: Query = { address: normalizeAddress(checkAddress('holders-history', address, 'token')) };
+    const sortBy = options.sortBy?.trim();
+    if (sortBy) query.sortBy = sortBy;
+    return this.cached('holders-history', this.holdersCache, cacheKey(query), () => this.request('holders-history', query, HoldersSchema));
+  }
+
+  /** §4.4 */
+  async trades(baseToken: string, wallets: string[]): Promise<TradeHistory> {
+    const query = {
+      baseToken: normalizeAddress(checkAddress('trades-history', baseToken, 'token')),
+      wallets: checkWallets('trades-history', wallets).join(','),
+    };
+    return this.cached('trades-history', this.tradesCache, cacheKey(query), () => this.request('trades-history', query, TradeHistorySchema));
+  }
+
+  /** §4.5; candles come oldest first. */
+  async chart(base: string, options: ChartOptions = {}): Promise<Candle[]> {
+    const query: Query = { base: normalizeAddress(checkAddress('chart-history', base, 'token')) };
+    for (const name of CHART_OPTIONS) {
+      const value = options[name];
+      if (value === undefined) continue;
+      if (!Number.isSafeInteger(value) || value < 1) {
+        throw new MarketError({
+          kind: 'invalid-parameter',
+          endpoint: 'chart-history',
+          userMessage: `The chart option ${name} must be a whole number of at least 1.`,
+          details: { option: name, value: String(value) },
+        });
+      }
+      query[name] = String(value);
+    }
+    if (options.from !== undefined && options.to !== undefined && options.from > options.to) {
+      throw new MarketError({
+        kind: 'invalid-parameter',
+        endpoint: 'chart-history',
+        userMessage: 'The start of the chart must come before its end.',
+        details: { from: options.from, to: options.to },
+      });
+    }
+    return this.cached('chart-history', this.chartCache, cacheKey(query), () => this.request('chart-history', query, CandlesSchema));
+  }
+
+  /** §4.6 */
+  async walletTrades(wallets: string[]): Promise<TradeHistory> {
+    const query = { wallets: checkWallets('wallet-tracker', wallets).join(',') };
+    return this.cached('wallet-tracker', this.walletCache, cacheKey(query), () => this.request('wallet-tracker', query, TradeHistorySchema));
+  }
+
+  /** A snapshot of the counters per endpoint. */
+  stats(): Record<EndpointName, EndpointStats> {
+    return perEndpoint((endpoint) => ({ ...this.counters[endpoint] }));
+  }
+
+  /** Stops every request and wait, then closes the connections. Later calls fail as unreachable. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.abort.abort();
+    for (const limiter of Object.values(this.limiters)) limiter.close();
+    await this.http.close();
+  }
+
+  private async cached<V extends {}>(endpoint: EndpointName, cache: ResponseCache<V>, key: string, load: () => Promise<V>): Promise<V> {
+    if (this.closed) throw closedError(endpoint);
+    const { value, source } = await cache.get(key, load);
+    this.count(endpoint, source);
+    return value;
+  }
+
+  private count(endpoint: EndpointName, source: CacheSource): void {
+    if (source === 'cache') this.counters[endpoint].cacheHits += 1;
+    if (source === 'coalesced') this.counters[endpoint].coalesced += 1;
+  }
+
+  /** One upstream call: retried, limited, mapped and parsed. */
+  private async request<T>(endpoint: EndpointName, query: Query, schema: z.ZodType<T>): Promise<T> {
+    const counters = this.counters[endpoint];
+    const limiter = this.limiters[endpoint];
+    try {
+      return await withRetries(
+        async (attempt) => {
+          const release = await limiter.acquire();
+          counters.requests += 1;
+          let response: HttpResponse;
+          try {
+            response = await this.http.get(endpoint, query, this.abort.signal);
+          } finally {
+            release();
+          }
+          this.logger.debug({ endpoint, path: this.http.pathFor(endpoint, query), status: response.status, elapsedMs: response.elapsedMs, attempt }, 'market request');
+          const holdUntil = rateLimitHoldUntil(response.headers);
+          if (holdUntil !== null) limiter.holdFor(holdUntil - Date.now());
+          if (response.status < 200 || response.status > 299) {
+            const error = errorForResponse(endpoint, response, { query, attempt });
+            if (error.kind === 'rate-limited') {
+              counters.rateLimited += 1;
+              if (error.retryAfterMs !== null) limiter.holdFor(error.retryAfterMs);
+            }
+            throw error;
+          }
+          const json = readJson(endpoint, response, { query, attempt });
+          const parsed = schema.safeParse(json);
+          if (!parsed.success) {
+            throw new MarketError({
+              kind: 'unreadable',
+              endpoint,
+              status: response.status,
+              message: 'the response does not match the schema',
+              details: {
+                query,
+                attempt,
+                issues: parsed.error.issues.slice(0, 5).map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+              },
+            });
+          }
+          return parsed.data;
+        },
+        this.retryPolicy,
+        {
+          signal: this.abort.signal,
+          onRetry: (error, retry, delayMs) => {
+            counters.retries += 1;
+            this.logger.warn({ endpoint, kind: error.kind, status: error.status, retry, delayMs }, `market request failed (${error.message}); retrying`);
+          },
+        },
+      );
+    } catch (error) {
+      if (isMarketError(error)) {
+        counters.failures += 1;
+        const level = error.kind === 'not-found' ? 'debug' : 'warn';
+        this.logger[level]({ endpoint, kind: error.kind, details: error.details }, error.message);
+      }
+      throw error;
+    }
+  }
+}
+
+function perEndpoint<T>(make: (endpoint: EndpointName) => T): Record<EndpointName, T> {
+  const out = {} as Record<EndpointName, T>;
+  for (const endpoint of ENDPOINTS) out[endpoint] = make(endpoint);
+  return out;
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`MarketClient option ${name} must be a whole number of at least 1`);
+  return value;
+}
+
+/** The cache key of a query: its parameters in a fixed order. */
+function cacheKey(query: Query): string {
+  return new URLSearchParams(Object.entries(query).sort(([a], [b]) => a.localeCompare(b))).toString();
+}
+
+/** Checks one address before any request; returns it trimmed. */
+function checkAddress(endpoint: EndpointName, value: string, what: 'token' | 'wallet'): string {
+  const address = typeof value === 'string' ? value.trim() : '';
+  if (address === '') {
+    throw new MarketError({ kind: 'missing-parameter', endpoint, userMessage: `Give a ${what} address.` });
+  }
+  if (addressKind(address) === null) {
+    throw new MarketError({
+      kind: 'invalid-address',
+      endpoint,
+      userMessage: `That is not a ${what} address.`,
+      message: `not a ${what} address (expected base58 of 32–44 characters or 0x and 40 hex digits)`,
+      details: { value: address.length > 64 ? `${address.slice(0, 64)}…` : address },
+    });
+  }
+  return address;
+}
+
+/** Checks a wallet list; returns it trimmed, normalized, without duplicates, in a fixed order for the cache. */
+function checkWallets(endpoint: EndpointName, wallets: string[]): string[] {
+  const given = wallets.map((wallet) => (typeof wallet === 'string' ? wallet.trim() : '')).filter((wallet) => wallet !== '');
+  if (given.length === 0) {
+    throw new MarketError({ kind: 'missing-parameter', endpoint, userMessage: 'Give at least one wallet address.' });
+  }
+  const checked = given.map((wallet) => normalizeAddress(checkAddress(endpoint, wallet, 'wallet')));
+  return [...new Set(checked)].sort();
+}
+
+/** A not-found or unreadable answer for one token of a token-data batch whose request succeeded. */
+function isTokenOfBatch(error: unknown): error is MarketError {
+  return isMarketError(error) && (error.kind === 'not-found' || error.kind === 'unreadable') && typeof error.details.address === 'string';
+}
+
+function closedError(endpoint: EndpointName): MarketError {
+  return new MarketError({ kind: 'unreachable', endpoint, message: 'the client was closed', details: { closed: true } });
+}

@@ -1,0 +1,305 @@
+/**
+ * The stream client: the four live streams of spec §4.7 for the rest of the bot. It places each
+ * subscription on a socket (one per socket by default, packed when configured), turns frames into
+ * typed events for the right subscription, counts what it could not read or had to drop, and
+ * treats a refused key as an outage reported once and retried slowly.
+ */
+import type { RawData } from 'ws';
+import { registerSecret, scrubSecrets, silentLogger, type Logger } from '../../log';
+import { STREAMS, type StreamName } from '../endpoints';
+import { Connection } from './connection';
+import { decodeText } from './decode';
+import { DeliveryQueue } from './queue';
+import { routeEvent } from './route';
+import type { Subscription } from './subscription';
+import { checkTarget, describeTarget, routingKeys } from './target';
+import type {
+  AuthFailureInfo,
+  EventHandler,
+  StreamClientOptions,
+  StreamCounters,
+  StreamEvent,
+  StreamStatus,
+  StreamTarget,
+} from './types';
+
+export const STREAM_DEFAULTS = {
+  subscriptionsPerSocket: 1,
+  heartbeatMs: 15_000,
+  reconnectBaseMs: 500,
+  reconnectMaxMs: 30_000,
+  authRetryMs: 300_000,
+  queueLimit: 1_000,
+} as const;
+
+type Settings = Required<Omit<StreamClientOptions, 'logger'>> & { logger: Logger };
+
+export class StreamClient {
+  private readonly settings: Settings;
+  private readonly connections = new Set<Connection>();
+  private readonly owners = new Map<number, Connection>();
+  private readonly subscriptions = new Map<number, Subscription>();
+  private readonly authListeners = new Set<(info: AuthFailureInfo) => void>();
+  private readonly closing = new Set<Promise<void>>();
+  private readonly counters: StreamCounters = { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0 };
+  private nextId = 0;
+  private attemptSeq = 0;
+  /** Set while the key is refused: the attempt sequence at the time the outage was noticed. */
+  private authOutage: { sinceSeq: number } | null = null;
+  private ended = false;
+
+  constructor(options: StreamClientOptions) {
+    this.settings = readOptions(options);
+    registerSecret(this.settings.apiKey);
+  }
+
+  subscribe(stream: StreamName, target: StreamTarget, onEvent: EventHandler): () => void {
+    if (this.ended) throw new Error('The stream client is closed');
+    if (!(STREAMS as readonly string[]).includes(stream)) throw new Error(`Unknown stream "${String(stream)}"; expected one of ${STREAMS.join(', ')}`);
+    if (typeof onEvent !== 'function') throw new Error(`${stream}: onEvent must be a function`);
+    const checked = checkTarget(stream, target);
+    const { logger } = this.settings;
+    const label = describeTarget(checked);
+    const queue = new DeliveryQueue<StreamEvent>(this.settings.queueLimit, {
+      deliver: onEvent,
+      delivered: () => {
+        this.counters.delivered += 1;
+      },
+      dropped: () => {
+        this.counters.dropped += 1;
+      },
+      failed: (error) => {
+        logger.warn({ stream, target: label, error: this.redact(errorMessage(error)) }, 'stream consumer failed; continuing with the next event');
+      },
+    });
+    const subscription: Subscription = { id: ++this.nextId, stream, target: checked, keys: routingKeys(checked), queue };
+    this.subscriptions.set(subscription.id, subscription);
+    this.place(subscription, false);
+
+    let active = true;
+    return () => {
+      if (!active) return;
+      active = false;
+      this.unsubscribe(subscription);
+    };
+  }
+
+  /** Called once per outage of the key (not once per retry), with the stream that noticed it. */
+  onAuthFailure(listener: (info: AuthFailureInfo) => void): () => void {
+    this.authListeners.add(listener);
+    return () => {
+      this.authListeners.delete(listener);
+    };
+  }
+
+  status(): StreamStatus {
+    return {
+      sockets: [...this.connections].map((connection) => connection.status()),
+      counters: { ...this.counters },
+    };
+  }
+
+  /** Ends every subscription and socket; resolves when all sockets have closed, leaving no timer behind. */
+  async close(): Promise<void> {
+    this.ended = true;
+    for (const subscription of this.subscriptions.values()) subscription.queue.stop();
+    this.subscriptions.clear();
+    this.owners.clear();
+    const pending = [...this.connections].map((connection) => connection.close());
+    this.connections.clear();
+    await Promise.all([...pending, ...this.closing]);
+  }
+
+  private place(subscription: Subscription, isolated: boolean): void {
+    const follows = subscription.target.kind;
+    const limit = this.settings.subscriptionsPerSocket;
+    let connection: Connection | undefined;
+    if (!isolated && limit > 1) {
+      for (const candidate of this.connections) {
+        if (candidate.stream === subscription.stream && candidate.follows === follows && candidate.canTake(subscription.keys, limit)) {
+          connection = candidate;
+          break;
+        }
+      }
+    }
+    if (connection) {
+      connection.add(subscription);
+    } else {
+      connection = this.openConnection(subscription.stream, follows, isolated);
+      connection.add(subscription);
+      connection.start();
+    }
+    this.owners.set(subscription.id, connection);
+  }
+
+  private openConnection(stream: StreamName, follows: 'token' | 'wallets', isolated: boolean): Connection {
+    const { settings } = this;
+    const connection = new Connection(
+      {
+        url: `${settings.wsUrl.replace(/\/+$/, '')}/ws/${stream}`,
+        stream,
+        follows,
+        isolated,
+        apiKey: settings.apiKey,
+        heartbeatMs: settings.heartbeatMs,
+        reconnectBaseMs: settings.reconnectBaseMs,
+        reconnectMaxMs: settings.reconnectMaxMs,
+        authRetryMs: settings.authRetryMs,
+        logger: settings.logger,
+        redact: (text) => this.redact(text),
+      },
+      {
+        attempt: (_connection, isReconnect) => {
+          if (isReconnect) this.counters.reconnects += 1;
+          this.attemptSeq += 1;
+          return this.attemptSeq;
+        },
+        frame: (from, data, isBinary) => this.onFrame(from, data, isBinary),
+        authFailed: (from, reason) => this.onAuthFailed(from, reason),
+        rejected: (from, code, reason) => this.onRejected(from, code, reason),
+      },
+    );
+    this.connections.add(connection);
+    return connection;
+  }
+
+  private unsubscribe(subscription: Subscription): void {
+    subscription.queue.stop();
+    this.subscriptions.delete(subscription.id);
+    const connection = this.owners.get(subscription.id);
+    this.owners.delete(subscription.id);
+    if (!connection) return;
+    connection.remove(subscription);
+    if (connection.size === 0) this.retire(connection);
+  }
+
+  private retire(connection: Connection): void {
+    this.connections.delete(connection);
+    const done = connection.close();
+    this.closing.add(done);
+    void done.finally(() => this.closing.delete(done));
+  }
+
+  private onFrame(connection: Connection, data: RawData, isBinary: boolean): void {
+    this.counters.received += 1;
+    if (isBinary) {
+      this.unreadable(connection, 'a binary frame');
+      return;
+    }
+    for (const item of decodeText(connection.stream, frameText(data))) {
+      switch (item.type) {
+        case 'unreadable':
+          this.unreadable(connection, item.reason);
+          break;
+        case 'subscribed':
+          connection.acknowledge(item.tokenAddress, item.wallets);
+          this.authProved(connection);
+          break;
+        case 'error': {
+          const message = this.redact(item.message);
+          connection.noteError(message);
+          this.settings.logger.warn({ url: connection.status().url, error: message }, 'stream server reported an error');
+          break;
+        }
+        case 'event': {
+          this.authProved(connection);
+          const routed = routeEvent(item, connection);
+          if (routed.type === 'matched') routed.subscription.queue.push(routed.event);
+          else if (routed.type === 'unroutable') this.unreadable(connection, 'an event naming no token or wallet on a shared socket');
+          break;
+        }
+        case 'unsubscribed':
+        case 'ignored':
+          break;
+      }
+    }
+  }
+
+  private unreadable(connection: Connection, reason: string): void {
+    this.counters.unreadable += 1;
+    this.settings.logger.debug({ url: connection.status().url, reason }, 'unreadable stream frame dropped');
+  }
+
+  private onAuthFailed(connection: Connection, reason: string): void {
+    this.counters.authFailures += 1;
+    if (this.authOutage) {
+      this.settings.logger.debug({ url: connection.status().url, reason }, 'stream key still refused');
+      return;
+    }
+    this.authOutage = { sinceSeq: this.attemptSeq };
+    this.settings.logger.error(
+      { stream: connection.stream, reason, retryMs: this.settings.authRetryMs },
+      'the market data service refused the API key on a stream; retrying slowly',
+    );
+    for (const listener of this.authListeners) {
+      try {
+        listener({ stream: connection.stream, reason });
+      } catch (error) {
+        this.settings.logger.warn({ error: this.redact(errorMessage(error)) }, 'auth failure listener failed');
+      }
+    }
+  }
+
+  /** A socket opened after the outage began was served: the key works again, and a later refusal is a new outage. */
+  private authProved(connection: Connection): void {
+    if (!this.authOutage || connection.sequence <= this.authOutage.sinceSeq) return;
+    this.authOutage = null;
+    this.settings.logger.info({ stream: connection.stream }, 'the market data service accepts the API key again');
+  }
+
+  /**
+   * The server refused a subscription and closed the socket. On a shared socket the culprit cannot
+   * be told apart from the subscriptions sent after it, so every one not yet acknowledged moves to
+   * a socket of its own: the refused one keeps failing alone, and the others stop being cut with it.
+   */
+  private onRejected(connection: Connection, code: number, reason: string): void {
+    this.settings.logger.warn({ url: connection.status().url, code, reason }, 'stream server refused a subscription');
+    if (connection.size <= 1) return;
+    const unacknowledged = connection.unacknowledged();
+    for (const subscription of unacknowledged) {
+      connection.remove(subscription);
+      this.place(subscription, true);
+    }
+    if (connection.size === 0) this.retire(connection);
+  }
+
+  private redact(text: string): string {
+    const { apiKey } = this.settings;
+    const withoutKey = apiKey === '' ? text : text.split(apiKey).join('[redacted]');
+    return scrubSecrets(withoutKey);
+  }
+}
+
+function readOptions(options: StreamClientOptions): Settings {
+  if (options === null || typeof options !== 'object') throw new Error('StreamClient needs options {wsUrl, apiKey}');
+  const { wsUrl, apiKey } = options;
+  if (typeof wsUrl !== 'string' || !/^wss?:\/\/[^/]/i.test(wsUrl)) throw new Error('StreamClient: wsUrl must be a ws:// or wss:// address');
+  if (typeof apiKey !== 'string') throw new Error('StreamClient: apiKey must be a string');
+  return {
+    wsUrl,
+    apiKey,
+    logger: options.logger ?? silentLogger,
+    subscriptionsPerSocket: positiveInteger('subscriptionsPerSocket', options.subscriptionsPerSocket, STREAM_DEFAULTS.subscriptionsPerSocket),
+    heartbeatMs: positiveInteger('heartbeatMs', options.heartbeatMs, STREAM_DEFAULTS.heartbeatMs),
+    reconnectBaseMs: positiveInteger('reconnectBaseMs', options.reconnectBaseMs, STREAM_DEFAULTS.reconnectBaseMs),
+    reconnectMaxMs: positiveInteger('reconnectMaxMs', options.reconnectMaxMs, STREAM_DEFAULTS.reconnectMaxMs),
+    authRetryMs: positiveInteger('authRetryMs', options.authRetryMs, STREAM_DEFAULTS.authRetryMs),
+    queueLimit: positiveInteger('queueLimit', options.queueLimit, STREAM_DEFAULTS.queueLimit),
+  };
+}
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new Error(`StreamClient: ${name} must be a whole number, at least 1`);
+  return value;
+}
+
+function frameText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,322 @@
+/**
+ * One socket to one stream, and its life: connect, send every subscription it carries once per
+ * opening, ping on an interval and terminate a link that stops answering, and come back after a
+ * loss (full-jitter backoff) or after a refused key (slowly). What frames mean is the client's
+ * business; this file only keeps the link and the list of subscriptions it must re-establish.
+ */
+import WebSocket, { type RawData } from 'ws';
+import type { Logger } from '../../log';
+import type { StreamName } from '../endpoints';
+import { backoffDelay } from './backoff';
+import { classifyClose, isAuthError } from './closeReason';
+import type { RouteTable } from './route';
+import type { Subscription } from './subscription';
+import { addressKey, subscribeMessage, unsubscribeMessage } from './target';
+import type { ConnectionState, SocketStatus } from './types';
+
+/** How long a polite close may take before the socket is cut. */
+const CLOSE_GRACE_MS = 1_000;
+
+export interface ConnectionSettings {
+  url: string;
+  stream: StreamName;
+  follows: 'token' | 'wallets';
+  /** Set for a subscription moved out of a shared socket after the server refused it: it stays alone. */
+  isolated: boolean;
+  apiKey: string;
+  heartbeatMs: number;
+  reconnectBaseMs: number;
+  reconnectMaxMs: number;
+  authRetryMs: number;
+  logger: Logger;
+  redact: (text: string) => string;
+}
+
+export interface ConnectionEvents {
+  /** A connection attempt starts; returns its sequence number, unique over the client. */
+  attempt(connection: Connection, isReconnect: boolean): number;
+  frame(connection: Connection, data: RawData, isBinary: boolean): void;
+  authFailed(connection: Connection, reason: string): void;
+  /** The server refused a subscription and closed (4000/4004); called before the connection backs off. */
+  rejected(connection: Connection, code: number, reason: string): void;
+}
+
+export class Connection implements RouteTable {
+  readonly url: string;
+  readonly stream: StreamName;
+  readonly follows: 'token' | 'wallets';
+  readonly isolated: boolean;
+
+  private state: ConnectionState = 'connecting';
+  private reconnects = 0;
+  private lastMessageAt: number | null = null;
+  private lastError: string | null = null;
+  /** Sequence number of the current attempt (see ConnectionEvents.attempt). */
+  private attemptSeq = 0;
+  private attempts = 0;
+  /** Consecutive losses without a healthy period: the backoff exponent. */
+  private failures = 0;
+
+  private readonly subscriptions = new Map<number, Subscription>();
+  private readonly byRoutingKey = new Map<string, Subscription>();
+  /** Subscriptions the server acknowledged since the current socket opened. */
+  private readonly acknowledged = new Set<number>();
+
+  private ws: WebSocket | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private killTimer: NodeJS.Timeout | null = null;
+  private awaitingPong = false;
+  /** Per socket: a pong arrived (the link proved healthy), the key was refused on upgrade, lastError was set. */
+  private session = { healthy: false, authRefused: false, noted: false };
+
+  private ended = false;
+  private endedPromise: Promise<void> | null = null;
+  private resolveEnded: (() => void) | null = null;
+
+  constructor(
+    private readonly settings: ConnectionSettings,
+    private readonly events: ConnectionEvents,
+  ) {
+    this.url = settings.url;
+    this.stream = settings.stream;
+    this.follows = settings.follows;
+    this.isolated = settings.isolated;
+  }
+
+  get size(): number {
+    return this.subscriptions.size;
+  }
+
+  get sequence(): number {
+    return this.attemptSeq;
+  }
+
+  get closed(): boolean {
+    return this.ended;
+  }
+
+  /** Whether this socket can also carry a subscription with these routing keys. */
+  canTake(keys: readonly string[], limit: number): boolean {
+    if (this.ended || this.isolated || this.subscriptions.size >= limit) return false;
+    return keys.every((key) => !this.byRoutingKey.has(key));
+  }
+
+  add(subscription: Subscription): void {
+    this.subscriptions.set(subscription.id, subscription);
+    for (const key of subscription.keys) this.byRoutingKey.set(key, subscription);
+    // Before the socket opens, the open handler sends every subscription; after, each is sent here.
+    if (this.state === 'open') this.send(subscribeMessage(subscription.target, this.settings.apiKey));
+  }
+
+  remove(subscription: Subscription): void {
+    if (!this.subscriptions.delete(subscription.id)) return;
+    for (const key of subscription.keys) {
+      if (this.byRoutingKey.get(key) === subscription) this.byRoutingKey.delete(key);
+    }
+    this.acknowledged.delete(subscription.id);
+    // The last subscription ends with the socket itself (the caller closes it).
+    if (this.state === 'open' && this.subscriptions.size > 0) this.send(unsubscribeMessage(subscription.target));
+  }
+
+  acknowledge(tokenAddress: string | null, wallets: readonly string[]): void {
+    const keys = tokenAddress !== null ? [tokenAddress] : wallets;
+    for (const key of keys) {
+      const subscription = this.byRoutingKey.get(addressKey(key));
+      if (subscription) this.acknowledged.add(subscription.id);
+    }
+  }
+
+  unacknowledged(): Subscription[] {
+    return [...this.subscriptions.values()].filter((subscription) => !this.acknowledged.has(subscription.id));
+  }
+
+  byKey(key: string): Subscription | undefined {
+    return this.byRoutingKey.get(key);
+  }
+
+  single(): Subscription | null {
+    if (this.subscriptions.size !== 1) return null;
+    const [only] = this.subscriptions.values();
+    return only ?? null;
+  }
+
+  /** An error the server reported in a message; kept for status(). */
+  noteError(message: string): void {
+    this.lastError = message;
+    this.session.noted = true;
+  }
+
+  status(): SocketStatus {
+    return {
+      url: this.settings.redact(this.url),
+      state: this.state,
+      subscriptions: this.subscriptions.size,
+      reconnects: this.reconnects,
+      lastMessageAt: this.lastMessageAt,
+      lastError: this.lastError,
+    };
+  }
+
+  start(): void {
+    this.connect();
+  }
+
+  /** Ends the socket for good: no retry, no timer left. Resolves once the socket has closed. */
+  close(): Promise<void> {
+    if (this.endedPromise) return this.endedPromise;
+    this.ended = true;
+    this.clearRetry();
+    this.stopHeartbeat();
+    const ws = this.ws;
+    if (!ws || ws.readyState === WebSocket.CLOSED) {
+      this.ws = null;
+      this.state = 'closed';
+      this.endedPromise = Promise.resolve();
+      return this.endedPromise;
+    }
+    this.endedPromise = new Promise<void>((resolve) => {
+      this.resolveEnded = resolve;
+    });
+    if (ws.readyState === WebSocket.OPEN) {
+      ws.close(1000, 'client closing');
+      this.killTimer = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+    } else if (ws.readyState === WebSocket.CONNECTING) {
+      ws.terminate();
+    } else {
+      this.killTimer = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+    }
+    return this.endedPromise;
+  }
+
+  private connect(): void {
+    this.retryTimer = null;
+    if (this.ended) return;
+    const isReconnect = this.attempts > 0;
+    this.attempts += 1;
+    if (isReconnect) this.reconnects += 1;
+    this.attemptSeq = this.events.attempt(this, isReconnect);
+    this.state = 'connecting';
+    this.session = { healthy: false, authRefused: false, noted: false };
+    this.awaitingPong = false;
+
+    const ws = new WebSocket(this.url, {
+      handshakeTimeout: this.settings.heartbeatMs,
+      // Small JSON frames gain little from compression, and a zlib context per socket costs memory at 1,000 sockets.
+      perMessageDeflate: false,
+    });
+    this.ws = ws;
+    ws.on('open', () => this.onOpen(ws));
+    ws.on('message', (data, isBinary) => {
+      if (this.ws !== ws) return;
+      this.lastMessageAt = Date.now();
+      this.events.frame(this, data, isBinary);
+    });
+    ws.on('pong', () => this.onPong(ws));
+    ws.on('error', (error) => this.onError(ws, error));
+    ws.on('close', (code, reason) => this.onClose(ws, code, reason.toString('utf8')));
+    this.settings.logger.debug({ url: this.status().url, attempt: this.attempts }, 'stream connecting');
+  }
+
+  private onOpen(ws: WebSocket): void {
+    if (this.ws !== ws) return;
+    this.state = 'open';
+    this.acknowledged.clear();
+    for (const subscription of this.subscriptions.values()) {
+      this.send(subscribeMessage(subscription.target, this.settings.apiKey));
+    }
+    this.heartbeatTimer = setInterval(() => this.beat(ws), this.settings.heartbeatMs);
+    this.settings.logger.debug({ url: this.status().url, subscriptions: this.subscriptions.size }, 'stream open');
+  }
+
+  private beat(ws: WebSocket): void {
+    if (this.ws !== ws) return;
+    if (this.awaitingPong) {
+      this.noteError(`no pong within ${this.settings.heartbeatMs} ms`);
+      this.settings.logger.warn({ url: this.status().url }, 'stream heartbeat missed; reconnecting');
+      ws.terminate();
+      return;
+    }
+    this.awaitingPong = true;
+    try {
+      ws.ping();
+    } catch {
+      // The socket is already going; its close event takes over.
+    }
+  }
+
+  private onPong(ws: WebSocket): void {
+    if (this.ws !== ws) return;
+    this.awaitingPong = false;
+    if (!this.session.healthy) {
+      // A pong a full heartbeat after opening proves the link both ways: the next loss starts the backoff afresh.
+      this.session.healthy = true;
+      this.failures = 0;
+    }
+  }
+
+  private onError(ws: WebSocket, error: Error): void {
+    if (this.ws !== ws) return;
+    const message = this.settings.redact(error.message);
+    if (isAuthError(message)) this.session.authRefused = true;
+    this.noteError(message);
+    this.settings.logger.debug({ url: this.status().url, error: message }, 'stream socket error');
+  }
+
+  private onClose(ws: WebSocket, code: number, rawReason: string): void {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    this.stopHeartbeat();
+    if (this.ended) {
+      this.state = 'closed';
+      if (this.killTimer) clearTimeout(this.killTimer);
+      this.killTimer = null;
+      this.resolveEnded?.();
+      return;
+    }
+    const reason = this.settings.redact(rawReason);
+    if (reason !== '' || !this.session.noted) this.lastError = reason === '' ? `closed ${code}` : `closed ${code}: ${reason}`;
+    const kind = this.session.authRefused ? 'auth' : classifyClose(code, reason);
+
+    if (kind === 'auth') {
+      this.state = 'auth-failed';
+      this.events.authFailed(this, this.lastError ?? `closed ${code}`);
+      this.schedule(this.settings.authRetryMs);
+      return;
+    }
+    if (kind === 'rejected') {
+      this.events.rejected(this, code, reason);
+      if (this.ended) return;
+    }
+    const delay = backoffDelay(this.failures, this.settings.reconnectBaseMs, this.settings.reconnectMaxMs);
+    this.failures += 1;
+    this.state = 'backoff';
+    this.settings.logger.debug({ url: this.status().url, code, delayMs: delay }, 'stream lost; reconnecting after backoff');
+    this.schedule(delay);
+  }
+
+  private schedule(delayMs: number): void {
+    this.clearRetry();
+    this.retryTimer = setTimeout(() => this.connect(), delayMs);
+  }
+
+  private send(text: string): void {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    ws.send(text, (error) => {
+      // A failed send means the socket is closing; its close event reconnects and resends.
+      if (error) this.settings.logger.debug({ url: this.status().url, error: this.settings.redact(error.message) }, 'stream send failed');
+    });
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = null;
+    this.awaitingPong = false;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Reads one pushed frame. The simulator sends `{type, tokenAddress, wallet?, snapshot?, data}`;
+ * other servers may send the bare Token, Candle, Holder or Trade, a list of either, or a flat
+ * object with `type` beside the fields. All are read; the payload's kind always comes from the
+ * stream, since a socket serves exactly one. Nothing here throws: what cannot be read comes back
+ * as an `unreadable` item with a reason.
+ */
+import type { z } from 'zod';
+import type { StreamName } from '../endpoints';
+import { CandleSchema, HolderSchema, TokenSchema, TradeSchema, type Candle, type Holder, type Token, type Trade } from '../schemas';
+import type { StreamEventKind } from './types';
+
+export type Payload =
+  | { kind: 'token'; token: Token }
+  | { kind: 'candle'; candle: Candle }
+  | { kind: 'holder'; holder: Holder }
+  | { kind: 'trade'; trade: Trade };
+
+export type Decoded =
+  | { type: 'event'; payload: Payload; tokenAddress: string | null; wallet: string | null; snapshot: boolean }
+  | { type: 'subscribed'; tokenAddress: string | null; wallets: string[] }
+  | { type: 'unsubscribed' }
+  | { type: 'error'; message: string }
+  | { type: 'ignored' }
+  | { type: 'unreadable'; reason: string };
+
+export const KIND_OF_STREAM: Record<StreamName, StreamEventKind> = {
+  'token-feed': 'token',
+  'chart-live': 'candle',
+  'holders-live': 'holder',
+  'trades-live': 'trade',
+};
+
+const KINDS = new Set<string>(Object.values(KIND_OF_STREAM));
+/** Keep-alive chatter some servers send; harmless, so neither an event nor unreadable. */
+const KEEPALIVE = new Set(['ping', 'pong', 'heartbeat', 'keepalive']);
+
+/**
+ * Quote mints of the Solana pools the service reports (wrapped SOL, USDC, USDT): in a bare trade
+ * without maker data, the traded token is the side that is not one of these.
+ */
+const QUOTE_MINTS = new Set([
+  'So11111111111111111111111111111111111111112',
+  'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+  'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB',
+]);
+
+const MAX_TEXT = 300;
+
+export function decodeText(stream: StreamName, text: string): Decoded[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [unreadable('not JSON')];
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return [unreadable('an empty list')];
+    return value.flatMap((item) => (Array.isArray(item) ? [unreadable('a nested list')] : decodeValue(stream, item)));
+  }
+  return decodeValue(stream, value);
+}
+
+function decodeValue(stream: StreamName, value: unknown): Decoded[] {
+  if (!isRecord(value)) return [unreadable('not an object')];
+  const type = typeof value.type === 'string' ? value.type : null;
+  if (type === 'subscribed') {
+    return [{ type: 'subscribed', tokenAddress: textOrNull(value.tokenAddress), wallets: textList(value.wallets) }];
+  }
+  if (type === 'unsubscribed') return [{ type: 'unsubscribed' }];
+  if (type === 'error') return [{ type: 'error', message: errorText(value) }];
+  if (type !== null && KEEPALIVE.has(type)) return [{ type: 'ignored' }];
+
+  const kind = KIND_OF_STREAM[stream];
+  if (type !== null && KINDS.has(type) && type !== kind) return [unreadable(`a ${type} message on ${stream}`)];
+
+  const meta = { tokenAddress: textOrNull(value.tokenAddress), wallet: textOrNull(value.wallet), snapshot: value.snapshot === true };
+  if ('data' in value && (isRecord(value.data) || Array.isArray(value.data))) {
+    const items: unknown[] = Array.isArray(value.data) ? value.data : [value.data];
+    if (items.length === 0) return [unreadable('an envelope with an empty list')];
+    return items.map((item) => readPayload(kind, item, meta));
+  }
+  return [readPayload(kind, value, meta)];
+}
+
+type Meta = { tokenAddress: string | null; wallet: string | null; snapshot: boolean };
+
+function readPayload(kind: StreamEventKind, item: unknown, meta: Meta): Decoded {
+  switch (kind) {
+    case 'token': {
+      const parsed = TokenSchema.safeParse(item);
+      if (!parsed.success) return unreadable(`not a token: ${firstIssue(parsed.error)}`);
+      const token = parsed.data;
+      return { type: 'event', payload: { kind, token }, tokenAddress: meta.tokenAddress ?? token.address, wallet: meta.wallet, snapshot: meta.snapshot };
+    }
+    case 'candle': {
+      const parsed = CandleSchema.safeParse(item);
+      if (!parsed.success) return unreadable(`not a candle: ${firstIssue(parsed.error)}`);
+      return { type: 'event', payload: { kind, candle: parsed.data }, tokenAddress: meta.tokenAddress, wallet: meta.wallet, snapshot: meta.snapshot };
+    }
+    case 'holder': {
+      const parsed = HolderSchema.safeParse(item);
+      if (!parsed.success) return unreadable(`not a holder: ${firstIssue(parsed.error)}`);
+      const holder = parsed.data;
+      return { type: 'event', payload: { kind, holder }, tokenAddress: meta.tokenAddress ?? holder.tokenAddress, wallet: meta.wallet, snapshot: meta.snapshot };
+    }
+    case 'trade': {
+      const parsed = TradeSchema.safeParse(item);
+      if (!parsed.success) return unreadable(`not a trade: ${firstIssue(parsed.error)}`);
+      const trade = parsed.data;
+      return {
+        type: 'event',
+        payload: { kind, trade },
+        tokenAddress: meta.tokenAddress ?? tradedToken(trade),
+        wallet: meta.wallet ?? trade.makerData?.address ?? null,
+        snapshot: meta.snapshot,
+      };
+    }
+  }
+}
+
+/** The token a trade is about, when the frame did not say. */
+export function tradedToken(trade: Trade): string {
+  const fromMaker = trade.makerData?.tokenAddress;
+  if (fromMaker) return fromMaker;
+  if (QUOTE_MINTS.has(trade.tokenIn)) return trade.tokenOut;
+  if (QUOTE_MINTS.has(trade.tokenOut)) return trade.tokenIn;
+  return trade.tokenOut;
+}
+
+function errorText(value: Record<string, unknown>): string {
+  const parts = [textOrNull(value.error), textOrNull(value.message)].filter((part): part is string => part !== null && part !== '');
+  const text = parts.length > 0 ? parts.join(': ') : 'error without a message';
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+}
+
+function firstIssue(error: z.ZodError): string {
+  const [issue] = error.issues;
+  if (!issue) return 'wrong shape';
+  return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
+}
+
+function unreadable(reason: string): Decoded {
+  return { type: 'unreadable', reason };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function textOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function textList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}

@@ -1,0 +1,13 @@
+/** The stream client of spec §4.7 and §6; see docs/streams.md. */
+export { StreamClient, STREAM_DEFAULTS } from './client';
+export type {
+  AuthFailureInfo,
+  ConnectionState,
+  EventHandler,
+  SocketStatus,
+  StreamClientOptions,
+  StreamCounters,
+  StreamEvent,
+  StreamStatus,
+  StreamTarget,
+} from './types';

@@ -1,0 +1,68 @@
+/**
+ * Finds the subscription a decoded event belongs to on its socket, and builds the event the
+ * consumer receives. A socket never holds two subscriptions that one event could match (the
+ * client packs only disjoint targets), so an event goes to at most one subscription.
+ */
+import type { Decoded } from './decode';
+import type { Subscription } from './subscription';
+import { addressKey } from './target';
+import type { StreamEvent } from './types';
+
+export type DecodedEvent = Extract<Decoded, { type: 'event' }>;
+
+export interface RouteTable {
+  /** The subscription holding this routing key, if any. */
+  byKey(key: string): Subscription | undefined;
+  /** The socket's only subscription, or null when it has none or several. */
+  single(): Subscription | null;
+  /** Whether the socket's subscriptions follow wallets rather than tokens. */
+  readonly follows: 'token' | 'wallets';
+}
+
+export type RouteResult =
+  | { type: 'matched'; subscription: Subscription; event: StreamEvent }
+  /** The event names a token or wallet no subscription here follows (a late event after unsubscribe). */
+  | { type: 'unmatched' }
+  /** The event names nothing to route by, and the socket has several subscriptions. */
+  | { type: 'unroutable' };
+
+export function routeEvent(decoded: DecodedEvent, table: RouteTable): RouteResult {
+  const candidates = candidateKeys(decoded, table.follows);
+  let subscription: Subscription | undefined;
+  for (const key of candidates) {
+    subscription = table.byKey(addressKey(key));
+    if (subscription) break;
+  }
+  if (!subscription) {
+    if (candidates.length > 0) return { type: 'unmatched' };
+    const only = table.single();
+    if (!only) return { type: 'unroutable' };
+    subscription = only;
+  }
+  return { type: 'matched', subscription, event: buildEvent(decoded, subscription) };
+}
+
+function candidateKeys(decoded: DecodedEvent, follows: 'token' | 'wallets'): string[] {
+  if (follows === 'wallets') return decoded.wallet === null ? [] : [decoded.wallet];
+  const keys = decoded.tokenAddress === null ? [] : [decoded.tokenAddress];
+  // A bare trade names its token only as one side of the swap.
+  if (decoded.payload.kind === 'trade') keys.push(decoded.payload.trade.tokenIn, decoded.payload.trade.tokenOut);
+  return keys;
+}
+
+function buildEvent(decoded: DecodedEvent, subscription: Subscription): StreamEvent {
+  const target = subscription.target;
+  // A token subscription's events are about its token, however the frame spelled or omitted it.
+  const tokenAddress = target.kind === 'token' ? target.tokenAddress : (decoded.tokenAddress ?? '');
+  const { payload, snapshot } = decoded;
+  switch (payload.kind) {
+    case 'token':
+      return { stream: 'token-feed', kind: 'token', tokenAddress, snapshot, token: payload.token };
+    case 'candle':
+      return { stream: 'chart-live', kind: 'candle', tokenAddress, snapshot, candle: payload.candle };
+    case 'holder':
+      return { stream: 'holders-live', kind: 'holder', tokenAddress, snapshot, holder: payload.holder };
+    case 'trade':
+      return { stream: 'trades-live', kind: 'trade', tokenAddress, wallet: decoded.wallet, snapshot, trade: payload.trade };
+  }
+}

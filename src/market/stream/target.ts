@@ -1,0 +1,74 @@
+/**
+ * Subscription targets: checked before any socket opens (input that cannot be an address never
+ * costs a connection), turned into the wire's subscribe and unsubscribe messages, and reduced to
+ * routing keys so that pushed events find their subscription.
+ */
+import { isAddress } from '../address';
+import type { StreamName } from '../endpoints';
+import type { StreamTarget } from './types';
+
+/** A target after validation: addresses kept as given, wallets de-duplicated. */
+export type CheckedTarget =
+  | { kind: 'token'; tokenAddress: string; intervalSecs: number | null }
+  | { kind: 'wallets'; wallets: string[] };
+
+/** Throws a clear Error for a target the stream cannot take. */
+export function checkTarget(stream: StreamName, target: StreamTarget): CheckedTarget {
+  if (target === null || typeof target !== 'object') {
+    throw new Error(`${stream}: a subscription needs {tokenAddress} or {wallets}`);
+  }
+  if ('wallets' in target) {
+    if (stream !== 'trades-live') throw new Error(`${stream}: only trades-live follows wallets; subscribe with {tokenAddress}`);
+    if (!Array.isArray(target.wallets) || target.wallets.length === 0) {
+      throw new Error('trades-live: wallets must be a non-empty list of wallet addresses');
+    }
+    for (const wallet of target.wallets) {
+      if (typeof wallet !== 'string' || !isAddress(wallet)) throw new Error(`trades-live: "${String(wallet)}" is not a wallet address`);
+    }
+    return { kind: 'wallets', wallets: [...new Set(target.wallets)] };
+  }
+  const { tokenAddress, intervalSecs } = target;
+  if (typeof tokenAddress !== 'string' || !isAddress(tokenAddress)) {
+    throw new Error(`${stream}: "${String(tokenAddress)}" is not a token address`);
+  }
+  if (intervalSecs !== undefined) {
+    if (stream !== 'chart-live') throw new Error(`${stream}: intervalSecs applies to chart-live only`);
+    if (!Number.isInteger(intervalSecs) || intervalSecs < 1) throw new Error('chart-live: intervalSecs must be a whole number of seconds, at least 1');
+  }
+  return { kind: 'token', tokenAddress, intervalSecs: intervalSecs ?? null };
+}
+
+/** The subscription message; the key travels here, never in the URL (spec §5.3). */
+export function subscribeMessage(target: CheckedTarget, apiKey: string): string {
+  if (target.kind === 'wallets') return JSON.stringify({ wallets: target.wallets, apiKey });
+  return JSON.stringify(
+    target.intervalSecs === null
+      ? { tokenAddress: target.tokenAddress, apiKey }
+      : { tokenAddress: target.tokenAddress, intervalSecs: target.intervalSecs, apiKey },
+  );
+}
+
+export function unsubscribeMessage(target: CheckedTarget): string {
+  return JSON.stringify(
+    target.kind === 'wallets'
+      ? { action: 'unsubscribe', wallets: target.wallets }
+      : { action: 'unsubscribe', tokenAddress: target.tokenAddress },
+  );
+}
+
+/** EVM addresses are case-insensitive, base58 ones are not: one spelling per address for lookups. */
+export function addressKey(address: string): string {
+  return address.startsWith('0x') ? address.toLowerCase() : address;
+}
+
+/** The keys an event may carry to reach this target: its token, or each of its wallets. */
+export function routingKeys(target: CheckedTarget): string[] {
+  return target.kind === 'token' ? [addressKey(target.tokenAddress)] : target.wallets.map(addressKey);
+}
+
+/** For logs: a target without anything secret, short enough for one line. */
+export function describeTarget(target: CheckedTarget): string {
+  if (target.kind === 'token') return target.tokenAddress;
+  const [first] = target.wallets;
+  return target.wallets.length === 1 ? `wallet ${first}` : `${target.wallets.length} wallets`;
+}

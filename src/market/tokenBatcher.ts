@@ -1,0 +1,89 @@
+/**
+ * Merges single-token look-ups made within one tick into one token-data request
+ * (`addresses=a,b,c`, at most `maxBatchSize` addresses each), then answers each look-up on its
+ * own: an address missing from the answer is not-found, a token that fails its schema is
+ * unreadable, and neither disturbs the others of the batch.
+ */
+import DataLoader from 'dataloader';
+import { addressKind } from './address';
+import { MarketError } from './errors';
+import { type Token, TokenSchema } from './schemas';
+
+/** One spelling per address: EVM hex is case-insensitive, base58 is not. */
+export function normalizeAddress(address: string): string {
+  return addressKind(address) === 'evm' ? address.toLowerCase() : address;
+}
+
+/** Fetches one batch: the raw `data` member of the token-data envelope. */
+export type FetchTokenBatch = (addresses: string[]) => Promise<Record<string, unknown>>;
+
+export interface TokenBatcherOptions {
+  maxBatchSize: number;
+  /** Called per batch sent, with the look-ups it served and the distinct addresses it asked for. */
+  onBatch?: (lookups: number, addresses: number) => void;
+}
+
+export class TokenBatcher {
+  private readonly loader: DataLoader<string, Token>;
+
+  constructor(fetchBatch: FetchTokenBatch, options: TokenBatcherOptions) {
+    this.loader = new DataLoader<string, Token>((keys) => this.loadBatch(fetchBatch, keys, options), {
+      maxBatchSize: options.maxBatchSize,
+      // The client's TTL cache sits in front; DataLoader's own cache would keep tokens forever.
+      cache: false,
+    });
+  }
+
+  /** One token by address (already checked and normalized by the caller). */
+  load(address: string): Promise<Token> {
+    return this.loader.load(address);
+  }
+
+  private async loadBatch(fetchBatch: FetchTokenBatch, keys: readonly string[], options: TokenBatcherOptions): Promise<Array<Token | Error>> {
+    const distinct = [...new Set(keys)];
+    options.onBatch?.(keys.length, distinct.length);
+    const data = await fetchBatch(distinct);
+    const byAddress = indexByAddress(data);
+    const results = new Map<string, Token | Error>();
+    for (const address of distinct) results.set(address, readToken(address, byAddress.get(address)));
+    return keys.map((key) => results.get(key) ?? notFound(key));
+  }
+}
+
+function indexByAddress(data: Record<string, unknown>): Map<string, unknown> {
+  const index = new Map<string, unknown>();
+  for (const [key, raw] of Object.entries(data)) {
+    index.set(normalizeAddress(key), raw);
+    // A service that keys its map differently still names each token's own address.
+    if (raw !== null && typeof raw === 'object' && 'address' in raw && typeof raw.address === 'string') {
+      const own = normalizeAddress(raw.address);
+      if (!index.has(own)) index.set(own, raw);
+    }
+  }
+  return index;
+}
+
+function readToken(address: string, raw: unknown): Token | Error {
+  if (raw === undefined || raw === null) return notFound(address);
+  const parsed = TokenSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  return new MarketError({
+    kind: 'unreadable',
+    endpoint: 'token-data',
+    status: 200,
+    message: `the token ${address} does not match the schema`,
+    details: {
+      address,
+      issues: parsed.error.issues.slice(0, 5).map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    },
+  });
+}
+
+function notFound(address: string): MarketError {
+  return new MarketError({
+    kind: 'not-found',
+    endpoint: 'token-data',
+    message: `no token ${address} in the answer`,
+    details: { address },
+  });
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { registerSecret } from '../../src/log';
+import { errorForResponse, parseRetryAfter, rateLimitHoldUntil, resetTimeMs, transportError, type HttpResponse } from '../../src/market/http';
+
+const KEY = 'http-test-key-40b2e8f1';
+registerSecret(KEY);
+
+function response(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
+  return { status, headers, body: typeof body === 'string' ? body : JSON.stringify(body), elapsedMs: 3 };
+}
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2025-01-01T00:00:00Z');
+  it('reads delay-seconds, fractions included', () => {
+    expect(parseRetryAfter('12', now)).toBe(12_000);
+    expect(parseRetryAfter(' 0.5 ', now)).toBe(500);
+    expect(parseRetryAfter('0', now)).toBe(0);
+  });
+  it('reads an HTTP date', () => {
+    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:30 GMT', now)).toBe(30_000);
+    expect(parseRetryAfter('Tue, 31 Dec 2024 23:00:00 GMT', now)).toBe(0);
+  });
+  it('ignores what it cannot read', () => {
+    expect(parseRetryAfter(undefined, now)).toBeNull();
+    expect(parseRetryAfter('soon', now)).toBeNull();
+    expect(parseRetryAfter('-5', now)).toBeNull();
+  });
+});
+
+describe('rate-limit headers', () => {
+  const now = 1_700_000_000_000;
+  it('tells Unix seconds, Unix milliseconds and seconds-from-now apart', () => {
+    expect(resetTimeMs('1700000030', now)).toBe(1_700_000_030_000);
+    expect(resetTimeMs('1700000030000', now)).toBe(1_700_000_030_000);
+    expect(resetTimeMs('30', now)).toBe(now + 30_000);
+    expect(resetTimeMs('x', now)).toBeNull();
+  });
+  it('holds only when nothing remains', () => {
+    expect(rateLimitHoldUntil({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000030' }, now)).toBe(1_700_000_030_000);
+    expect(rateLimitHoldUntil({ 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '1700000030' }, now)).toBeNull();
+    expect(rateLimitHoldUntil({ 'ratelimit-remaining': '0', 'ratelimit-reset': '7' }, now)).toBe(now + 7_000);
+    expect(rateLimitHoldUntil({ 'x-ratelimit-remaining': '0' }, now)).toBeNull();
+    expect(rateLimitHoldUntil({}, now)).toBeNull();
+  });
+});
+
+describe('errorForResponse', () => {
+  it.each([
+    [400, { error: 'Invalid token address', message: 'The address is not a valid base58 address' }, 'invalid-address'],
+    [400, { error: 'Token address is required' }, 'missing-parameter'],
+    [400, { error: 'Missing parameter', message: 'Supply address or addresses' }, 'missing-parameter'],
+    [400, { error: 'Invalid interval', message: 'intervalSecs must be a positive integer' }, 'invalid-parameter'],
+    [400, 'plain text', 'invalid-parameter'],
+    [401, { error: 'Unauthorized', message: 'Invalid API key' }, 'unauthorized'],
+    [403, {}, 'unauthorized'],
+    [404, { error: 'Not found' }, 'not-found'],
+    [408, '', 'timeout'],
+    [429, { error: 'Too many requests' }, 'rate-limited'],
+    [500, { error: 'Internal server error' }, 'upstream'],
+    [503, '<html>down</html>', 'upstream'],
+    [302, '', 'upstream'],
+    [418, '', 'upstream'],
+  ] as const)('maps %i %j to %s', (status, body, kind) => {
+    const error = errorForResponse('token-technicals', response(status, body));
+    expect(error.kind).toBe(kind);
+    expect(error.status).toBe(status);
+    expect(error.endpoint).toBe('token-technicals');
+  });
+
+  it('reads the wait of a 429 from Retry-After, else from the reset header', () => {
+    expect(errorForResponse('token-technicals', response(429, {}, { 'retry-after': '12' })).retryAfterMs).toBe(12_000);
+    const fromReset = errorForResponse('token-technicals', response(429, {}, { 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 20) }));
+    expect(fromReset.retryAfterMs).toBeGreaterThan(18_000);
+    expect(fromReset.retryAfterMs).toBeLessThanOrEqual(20_000);
+    expect(fromReset.userMessage).toMatch(/try again in (19|20) s\.$/);
+  });
+
+  it('keeps an excerpt of the body without the key', () => {
+    const error = errorForResponse('token-data', response(500, { error: 'boom', echo: { 'x-api-key': KEY } }));
+    expect(JSON.stringify(error.details)).not.toContain(KEY);
+    expect(error.message).not.toContain(KEY);
+    expect(String(error.details.body)).toContain('[redacted]');
+  });
+});
+
+describe('transportError', () => {
+  const context = { path: '/api/token-data', elapsedMs: 1, closed: false };
+  it.each([
+    ['UND_ERR_CONNECT_TIMEOUT', 'timeout'],
+    ['UND_ERR_HEADERS_TIMEOUT', 'timeout'],
+    ['UND_ERR_BODY_TIMEOUT', 'timeout'],
+    ['ECONNREFUSED', 'unreachable'],
+    ['ECONNRESET', 'unreachable'],
+    ['UND_ERR_SOCKET', 'unreachable'],
+    ['UND_ERR_RES_EXCEEDED_MAX_SIZE', 'unreadable'],
+    ['ESOMETHINGELSE', 'unreachable'],
+  ])('maps %s to %s', (code, kind) => {
+    const error = Object.assign(new Error(`failed ${code}`), { code });
+    const mapped = transportError('token-data', error, context);
+    expect(mapped.kind).toBe(kind);
+    expect(mapped.details.code).toBe(code);
+    expect(mapped.status).toBeNull();
+  });
+
+  it('reports a closed client as such', () => {
+    const mapped = transportError('token-data', new Error('aborted'), { ...context, closed: true });
+    expect(mapped.kind).toBe('unreachable');
+    expect(mapped.details.closed).toBe(true);
+  });
+});

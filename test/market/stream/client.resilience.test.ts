@@ -1,0 +1,177 @@
+/** Unreadable frames, slow consumers, dead links, abrupt drops and refused subscriptions, against the local fixture. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { StreamClient, type StreamEvent } from '../../../src/market/stream';
+import { collect } from './support/collect';
+import { StreamFixture, type FixtureOptions } from './support/fixture';
+import { token, wireToken } from './support/samples';
+import { sleep, waitFor } from './support/wait';
+
+const KEY = 'fixture-key-0123456789';
+const FAST = { heartbeatMs: 100, reconnectBaseMs: 20, reconnectMaxMs: 200 } as const;
+let fixture: StreamFixture | null = null;
+let client: StreamClient | null = null;
+
+async function setUp(fixtureOptions: Partial<FixtureOptions> = {}, clientOptions: Partial<ConstructorParameters<typeof StreamClient>[0]> = {}) {
+  fixture = await StreamFixture.start({ apiKey: KEY, ...fixtureOptions });
+  client = new StreamClient({ wsUrl: fixture.wsUrl, apiKey: KEY, ...FAST, ...clientOptions });
+  return { fixture, client };
+}
+
+afterEach(async () => {
+  await client?.close();
+  await fixture?.close();
+  client = null;
+  fixture = null;
+});
+
+describe('unreadable frames', () => {
+  it('are counted and dropped; the socket and the subscription live on', async () => {
+    const { fixture, client } = await setUp();
+    const T = token(1);
+    const { events } = collect(client, 'token-feed', { tokenAddress: T });
+    await waitFor(() => events.length === 1, 'the snapshot');
+    const received = client.status().counters.received;
+    fixture.sendRaw('token-feed', 'this is not json');
+    fixture.sendRaw('token-feed', Buffer.from([1, 2, 3]), true);
+    fixture.sendRaw('token-feed', JSON.stringify({ type: 'token', tokenAddress: T, data: { address: 42 } }));
+    fixture.sendRaw('token-feed', JSON.stringify({ type: 'candle', tokenAddress: T, data: { timestamp: 1, open: 1, high: 1, low: 1, close: 1 } }));
+    fixture.sendRaw('token-feed', JSON.stringify([1, 2]));
+    fixture.sendRaw('token-feed', '');
+    fixture.change('token-feed', T);
+    await waitFor(() => events.length === 2, 'the change after the garbage');
+    const { counters, sockets } = client.status();
+    expect(counters.received - received).toBe(7);
+    expect(counters.unreadable).toBe(7);
+    expect(counters.reconnects).toBe(0);
+    expect(sockets).toMatchObject([{ state: 'open', subscriptions: 1, reconnects: 0 }]);
+  });
+
+  it('an error message from the server is logged in status, not counted as unreadable', async () => {
+    const { fixture, client } = await setUp();
+    const { events } = collect(client, 'token-feed', { tokenAddress: token(2) });
+    await waitFor(() => events.length === 1, 'the snapshot');
+    fixture.sendRaw('token-feed', JSON.stringify({ type: 'error', error: 'Overloaded', message: 'slow down' }));
+    await waitFor(() => client.status().sockets[0]?.lastError === 'Overloaded: slow down', 'lastError');
+    expect(client.status().counters.unreadable).toBe(0);
+  });
+});
+
+describe('a slow consumer', () => {
+  it('is awaited one event at a time, in order; beyond queueLimit the oldest are dropped and counted', async () => {
+    const { fixture, client } = await setUp({}, { queueLimit: 5 });
+    const T = token(3);
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const seen: string[] = [];
+    let busy = 0;
+    let overlapped = false;
+    client.subscribe('token-feed', { tokenAddress: T }, async (event: StreamEvent) => {
+      if (event.kind !== 'token') return;
+      busy += 1;
+      if (busy > 1) overlapped = true;
+      seen.push(event.token.name);
+      if (seen.length === 1) await gate;
+      busy -= 1;
+    });
+    await waitFor(() => seen.length === 1, 'the snapshot to reach the consumer');
+    for (let n = 1; n <= 20; n++) fixture.sendRaw('token-feed', JSON.stringify({ type: 'token', tokenAddress: T, data: wireToken(T, { name: `n${n}` }) }));
+    await waitFor(() => client.status().counters.received === 22, 'every frame to arrive');
+    expect(client.status().counters.dropped).toBe(15);
+    release();
+    await waitFor(() => seen.length === 6, 'the queue to drain');
+    expect(seen).toEqual(['Fixture Token', 'n16', 'n17', 'n18', 'n19', 'n20']);
+    expect(overlapped).toBe(false);
+    expect(client.status().counters).toMatchObject({ delivered: 6, dropped: 15 });
+  });
+
+  it('a consumer that throws does not stop its subscription', async () => {
+    const { fixture, client } = await setUp();
+    const T = token(4);
+    let calls = 0;
+    client.subscribe('token-feed', { tokenAddress: T }, () => {
+      calls += 1;
+      throw new Error('consumer bug');
+    });
+    await waitFor(() => calls === 1, 'the snapshot');
+    fixture.change('token-feed', T);
+    await waitFor(() => calls === 2, 'the change');
+  });
+});
+
+describe('heartbeat', () => {
+  it('terminates a socket whose server stops answering pings, then reconnects and resubscribes once', async () => {
+    const { fixture, client } = await setUp({ autoPong: false });
+    const T = token(5);
+    const { events } = collect(client, 'token-feed', { tokenAddress: T });
+    await waitFor(() => fixture.attempts['token-feed'] >= 2, 'a reconnection after the missed pong');
+    await waitFor(() => fixture.openSockets().length === 1 && fixture.liveSubscriptions().length === 1, 'the new socket');
+    expect(fixture.openSockets()[0]?.received).toEqual([{ tokenAddress: T, apiKey: KEY }]);
+    expect(events.filter((event) => event.snapshot).length).toBeGreaterThanOrEqual(2);
+    expect(client.status().counters.reconnects).toBeGreaterThanOrEqual(1);
+    const lastErrors = client.status().sockets.map((socket) => socket.lastError);
+    expect(lastErrors[0] ?? '').toMatch(/pong/);
+  });
+
+  it('keeps a socket whose server answers pings', async () => {
+    const { fixture, client } = await setUp();
+    const { events } = collect(client, 'token-feed', { tokenAddress: token(6) });
+    await waitFor(() => events.length === 1, 'the snapshot');
+    await sleep(450);
+    expect(fixture.attempts['token-feed']).toBe(1);
+    expect(client.status().sockets).toMatchObject([{ state: 'open', reconnects: 0, lastError: null }]);
+  });
+});
+
+describe('after an abrupt drop', () => {
+  it.each([1, 4])('every subscription is back, subscribed exactly once (%i per socket)', async (perSocket) => {
+    const { fixture, client } = await setUp({}, { subscriptionsPerSocket: perSocket });
+    const tokens = Array.from({ length: 8 }, (_, n) => token(100 + n));
+    const collected = tokens.map((T) => collect(client, 'token-feed', { tokenAddress: T }));
+    await waitFor(() => collected.every((c) => c.events.length === 1), 'the snapshots');
+    expect(fixture.openSockets()).toHaveLength(8 / perSocket);
+    fixture.dropAll();
+    await waitFor(() => client.status().sockets.every((socket) => socket.state !== 'open'), 'the client to notice');
+    await waitFor(() => fixture.liveSubscriptions().length === 8 && client.status().sockets.every((socket) => socket.state === 'open'), 'every subscription back');
+    await sleep(50);
+    expect(fixture.liveSubscriptions()).toHaveLength(8);
+    for (const socket of fixture.openSockets()) {
+      const sent = socket.received.map((message) => message.tokenAddress);
+      expect(new Set(sent).size).toBe(sent.length);
+      expect(sent).toHaveLength(perSocket);
+    }
+    for (const T of tokens) fixture.change('token-feed', T);
+    await waitFor(() => collected.every((c) => c.events.filter((event) => !event.snapshot).length === 1), 'a change on every subscription');
+    expect(client.status().counters.reconnects).toBe(8 / perSocket);
+  });
+
+  it('a subscription added while the socket is down is sent once the socket is back', async () => {
+    const { fixture, client } = await setUp({}, { subscriptionsPerSocket: 4, reconnectBaseMs: 200, reconnectMaxMs: 200 });
+    const first = collect(client, 'token-feed', { tokenAddress: token(200) });
+    await waitFor(() => first.events.length === 1, 'the snapshot');
+    fixture.dropAll();
+    await waitFor(() => client.status().sockets[0]?.state === 'backoff', 'the backoff');
+    const second = collect(client, 'token-feed', { tokenAddress: token(201) });
+    await waitFor(() => second.events.length === 1 && fixture.liveSubscriptions().length === 2, 'both subscriptions back');
+    expect(fixture.openSockets()[0]?.received.map((message) => message.tokenAddress)).toEqual([token(200), token(201)]);
+  });
+});
+
+describe('a refused subscription', () => {
+  it('on a shared socket is moved to its own socket; the others keep receiving', async () => {
+    const unknown = token(301);
+    const { fixture, client } = await setUp({ unknownTokens: [unknown] }, { subscriptionsPerSocket: 10 });
+    const a = collect(client, 'token-feed', { tokenAddress: token(300) });
+    const b = collect(client, 'token-feed', { tokenAddress: unknown });
+    const c = collect(client, 'token-feed', { tokenAddress: token(302) });
+    await waitFor(() => a.events.length >= 1 && c.events.length >= 1, 'the known tokens');
+    await waitFor(() => client.status().sockets.length === 3, 'the refused subscriptions to move out');
+    fixture.change('token-feed', token(300));
+    fixture.change('token-feed', token(302));
+    await waitFor(() => a.events.some((e) => !e.snapshot) && c.events.some((e) => !e.snapshot), 'changes on the known tokens');
+    expect(b.events).toEqual([]);
+    const refused = client.status().sockets.find((socket) => socket.subscriptions === 1 && socket.state !== 'open');
+    expect(refused?.lastError ?? '').toMatch(/unknown token/);
+  });
+});
