@@ -25,11 +25,13 @@ const LINE_BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
  * characters (U+200B–U+200F, U+2060–U+2064, U+FEFF), bidi embeddings, overrides and isolates
  * (U+202A–U+202E, U+2066–U+2069) and the deprecated format characters after them, interlinear
  * annotations, and tag characters (invisible text riding along with a visible one).
- * Also lone surrogates, which some platforms reject as malformed text (replaced, not removed).
+ * The zero-width joiner goes too, so emoji joined with it (👨‍👩‍👧) show as their parts: a small
+ * loss next to names that hide a difference between two look-alikes.
  */
 export const UNSAFE_CHARACTER =
   /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]/u;
 const UNSAFE_CHARACTERS = new RegExp(UNSAFE_CHARACTER.source, 'gu');
+/** Half of a surrogate pair with no other half: some platforms reject such text outright. */
 const LONE_SURROGATE = /\p{Cs}/gu;
 
 /** What the input is cut to before cleaning, so a megabyte of junk costs nothing. */

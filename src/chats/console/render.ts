@@ -8,7 +8,7 @@
  *   [DANGER] Title                       ← risk marker from the card's colour
  *   https://card.url
  *
- *   Description…
+ *     Description…                       ← indented, so it never starts a line like a field
  *
  *   Price: $0.0₅2867 │ Liquidity: $45K   ← inline fields share lines up to the width
  *   Pools:                               ← multi-line values go below their name, indented
@@ -141,9 +141,10 @@ function richParagraphs(value: RichText, multiline: boolean): Paragraph[] {
       pushText(label, ansi);
       continue;
     }
-    const shown = label.trim();
+    // A link's label is one line, as every platform's link markup requires.
+    const shown = label.replace(/\s+/gu, ' ').trim();
     if (shown !== '' && shown !== url) {
-      pushText(label, ansi);
+      pushText(label.replace(/\n/g, ' '), ansi);
       endWord();
       paragraph.push(word(`<${url}>`, LINK_ANSI, true));
     } else {
@@ -328,9 +329,11 @@ export function renderCardText(card: Card, options: TextRenderOptions = {}): str
   const description = card.description ? richParagraphs(card.description, true) : [];
   if (description.length > 0) {
     out.blank();
+    // Indented, so a description written by a stranger can never start a line the way a real
+    // field ("Risk: SAFE") does.
     for (const paragraph of description) {
       if (paragraph.length === 0) out.lines.push('');
-      else out.wrap(paragraph, 0, 0);
+      else out.wrap(paragraph, INDENT, INDENT);
     }
   }
 
