@@ -147,7 +147,8 @@ export function parseRetryAfter(value: string | undefined, nowMs: number = Date.
 }
 
 const MISSING = /\b(missing|required|no\b.*\bprovided|must (be )?(given|supplied|provided))/i;
-const ADDRESS = /address|base58|wallet/i;
+/** A 400 that names a bad address (not merely one that mentions addresses, like "too many addresses"). */
+const ADDRESS = /(invalid|malformed|not a valid)[^.]*\b(address|base58)|\baddress\b[^.]*\b(invalid|malformed)\b/i;
 
 /** Maps a response that is not 2xx to the error a person and the log can use. */
 export function errorForResponse(endpoint: EndpointName, response: HttpResponse, context: Record<string, unknown> = {}): MarketError {
@@ -224,20 +225,24 @@ function failUnreadable(endpoint: EndpointName, response: HttpResponse, message:
   });
 }
 
+/** What the service's rate-limit headers say: calls left in its window, and when the window ends. */
+export interface RateLimitState {
+  remaining: number;
+  /** Unix milliseconds. */
+  resetAtMs: number;
+}
+
 /**
- * The moment until which the service asks for no more calls, from its rate-limit headers:
- * `X-RateLimit-Remaining: 0` with `X-RateLimit-Reset`, or the IETF draft's `RateLimit-Remaining`
- * and `RateLimit-Reset`. Null while calls remain or when the headers are absent.
+ * Reads `X-RateLimit-Remaining` and `X-RateLimit-Reset`, or the IETF draft's
+ * `RateLimit-Remaining` and `RateLimit-Reset`; null when a pair is absent or unreadable.
  */
-export function rateLimitHoldUntil(headers: ResponseHeaders, nowMs: number = Date.now()): number | null {
+export function readRateLimit(headers: ResponseHeaders, nowMs: number = Date.now()): RateLimitState | null {
   for (const prefix of ['x-ratelimit-', 'ratelimit-']) {
-    const remaining = header(headers, `${prefix}remaining`);
+    const remaining = Number(header(headers, `${prefix}remaining`)?.trim() ?? Number.NaN);
     const reset = header(headers, `${prefix}reset`);
-    if (remaining === undefined || reset === undefined) continue;
-    const left = Number(remaining.trim());
-    if (!Number.isFinite(left)) continue;
-    if (left > 0) return null;
-    return resetTimeMs(reset, nowMs);
+    if (!Number.isFinite(remaining) || remaining < 0 || reset === undefined) continue;
+    const resetAtMs = resetTimeMs(reset, nowMs);
+    if (resetAtMs !== null) return { remaining: Math.floor(remaining), resetAtMs };
   }
   return null;
 }

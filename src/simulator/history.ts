@@ -31,9 +31,9 @@ function shapeOf(profile: TokenProfile, rng: Prng): Shape {
     case 'active':
       return { holders: rng.int(350, 600), tradesPerHolder: rng.range(3, 5), minUsd: 20, maxUsd: 3000 };
     case 'normal':
-      return { holders: rng.int(180, 350), tradesPerHolder: rng.range(2, 3.5), minUsd: 10, maxUsd: 1200 };
+      return { holders: rng.int(200, 380), tradesPerHolder: rng.range(2, 3.5), minUsd: 10, maxUsd: 1200 };
     case 'quiet':
-      return { holders: rng.int(150, 200), tradesPerHolder: rng.range(1.3, 2), minUsd: 5, maxUsd: 300 };
+      return { holders: rng.int(170, 240), tradesPerHolder: rng.range(1.3, 2), minUsd: 5, maxUsd: 300 };
   }
 }
 

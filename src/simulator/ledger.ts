@@ -252,6 +252,12 @@ export class TokenBook {
       pool.base += amountIn;
       pool.quote -= route.amountOut;
     }
+    // Within one second (one slot) the transaction index follows the order of the trades.
+    const previous = this.trades[this.trades.length - 1];
+    const txIndex =
+      previous && previous.t === request.t && request.txIndex <= previous.txIndex
+        ? previous.txIndex + 1 + (request.txIndex % 20)
+        : request.txIndex;
     const entry: TradeEntry = {
       kind: 'trade',
       seq: this.seq++,
@@ -261,7 +267,7 @@ export class TokenBook {
       pool: route.pool,
       tokenAmount: side === 'buy' ? route.amountOut : amountIn,
       lamports: side === 'buy' ? amountIn : route.amountOut,
-      txIndex: request.txIndex,
+      txIndex,
       logIndex: request.logIndex,
       nativeBalance: request.nativeBalance,
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { registerSecret } from '../../src/log';
-import { errorForResponse, parseRetryAfter, rateLimitHoldUntil, resetTimeMs, transportError, type HttpResponse } from '../../src/market/http';
+import { errorForResponse, parseRetryAfter, readRateLimit, resetTimeMs, transportError, type HttpResponse } from '../../src/market/http';
 
 const KEY = 'http-test-key-40b2e8f1';
 registerSecret(KEY);
@@ -35,12 +35,15 @@ describe('rate-limit headers', () => {
     expect(resetTimeMs('30', now)).toBe(now + 30_000);
     expect(resetTimeMs('x', now)).toBeNull();
   });
-  it('holds only when nothing remains', () => {
-    expect(rateLimitHoldUntil({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000030' }, now)).toBe(1_700_000_030_000);
-    expect(rateLimitHoldUntil({ 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '1700000030' }, now)).toBeNull();
-    expect(rateLimitHoldUntil({ 'ratelimit-remaining': '0', 'ratelimit-reset': '7' }, now)).toBe(now + 7_000);
-    expect(rateLimitHoldUntil({ 'x-ratelimit-remaining': '0' }, now)).toBeNull();
-    expect(rateLimitHoldUntil({}, now)).toBeNull();
+  it('reads both header families', () => {
+    expect(readRateLimit({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000030' }, now)).toEqual({ remaining: 0, resetAtMs: 1_700_000_030_000 });
+    expect(readRateLimit({ 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '1700000030' }, now)).toEqual({ remaining: 3, resetAtMs: 1_700_000_030_000 });
+    expect(readRateLimit({ 'ratelimit-remaining': '0', 'ratelimit-reset': '7' }, now)).toEqual({ remaining: 0, resetAtMs: now + 7_000 });
+  });
+  it('ignores incomplete or unreadable headers', () => {
+    expect(readRateLimit({ 'x-ratelimit-remaining': '0' }, now)).toBeNull();
+    expect(readRateLimit({ 'x-ratelimit-remaining': 'lots', 'x-ratelimit-reset': '5' }, now)).toBeNull();
+    expect(readRateLimit({}, now)).toBeNull();
   });
 });
 
@@ -50,6 +53,9 @@ describe('errorForResponse', () => {
     [400, { error: 'Token address is required' }, 'missing-parameter'],
     [400, { error: 'Missing parameter', message: 'Supply address or addresses' }, 'missing-parameter'],
     [400, { error: 'Invalid interval', message: 'intervalSecs must be a positive integer' }, 'invalid-parameter'],
+    [400, { error: 'Too many addresses', message: 'At most 50 wallets per request (got 51)' }, 'invalid-parameter'],
+    [400, { error: 'Invalid parameter', message: 'Invalid sortBy: use one of balance, holderSince' }, 'invalid-parameter'],
+    [400, { error: 'No wallet addresses provided: wallets (comma-separated wallet addresses) is required' }, 'missing-parameter'],
     [400, 'plain text', 'invalid-parameter'],
     [401, { error: 'Unauthorized', message: 'Invalid API key' }, 'unauthorized'],
     [403, {}, 'unauthorized'],

@@ -16,6 +16,8 @@ import type { ConnectionState, SocketStatus } from './types';
 
 /** How long a polite close may take before the socket is cut. */
 const CLOSE_GRACE_MS = 1_000;
+/** The opening handshake may take one heartbeat interval, but never less than this (TLS over a slow link). */
+const MIN_HANDSHAKE_MS = 5_000;
 
 export interface ConnectionSettings {
   url: string;
@@ -201,7 +203,7 @@ export class Connection implements RouteTable {
     this.awaitingPong = false;
 
     const ws = new WebSocket(this.url, {
-      handshakeTimeout: this.settings.heartbeatMs,
+      handshakeTimeout: Math.max(this.settings.heartbeatMs, MIN_HANDSHAKE_MS),
       // Small JSON frames gain little from compression, and a zlib context per socket costs memory at 1,000 sockets.
       perMessageDeflate: false,
     });

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import type { Conformance, ListedToken, Reply } from './server';
+import type { Conformance, Reply } from './server';
 
 /** Unix seconds between 2001 and 5138: catches milliseconds sent where seconds are due, and the reverse. */
 const SECONDS_MIN = 1e9;
@@ -217,8 +217,12 @@ export function unknownAddress(known: readonly { address: string }[] | readonly 
 /** Neither base58 nor 0x-hex: underscores and a length no chain uses. */
 export const MALFORMED_ADDRESS = 'not_an_address!';
 
-export function firstTokens(tokens: readonly ListedToken[], count: number): ListedToken[] {
-  return tokens.slice(0, count);
+/**
+ * The wallets to ask about at once: all of them would make a URL longer than servers commonly
+ * accept, and a few dozen active wallets already cover many tokens.
+ */
+export function someWallets(wallets: readonly string[], count = 40): string[] {
+  return wallets.slice(0, count);
 }
 
 /** Indexes where `items[i]` and `items[i+1]` break the order; empty when ordered. */

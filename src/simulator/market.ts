@@ -1,0 +1,513 @@
+/**
+ * The simulated market: a deterministic set of tokens, wallets and their history for a seed,
+ * the read side the REST endpoints serve, and the mutations that make it move (trades, risk
+ * changes, liquidity changes, shares of supply). Every mutation goes through the token's ledger
+ * and is announced to change listeners, so REST answers and live streams always show one state.
+ */
+import type { CandleQuery } from './candles';
+import type { HistoryContext } from './history';
+import type { Side, TradeEntry } from './ledger';
+import type { RiskFlags, TokenProfile } from './profiles';
+import type {
+  RiskStatus,
+  WireCandle,
+  WireHolder,
+  WireTechnicals,
+  WireToken,
+  WireTrade,
+  WireTradeResponse,
+} from './wireTypes';
+import { aggregateCandles } from './candles';
+import { generateHistory } from './history';
+import { POOL_FEE, TokenBook } from './ledger';
+import { buildMarketProfile, type MarketProfile } from './profiles';
+import { Prng, hashString, mixSeed } from './random';
+import { riskStatusOf } from './risk';
+import { computeTechnicals } from './technicals';
+import { CHAIN_ID, LAMPORTS_PER_SOL, TOKEN_UNIT } from './units';
+import { holderView, metadataView, tokenView, tradeView, walletTradeViews } from './views';
+
+export const DEFAULT_SEED = 42;
+
+export interface MarketOptions {
+  seed?: number;
+  /** Clock in Unix milliseconds; defaults to Date.now. Tests fix it to compare runs. */
+  now?: () => number;
+}
+
+export interface ListedToken {
+  address: string;
+  symbol: string;
+  name: string;
+  riskStatus: RiskStatus;
+}
+
+export interface Listing {
+  tokens: ListedToken[];
+  /** Wallets that trade many tokens (useful for wallet-tracker and trades-history). */
+  wallets: string[];
+}
+
+export const HOLDER_SORTS = ['balance', 'holderSince', 'totalBoughtUSD', 'totalSoldUSD'] as const;
+export type HolderSort = (typeof HOLDER_SORTS)[number];
+
+export interface TradeInput {
+  wallet: string;
+  tokenAddress: string;
+  side: Side;
+  amountUSD: number;
+}
+
+export interface RiskChange {
+  /** A fixed status; null returns to the status derived from the data. Absent leaves it as is. */
+  riskStatus?: RiskStatus | null;
+  riskAnalysis?: Partial<RiskFlags>;
+}
+
+export interface LiquidityChange {
+  /** Defaults to the deepest pool. */
+  poolAddress?: string;
+  /** Multiplies the pool's reserves at an unchanged price; 0 pulls the liquidity. */
+  factor: number;
+}
+
+/** Token fields a change may have touched. */
+export type TokenField = 'price' | 'liquidity' | 'holdersCount' | 'top10HoldersSupply' | 'risk';
+
+export type MarketChange =
+  | { kind: 'trade'; tokenAddress: string; wallet: string; trade: WireTrade }
+  /** The candle containing `timestamp` (Unix seconds) changed, at every interval. */
+  | { kind: 'candle'; tokenAddress: string; timestamp: number }
+  | { kind: 'holder'; tokenAddress: string; wallet: string }
+  | { kind: 'token'; tokenAddress: string; fields: TokenField[] };
+
+export type MarketListener = (change: MarketChange) => void;
+
+export type MarketErrorCode = 'unknown-token' | 'unknown-pool' | 'invalid-input' | 'nothing-to-sell' | 'not-fillable';
+
+/** A mutation that cannot be applied; the message is fit for a control endpoint's answer. */
+export class MarketError extends Error {
+  readonly code: MarketErrorCode;
+
+  constructor(code: MarketErrorCode, message: string) {
+    super(message);
+    this.name = 'MarketError';
+    this.code = code;
+  }
+}
+
+interface TokenSnapshot {
+  holdersCount: number;
+  top10: number;
+  risk: RiskStatus;
+}
+
+export class Market {
+  readonly seed: number;
+  readonly chainId = CHAIN_ID;
+  /** Unix seconds at which the generated history ends. */
+  readonly anchor: number;
+  readonly solUsd: number;
+  private readonly clock: () => number;
+  private readonly profile: MarketProfile;
+  private readonly byAddress = new Map<string, TokenProfile>();
+  private readonly books: Array<TokenBook | undefined>;
+  private readonly walletTokens = new Map<string, Set<number>>();
+  private readonly nativeBalances = new Map<string, number>();
+  private readonly listeners = new Set<MarketListener>();
+  private readonly liveRng: Prng;
+  private readonly historyContext: HistoryContext;
+
+  constructor(options: MarketOptions = {}) {
+    this.seed = options.seed ?? DEFAULT_SEED;
+    this.clock = options.now ?? Date.now;
+    this.anchor = Math.floor(this.clock() / 1000);
+    this.profile = buildMarketProfile(this.seed);
+    this.solUsd = this.profile.solUsd;
+    for (const token of this.profile.tokens) this.byAddress.set(token.address, token);
+    this.books = new Array<TokenBook | undefined>(this.profile.tokens.length);
+    this.liveRng = new Prng(mixSeed(this.seed, 6));
+    this.historyContext = {
+      seed: this.seed,
+      anchor: this.anchor,
+      solUsd: this.solUsd,
+      sharedWallets: this.profile.sharedWallets,
+      nativeBalanceOf: (wallet) => this.nativeBalanceOf(wallet),
+    };
+  }
+
+  /** Current time, Unix seconds. */
+  now(): number {
+    return Math.floor(this.clock() / 1000);
+  }
+
+  // ----- reading -----
+
+  tokenAddresses(): string[] {
+    return this.profile.tokens.map((token) => token.address);
+  }
+
+  hasToken(address: string): boolean {
+    return this.byAddress.has(address);
+  }
+
+  /** Shared wallets that trade across many tokens. */
+  wallets(): string[] {
+    return this.profile.sharedWallets.map((wallet) => wallet.address);
+  }
+
+  /** Addresses of the tokens with hostile metadata (mentions, markup, bad links, empty names, nulls). */
+  hostileTokens(): string[] {
+    return this.profile.tokens.filter((token) => token.hostile !== null).map((token) => token.address);
+  }
+
+  listing(): Listing {
+    return {
+      tokens: this.profile.tokens.map((token) => ({
+        address: token.address,
+        symbol: token.symbol,
+        name: token.name,
+        riskStatus: riskStatusOf(this.bookOf(token)),
+      })),
+      wallets: this.wallets(),
+    };
+  }
+
+  token(address: string): WireToken | null {
+    const book = this.findBook(address);
+    return book ? tokenView(book, this.now()) : null;
+  }
+
+  technicals(address: string): WireTechnicals | null {
+    const book = this.findBook(address);
+    return book ? computeTechnicals(book, this.now()) : null;
+  }
+
+  /** The complete holder history (former holders included), sorted by `sortBy` descending, except holderSince: oldest first. */
+  holders(address: string, sortBy: HolderSort = 'balance'): WireHolder[] | null {
+    const book = this.findBook(address);
+    if (!book) return null;
+    const now = this.now();
+    const makers = [...book.makers.values()];
+    const key = (maker: (typeof makers)[number]): number => {
+      const p = maker.position;
+      switch (sortBy) {
+        case 'balance':
+          return -p.holding;
+        case 'holderSince':
+          return p.since;
+        case 'totalBoughtUSD':
+          return -p.boughtUsd;
+        case 'totalSoldUSD':
+          return -p.soldUsd;
+      }
+    };
+    makers.sort((a, b) => key(a) - key(b) || (a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : 0));
+    return makers.map((maker) => holderView(book, maker, now, this.nativeBalanceOf(maker.wallet)));
+  }
+
+  holder(address: string, wallet: string): WireHolder | null {
+    const book = this.findBook(address);
+    const maker = book?.makers.get(wallet);
+    return book && maker ? holderView(book, maker, this.now(), this.nativeBalanceOf(wallet)) : null;
+  }
+
+  /**
+   * Trades in one token, newest first, each with makerData as it stood after that trade. Without
+   * `wallets`, every wallet's trades. Null for an unknown token.
+   */
+  tokenTrades(address: string, wallets?: readonly string[], limit = Infinity): WireTradeResponse | null {
+    const book = this.findBook(address);
+    if (!book) return null;
+    const chosen = wallets ? [...new Set(wallets)] : [...book.byWallet.keys()];
+    const trades = chosen.flatMap((wallet) => walletTradeViews(book, wallet, { seed: this.seed }));
+    return {
+      tradeHistory: newestFirst(trades).slice(0, limit),
+      tokensMetadata: { [book.profile.address]: metadataView(book.profile) },
+    };
+  }
+
+  /**
+   * Trades of the given wallets across every token, newest first. Amounts in USD are valued at
+   * the token's current price (spec §4.6); makerData keeps the values at transaction time.
+   */
+  walletTrades(wallets: readonly string[], limit = Infinity): WireTradeResponse {
+    this.generateAll();
+    const trades: WireTrade[] = [];
+    for (const wallet of new Set(wallets)) {
+      for (const index of this.walletTokens.get(wallet) ?? []) {
+        const book = this.books[index];
+        if (!book) continue;
+        trades.push(...walletTradeViews(book, wallet, { seed: this.seed, currentPriceSol: book.spotPriceSol() }));
+      }
+    }
+    const tradeHistory = newestFirst(trades).slice(0, limit);
+    const tokensMetadata: WireTradeResponse['tokensMetadata'] = {};
+    for (const trade of tradeHistory) {
+      const address = trade.makerData.tokenAddress;
+      const profile = this.byAddress.get(address);
+      if (profile && !tokensMetadata[address]) tokensMetadata[address] = metadataView(profile);
+    }
+    return { tradeHistory, tokensMetadata };
+  }
+
+  candles(address: string, query: CandleQuery): WireCandle[] | null {
+    const book = this.findBook(address);
+    return book ? aggregateCandles(book.trades, query) : null;
+  }
+
+  /** The latest candle at this interval (the one the last trade fell in), or null before any trade. */
+  currentCandle(address: string, intervalSecs = 60): WireCandle | null {
+    const book = this.findBook(address);
+    const last = book?.trades[book.trades.length - 1];
+    if (!book || !last) return null;
+    const from = Math.floor(last.t / intervalSecs) * intervalSecs;
+    return aggregateCandles(book.trades, { from, to: last.t, intervalSecs }).at(-1) ?? null;
+  }
+
+  /** The wallet's native balance, lamports: a per-wallet starting value moved by live trades. */
+  nativeBalanceOf(wallet: string): number {
+    const known = this.nativeBalances.get(wallet);
+    if (known !== undefined) return known;
+    const rng = new Prng(mixSeed(this.seed, 5, hashString(wallet)));
+    return Math.floor(rng.logRange(0.05, 800) * LAMPORTS_PER_SOL);
+  }
+
+  // ----- changes -----
+
+  onChange(listener: MarketListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * A wallet buys (pays amountUSD in SOL) or sells (tokens worth amountUSD at the current price,
+   * at most what it holds) through the pool that fills it best. Updates pools, price, candles,
+   * holders, makerData and holdersCount, and announces each change.
+   */
+  executeTrade(input: TradeInput): WireTrade {
+    const book = this.requireBook(input.tokenAddress);
+    if (typeof input.wallet !== 'string' || input.wallet.length === 0) throw new MarketError('invalid-input', 'wallet is required');
+    if (input.side !== 'buy' && input.side !== 'sell') throw new MarketError('invalid-input', 'side must be "buy" or "sell"');
+    if (!(Number.isFinite(input.amountUSD) && input.amountUSD > 0)) {
+      throw new MarketError('invalid-input', 'amountUSD must be a positive number');
+    }
+    let amountIn: number;
+    if (input.side === 'buy') {
+      amountIn = Math.floor((input.amountUSD / this.solUsd) * LAMPORTS_PER_SOL);
+    } else {
+      const holding = book.holdingOf(input.wallet);
+      if (holding <= 0) throw new MarketError('nothing-to-sell', 'the wallet holds none of this token');
+      const price = book.spotPriceSol();
+      const wanted = price > 0 ? Math.floor((input.amountUSD / this.solUsd / price) * TOKEN_UNIT) : holding;
+      amountIn = Math.min(holding, Math.max(1, wanted));
+    }
+    return this.trade(book, input.wallet, input.side, amountIn);
+  }
+
+  /** Moves the deepest pool's price by changePct percent by trading against it. */
+  movePrice(tokenAddress: string, changePct: number, wallet?: string): WireTrade {
+    const book = this.requireBook(tokenAddress);
+    if (!(Number.isFinite(changePct) && changePct > -100 && changePct !== 0)) {
+      throw new MarketError('invalid-input', 'changePct must be a non-zero number above -100');
+    }
+    const main = book.mainPool();
+    const poolIndex = main ? book.pools.indexOf(main) : -1;
+    if (!main || poolIndex < 0) throw new MarketError('not-fillable', 'the token has no pool');
+    // Constant product: the price scales with the square of the reserve ratio.
+    const root = Math.sqrt(1 + changePct / 100);
+    if (changePct > 0) {
+      const lamports = Math.ceil((main.quote * (root - 1)) / (1 - POOL_FEE));
+      const buyer = wallet ?? this.profile.sharedWallets.find((w) => w.sizeFactor > 5)?.address ?? this.wallets()[0] ?? '';
+      return this.trade(book, buyer, 'buy', lamports, poolIndex);
+    }
+    const tokens = Math.ceil((main.base * (1 / root - 1)) / (1 - POOL_FEE));
+    const seller = wallet ?? this.largestHolder(book);
+    if (!seller) throw new MarketError('nothing-to-sell', 'no wallet holds this token');
+    const shortfall = tokens - book.holdingOf(seller);
+    // The seller tops up from the unallocated supply when it holds too little to move the price that far.
+    if (shortfall > 0) this.recordTransfer(book, null, seller, shortfall);
+    return this.trade(book, seller, 'sell', Math.min(tokens, book.holdingOf(seller)), poolIndex);
+  }
+
+  setRisk(tokenAddress: string, change: RiskChange): WireToken {
+    const book = this.requireBook(tokenAddress);
+    const before = this.snapshot(book);
+    if (change.riskStatus !== undefined) {
+      if (change.riskStatus !== null && !['SAFE', 'WARNING', 'DANGER'].includes(change.riskStatus)) {
+        throw new MarketError('invalid-input', 'riskStatus must be SAFE, WARNING, DANGER or null');
+      }
+      book.riskOverride = change.riskStatus;
+    }
+    const analysis = change.riskAnalysis ?? {};
+    if (analysis.isMutable !== undefined) book.risk.isMutable = Boolean(analysis.isMutable);
+    if (analysis.mintAuthority !== undefined) book.risk.mintAuthority = analysis.mintAuthority;
+    if (analysis.freezeAuthority !== undefined) book.risk.freezeAuthority = analysis.freezeAuthority;
+    if (analysis.updateAuthority !== undefined) book.risk.updateAuthority = analysis.updateAuthority;
+    book.version++;
+    this.announceToken(book, before, ['risk']);
+    return tokenView(book, this.now());
+  }
+
+  changeLiquidity(tokenAddress: string, change: LiquidityChange): WireToken {
+    const book = this.requireBook(tokenAddress);
+    if (!(Number.isFinite(change.factor) && change.factor >= 0)) {
+      throw new MarketError('invalid-input', 'factor must be a number ≥ 0 (0 pulls the liquidity)');
+    }
+    const pool = change.poolAddress === undefined ? book.mainPool() : book.pools.find((p) => p.address === change.poolAddress);
+    if (!pool) throw new MarketError('unknown-pool', 'no such pool for this token');
+    const before = this.snapshot(book);
+    book.scaleLiquidity(book.pools.indexOf(pool), change.factor);
+    this.announceToken(book, before, ['liquidity', 'price']);
+    return tokenView(book, this.now());
+  }
+
+  /**
+   * The wallet ends up holding supplyPct percent of the supply: tokens come from the unallocated
+   * supply, then from the largest other holders; a smaller share goes back to the unallocated supply.
+   */
+  setHolderShare(tokenAddress: string, wallet: string, supplyPct: number): WireHolder {
+    const book = this.requireBook(tokenAddress);
+    if (typeof wallet !== 'string' || wallet.length === 0) throw new MarketError('invalid-input', 'wallet is required');
+    if (!(Number.isFinite(supplyPct) && supplyPct >= 0 && supplyPct <= 100)) {
+      throw new MarketError('invalid-input', 'supplyPct must be between 0 and 100');
+    }
+    const before = this.snapshot(book);
+    const target = Math.floor((book.profile.totalSupply * supplyPct) / 100);
+    let delta = target - book.holdingOf(wallet);
+    const touched = new Set<string>([wallet]);
+    if (delta < 0) {
+      this.recordTransfer(book, wallet, null, -delta);
+    } else if (delta > 0) {
+      const fromReserve = Math.min(delta, book.unallocated);
+      if (fromReserve > 0) this.recordTransfer(book, null, wallet, fromReserve);
+      delta -= fromReserve;
+      const donors = [...book.makers.values()]
+        .filter((maker) => maker.wallet !== wallet && maker.position.holding > 0)
+        .sort((a, b) => b.position.holding - a.position.holding);
+      for (const donor of donors) {
+        if (delta <= 0) break;
+        const amount = Math.min(delta, donor.position.holding);
+        this.recordTransfer(book, donor.wallet, wallet, amount);
+        touched.add(donor.wallet);
+        delta -= amount;
+      }
+    }
+    for (const changed of touched) this.emit({ kind: 'holder', tokenAddress, wallet: changed });
+    this.announceToken(book, before, []);
+    const holder = this.holder(tokenAddress, wallet);
+    if (!holder) throw new MarketError('invalid-input', 'the wallet never held this token');
+    return holder;
+  }
+
+  // ----- internals -----
+
+  private trade(book: TokenBook, wallet: string, side: Side, amountIn: number, pool?: number): WireTrade {
+    const before = this.snapshot(book);
+    const nativeBefore = this.nativeBalanceOf(wallet);
+    const entry: TradeEntry | null = book.trade({
+      wallet,
+      side,
+      amountIn,
+      t: Math.max(this.now(), book.lastTime()),
+      txIndex: this.liveRng.int(0, 1800),
+      logIndex: this.liveRng.int(0, 7),
+      nativeBalance: nativeBefore,
+      ...(pool === undefined ? {} : { pool }),
+    });
+    if (!entry) throw new MarketError('not-fillable', 'no pool can fill this trade (too small, or no liquidity)');
+    entry.nativeBalance = side === 'buy' ? Math.max(0, nativeBefore - entry.lamports) : nativeBefore + entry.lamports;
+    this.nativeBalances.set(wallet, entry.nativeBalance);
+    this.indexWallet(wallet, book.profile.index);
+    const maker = book.makers.get(wallet);
+    if (!maker) throw new Error('maker missing after a trade');
+    const trade = tradeView(book, entry, { ...maker.position }, { seed: this.seed });
+    const tokenAddress = book.profile.address;
+    this.emit({ kind: 'trade', tokenAddress, wallet, trade });
+    this.emit({ kind: 'candle', tokenAddress, timestamp: entry.t });
+    this.emit({ kind: 'holder', tokenAddress, wallet });
+    this.announceToken(book, before, ['price', 'liquidity']);
+    return trade;
+  }
+
+  private recordTransfer(book: TokenBook, from: string | null, to: string | null, amount: number): void {
+    book.transfer(from, to, amount, Math.max(this.now(), book.lastTime()));
+    if (to !== null) this.indexWallet(to, book.profile.index);
+  }
+
+  private largestHolder(book: TokenBook): string | null {
+    let best: { wallet: string; holding: number } | null = null;
+    for (const maker of book.makers.values()) {
+      if (!best || maker.position.holding > best.holding) best = { wallet: maker.wallet, holding: maker.position.holding };
+    }
+    return best?.wallet ?? null;
+  }
+
+  private snapshot(book: TokenBook): TokenSnapshot {
+    return { holdersCount: book.holdersCount(), top10: book.topHoldersSupply(10), risk: riskStatusOf(book) };
+  }
+
+  private announceToken(book: TokenBook, before: TokenSnapshot, fields: TokenField[]): void {
+    const after = this.snapshot(book);
+    const changed = new Set<TokenField>(fields);
+    if (after.holdersCount !== before.holdersCount) changed.add('holdersCount');
+    if (after.top10 !== before.top10) changed.add('top10HoldersSupply');
+    if (after.risk !== before.risk) changed.add('risk');
+    if (changed.size > 0) this.emit({ kind: 'token', tokenAddress: book.profile.address, fields: [...changed] });
+  }
+
+  private emit(change: MarketChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        // A failing listener (a stream) must not undo or block the market's change.
+        process.emitWarning(`market change listener failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+
+  private findBook(address: string): TokenBook | null {
+    const profile = this.byAddress.get(address);
+    return profile ? this.bookOf(profile) : null;
+  }
+
+  private requireBook(address: string): TokenBook {
+    const book = typeof address === 'string' ? this.findBook(address) : null;
+    if (!book) throw new MarketError('unknown-token', 'unknown token address');
+    return book;
+  }
+
+  private bookOf(profile: TokenProfile): TokenBook {
+    let book = this.books[profile.index];
+    if (!book) {
+      book = generateHistory(profile, this.historyContext);
+      this.books[profile.index] = book;
+      for (const wallet of book.byWallet.keys()) this.indexWallet(wallet, profile.index);
+    }
+    return book;
+  }
+
+  private generateAll(): void {
+    for (const profile of this.profile.tokens) this.bookOf(profile);
+  }
+
+  private indexWallet(wallet: string, tokenIndex: number): void {
+    let tokens = this.walletTokens.get(wallet);
+    if (!tokens) {
+      tokens = new Set();
+      this.walletTokens.set(wallet, tokens);
+    }
+    tokens.add(tokenIndex);
+  }
+}
+
+function newestFirst(trades: WireTrade[]): WireTrade[] {
+  return trades.sort(
+    (a, b) =>
+      b.timestamp - a.timestamp ||
+      (a.makerData.tokenAddress < b.makerData.tokenAddress ? -1 : a.makerData.tokenAddress > b.makerData.tokenAddress ? 1 : 0) ||
+      b.transactionIndex - a.transactionIndex ||
+      (a.transactionHash < b.transactionHash ? -1 : 1),
+  );
+}
