@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { Card } from '../../src/cards/card';
+import { defineCommand, type AnyCommand } from '../../src/dispatch/command';
+import { parseCommandLine, readOptions, UsageError, usageOf } from '../../src/dispatch/parseArgs';
+import { checkCommand } from '../../src/dispatch/registry';
+
+const TOKEN = 'So11111111111111111111111111111111111111112';
+const WALLET_A = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+const WALLET_B = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+const card = (): Promise<Card> => Promise.resolve({ title: 't', color: 'info', fields: [], actions: [] });
+
+const chart = defineCommand({
+  name: 'chart',
+  description: 'A chart',
+  help: 'chart',
+  options: [
+    { name: 'token', type: 'address', description: 'Token address', required: true },
+    { name: 'interval', type: 'duration', description: 'Candle size', required: false, minSecs: 1 },
+    { name: 'limit', type: 'number', description: 'How many', required: false, integer: true, min: 1, max: 100 },
+  ],
+  run: () => card(),
+});
+const trades = defineCommand({
+  name: 'trades',
+  description: 'Trades',
+  help: 'trades',
+  options: [
+    { name: 'token', type: 'address', description: 'Token address', required: true },
+    { name: 'wallets', type: 'addresses', description: 'Wallets', required: true, max: 2 },
+  ],
+  run: () => card(),
+});
+const holders = defineCommand({
+  name: 'holders',
+  description: 'Holders',
+  help: 'holders',
+  options: [
+    { name: 'token', type: 'address', description: 'Token address', required: true },
+    { name: 'sort', type: 'choice', description: 'Order', required: false, choices: [{ value: 'holderSince', label: 'oldest' }, { value: 'balance', label: 'balance' }] },
+  ],
+  run: () => card(),
+});
+const commands: AnyCommand[] = [chart, trades, holders];
+
+function usageError(run: () => unknown): UsageError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error('expected a UsageError');
+}
+
+describe('parseCommandLine', () => {
+  it('fills options in order and reads each to its exact type', () => {
+    expect(parseCommandLine(`/chart ${TOKEN} 15m 20`, commands)?.args).toEqual({ token: TOKEN, interval: 900, limit: 20 });
+  });
+
+  it('accepts name=value for any option and leaves missing optional ones undefined', () => {
+    expect(parseCommandLine(`/chart ${TOKEN} limit=5`, commands)?.args).toEqual({ token: TOKEN, interval: undefined, limit: 5 });
+  });
+
+  it("reads Telegram's /name@Bot form and a line without the slash", () => {
+    expect(parseCommandLine(`/chart@TokenWatchBot ${TOKEN}`, commands)?.command.name).toBe('chart');
+    expect(parseCommandLine(`chart ${TOKEN}`, commands)?.command.name).toBe('chart');
+  });
+
+  it('lets a trailing list option take every remaining word, commas or spaces, without repeats', () => {
+    expect(parseCommandLine(`/trades ${TOKEN} ${WALLET_A}, ${WALLET_B} ${WALLET_A}`, commands)?.args.wallets).toEqual([WALLET_A, WALLET_B]);
+  });
+
+  it('matches a choice by value or label, ignoring case', () => {
+    expect(parseCommandLine(`/holders ${TOKEN} OLDEST`, commands)?.args.sort).toBe('holderSince');
+    expect(parseCommandLine(`/holders ${TOKEN} holdersince`, commands)?.args.sort).toBe('holderSince');
+  });
+
+  it('returns null for chatter and refuses an unknown slash command', () => {
+    expect(parseCommandLine('hello there', commands)).toBeNull();
+    expect(parseCommandLine('   ', commands)).toBeNull();
+    expect(usageError(() => parseCommandLine('/nope', commands)).message).toContain('/help');
+  });
+
+  it.each([
+    [`/chart`, 'Missing token'],
+    [`/chart not-an-address`, 'is not an address'],
+    [`/chart ${TOKEN} soon`, 'duration'],
+    [`/chart ${TOKEN} 15m 2.5`, 'whole number'],
+    [`/chart ${TOKEN} 15m 500`, 'between'],
+    [`/chart ${TOKEN} 15m 5 extra`, 'Too many words'],
+    [`/trades ${TOKEN} ${WALLET_A} ${WALLET_B} 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin`, 'at most 2'],
+    [`/trades ${TOKEN} ${WALLET_A},bogus`, 'is not an address'],
+    [`/holders ${TOKEN} newest`, 'must be one of'],
+  ])('%s → a usage error saying "%s"', (line, expected) => {
+    const error = usageError(() => parseCommandLine(line, commands));
+    expect(error.message).toContain(expected);
+  });
+
+  it('quotes hostile input shortened, never whole', () => {
+    const essay = 'x'.repeat(5000);
+    expect(usageError(() => parseCommandLine(`/chart ${essay}`, commands)).message.length).toBeLessThan(250);
+  });
+});
+
+describe('readOptions', () => {
+  it('validates named values as a slash command delivers them', () => {
+    expect(readOptions(chart, { token: TOKEN, limit: 3 })).toEqual({ token: TOKEN, interval: undefined, limit: 3 });
+    expect(usageError(() => readOptions(chart, { token: TOKEN, colour: 'red' })).message).toContain('no option');
+  });
+
+  it('writes usage with required and optional options', () => {
+    expect(usageOf(chart)).toBe('/chart <token> [interval] [limit]');
+  });
+});
+
+describe('checkCommand', () => {
+  it('refuses definitions a chat could not register', () => {
+    const bad = { ...chart, name: 'Chart!' };
+    expect(() => checkCommand(bad, 'chart.ts')).toThrow(/lower-case/);
+    const order = { ...chart, options: [chart.options[1]!, chart.options[0]!] };
+    expect(() => checkCommand(order, 'chart.ts')).toThrow(/after an optional/);
+    expect(() => checkCommand(chart, 'chart.ts')).not.toThrow();
+  });
+});
