@@ -63,6 +63,13 @@ describe.skipIf(target.mode === 'skip')(titleFor('conformance: authentication (Â
     expectUnauthorized(c, reply);
   });
 
+  it.for(ENDPOINTS)('%s checks the key before the parameters (design: 401 for a missing key)', async ([path], { skip }) => {
+    const c = ctx();
+    if (!c.simulator) skip('design decision, enforced on the simulator only');
+    const reply = await c.get(path, {}, { key: null });
+    expectUnauthorized(c, reply);
+  });
+
   it('refuses a key that only differs in case or by a suffix', async () => {
     const c = ctx();
     const [path, params] = ENDPOINTS[0]!;
