@@ -12,7 +12,7 @@ import { addressKind } from './address';
 import { ResponseCache, type CacheSource } from './cache';
 import { ENDPOINTS, type EndpointName } from './endpoints';
 import { MarketError, isMarketError } from './errors';
-import { HttpTransport, errorForResponse, rateLimitHoldUntil, readJson, type HttpResponse, type Query } from './http';
+import { HttpTransport, errorForResponse, readJson, readRateLimit, type HttpResponse, type Query } from './http';
 import { Limiter, type RateLimit } from './limiter';
 import { withRetries, type RetryPolicy } from './retry';
 import {
@@ -96,6 +96,12 @@ export const MARKET_CLIENT_DEFAULTS = {
 
 /** Added to a Retry-After before retrying, so the retry lands after the service's window turned. */
 const RETRY_AFTER_MARGIN_MS = 100;
+
+/**
+ * A rate-limit reset further away than the spec's one-minute window is read as a minute, so that a
+ * skewed clock (the reset is an absolute time) cannot shut the client out for longer.
+ */
+const MAX_RESET_WAIT_MS = 60_000;
 
 const CHART_OPTIONS = ['from', 'to', 'intervalSecs', 'countBack'] as const;
 
@@ -298,8 +304,8 @@ export class MarketClient {
             release();
           }
           this.logger.debug({ endpoint, path: this.http.pathFor(endpoint, query), status: response.status, elapsedMs: response.elapsedMs, attempt }, 'market request');
-          const holdUntil = rateLimitHoldUntil(response.headers);
-          if (holdUntil !== null) limiter.holdFor(holdUntil - Date.now());
+          const rateLimit = readRateLimit(response.headers);
+          if (rateLimit !== null) limiter.observe(rateLimit.remaining, Math.min(rateLimit.resetAtMs - Date.now(), MAX_RESET_WAIT_MS));
           if (response.status < 200 || response.status > 299) {
             const error = errorForResponse(endpoint, response, { query, attempt });
             if (error.kind === 'rate-limited') {
@@ -319,7 +325,7 @@ export class MarketClient {
               details: {
                 query,
                 attempt,
-                issues: parsed.error.issues.slice(0, 5).map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+                issues: parsed.error.issues.slice(0, 5).map((issue) => ({ path: issue.path.join('.'), message: issue.message.slice(0, 200) })),
               },
             });
           }

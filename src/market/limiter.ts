@@ -8,9 +8,13 @@
  * strictly first come, first served, and sleep on a single timer set for the moment the oldest
  * slot frees (or on the release of an in-flight permit): there is no polling.
  *
- * The service can also ask for a pause (rate-limit headers, Retry-After): `holdFor` stops every
- * grant until then. A caller whose estimated wait exceeds `maxWaitMs` is refused at once with a
- * rate-limited error that carries the wait, rather than kept hanging.
+ * The service's own word is taken too. `observe` takes its rate-limit headers: with `remaining`
+ * calls left until its window resets, the limiter grants at most `remaining` minus the requests
+ * still in flight (which the service may not have counted yet) before the reset, so other users
+ * of the same key are accounted for, and `remaining: 0` holds everything until the reset.
+ * `holdFor` (a Retry-After) stops every grant for a while. A caller whose estimated wait exceeds
+ * `maxWaitMs` is refused at once with a rate-limited error that carries the wait, rather than
+ * kept hanging.
  */
 import type { EndpointName } from './endpoints';
 import { MarketError } from './errors';
@@ -37,6 +41,9 @@ interface Waiter {
   reject: (error: MarketError) => void;
 }
 
+/** Reset times closer than this are taken as the same window of the service's (its resets are whole seconds). */
+const SAME_WINDOW_MS = 1_000;
+
 /** A margin of 2 % of the window, at least 25 ms and at most 1 s. */
 export function defaultMarginMs(windowMs: number): number {
   return Math.min(1000, Math.max(25, Math.round(windowMs * 0.02)));
@@ -53,6 +60,8 @@ export class Limiter {
   private readonly freesAt: number[] = [];
   private readonly queue: Waiter[] = [];
   private heldUntil = 0;
+  /** What the service said is left of its window, less the grants made since. */
+  private serverBudget: { left: number; until: number } | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -62,7 +71,7 @@ export class Limiter {
   ) {
     this.limit = options.rate?.limit ?? Number.POSITIVE_INFINITY;
     this.windowMs = options.rate?.windowMs ?? 0;
-    this.marginMs = options.marginMs ?? (options.rate === null ? 0 : defaultMarginMs(options.rate.windowMs));
+    this.marginMs = options.marginMs ?? defaultMarginMs(options.rate?.windowMs ?? 0);
     this.maxWaitMs = options.maxWaitMs;
     this.now = options.now ?? (() => performance.now());
   }
@@ -89,14 +98,38 @@ export class Limiter {
   /** Grants nothing until `ms` from now (the service asked for a pause). */
   holdFor(ms: number): void {
     if (this.closed || ms <= 0) return;
+    this.heldUntil = Math.max(this.heldUntil, this.now() + ms + this.marginMs);
+    this.pauseChanged();
+  }
+
+  /**
+   * Takes the service's rate-limit headers: `remaining` calls left in a window that resets in
+   * `resetInMs`. Answers arrive out of order, so within one window the lowest count wins; a
+   * reset clearly later than the known one opens a new window.
+   */
+  observe(remaining: number, resetInMs: number): void {
+    if (this.closed || resetInMs <= 0) return;
     const now = this.now();
-    this.heldUntil = Math.max(this.heldUntil, now + ms + this.marginMs);
-    const wait = this.heldUntil - now;
+    const until = now + resetInMs + this.marginMs;
+    const left = remaining - this.inFlight;
+    const known = this.serverBudget;
+    if (known !== null && now < known.until && until < known.until + SAME_WINDOW_MS) {
+      known.left = Math.min(known.left, left);
+      known.until = Math.max(known.until, until);
+    } else {
+      this.serverBudget = { left, until };
+    }
+    this.pauseChanged();
+  }
+
+  private pauseChanged(): void {
+    const now = this.now();
+    const wait = this.pausedUntil(now) - now;
     if (wait > this.maxWaitMs) {
       // Nobody should wait that long: the queued callers are answered now, with the wait.
       for (const waiter of this.queue.splice(0)) waiter.reject(this.busyError(wait));
     }
-    this.schedule(now);
+    this.pump();
   }
 
   close(): void {
@@ -107,11 +140,20 @@ export class Limiter {
   }
 
   private canGrant(now: number): boolean {
-    return now >= this.heldUntil && this.inFlight + this.freesAt.length < this.limit;
+    return now >= this.pausedUntil(now) && this.inFlight + this.freesAt.length < this.limit;
+  }
+
+  /** The end of a pause asked by the service (Retry-After, or its window spent); 0 when none. */
+  private pausedUntil(now: number): number {
+    const budget = this.serverBudget;
+    if (budget !== null && now >= budget.until) this.serverBudget = null;
+    else if (budget !== null && budget.left <= 0) return Math.max(this.heldUntil, budget.until);
+    return this.heldUntil;
   }
 
   private grant(): Release {
     this.inFlight += 1;
+    if (this.serverBudget !== null) this.serverBudget.left -= 1;
     let released = false;
     return () => {
       if (released) return;
@@ -144,7 +186,8 @@ export class Limiter {
   private schedule(now: number): void {
     if (this.queue.length === 0 || this.timer !== null) return;
     let at: number | null = null;
-    if (now < this.heldUntil) at = this.heldUntil;
+    const paused = this.pausedUntil(now);
+    if (now < paused) at = paused;
     else if (this.freesAt.length > 0 && this.inFlight + this.freesAt.length >= this.limit) at = this.freesAt[0] ?? null;
     // Otherwise every slot is held by an in-flight request, whose release calls pump().
     if (at === null) return;
@@ -159,7 +202,7 @@ export class Limiter {
    * complete now, and a caller beyond the whole budget waits whole windows more.
    */
   private estimateWait(now: number, position: number): number {
-    const hold = Math.max(0, this.heldUntil - now);
+    const hold = Math.max(0, this.pausedUntil(now) - now);
     if (!Number.isFinite(this.limit)) return hold;
     const free = this.limit - this.inFlight - this.freesAt.length;
     const beyond = position - free;

@@ -74,7 +74,7 @@ function readToken(address: string, raw: unknown): Token | Error {
     message: `the token ${address} does not match the schema`,
     details: {
       address,
-      issues: parsed.error.issues.slice(0, 5).map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+      issues: parsed.error.issues.slice(0, 5).map((issue) => ({ path: issue.path.join('.'), message: issue.message.slice(0, 200) })),
     },
   });
 }

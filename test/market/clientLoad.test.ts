@@ -107,6 +107,31 @@ describe('limiter', () => {
     expect(statuses.every((status) => status === 200)).toBe(true);
     expect(c.stats()['token-technicals']).toMatchObject({ requests: 150, rateLimited: 0, failures: 0 });
   });
+
+  it('leaves to other users of the key what they already spent, reading the service\'s headers', async () => {
+    const shared = await startSimulator({ apiKey: KEY, seed: 42, port: 0, technicalsLimit: WINDOW });
+    try {
+      // Someone else with the same key has already spent 30 calls of the window.
+      for (let i = 0; i < 30; i += 1) {
+        const response = await fetch(`${shared.baseUrl}/api/token-technicals?address=${tokens[i % tokens.length] ?? ''}`, { headers: { 'x-api-key': KEY } });
+        expect(response.status).toBe(200);
+        await response.arrayBuffer();
+      }
+      shared.stats.reset();
+      const c = client({ baseUrl: shared.baseUrl, limits: { 'token-technicals': WINDOW }, cacheTtlMs: { 'token-technicals': 0 } });
+      let sent = 0;
+      while (sent < 100) {
+        const wave = tokens.slice(0, Math.min(tokens.length, 100 - sent));
+        sent += wave.length;
+        await Promise.all(wave.map((address) => c.technicals(address)));
+      }
+      const statuses = shared.stats.requests('token-technicals').map((r) => r.status);
+      expect(statuses).toHaveLength(100);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(0);
+    } finally {
+      await shared.close();
+    }
+  });
 });
 
 describe('coalescing', () => {

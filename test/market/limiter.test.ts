@@ -148,6 +148,59 @@ describe('Limiter', () => {
     );
   });
 
+  it('holds everything when the service says nothing remains, until its reset', async () => {
+    const l = limiter(100, 1_000);
+    l.observe(0, 300);
+    let granted = false;
+    void l.acquire().then(() => {
+      granted = true;
+    });
+    await advance(299);
+    expect(granted).toBe(false);
+    await advance(2);
+    expect(granted).toBe(true);
+  });
+
+  it('spends no more than the service says remains, less what is in flight', async () => {
+    const l = limiter(100, 1_000);
+    const inFlight = await l.acquire();
+    l.observe(3, 500);
+    const granted: number[] = [];
+    for (let i = 0; i < 4; i += 1) void l.acquire().then(() => granted.push(i));
+    await advance(1);
+    expect(granted).toEqual([0, 1]);
+    inFlight();
+    await advance(498);
+    expect(granted).toEqual([0, 1]);
+    await advance(2);
+    expect(granted).toEqual([0, 1, 2, 3]);
+  });
+
+  it('keeps the lowest count within one window and opens a new window on a later reset', async () => {
+    const l = limiter(100, 10_000);
+    l.observe(5, 2_000);
+    l.observe(1, 2_000);
+    l.observe(4, 2_200);
+    (await l.acquire())();
+    let second = false;
+    void l.acquire().then(() => {
+      second = true;
+    });
+    await advance(10);
+    expect(second).toBe(false);
+    l.observe(50, 6_000);
+    await advance(1);
+    expect(second).toBe(true);
+  });
+
+  it('refuses queued callers when the service pauses for longer than maxWaitMs', async () => {
+    const l = limiter(1, 100, 1_000);
+    (await l.acquire())();
+    const queued = l.acquire();
+    l.observe(0, 30_000);
+    await expect(queued).rejects.toMatchObject({ kind: 'rate-limited' });
+  });
+
   it('leaves a small margin', () => {
     expect(defaultMarginMs(60_000)).toBe(1_000);
     expect(defaultMarginMs(2_000)).toBe(40);
