@@ -43,13 +43,20 @@ const EndpointFaultsSchema = z.strictObject({
   script: z.array(z.enum(FAULT_OUTCOMES)).optional(),
 });
 
-export const FaultConfigSchema = z.partialRecord(z.enum([...ENDPOINTS, '*']), EndpointFaultsSchema);
+export const FaultConfigSchema = z.partialRecord(z.enum([...ENDPOINTS, '*']), EndpointFaultsSchema.optional());
 
 /** Validates a fault configuration from outside (a control request, a config file); throws a readable error. */
 export function parseFaultConfig(value: unknown): FaultConfig {
   const parsed = FaultConfigSchema.safeParse(value);
-  if (!parsed.success) throw new Error(`invalid fault configuration: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ');
+    throw new Error(`invalid fault configuration: ${detail}`);
+  }
+  const config: FaultConfig = {};
+  for (const [key, faults] of Object.entries(parsed.data)) {
+    if (faults !== undefined) config[key as keyof FaultConfig] = faults;
+  }
+  return config;
 }
 
 export interface FaultDecision {

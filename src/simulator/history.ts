@@ -81,7 +81,6 @@ export function generateHistory(profile: TokenProfile, context: HistoryContext):
   const sizeFactor = new Map<string, number>();
   const sharedPool = rng.shuffled(context.sharedWallets);
   const sharedShare = rng.range(0.05, 0.15);
-  const nextTx = () => ({ txIndex: rng.int(0, 1800), logIndex: rng.int(0, 7) });
 
   const introduce = (t: number): string => {
     const shared = rng.chance(sharedShare) ? sharedPool.pop() : undefined;
@@ -103,7 +102,15 @@ export function generateHistory(profile: TokenProfile, context: HistoryContext):
   };
 
   const trade = (wallet: string, side: Side, amountIn: number, t: number) =>
-    book.trade({ wallet, side, amountIn, t, ...nextTx(), nativeBalance: context.nativeBalanceOf(wallet) });
+    book.trade({
+      wallet,
+      side,
+      amountIn,
+      t,
+      txIndex: rng.int(0, 1800),
+      logIndex: rng.int(0, 7),
+      nativeBalance: context.nativeBalanceOf(wallet),
+    });
 
   // Launch: the deployer buys its share in the first pool.
   const dev = profile.deployer;

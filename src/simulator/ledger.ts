@@ -185,10 +185,6 @@ export class TokenBook {
     return this.entries[this.entries.length - 1]?.t ?? this.createdAt;
   }
 
-  isBot(wallet: string): boolean {
-    return this.makers.get(wallet)?.bot ?? false;
-  }
-
   /** Registers a wallet before its first entry (generation knows traits such as bot). */
   ensureMaker(wallet: string, t: number, bot = false): Maker {
     let maker = this.makers.get(wallet);
@@ -197,15 +193,6 @@ export class TokenBook {
       this.makers.set(wallet, maker);
     }
     return maker;
-  }
-
-  /** Pools open at time t that still hold enough SOL to trade against. */
-  routablePools(t: number): number[] {
-    const open: number[] = [];
-    this.pools.forEach((pool, i) => {
-      if (pool.createdAt <= t && pool.quote >= MIN_ROUTABLE_QUOTE && pool.base > 0) open.push(i);
-    });
-    return open;
   }
 
   /** Output of a constant-product swap, fee kept by the pool. */
@@ -217,9 +204,9 @@ export class TokenBook {
   /** The routable pool giving the most output for this swap (what an aggregator would pick). */
   bestPool(side: Side, amountIn: number, t: number): { pool: number; amountOut: number } | null {
     let best: { pool: number; amountOut: number } | null = null;
-    for (const i of this.routablePools(t)) {
+    for (let i = 0; i < this.pools.length; i++) {
       const pool = this.pools[i];
-      if (!pool) continue;
+      if (!pool || !isRoutable(pool, t)) continue;
       const out = side === 'buy' ? TokenBook.swapOut(pool.quote, pool.base, amountIn) : TokenBook.swapOut(pool.base, pool.quote, amountIn);
       if (out > 0 && (!best || out > best.amountOut)) best = { pool: i, amountOut: out };
     }
@@ -370,6 +357,11 @@ export class TokenBook {
     if (wallet === null) return 0;
     return this.makers.get(wallet)?.position.holding ?? 0;
   }
+}
+
+/** Open at time t and still holding enough SOL to trade against. */
+function isRoutable(pool: PoolState, t: number): boolean {
+  return pool.createdAt <= t && pool.quote >= MIN_ROUTABLE_QUOTE && pool.base > 0;
 }
 
 export function poolPriceSol(pool: PoolState): number {

@@ -112,7 +112,8 @@ export class Market {
   private readonly profile: MarketProfile;
   private readonly byAddress = new Map<string, TokenProfile>();
   private readonly books: Array<TokenBook | undefined>;
-  private readonly walletTokens = new Map<string, Set<number>>();
+  /** Token indexes each wallet has traded or held (small arrays: most wallets touch one token). */
+  private readonly walletTokens = new Map<string, number[]>();
   private readonly nativeBalances = new Map<string, number>();
   private readonly listeners = new Set<MarketListener>();
   private readonly liveRng: Prng;
@@ -493,12 +494,9 @@ export class Market {
   }
 
   private indexWallet(wallet: string, tokenIndex: number): void {
-    let tokens = this.walletTokens.get(wallet);
-    if (!tokens) {
-      tokens = new Set();
-      this.walletTokens.set(wallet, tokens);
-    }
-    tokens.add(tokenIndex);
+    const tokens = this.walletTokens.get(wallet);
+    if (!tokens) this.walletTokens.set(wallet, [tokenIndex]);
+    else if (!tokens.includes(tokenIndex)) tokens.push(tokenIndex);
   }
 }
 

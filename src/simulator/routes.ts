@@ -26,7 +26,7 @@ export const DEFAULT_INTERVAL_SECS = 60;
 export type Route = (market: Market, query: URLSearchParams) => unknown;
 
 function notFound(what: string): ApiError {
-  return new ApiError(404, 'Not found', `${what} not found`);
+  return new ApiError(404, 'Not Found', `${what} not found`);
 }
 
 function tokenData(market: Market, query: URLSearchParams): unknown {

@@ -66,10 +66,6 @@ export function unitsText(amount: number, decimals: number): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
-export function lamportsToSol(lamports: number): number {
-  return lamports / LAMPORTS_PER_SOL;
-}
-
 export function solText(lamports: number): string {
   return unitsText(lamports, WSOL_DECIMALS);
 }

@@ -1,0 +1,84 @@
+/**
+ * The simulator's command-line flags: parsed and checked in one place, so a bad flag gives one
+ * clear line, and testable without starting a process.
+ */
+import { parseArgs } from 'node:util';
+
+export const USAGE = `Usage: npm run simulator -- [options]
+
+Serves the Token Market Data Service on a deterministic simulated market.
+
+Options:
+  --port N                 port to listen on (default 8787; 0 = any free port)
+  --host H                 interface to listen on (default 127.0.0.1)
+  --api-key K              API key clients must send in x-api-key (default demo-key)
+  --seed N                 market seed; the same seed gives the same market (default 42)
+  --control                also serve the scenario controls (POST /_control/...)
+  --trades-per-second N    trades the market makes by itself per second (default 0)
+  --list                   print the market's tokens and wallets as one JSON line and exit
+  --help                   show this help and exit`;
+
+export class UsageError extends Error {}
+
+export interface CliOptions {
+  port: number;
+  host: string;
+  apiKey: string;
+  seed: number;
+  control: boolean;
+  tradesPerSecond: number;
+  list: boolean;
+  help: boolean;
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max} (got "${raw.slice(0, 40)}")`);
+  }
+  return value;
+}
+
+export function parseCliArgs(argv: string[]): CliOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'api-key': { type: 'string' },
+        seed: { type: 'string' },
+        control: { type: 'boolean' },
+        'trades-per-second': { type: 'string' },
+        list: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    // parseArgs names the offending flag; its message never contains a flag's value.
+    throw new UsageError(error instanceof Error ? error.message.split('\n')[0] ?? 'bad arguments' : 'bad arguments');
+  }
+  const apiKey = values['api-key'] ?? 'demo-key';
+  if (apiKey.length === 0) throw new UsageError('--api-key must not be empty');
+  const host = values.host ?? '127.0.0.1';
+  if (host.length === 0) throw new UsageError('--host must not be empty');
+  const tradesRaw = values['trades-per-second'];
+  const tradesPerSecond = tradesRaw === undefined ? 0 : Number(tradesRaw);
+  if (!/^\d+(\.\d+)?$/.test(tradesRaw ?? '0') || !(tradesPerSecond >= 0 && tradesPerSecond <= 10_000)) {
+    throw new UsageError(`--trades-per-second must be a number from 0 to 10000 (got "${(tradesRaw ?? '').slice(0, 40)}")`);
+  }
+  return {
+    port: integer('port', values.port, 8787, 0, 65535),
+    host,
+    apiKey,
+    seed: integer('seed', values.seed, 42, 0, 2 ** 32 - 1),
+    control: values.control ?? false,
+    tradesPerSecond,
+    list: values.list ?? false,
+    help: values.help ?? false,
+  };
+}
