@@ -1,0 +1,14 @@
+import { defineCommand } from '../src/dispatch/command';
+
+export default defineCommand({
+  name: 'token',
+  description: 'Price, market cap, liquidity, holders and risk flags of a token',
+  help: [
+    'Shows a token at a glance: price in SOL (and USD when the rate can be read), market cap, liquidity summed over its pools,',
+    'holders, age, risk status with every flag (mint and freeze authority, mutable metadata, owner balance), top-10 holder share,',
+    'deployer, the largest pools and the project links.',
+    'Example: /token 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25',
+  ].join('\n'),
+  options: [{ name: 'address', type: 'address', description: 'The token’s address', required: true }],
+  run: (args, ctx) => ctx.query.token(args.address),
+});

@@ -1,0 +1,113 @@
+/**
+ * The chart card: a token's price over a range as candles summarise it (spec §4.5): open, high,
+ * low, close, change and volume. Prices are in SOL per token, the quote of the pools (§2.8); the
+ * picture comes with a later issue, so `image` stays unset.
+ */
+import type { Candle } from '../market/schemas';
+import { bold, field, type Card, type CardAction } from './card';
+import { compact, duration, explorerTokenUrl, percent, price } from './format';
+import { tokenSymbol, tokenTitle, type TokenInfo } from './tradeFacts';
+
+export interface CandleSummary {
+  /** Open of the first candle. */
+  open: number;
+  /** Highest high and lowest low of all candles. */
+  high: number;
+  low: number;
+  /** Close of the last candle. */
+  close: number;
+  /** From the first open to the last close, in percent; NaN when the open is 0. */
+  changePct: number;
+  /** Sum of the candles' volumes, in whole base tokens. */
+  volume: number;
+  count: number;
+}
+
+/** Summary of candles given oldest first; null when there are none. */
+export function summarizeCandles(candles: readonly Candle[]): CandleSummary | null {
+  const first = candles[0];
+  const last = candles[candles.length - 1];
+  if (first === undefined || last === undefined) return null;
+  let high = -Infinity;
+  let low = Infinity;
+  let volume = 0;
+  for (const candle of candles) {
+    high = Math.max(high, candle.high);
+    low = Math.min(low, candle.low);
+    volume += candle.volume;
+  }
+  const changePct = first.open === 0 ? Number.NaN : ((last.close - first.open) / first.open) * 100;
+  return { open: first.open, high, low, close: last.close, changePct, volume, count: candles.length };
+}
+
+export interface ChartCardInput {
+  token: TokenInfo;
+  /** Oldest first, as the client returns them. */
+  candles: readonly Candle[];
+  /** The candle width used. */
+  intervalSecs: number;
+  /** The width asked for, when the query had to widen it to stay under the candle cap. */
+  requestedIntervalSecs: number;
+  rangeSecs: number;
+  now: Date;
+}
+
+/** The wider view offered as a button, unless the chart already covers a week or more. */
+const WIDER_RANGE = { range: '7d', interval: '4h', secs: 7 * 86_400 } as const;
+
+function solPrice(n: number): string {
+  return `${price(n)} SOL`;
+}
+
+function actionsFor(address: string, rangeSecs: number): CardAction[] {
+  const actions: CardAction[] = [{ label: 'Token', command: 'token', args: [address] }];
+  if (rangeSecs < WIDER_RANGE.secs) {
+    actions.push({ label: `Chart ${WIDER_RANGE.range}`, command: 'chart', args: [address, WIDER_RANGE.interval, WIDER_RANGE.range] });
+  }
+  return actions;
+}
+
+export function buildChartCard(input: ChartCardInput): Card {
+  const { token, candles, intervalSecs, requestedIntervalSecs, rangeSecs, now } = input;
+  const title = tokenTitle(token);
+  const symbol = tokenSymbol(token);
+  const url = explorerTokenUrl(token.address) ?? undefined;
+  const range = duration(rangeSecs);
+  const interval = duration(intervalSecs);
+  const summary = summarizeCandles(candles);
+
+  if (summary === null) {
+    return {
+      title: `No chart for ${title}`,
+      url,
+      description: [{ text: `No trades of ${title} in the last ${range}, so there are no ${interval} candles to show.` }],
+      color: 'neutral',
+      fields: [],
+      timestamp: now,
+      actions: actionsFor(token.address, rangeSecs),
+    };
+  }
+
+  const notes = [`Prices in SOL per ${symbol}`];
+  if (intervalSecs !== requestedIntervalSecs) {
+    notes.push(`${duration(requestedIntervalSecs)} candles over ${range} would be too many; shown at ${interval}`);
+  }
+  return {
+    title: `Chart of ${title}`,
+    url,
+    color: 'info',
+    fields: [
+      field('Open', solPrice(summary.open), true),
+      field('High', solPrice(summary.high), true),
+      field('Low', solPrice(summary.low), true),
+      field('Close', bold(solPrice(summary.close)), true),
+      field('Change', bold(percent(summary.changePct, { signed: true })), true),
+      field('Volume', `${compact(summary.volume)} ${symbol}`, true),
+      field('Candles', `${summary.count} × ${interval}`, true),
+      field('Range', `last ${range}`, true),
+    ],
+    footer: notes.join(' · '),
+    timestamp: now,
+    actions: actionsFor(token.address, rangeSecs),
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * Every failure becomes a Card a person understands. Market errors say what went wrong in the
+ * words of a chat (not an address, not found, busy, unreachable, slow, key refused, unreadable);
+ * usage errors say what to type; anything else says only that something went wrong, because an
+ * unexpected error's message may carry file paths, hosts or secrets and helps no reader.
+ */
+import { usageOf, UsageError } from '../dispatch/parseArgs';
+import { scrubSecrets } from '../log';
+import { isMarketError, type MarketError, type MarketErrorKind } from '../market/errors';
+import { code, field, rich, type Card, type CardAction, type CardField, type RichText } from './card';
+
+export interface ErrorCardOptions {
+  /** One more sentence from the caller on what to do next. */
+  hint?: string;
+}
+
+/** "12 s", "3 min": the wait rounded up, in minutes from two minutes on. */
+export function waitText(ms: number): string {
+  const secs = Math.max(1, Math.ceil(ms / 1000));
+  return secs < 120 ? `${secs} s` : `${Math.ceil(secs / 60)} min`;
+}
+
+interface Explained {
+  title: string;
+  message: string;
+}
+
+/** Kinds whose own user message names the specific thing (token or wallet, which option). */
+const SPECIFIC: ReadonlySet<MarketErrorKind> = new Set(['missing-parameter', 'invalid-address', 'invalid-parameter', 'not-found']);
+
+function explainMarket(error: MarketError): Explained {
+  const specific = SPECIFIC.has(error.kind) ? scrubSecrets(error.userMessage) : '';
+  switch (error.kind) {
+    case 'invalid-address':
+      return {
+        title: 'Not an address',
+        message: `${specific || 'That is not a token address.'} Paste the whole address: 32–44 letters and digits on Solana, or 0x and 40 hex digits.`,
+      };
+    case 'missing-parameter':
+      return { title: 'Something is missing', message: specific || 'Something required is missing from that request.' };
+    case 'invalid-parameter':
+      return { title: 'Invalid option', message: specific || 'One of the options of that request is not valid.' };
+    case 'not-found':
+      return { title: 'Not found', message: specific || 'The market data service found nothing at that address.' };
+    case 'rate-limited':
+      return {
+        title: 'Service busy',
+        message: `The market data service is busy; try again in ${error.retryAfterMs === null ? 'a moment' : waitText(error.retryAfterMs)}.`,
+      };
+    case 'unreachable':
+      return { title: 'Service unreachable', message: 'The market data service cannot be reached right now; try again later.' };
+    case 'timeout':
+      return { title: 'Service too slow', message: 'The market data service took too long to answer; try again in a moment.' };
+    case 'unauthorized':
+      return {
+        title: 'API key refused',
+        message: 'The market data service refused the bot’s API key. The bot’s operator must check TMDS_API_KEY.',
+      };
+    case 'upstream':
+      return { title: 'Service error', message: 'The market data service failed to answer; try again in a moment.' };
+    case 'unreadable':
+      return { title: 'Unreadable answer', message: 'The market data service sent an answer the bot could not read; try again later.' };
+  }
+}
+
+function describe(message: string, hint: string | undefined): RichText {
+  return hint === undefined || hint.trim() === '' ? rich(message) : rich(message, '\n', hint);
+}
+
+function usageCard(error: UsageError, hint: string | undefined): Card {
+  const command = error.command;
+  const fields: CardField[] = [];
+  const actions: CardAction[] = [{ label: 'Help', command: 'help', args: command === null ? [] : [command.name] }];
+  // The usage gets a field of its own, so it is not repeated inside the message.
+  const message = command === null ? error.message : error.message.replace(/\s*Usage: .*$/s, '');
+  if (command !== null) fields.push(field('Usage', code(usageOf(command))));
+  return {
+    title: command === null ? 'Unknown command' : `Check /${command.name}`,
+    description: describe(scrubSecrets(message), hint ?? (command === null ? undefined : `Type /help ${command.name} for its options and an example.`)),
+    color: 'error',
+    fields,
+    actions,
+  };
+}
+
+export function cardForError(error: unknown, options: ErrorCardOptions = {}): Card {
+  if (error instanceof UsageError) return usageCard(error, options.hint);
+  if (isMarketError(error)) {
+    const { title, message } = explainMarket(error);
+    return { title, description: describe(message, options.hint), color: 'error', fields: [], actions: [] };
+  }
+  // A caller's hint says what to do better than the generic advice, so it takes its place.
+  const advice = options.hint?.trim() || 'Try again; if it keeps happening, tell the bot’s operator.';
+  return {
+    title: 'Something went wrong',
+    description: rich('The bot could not answer that.', '\n', advice),
+    color: 'error',
+    fields: [],
+    actions: [],
+  };
+}

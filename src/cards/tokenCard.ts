@@ -1,0 +1,172 @@
+/**
+ * The /token card: everything a trader checks before buying, on one card. Pure: it reads a Token
+ * (any Token, hostile or half empty) and a SOL→USD rate, and fetches nothing.
+ */
+import type { Token } from '../market/schemas';
+import { type Card, type CardField, type RichText, type Span, bold, field, italic, joinRich, link, rich, text } from './card';
+import { age, explorerAccountUrl, explorerTokenUrl, percent, price, relativeTime, shortAddress, sol, usd } from './format';
+import { safeUrl } from './sanitize';
+import {
+  UNKNOWN,
+  type PoolFacts,
+  liquiditySol,
+  marketCapSol,
+  poolsByLiquidity,
+  priceSol,
+  riskFlagText,
+  riskFlags,
+  riskStatusText,
+  tokenColor,
+  supplyTokens,
+  toUsd,
+  tokenTitle,
+  top10SharePercent,
+  untrusted,
+} from './tokenFacts';
+
+export interface TokenCardInput {
+  token: Token;
+  /** USD per SOL, or null when no rate could be derived: the card then shows SOL only. */
+  solUsd: number | null;
+  now: Date;
+}
+
+const MAX_POOLS = 3;
+const MAX_LINKS = 6;
+/**
+ * Characters the links may take with their URLs, under Discord's 1024 per field value: a link
+ * cut in half by a renderer's truncation would be worse than one link fewer.
+ */
+const LINKS_BUDGET = 900;
+const DESCRIPTION_MAX = 200;
+
+/** Names people know for the usual link keys; any other key is shown cleaned. */
+const LINK_LABELS: Readonly<Record<string, string>> = {
+  website: 'Website',
+  twitter: 'Twitter',
+  x: 'X',
+  telegram: 'Telegram',
+  discord: 'Discord',
+  github: 'GitHub',
+  medium: 'Medium',
+  reddit: 'Reddit',
+  instagram: 'Instagram',
+  youtube: 'YouTube',
+  tiktok: 'TikTok',
+};
+
+/** "$1.23K · 6.15 SOL" when a rate is known, "6.15 SOL" otherwise, "—" when the SOL value is unknown. */
+function solAndUsd(solValue: number | null, solUsd: number | null, format: 'price' | 'amount'): RichText {
+  if (solValue === null) return [text(UNKNOWN)];
+  const solText = format === 'price' ? `${price(solValue)} SOL` : sol(solValue);
+  const usdValue = toUsd(solValue, solUsd);
+  return usdValue === null ? [bold(solText)] : rich(bold(usd(usdValue)), ` · ${solText}`);
+}
+
+function riskField(token: Token): CardField {
+  const status = riskStatusText(token);
+  const lines = riskFlags(token).map(riskFlagText);
+  return field('Risk', rich(bold(status), ...lines.map((line) => `\n${line}`)));
+}
+
+function poolLine(pool: PoolFacts, solUsd: number | null, chainId: number | null): RichText {
+  const liquidity = pool.liquiditySol === null ? 'non-SOL pair' : sol(pool.liquiditySol);
+  const liquidityUsd = toUsd(pool.liquiditySol, solUsd);
+  return rich(
+    bold(pool.protocol),
+    ` · ${liquidity}${liquidityUsd === null ? '' : ` (${usd(liquidityUsd)})`}`,
+    pool.priceSol === null ? '' : ` · ${price(pool.priceSol)} SOL`,
+    ' · ',
+    link(shortAddress(untrusted(pool.address, 64, '?')), explorerAccountUrl(pool.address, chainId)),
+  );
+}
+
+function poolsField(pools: readonly PoolFacts[], solUsd: number | null, chainId: number | null): CardField {
+  if (pools.length === 0) return field('Pools', 'none');
+  const shown = pools.slice(0, MAX_POOLS);
+  const name = pools.length > shown.length ? `Top Pools (${shown.length} of ${pools.length})` : shown.length === 1 ? 'Pool' : 'Pools';
+  return field(name, joinRich(shown.map((pool) => poolLine(pool, solUsd, chainId)), '\n'));
+}
+
+function linkLabel(key: string): string {
+  return LINK_LABELS[key.trim().toLowerCase()] ?? untrusted(key, 20, 'Link');
+}
+
+/** The website and every social link that is a safe http(s) URL, each URL once; unsafe ones are dropped. */
+function linkSpans(token: Token): Span[] {
+  const entries: Array<[string, string | null]> = [['website', token.website], ...Object.entries(token.links)];
+  const seen = new Set<string>();
+  const spans: Span[] = [];
+  let used = 0;
+  for (const [key, url] of entries) {
+    const safe = safeUrl(url);
+    if (safe === null || seen.has(safe)) continue;
+    const label = linkLabel(key);
+    const cost = label.length + safe.length + 8;
+    if (used + cost > LINKS_BUDGET) continue;
+    seen.add(safe);
+    used += cost;
+    spans.push(link(label, safe));
+    if (spans.length >= MAX_LINKS) break;
+  }
+  return spans;
+}
+
+function syncedAt(token: Token): Date | null {
+  if (token.syncedAt === null) return null;
+  const time = Date.parse(token.syncedAt);
+  return Number.isNaN(time) ? null : new Date(time);
+}
+
+export function buildTokenCard({ token, solUsd, now }: TokenCardInput): Card {
+  const pools = poolsByLiquidity(token);
+  const priceInSol = priceSol(pools);
+  const supply = supplyTokens(token);
+  const top10 = top10SharePercent(token);
+  const deployer = token.deployerAddress;
+  const synced = syncedAt(token);
+
+  const fields: CardField[] = [
+    field('Price', solAndUsd(priceInSol, solUsd, 'price'), true),
+    field('Market Cap', solAndUsd(marketCapSol(priceInSol, supply), solUsd, 'amount'), true),
+    field('Liquidity', solAndUsd(liquiditySol(pools), solUsd, 'amount'), true),
+    field('Holders', token.holdersCount === null ? UNKNOWN : token.holdersCount.toLocaleString('en-US'), true),
+    field('Top 10 Holders', top10 === null ? UNKNOWN : percent(top10), true),
+    field('Age', token.creationBlockTimestamp === null ? UNKNOWN : age(token.creationBlockTimestamp, now), true),
+    field(
+      'Deployer',
+      deployer === null || deployer.trim() === ''
+        ? UNKNOWN
+        : link(shortAddress(untrusted(deployer, 64, '?')), explorerAccountUrl(deployer, token.chainId)),
+      true,
+    ),
+    riskField(token),
+  ];
+  fields.push(poolsField(pools, solUsd, token.chainId));
+  const links = linkSpans(token);
+  if (links.length > 0) fields.push(field('Links', joinRich(links)));
+
+  // One line only: a description written as "Risk: SAFE ✅" lines must not pass for the card's own fields.
+  const description = untrusted(token.description, DESCRIPTION_MAX);
+  const url = explorerTokenUrl(token.address, token.chainId);
+  const thumbnail = safeUrl(token.logo) ?? safeUrl(token.image);
+  const address = untrusted(token.address, 64, '?');
+  const footer = [shortAddress(address), synced === null ? null : `synced ${relativeTime(synced, now)}`].filter((part) => part !== null).join(' · ');
+
+  return {
+    title: tokenTitle(token),
+    ...(url === null ? {} : { url }),
+    ...(description === '' ? {} : { description: [italic(description)] }),
+    color: tokenColor(token),
+    fields,
+    ...(thumbnail === null ? {} : { thumbnailUrl: thumbnail }),
+    footer,
+    ...(synced === null ? {} : { timestamp: synced }),
+    actions: [
+      { label: 'Chart', command: 'chart', args: [token.address] },
+      { label: 'Holders', command: 'holders', args: [token.address] },
+      { label: 'Technicals', command: 'technicals', args: [token.address] },
+      { label: 'Track', command: 'track', args: [token.address] },
+    ],
+  };
+}

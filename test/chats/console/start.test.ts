@@ -1,0 +1,93 @@
+/**
+ * The console chat end to end, as a person on a fresh machine runs it: `npm start` with commands
+ * piped on standard input, the built-in simulator started in-process, one card per command.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Market } from '../../../src/simulator/market';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A working directory of its own, so a run never reads a developer's .env or writes into data/. */
+function freshDir(): string {
+  return mkdtempSync(join(tmpdir(), 'tokenwatch-console-'));
+}
+
+function start(input: string, env: Record<string, string> = {}, cwd = freshDir()): Promise<Run> {
+  const main = join(process.cwd(), 'src', 'main.ts');
+  const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+  return new Promise((resolve, reject) => {
+    const child = spawn(tsx, [main], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/** The seed-42 market, read in-process: the same addresses `npm run simulator -- --seed 42 --list` prints. */
+const listing = new Market({ seed: 42 }).listing();
+const token = listing.tokens.find((item) => /^[A-Za-z0-9 ]+$/.test(item.name) && item.name.trim() !== '')!;
+const wallet = listing.wallets[0]!;
+
+describe('npm start with piped commands', () => {
+  it('prints a banner with addresses to try, then one card per command, and exits at the end of input', async () => {
+    const lines = [`/token ${token.address}`, `/technicals ${token.address}`, `/holders ${token.address}`, `/chart ${token.address}`, `/wallet ${wallet}`, '/help'];
+    const run = await start(`${lines.join('\n')}\n`);
+    expect(run.code, run.stderr).toBe(0);
+    const [banner, ...rest] = run.stdout.split('\n');
+    expect(banner).toContain('built-in simulator');
+    expect(banner).toContain('seed 42');
+    expect(banner).toMatch(/\/token [1-9A-HJ-NP-Za-km-z]{32,44}/);
+    const output = rest.join('\n');
+    // Each card names what it answers; the token's own name and symbol appear on its cards.
+    expect(output).toContain(token.symbol);
+    for (const name of ['technicals', 'holders', 'chart', 'wallet', 'help']) expect(output.toLowerCase()).toContain(name);
+    expect(output).not.toMatch(/\[ERROR\]/);
+    expect(output).not.toMatch(/at .*\.ts:\d+/);
+  }, 60_000);
+
+  it('answers bad input with a readable error card and keeps going', async () => {
+    const run = await start(`/token nonsense\n/bogus\nhello\n/token ${token.address}\n`);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('[ERROR]');
+    expect(run.stdout).toContain('not an address');
+    expect(run.stdout).toContain('Unknown command');
+    expect(run.stdout).toContain(token.symbol);
+  }, 60_000);
+
+  it('uses SIMULATOR_SEED for the embedded market', async () => {
+    const other = new Market({ seed: 7 }).listing();
+    const run = await start('/help\n', { SIMULATOR_SEED: '7' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.split('\n')[0]).toContain(other.tokens[0]!.address);
+  }, 60_000);
+
+  it('stops with one line naming a wrong setting', async () => {
+    const run = await start('', { TMDS_BASE_URL: 'ftp://nowhere' });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('TMDS_BASE_URL');
+  }, 60_000);
+
+  it('reads settings from a .env file in the working directory, the environment winning', async () => {
+    const cwd = freshDir();
+    writeFileSync(join(cwd, '.env'), 'SIMULATOR_SEED=7\nLOG_LEVEL=loud\n');
+    const fromFile = await start('', {}, cwd);
+    expect(fromFile.code).toBe(2);
+    expect(fromFile.stderr).toContain('LOG_LEVEL');
+    const overridden = await start('/help\n', { LOG_LEVEL: 'warn' }, cwd);
+    expect(overridden.code, overridden.stderr).toBe(0);
+    expect(overridden.stdout.split('\n')[0]).toContain('seed 7');
+  }, 60_000);
+});
