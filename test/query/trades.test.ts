@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainText, type Card, type CardField } from '../../src/cards/card';
 import { explorerTxUrl, formatTokenAmount, solFromLamports, usd } from '../../src/cards/format';
-import { UNSAFE_CHARACTER } from '../../src/cards/sanitize';
 import { MAX_TRADE_FIELDS } from '../../src/cards/tradesCard';
 import { tradesCard } from '../../src/query/tradesQuery';
+import { expectSafeCard } from '../support/cardSafety';
 import { startTestMarket, type TestMarket } from '../support/market';
 
 interface RawTrade {
@@ -19,28 +19,6 @@ interface RawTrade {
 interface RawHistory {
   tradeHistory: RawTrade[];
   tokensMetadata: Record<string, { decimals: number; symbol: string; name: string }>;
-}
-
-/** Every string a card carries, wherever it sits. */
-function stringsOf(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(stringsOf);
-  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(stringsOf);
-  return [];
-}
-
-function urlsOf(card: Card): string[] {
-  const spans = [...(card.description ?? []), ...card.fields.flatMap((f) => f.value)];
-  return [card.url, card.thumbnailUrl, ...spans.map((span) => span.url)].filter((url): url is string => url !== undefined);
-}
-
-function expectCleanCard(card: Card, label: string): void {
-  for (const s of stringsOf(card)) {
-    expect(UNSAFE_CHARACTER.test(s), `${label}: invisible or control character in ${JSON.stringify(s)}`).toBe(false);
-    expect(s, label).not.toMatch(/javascript:|data:/i);
-    expect(s, label).not.toMatch(/@(everyone|here)|<[@#]/i);
-  }
-  for (const url of urlsOf(card)) expect(url, label).toMatch(/^https:\/\/solscan\.io\//);
 }
 
 let m: TestMarket;
@@ -132,7 +110,7 @@ describe('trades card against the simulator', () => {
       const card = await m.query.trades(token, makers);
       expect(card.color, token).toBe('info');
       expect(tradeFields(card).length, token).toBeGreaterThan(0);
-      expectCleanCard(card, token);
+      expectSafeCard(card);
     }
   });
 });

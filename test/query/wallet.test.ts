@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainText, type Card } from '../../src/cards/card';
 import { explorerTxUrl, usd } from '../../src/cards/format';
-import { UNSAFE_CHARACTER } from '../../src/cards/sanitize';
 import { MAX_TRADE_LINES } from '../../src/cards/walletCard';
 import { MarketClient } from '../../src/market/client';
 import { silentLogger } from '../../src/log';
 import { QueryService } from '../../src/query/service';
 import { walletCard } from '../../src/query/walletQuery';
+import { expectSafeCard } from '../support/cardSafety';
 import { startTestMarket, type TestMarket } from '../support/market';
 
 interface RawMaker {
@@ -26,25 +26,6 @@ interface RawTrade {
 interface RawHistory {
   tradeHistory: RawTrade[];
   tokensMetadata: Record<string, { decimals: number; symbol: string; name: string }>;
-}
-
-function stringsOf(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(stringsOf);
-  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(stringsOf);
-  return [];
-}
-
-function expectCleanCard(card: Card, label: string): void {
-  for (const s of stringsOf(card)) {
-    expect(UNSAFE_CHARACTER.test(s), `${label}: invisible or control character in ${JSON.stringify(s)}`).toBe(false);
-    expect(s, label).not.toMatch(/javascript:|data:/i);
-    expect(s, label).not.toMatch(/@(everyone|here)|<[@#]/i);
-  }
-  const spans = [...(card.description ?? []), ...card.fields.flatMap((f) => f.value)];
-  for (const url of [card.url, card.thumbnailUrl, ...spans.map((span) => span.url)]) {
-    if (url !== undefined) expect(url, label).toMatch(/^https:\/\/solscan\.io\//);
-  }
 }
 
 function fieldText(card: Card, name: string): string {
@@ -132,7 +113,7 @@ describe('wallet card against the simulator', () => {
     for (let i = 0; i < wallets.length; i += 5) {
       const card = await m.query.wallet(wallets.slice(i, i + 5));
       expect(card.color).toBe('info');
-      expectCleanCard(card, wallets.slice(i, i + 5).join(','));
+      expectSafeCard(card);
     }
     const shown = await m.query.wallet(wallets.slice(0, 5));
     expect(JSON.stringify(shown)).toContain('＠');
