@@ -6,7 +6,8 @@
 import type { Holder, Token } from '../market/schemas';
 import { type Card, type CardAction, type CardField, type RichText, bold, field, joinRich, link, rich, text } from './card';
 import { explorerAccountUrl, explorerTokenUrl, formatTokenAmount, percent, relativeTime, shortAddress, usd } from './format';
-import { UNKNOWN, sharePercent, tokenColor, tokenTitle, tokenUnit, top10SharePercent, untrusted } from './tokenFacts';
+import { UNKNOWN, sharePercent, tokenColor, tokenTitle, tokenUnit, top10SharePercent } from './tokenFacts';
+import { untrusted } from './sanitize';
 
 /** The service's sortBy values (spec §4.3; the simulator's documented set), with names for people. */
 export const HOLDER_SORTS = [

@@ -156,13 +156,20 @@ export function safeUrl(input: string | null | undefined): string | null {
 }
 
 /**
- * Makes Discord mentions inert: `@everyone`, `@here` and `<@id>`, `<@!id>`, `<@&id>`, `<#id>` get
- * a zero-width space after their `@` or `<`, so they read the same but ping no one.
- *
- * Renderers call this last, after cleanText: cleanText removes zero-width spaces and would undo it.
- * Idempotent. Discord's sender also sets allowed_mentions to none; this is defence in depth, for
- * any path (a webhook, a copied message) where that setting is missing.
+ * Makes mentions inert: `@everyone`, `@here` and `<@id>`, `<@!id>`, `<@&id>`, `<#id>` get a
+ * full-width sign (＠, ＃) in place of `@` and `#`. They read the same but ping no one, and, unlike
+ * a zero-width space, the fix contains no invisible character, so cleanText cannot undo it and a
+ * card stays free of invisible characters. Idempotent. Discord's sender also sets allowed_mentions
+ * to none; this is defence in depth for any path where that setting is missing.
  */
 export function defuseMentions(s: string): string {
-  return s.replace(/@(?=everyone|here)/gi, '@\u200b').replace(/<(?=[@#])/g, '<\u200b');
+  return s.replace(/@(?=everyone|here)/gi, '＠').replace(/<([@#])/g, (_, sign: string) => `<${sign === '@' ? '＠' : '＃'}`);
+}
+
+/**
+ * Text written by strangers (token names, symbols, tags, link labels) fit for one line of a card:
+ * cleaned and cut by cleanText, then with mentions made inert.
+ */
+export function untrusted(value: string | null | undefined, maxLength: number, fallback = ''): string {
+  return defuseMentions(cleanText(value, maxLength, fallback));
 }

@@ -6,7 +6,8 @@
 import type { InitialBuyer, TechnicalsPoint, Technicals, Token } from '../market/schemas';
 import { type Card, type CardField, type RichText, bold, field, joinRich, link, rich } from './card';
 import { explorerAccountUrl, explorerTokenUrl, formatTokenAmount, percent, relativeTime, shortAddress, sol, usd } from './format';
-import { OK_MARK, RISK_MARK, UNKNOWN, sharePercent, tokenColor, tokenTitle, tokenUnit, untrusted } from './tokenFacts';
+import { OK_MARK, RISK_MARK, UNKNOWN, sharePercent, tokenColor, tokenTitle, tokenUnit } from './tokenFacts';
+import { untrusted } from './sanitize';
 
 export interface TechnicalsCardInput {
   /** The token asked about, for the explorer link and the actions. */

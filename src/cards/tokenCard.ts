@@ -21,8 +21,8 @@ import {
   toUsd,
   tokenTitle,
   top10SharePercent,
-  untrusted,
 } from './tokenFacts';
+import { untrusted } from './sanitize';
 
 export interface TokenCardInput {
   token: Token;

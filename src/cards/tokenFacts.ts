@@ -11,7 +11,7 @@
 import type { LiquidityPool, Token } from '../market/schemas';
 import { type CardColor, riskColor } from './card';
 import { fromSmallestUnit, percent } from './format';
-import { cleanText } from './sanitize';
+import { cleanText, untrusted } from './sanitize';
 
 /** Wrapped SOL: a pool's SOL side is the side holding this mint. */
 export const WSOL_ADDRESS = 'So11111111111111111111111111111111111111112';
@@ -24,24 +24,6 @@ export const UNNAMED_TOKEN = 'Unnamed token';
 
 /** Shown wherever a value is unknown, on every card. */
 export const UNKNOWN = '—';
-
-/**
- * Mentions made inert without invisible characters: a full-width at sign (＠) reads the same but
- * pings no one, and the card stays free of zero-width characters (which cleanText would remove
- * again, re-arming the mention). The same rule as the trade cards' so every card reads alike.
- */
-export function inertMentions(s: string): string {
-  return s.replace(/@(?=everyone|here)/gi, '＠').replace(/<([@#])/g, (_, sign: string) => `<${sign === '@' ? '＠' : '＃'}`);
-}
-
-/**
- * Text written by strangers (names, symbols, tags, protocol names, link labels), fit for one line:
- * cleaned and cut by cleanText, then with mentions made inert. Renderers defuse mentions too;
- * this holds for any path that forgets, and for a card copied anywhere.
- */
-export function untrusted(value: string | null | undefined, maxLength: number, fallback = ''): string {
-  return inertMentions(cleanText(value, maxLength, fallback));
-}
 
 export function tokenName(token: Pick<Token, 'name'>): string {
   return untrusted(token.name, NAME_MAX, UNNAMED_TOKEN);

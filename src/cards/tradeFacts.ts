@@ -13,7 +13,7 @@ import { addressKind } from '../market/address';
 import type { Trade, TokenMetadata } from '../market/schemas';
 import { joinRich, link, rich, type RichText } from './card';
 import { explorerAccountUrl, explorerTxUrl, formatTokenAmount, shortAddress, solFromLamports, usd } from './format';
-import { cleanText } from './sanitize';
+import { cleanText, untrusted } from './sanitize';
 
 /** Wrapped SOL: the quote side of every Solana pool the service reports. */
 export const WSOL_ADDRESS = 'So11111111111111111111111111111111111111112';
@@ -106,29 +106,15 @@ export function isComplete(info: TokenInfo): boolean {
 const MAX_NAME = 40;
 const MAX_SYMBOL = 16;
 
-/**
- * Mentions made inert without invisible characters: a full-width at sign (＠) reads the same but
- * pings no one, so a card stays free of zero-width characters and still cannot reach a whole
- * server. Renderers defuse mentions again in their own way; this holds for any path that forgets.
- */
-function inertMentions(s: string): string {
-  return s.replace(/@(?=everyone|here)/gi, '＠').replace(/<([@#])/g, (_, sign: string) => `<${sign === '@' ? '＠' : '＃'}`);
-}
-
-/** A stranger's text fit for one line of a card. */
-export function untrustedLine(s: string | null | undefined, maxLength: number, fallback: string): string {
-  return inertMentions(cleanText(s, maxLength, fallback));
-}
-
 /** The token's symbol, or its short address when it has none. */
 export function tokenSymbol(info: TokenInfo): string {
-  return untrustedLine(info.symbol, MAX_SYMBOL, shortAddress(info.address));
+  return untrusted(info.symbol, MAX_SYMBOL, shortAddress(info.address));
 }
 
 /** "Name (SYMBOL)", or whichever of the two exists, or the short address. */
 export function tokenTitle(info: TokenInfo): string {
-  const name = untrustedLine(info.name, MAX_NAME, '');
-  const symbol = untrustedLine(info.symbol, MAX_SYMBOL, '');
+  const name = untrusted(info.name, MAX_NAME, '');
+  const symbol = untrusted(info.symbol, MAX_SYMBOL, '');
   if (name !== '' && symbol !== '' && name !== symbol) return `${name} (${symbol})`;
   return name || symbol || shortAddress(info.address);
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanMultilineText, cleanText, defuseMentions, MAX_URL_LENGTH, safeUrl, stripUnsafeChars, truncateText } from '../../src/cards/sanitize';
+import { cleanMultilineText, cleanText, defuseMentions, untrusted, MAX_URL_LENGTH, safeUrl, stripUnsafeChars, truncateText } from '../../src/cards/sanitize';
 
 /** The classes the brief forbids, written out here independently of the implementation. */
 const FORBIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069]/u;
@@ -203,8 +203,8 @@ describe('safeUrl', () => {
 
 describe('defuseMentions', () => {
   it('makes mass, user, role and channel mentions inert', () => {
-    expect(defuseMentions('@everyone and @here')).toBe('@\u200beveryone and @\u200bhere');
-    expect(defuseMentions('<@123> <@!123> <@&123> <#123>')).toBe('<\u200b@123> <\u200b@!123> <\u200b@&123> <\u200b#123>');
+    expect(defuseMentions('@everyone and @here')).toBe('＠everyone and ＠here');
+    expect(defuseMentions('<@123> <@!123> <@&123> <#123>')).toBe('<＠123> <＠!123> <＠&123> <＃123>');
     expect(defuseMentions('mail me at a@b.c')).toBe('mail me at a@b.c');
   });
 
@@ -217,13 +217,13 @@ describe('defuseMentions', () => {
         const once = defuseMentions(s);
         expect(once).not.toMatch(/@(everyone|here)|<[@#]/i);
         expect(defuseMentions(once)).toBe(once);
-        expect(once.replace(/\u200b/g, '')).toBe(s.replace(/\u200b/g, ''));
+        expect(once.replace(/＠/g, '@').replace(/<＃/g, '<#')).toBe(s.replace(/＠/g, '@').replace(/<＃/g, '<#'));
       }),
     );
   });
 
-  it('is undone by cleanText, which is why renderers call it last', () => {
-    expect(cleanText(defuseMentions('@everyone'), 20)).toBe('@everyone');
-    expect(defuseMentions(cleanText('@every\u200bone', 20))).toBe('@\u200beveryone');
+  it('survives cleanText in either order, and catches a mention hidden by invisible characters', () => {
+    expect(cleanText(defuseMentions('@everyone'), 20)).toBe('＠everyone');
+    expect(untrusted('@every\u200bone', 20)).toBe('＠everyone');
   });
 });
