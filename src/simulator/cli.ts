@@ -4,6 +4,7 @@
  * settings a client needs (TMDS_BASE_URL, TMDS_WS_URL); the API key is never printed.
  */
 import { USAGE, UsageError, parseCliArgs, type CliOptions } from './cliArgs';
+import { CONTROL_NAMES } from './controls';
 import { Market } from './market';
 import { startSimulator } from './server';
 
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
       `Simulated market, seed ${options.seed}: ${market.tokenAddresses().length} tokens, ${market.wallets().length} shared wallets` +
         `${options.control ? ', scenario controls on' : ''}${options.tradesPerSecond > 0 ? `, ${options.tradesPerSecond} trades/s` : ''}.`,
       `Send the API key (set with --api-key) in the x-api-key header. Try: curl -H "x-api-key: $KEY" "${simulator.baseUrl}/api/token-data?address=${tokens[0] ?? ''}"`,
+      `Streams: ${simulator.wsUrl}/ws/token-feed (also chart-live, holders-live, trades-live): send {"tokenAddress":"...","apiKey":"..."}`,
+      ...(options.control ? [`Controls: POST ${simulator.baseUrl}/_control/{${CONTROL_NAMES.join(',')}} with the key in x-api-key`] : []),
       `Tokens: ${tokens.join(' ')}`,
       `Wallets: ${wallets.join(' ')}`,
       '',

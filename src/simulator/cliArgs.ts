@@ -14,9 +14,16 @@ Options:
   --api-key K              API key clients must send in x-api-key (default demo-key)
   --seed N                 market seed; the same seed gives the same market (default 42)
   --control                also serve the scenario controls (POST /_control/...)
-  --trades-per-second N    trades the market makes by itself per second (default 0)
+  --trades-per-second N    trades the market makes by itself per second (default 2; 0 = a still market)
   --list                   print the market's tokens and wallets as one JSON line and exit
   --help                   show this help and exit`;
+
+/**
+ * A market that moves by itself makes the live streams worth watching from a plain start; two
+ * trades a second keeps REST answers stable enough for scripts (the conformance suite passes at
+ * rates a hundred times higher).
+ */
+export const DEFAULT_TRADES_PER_SECOND = 2;
 
 export class UsageError extends Error {}
 
@@ -67,7 +74,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
   const host = values.host ?? '127.0.0.1';
   if (host.length === 0) throw new UsageError('--host must not be empty');
   const tradesRaw = values['trades-per-second'];
-  const tradesPerSecond = tradesRaw === undefined ? 0 : Number(tradesRaw);
+  const tradesPerSecond = tradesRaw === undefined ? DEFAULT_TRADES_PER_SECOND : Number(tradesRaw);
   if (!/^\d+(\.\d+)?$/.test(tradesRaw ?? '0') || !(tradesPerSecond >= 0 && tradesPerSecond <= 10_000)) {
     throw new UsageError(`--trades-per-second must be a number from 0 to 10000 (got "${(tradesRaw ?? '').slice(0, 40)}")`);
   }

@@ -6,9 +6,11 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { timingSafeEqual } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isEndpointName, type EndpointName } from '../market/endpoints';
+import { isEndpointName, type EndpointName, type StreamName } from '../market/endpoints';
+import { keyMatches } from './auth';
+import { createControls, serveControl, type Controls } from './controls';
 import { MarketDriver } from './driver';
 import { FaultInjector, type FaultConfig } from './faults';
 import { DEFAULT_SEED, Market } from './market';
@@ -17,8 +19,11 @@ import { FixedWindowLimiter, type RateLimitConfig } from './rateLimit';
 import { ROUTES, errorBody } from './routes';
 import { RequestStats, type LoggedRequest } from './stats';
 import { mixSeed } from './random';
+import { StreamHub, type StreamOptions } from './streams';
 
 export type { FaultConfig, EndpointFaults } from './faults';
+export type { Controls, TokenSummary } from './controls';
+export type { StreamOptions } from './streams';
 
 export interface SimulatorOptions {
   /** 0 or absent: a free port. */
@@ -37,6 +42,8 @@ export interface SimulatorOptions {
   tradesPerSecond?: number;
   /** Clock in Unix milliseconds for the market and the rate limit; default Date.now. */
   now?: () => number;
+  /** Heartbeat, buffer and size limits of the WebSocket streams (defaults in streams.ts). */
+  streams?: StreamOptions;
 }
 
 export interface RunningSimulator {
@@ -51,6 +58,17 @@ export interface RunningSimulator {
     requests(endpoint?: EndpointName): Array<{ endpoint: EndpointName; query: Record<string, string>; status: number }>;
     reset(): void;
   };
+  /** The live streams at /ws/*. */
+  streams: {
+    /** Live subscriptions of one stream, or of all. */
+    subscriptionCount(stream?: StreamName): number;
+    /** WebSockets accepted and not yet closed. */
+    socketCount(): number;
+    /** Cuts every WebSocket abruptly, without a close frame. */
+    drop(): void;
+  };
+  /** Scenario controls, in-process (always available; over HTTP only with `control: true`). */
+  controls: Controls;
   /** Closes the server and every socket promptly. */
   close(): Promise<void>;
 }
@@ -66,6 +84,7 @@ export interface SimulatorContext {
   clock: () => number;
   /** Aborted when the simulator closes, to cut injected delays short. */
   closing: AbortSignal;
+  controls: Controls;
 }
 
 export const DEFAULT_TECHNICALS_LIMIT: RateLimitConfig = { limit: 100, windowMs: 60_000 };
@@ -74,13 +93,6 @@ interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
-}
-
-function keyMatches(given: string | string[] | undefined, expected: string): boolean {
-  if (typeof given !== 'string') return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function send(res: ServerResponse, reply: Reply, bodyOverride?: string): void {
@@ -183,6 +195,13 @@ async function handleApi(
 
 function handle(context: SimulatorContext, req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://simulator.invalid');
+  const control = /^\/_control\/([^/]*)$/.exec(url.pathname);
+  if (control && context.control) {
+    serveControl(context.controls, context.apiKey, control[1] ?? '', req, res).catch(() => {
+      send(res, { status: 500, body: { error: 'Internal Server Error', message: 'Internal server error' } });
+    });
+    return;
+  }
   const match = /^\/api\/([^/]+)$/.exec(url.pathname);
   const name = match?.[1];
   if (!name || !isEndpointName(name)) {
@@ -202,6 +221,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const faults = new FaultInjector(mixSeed(seed, 7));
   if (options.faults) faults.set(options.faults);
   const closing = new AbortController();
+  const streams = new StreamHub(market, options.apiKey, options.streams);
+  const controls = createControls({ market, faults, dropSockets: () => streams.dropAll() });
   const context: SimulatorContext = {
     apiKey: options.apiKey,
     control: options.control ?? false,
@@ -211,6 +232,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     technicalsLimiter: new FixedWindowLimiter(options.technicalsLimit ?? DEFAULT_TECHNICALS_LIMIT, clock),
     clock,
     closing: closing.signal,
+    controls,
   };
 
   const sockets = new Set<Socket>();
@@ -226,6 +248,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    try {
+      streams.handleUpgrade(req, socket, head);
+    } catch {
+      socket.destroy();
+    }
+  });
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     else socket.destroy();
@@ -238,6 +267,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       server.off('error', reject);
       resolve();
     });
+  }).catch((error: unknown) => {
+    streams.close();
+    throw error;
   });
   const { port } = server.address() as AddressInfo;
   const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -256,9 +288,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       requests: (endpoint) => context.stats.requests(endpoint),
       reset: () => context.stats.reset(),
     },
+    streams: {
+      subscriptionCount: (stream) => streams.subscriptionCount(stream),
+      socketCount: () => streams.socketCount(),
+      drop: () => streams.drop(),
+    },
+    controls,
     close() {
       closed ??= new Promise<void>((resolve) => {
         driver.stop();
+        streams.close();
         closing.abort();
         server.close(() => resolve());
         server.closeAllConnections();

@@ -83,7 +83,7 @@ describe('simulator flags', () => {
       apiKey: 'demo-key',
       seed: 42,
       control: false,
-      tradesPerSecond: 0,
+      tradesPerSecond: 2,
       list: false,
       help: false,
     });

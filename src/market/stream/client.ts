@@ -7,6 +7,7 @@
 import type { RawData } from 'ws';
 import { registerSecret, scrubSecrets, silentLogger, type Logger } from '../../log';
 import { STREAMS, type StreamName } from '../endpoints';
+import { looksLikeAuth } from './closeReason';
 import { Connection } from './connection';
 import { decodeText } from './decode';
 import { DeliveryQueue } from './queue';
@@ -46,6 +47,8 @@ export class StreamClient {
   private attemptSeq = 0;
   /** Set while the key is refused: the attempt sequence at the time the outage was noticed. */
   private authOutage: { sinceSeq: number } | null = null;
+  /** Per socket, the problems warned since it was last served: a refusal repeated at every retry is warned once. */
+  private readonly warned = new WeakMap<Connection, Set<string>>();
   private ended = false;
 
   constructor(options: StreamClientOptions) {
@@ -193,16 +196,18 @@ export class StreamClient {
           break;
         case 'subscribed':
           connection.acknowledge(item.tokenAddress, item.wallets);
-          this.authProved(connection);
+          this.served(connection);
           break;
         case 'error': {
           const message = this.redact(item.message);
           connection.noteError(message);
-          this.settings.logger.warn({ url: connection.status().url, error: message }, 'stream server reported an error');
+          // A refused key is reported once per outage by onAuthFailed, not at every retry's error message.
+          if (looksLikeAuth(message)) this.settings.logger.debug({ url: connection.shownUrl, error: message }, 'stream server refused the key');
+          else this.warnOnce(connection, message, 'stream server reported an error');
           break;
         }
         case 'event': {
-          this.authProved(connection);
+          this.served(connection);
           const routed = routeEvent(item, connection);
           if (routed.type === 'matched') routed.subscription.queue.push(routed.event);
           else if (routed.type === 'unroutable') this.unreadable(connection, 'an event naming no token or wallet on a shared socket');
@@ -217,13 +222,13 @@ export class StreamClient {
 
   private unreadable(connection: Connection, reason: string): void {
     this.counters.unreadable += 1;
-    this.settings.logger.debug({ url: connection.status().url, reason }, 'unreadable stream frame dropped');
+    this.settings.logger.debug({ url: connection.shownUrl, reason }, 'unreadable stream frame dropped');
   }
 
   private onAuthFailed(connection: Connection, reason: string): void {
     this.counters.authFailures += 1;
     if (this.authOutage) {
-      this.settings.logger.debug({ url: connection.status().url, reason }, 'stream key still refused');
+      this.settings.logger.debug({ url: connection.shownUrl, reason }, 'stream key still refused');
       return;
     }
     this.authOutage = { sinceSeq: this.attemptSeq };
@@ -240,8 +245,24 @@ export class StreamClient {
     }
   }
 
-  /** A socket opened after the outage began was served: the key works again, and a later refusal is a new outage. */
-  private authProved(connection: Connection): void {
+  private warnOnce(connection: Connection, problem: string, message: string): void {
+    const { logger } = this.settings;
+    let problems = this.warned.get(connection);
+    if (problems?.has(problem)) {
+      logger.debug({ url: connection.shownUrl, problem }, message);
+      return;
+    }
+    if (!problems) this.warned.set(connection, (problems = new Set()));
+    problems.add(problem);
+    logger.warn({ url: connection.shownUrl, problem }, message);
+  }
+
+  /**
+   * The socket was served (an acknowledgement or an event): its next problem is news again, and if
+   * it opened after a key outage began, the key works again and a later refusal is a new outage.
+   */
+  private served(connection: Connection): void {
+    this.warned.delete(connection);
     if (!this.authOutage || connection.sequence <= this.authOutage.sinceSeq) return;
     this.authOutage = null;
     this.settings.logger.info({ stream: connection.stream }, 'the market data service accepts the API key again');
@@ -253,7 +274,7 @@ export class StreamClient {
    * a socket of its own: the refused one keeps failing alone, and the others stop being cut with it.
    */
   private onRejected(connection: Connection, code: number, reason: string): void {
-    this.settings.logger.warn({ url: connection.status().url, code, reason }, 'stream server refused a subscription');
+    this.warnOnce(connection, `closed ${code}: ${reason}`, 'stream server refused a subscription');
     if (connection.size <= 1) return;
     const unacknowledged = connection.unacknowledged();
     for (const subscription of unacknowledged) {

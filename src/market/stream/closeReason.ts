@@ -19,9 +19,14 @@ const AUTH_TEXT = /unauthori[sz]ed|invalid api[ _-]?key|api[ _-]?key (is )?(miss
 const AUTH_STATUS = /unexpected server response: (401|403)\b/i;
 
 export function classifyClose(code: number, reason: string): CloseKind {
-  if (code === CLOSE_UNAUTHORIZED || AUTH_TEXT.test(reason)) return 'auth';
+  if (code === CLOSE_UNAUTHORIZED || looksLikeAuth(reason)) return 'auth';
   if (code === CLOSE_MALFORMED || code === CLOSE_UNKNOWN_TOKEN) return 'rejected';
   return 'lost';
+}
+
+/** Whether a server's text (close reason or error message) speaks of a refused key. */
+export function looksLikeAuth(text: string): boolean {
+  return AUTH_TEXT.test(text);
 }
 
 /** ws reports a refused upgrade as an error "Unexpected server response: 401" before the close. */

@@ -45,6 +45,8 @@ export interface ConnectionEvents {
 
 export class Connection implements RouteTable {
   readonly url: string;
+  /** The URL as logs and status show it. */
+  readonly shownUrl: string;
   readonly stream: StreamName;
   readonly follows: 'token' | 'wallets';
   readonly isolated: boolean;
@@ -81,6 +83,7 @@ export class Connection implements RouteTable {
     private readonly events: ConnectionEvents,
   ) {
     this.url = settings.url;
+    this.shownUrl = settings.redact(settings.url);
     this.stream = settings.stream;
     this.follows = settings.follows;
     this.isolated = settings.isolated;
@@ -151,7 +154,7 @@ export class Connection implements RouteTable {
 
   status(): SocketStatus {
     return {
-      url: this.settings.redact(this.url),
+      url: this.shownUrl,
       state: this.state,
       subscriptions: this.subscriptions.size,
       reconnects: this.reconnects,
@@ -210,14 +213,15 @@ export class Connection implements RouteTable {
     this.ws = ws;
     ws.on('open', () => this.onOpen(ws));
     ws.on('message', (data, isBinary) => {
-      if (this.ws !== ws) return;
+      // Frames still arriving while a retired socket closes belong to no subscription.
+      if (this.ws !== ws || this.ended) return;
       this.lastMessageAt = Date.now();
       this.events.frame(this, data, isBinary);
     });
     ws.on('pong', () => this.onPong(ws));
     ws.on('error', (error) => this.onError(ws, error));
     ws.on('close', (code, reason) => this.onClose(ws, code, reason.toString('utf8')));
-    this.settings.logger.debug({ url: this.status().url, attempt: this.attempts }, 'stream connecting');
+    this.settings.logger.debug({ url: this.shownUrl, attempt: this.attempts }, 'stream connecting');
   }
 
   private onOpen(ws: WebSocket): void {
@@ -228,14 +232,14 @@ export class Connection implements RouteTable {
       this.send(subscribeMessage(subscription.target, this.settings.apiKey));
     }
     this.heartbeatTimer = setInterval(() => this.beat(ws), this.settings.heartbeatMs);
-    this.settings.logger.debug({ url: this.status().url, subscriptions: this.subscriptions.size }, 'stream open');
+    this.settings.logger.debug({ url: this.shownUrl, subscriptions: this.subscriptions.size }, 'stream open');
   }
 
   private beat(ws: WebSocket): void {
     if (this.ws !== ws) return;
     if (this.awaitingPong) {
       this.noteError(`no pong within ${this.settings.heartbeatMs} ms`);
-      this.settings.logger.warn({ url: this.status().url }, 'stream heartbeat missed; reconnecting');
+      this.settings.logger.warn({ url: this.shownUrl }, 'stream heartbeat missed; reconnecting');
       ws.terminate();
       return;
     }
@@ -262,7 +266,7 @@ export class Connection implements RouteTable {
     const message = this.settings.redact(error.message);
     if (isAuthError(message)) this.session.authRefused = true;
     this.noteError(message);
-    this.settings.logger.debug({ url: this.status().url, error: message }, 'stream socket error');
+    this.settings.logger.debug({ url: this.shownUrl, error: message }, 'stream socket error');
   }
 
   private onClose(ws: WebSocket, code: number, rawReason: string): void {
@@ -293,7 +297,7 @@ export class Connection implements RouteTable {
     const delay = backoffDelay(this.failures, this.settings.reconnectBaseMs, this.settings.reconnectMaxMs);
     this.failures += 1;
     this.state = 'backoff';
-    this.settings.logger.debug({ url: this.status().url, code, delayMs: delay }, 'stream lost; reconnecting after backoff');
+    this.settings.logger.debug({ url: this.shownUrl, code, delayMs: delay }, 'stream lost; reconnecting after backoff');
     this.schedule(delay);
   }
 
@@ -307,7 +311,7 @@ export class Connection implements RouteTable {
     if (!ws || ws.readyState !== WebSocket.OPEN) return;
     ws.send(text, (error) => {
       // A failed send means the socket is closing; its close event reconnects and resends.
-      if (error) this.settings.logger.debug({ url: this.status().url, error: this.settings.redact(error.message) }, 'stream send failed');
+      if (error) this.settings.logger.debug({ url: this.shownUrl, error: this.settings.redact(error.message) }, 'stream send failed');
     });
   }
 

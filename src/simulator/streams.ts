@@ -1,0 +1,675 @@
+/**
+ * The four live streams of spec §4.7 (/ws/token-feed, /ws/chart-live, /ws/holders-live,
+ * /ws/trades-live) on the simulator's own HTTP server. A client subscribes with JSON text messages
+ * carrying the API key (spec §5.3); the server acknowledges, sends the current state as snapshot
+ * messages, then pushes every change the market announces. The protocol where the spec is silent
+ * is recorded in docs/streams.md and docs/simulator.md.
+ *
+ * Fan-out is indexed by token (and by wallet for trades-live), changes of one synchronous market
+ * mutation are pushed together once it returns, and each pushed message is serialised once and
+ * the same bytes written to every subscriber, so a thousand subscriptions cost little more than one.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { z } from 'zod';
+import { STREAMS, type StreamName } from '../market/endpoints';
+import { keyMatches } from './auth';
+import type { Market, MarketChange } from './market';
+import { MAX_WALLETS, isAddress } from './params';
+import type { WireTrade } from './wireTypes';
+
+export type { StreamName };
+
+/** Close codes (decision: the spec does not show how a refused subscription ends). */
+export const CLOSE_BAD_REQUEST = 4000;
+export const CLOSE_UNAUTHORIZED = 4001;
+export const CLOSE_UNKNOWN_TOKEN = 4004;
+export const UNAUTHORIZED_REASON = 'Unauthorized: invalid API key';
+
+export const DEFAULT_INTERVAL_SECS = 60;
+/** A year and a day: longer candles are no use for live data and only make the aggregation scan more. */
+export const MAX_INTERVAL_SECS = 366 * 86_400;
+/** holders-live sends this many of the largest current holders as its snapshot. */
+export const SNAPSHOT_HOLDERS = 20;
+/** trades-live sends this many of the latest trades as its snapshot. */
+export const SNAPSHOT_TRADES = 20;
+
+export interface StreamOptions {
+  /** Ping interval; a socket that has not answered the previous ping is terminated. Default 30 s. */
+  heartbeatMs?: number;
+  /** A socket whose unsent data grows past this is terminated instead of buffered. Default 4 MiB. */
+  maxBufferedBytes?: number;
+  /** Largest frame accepted from a client (ws closes with 1009 above it). Default 64 KiB. */
+  maxPayloadBytes?: number;
+  /** Subscriptions one socket may hold. Default 1,000. */
+  maxSubscriptionsPerSocket?: number;
+}
+
+export const DEFAULT_STREAM_OPTIONS: Required<StreamOptions> = {
+  heartbeatMs: 30_000,
+  maxBufferedBytes: 4 * 1024 * 1024,
+  maxPayloadBytes: 64 * 1024,
+  maxSubscriptionsPerSocket: 1_000,
+};
+
+/** What tests, benchmarks and controls see of the streams. */
+export interface StreamsView {
+  /** Live subscriptions, over every socket, of one stream or of all. */
+  subscriptionCount(stream?: StreamName): number;
+  /** WebSockets accepted and not yet closed. */
+  socketCount(): number;
+  /** Cuts every WebSocket at once without a close frame, as a lost network would. */
+  drop(): void;
+}
+
+/** A token subscription; `intervalSecs` is the candle interval on chart-live and 0 elsewhere. */
+interface TokenTarget {
+  kind: 'token';
+  tokenAddress: string;
+  intervalSecs: number;
+}
+
+interface WalletTarget {
+  kind: 'wallets';
+  wallets: string[];
+}
+
+type Target = TokenTarget | WalletTarget;
+
+interface Peer {
+  readonly ws: WebSocket;
+  readonly stream: StreamName;
+  /** By subscription key, so that a repeated subscription is not added twice. */
+  readonly subs: Map<string, Target>;
+  alive: boolean;
+  /** The server has decided to close it: nothing more is read or pushed. */
+  done: boolean;
+}
+
+interface CachedSnapshot {
+  version: number;
+  /** Tokens and holders carry syncedAt in whole seconds, so their snapshots live at most one second; -1: timeless. */
+  second: number;
+  frames: Buffer[];
+}
+
+const MessageSchema = z.object({
+  action: z.enum(['subscribe', 'unsubscribe'], { error: 'action must be "subscribe" or "unsubscribe"' }).optional(),
+  tokenAddress: z.string({ error: 'tokenAddress must be a string' }).optional(),
+  wallets: z
+    .union([z.array(z.string()), z.string()], { error: 'wallets must be a list of wallet addresses or a comma-separated string' })
+    .optional(),
+  intervalSecs: z
+    .union([z.number(), z.string().regex(/^\d{1,9}$/).transform(Number)], {
+      error: `intervalSecs must be a whole number of seconds from 1 to ${MAX_INTERVAL_SECS}`,
+    })
+    .optional(),
+});
+
+type Message = z.infer<typeof MessageSchema>;
+
+/** Changes announced by the market and not yet pushed. */
+interface PendingChanges {
+  trades: Array<{ tokenAddress: string; wallet: string; trade: WireTrade }>;
+  /** Tokens whose current candle changed. */
+  candles: Set<string>;
+  /** Token → wallets whose holder record changed. */
+  holders: Map<string, Set<string>>;
+  /** Tokens whose Token may have changed. */
+  tokens: Set<string>;
+}
+
+function emptyPending(): PendingChanges {
+  return { trades: [], candles: new Set(), holders: new Map(), tokens: new Set() };
+}
+
+class BadRequest extends Error {}
+
+const ADDRESS_RULE = 'base58, 32–44 characters, or 0x + 40 hex digits';
+
+function streamOfPath(rawUrl: string | undefined): StreamName | null {
+  const path = (rawUrl ?? '').split('?')[0] ?? '';
+  if (!path.startsWith('/ws/')) return null;
+  const name = path.slice(4);
+  return (STREAMS as readonly string[]).includes(name) ? (name as StreamName) : null;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function textOf(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}
+
+/** Close reasons are limited to 123 bytes by the protocol. */
+function clipReason(text: string): string {
+  let clipped = text;
+  while (Buffer.byteLength(clipped) > 123) clipped = clipped.slice(0, -1);
+  return clipped;
+}
+
+function frameOf(message: unknown): Buffer {
+  return Buffer.from(JSON.stringify(message));
+}
+
+function tradeSnapshotFrame(trade: WireTrade): Buffer {
+  return frameOf({ type: 'trade', tokenAddress: trade.makerData.tokenAddress, wallet: trade.makerData.address, snapshot: true, data: trade });
+}
+
+function targetKey(target: Target): string {
+  return target.kind === 'token' ? `t|${target.tokenAddress}|${target.intervalSecs}` : `w|${[...target.wallets].sort().join(',')}`;
+}
+
+function walletList(raw: string[] | string): string[] {
+  const items = typeof raw === 'string' ? raw.split(',') : raw;
+  return [...new Set(items.map((item) => item.trim()).filter((item) => item.length > 0))];
+}
+
+/** Newest first, with a total order so that a snapshot is the same whatever order the tokens were read in. */
+function newestFirst(a: WireTrade, b: WireTrade): number {
+  return (
+    b.timestamp - a.timestamp ||
+    (a.makerData.tokenAddress < b.makerData.tokenAddress ? -1 : a.makerData.tokenAddress > b.makerData.tokenAddress ? 1 : 0) ||
+    b.transactionIndex - a.transactionIndex ||
+    (a.transactionHash < b.transactionHash ? -1 : a.transactionHash > b.transactionHash ? 1 : 0)
+  );
+}
+
+export class StreamHub implements StreamsView {
+  private readonly options: Required<StreamOptions>;
+  private readonly wss: WebSocketServer;
+  private readonly peers = new Set<Peer>();
+  /** Per stream: token → interval (0 outside chart-live) → subscribed sockets. */
+  private readonly tokens: Record<StreamName, Map<string, Map<number, Set<Peer>>>> = {
+    'token-feed': new Map(),
+    'chart-live': new Map(),
+    'holders-live': new Map(),
+    'trades-live': new Map(),
+  };
+  /** trades-live wallet → sockets following it, with how many of the socket's subscriptions do. */
+  private readonly wallets = new Map<string, Map<Peer, number>>();
+  private readonly counts: Record<StreamName, number> = { 'token-feed': 0, 'chart-live': 0, 'holders-live': 0, 'trades-live': 0 };
+  /** Changes since the last push, gathered while a mutation runs and pushed once it returns. */
+  private pending: PendingChanges = emptyPending();
+  private flushScheduled = false;
+  private readonly versions = new Map<string, number>();
+  private tradeVersion = 0;
+  private readonly snapshots = new Map<string, CachedSnapshot>();
+  /**
+   * Each token's latest trades, newest first, kept up to date from trade events: reading them from
+   * the market means building a view of every trade in the token's history (thousands), far too
+   * slow to repeat for every subscription while the market moves.
+   */
+  private readonly latestTrades = new Map<string, WireTrade[]>();
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly unsubscribeMarket: () => void;
+  private closed = false;
+
+  constructor(
+    private readonly market: Market,
+    private readonly apiKey: string,
+    options: StreamOptions = {},
+  ) {
+    this.options = { ...DEFAULT_STREAM_OPTIONS };
+    for (const name of Object.keys(DEFAULT_STREAM_OPTIONS) as Array<keyof StreamOptions>) {
+      const value = options[name];
+      if (value === undefined) continue;
+      if (!Number.isSafeInteger(value) || value < 1) throw new Error(`streams.${name} must be a whole number ≥ 1 (got ${String(value)})`);
+      this.options[name] = value;
+    }
+    this.wss = new WebSocketServer({
+      noServer: true,
+      clientTracking: false,
+      maxPayload: this.options.maxPayloadBytes,
+      perMessageDeflate: false,
+    });
+    this.unsubscribeMarket = market.onChange((change) => this.onChange(change));
+    this.heartbeat = setInterval(() => this.beat(), this.options.heartbeatMs);
+    // Heartbeats alone must not keep a process alive.
+    this.heartbeat.unref();
+  }
+
+  // ----- the public view -----
+
+  subscriptionCount(stream?: StreamName): number {
+    if (stream) return this.counts[stream];
+    return STREAMS.reduce((total, name) => total + this.counts[name], 0);
+  }
+
+  socketCount(): number {
+    return this.peers.size;
+  }
+
+  drop(): void {
+    this.dropAll();
+  }
+
+  /** Cuts every socket without a close frame; returns how many there were. */
+  dropAll(): number {
+    const count = this.peers.size;
+    for (const peer of [...this.peers]) this.cut(peer);
+    return count;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    this.unsubscribeMarket();
+    this.dropAll();
+    this.wss.close();
+  }
+
+  // ----- connections -----
+
+  /** The http server's 'upgrade' handler: a stream path becomes a WebSocket, anything else a 404. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // A client that vanishes mid-handshake must not surface as an unhandled error.
+    socket.on('error', () => socket.destroy());
+    if (this.closed) {
+      socket.destroy();
+      return;
+    }
+    const stream = streamOfPath(req.url);
+    if (!stream) {
+      const body = JSON.stringify({ error: 'Not Found', message: `No stream at ${(req.url ?? '').split('?')[0]?.slice(0, 100) ?? ''}` });
+      socket.end(
+        'HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, stream));
+  }
+
+  private accept(ws: WebSocket, stream: StreamName): void {
+    if (this.closed) {
+      ws.terminate();
+      return;
+    }
+    const peer: Peer = { ws, stream, subs: new Map(), alive: true, done: false };
+    this.peers.add(peer);
+    // ws reports protocol errors (oversize or invalid frames) here and closes the socket itself.
+    ws.on('error', () => undefined);
+    ws.on('pong', () => {
+      peer.alive = true;
+    });
+    ws.on('message', (data, isBinary) => {
+      try {
+        this.receive(peer, data, isBinary);
+      } catch (error) {
+        process.emitWarning(`stream message handling failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.refuse(peer, 1011, 'Internal Server Error', 'Internal server error');
+      }
+    });
+    ws.on('close', () => {
+      this.forget(peer);
+      this.peers.delete(peer);
+    });
+  }
+
+  private beat(): void {
+    for (const peer of [...this.peers]) {
+      // A socket that missed a ping, or was refused and still has not finished closing, is reclaimed.
+      if (!peer.alive || peer.done) {
+        this.cut(peer);
+        continue;
+      }
+      peer.alive = false;
+      try {
+        peer.ws.ping();
+      } catch {
+        this.cut(peer);
+      }
+    }
+  }
+
+  /** Terminates a socket at once (no close frame) and forgets it. */
+  private cut(peer: Peer): void {
+    this.forget(peer);
+    this.peers.delete(peer);
+    peer.ws.terminate();
+  }
+
+  /** Ends every subscription of a socket; the socket itself may still be closing. */
+  private forget(peer: Peer): void {
+    peer.done = true;
+    for (const target of peer.subs.values()) this.index(peer, target, -1);
+    peer.subs.clear();
+  }
+
+  /** Sends an error message and closes with `code`; the socket's subscriptions end at once. */
+  private refuse(peer: Peer, code: number, error: string, message: string, reason = `${error}: ${message}`): void {
+    this.forget(peer);
+    const ws = peer.ws;
+    if (ws.readyState !== WebSocket.OPEN) return;
+    ws.send(JSON.stringify({ type: 'error', error, message }));
+    ws.close(code, clipReason(reason));
+  }
+
+  // ----- client messages -----
+
+  private receive(peer: Peer, data: RawData, isBinary: boolean): void {
+    if (peer.done) return;
+    if (isBinary) {
+      this.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', 'Binary frames are not accepted: send a JSON text message');
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(textOf(data));
+    } catch {
+      this.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', 'The message is not JSON');
+      return;
+    }
+    if (!isRecord(value)) {
+      this.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', 'The message must be a JSON object');
+      return;
+    }
+    const action = value.action;
+    if (action !== undefined && action !== 'subscribe' && action !== 'unsubscribe') {
+      this.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', 'action must be "subscribe" or "unsubscribe"');
+      return;
+    }
+    const subscribing = action !== 'unsubscribe';
+    // The key is checked before anything else of a subscription, so a caller without it learns nothing.
+    if (subscribing && !keyMatches(value.apiKey, this.apiKey)) {
+      this.refuse(
+        peer,
+        CLOSE_UNAUTHORIZED,
+        'Unauthorized',
+        'A valid API key is required in the apiKey field of the subscription message',
+        UNAUTHORIZED_REASON,
+      );
+      return;
+    }
+    let message: Message;
+    let target: Target;
+    try {
+      const parsed = MessageSchema.safeParse(value);
+      if (!parsed.success) throw new BadRequest(parsed.error.issues[0]?.message ?? 'Malformed message');
+      message = parsed.data;
+      target = this.targetOf(peer.stream, message, !subscribing);
+    } catch (error) {
+      if (!(error instanceof BadRequest)) throw error;
+      this.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', error.message);
+      return;
+    }
+    if (subscribing) this.subscribe(peer, target);
+    else this.unsubscribe(peer, target, message.intervalSecs === undefined);
+  }
+
+  private targetOf(stream: StreamName, message: Message, unsubscribing: boolean): Target {
+    const { tokenAddress, wallets, intervalSecs } = message;
+    if (tokenAddress !== undefined && wallets !== undefined) throw new BadRequest('Send either tokenAddress or wallets, not both');
+    if (intervalSecs !== undefined) {
+      if (stream !== 'chart-live') throw new BadRequest('intervalSecs applies to chart-live only');
+      if (!Number.isInteger(intervalSecs) || intervalSecs < 1 || intervalSecs > MAX_INTERVAL_SECS) {
+        throw new BadRequest(`intervalSecs must be a whole number of seconds from 1 to ${MAX_INTERVAL_SECS}`);
+      }
+    }
+    if (wallets !== undefined) {
+      if (stream !== 'trades-live') throw new BadRequest(`Only trades-live follows wallets: send tokenAddress on ${stream}`);
+      const list = walletList(wallets);
+      if (list.length === 0) throw new BadRequest('wallets must name at least one wallet');
+      if (list.length > MAX_WALLETS) throw new BadRequest(`At most ${MAX_WALLETS} wallets per subscription (got ${list.length})`);
+      const bad = list.find((wallet) => !isAddress(wallet));
+      if (bad !== undefined) throw new BadRequest(`wallets: "${bad.slice(0, 60)}" is not a valid address (${ADDRESS_RULE})`);
+      return { kind: 'wallets', wallets: list };
+    }
+    if (tokenAddress === undefined) {
+      const what = stream === 'trades-live' ? 'tokenAddress or wallets' : 'tokenAddress';
+      throw new BadRequest(`${what} is required${unsubscribing ? ' to unsubscribe' : ''}`);
+    }
+    if (!isAddress(tokenAddress)) throw new BadRequest(`tokenAddress is not a valid address (${ADDRESS_RULE})`);
+    const interval = stream === 'chart-live' ? (intervalSecs ?? (unsubscribing ? 0 : DEFAULT_INTERVAL_SECS)) : 0;
+    return { kind: 'token', tokenAddress, intervalSecs: interval };
+  }
+
+  private subscribe(peer: Peer, target: Target): void {
+    if (target.kind === 'token' && !this.market.hasToken(target.tokenAddress)) {
+      this.refuse(peer, CLOSE_UNKNOWN_TOKEN, 'Not Found', 'Token not found');
+      return;
+    }
+    const key = targetKey(target);
+    if (!peer.subs.has(key)) {
+      if (peer.subs.size >= this.options.maxSubscriptionsPerSocket) {
+        this.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', `At most ${this.options.maxSubscriptionsPerSocket} subscriptions per socket`);
+        return;
+      }
+      peer.subs.set(key, target);
+      this.index(peer, target, 1);
+    }
+    // A repeated subscription is acknowledged and gets the current state again, but is not added twice.
+    const ack =
+      target.kind === 'token'
+        ? {
+            type: 'subscribed',
+            stream: peer.stream,
+            tokenAddress: target.tokenAddress,
+            ...(peer.stream === 'chart-live' ? { intervalSecs: target.intervalSecs } : {}),
+          }
+        : { type: 'subscribed', stream: peer.stream, wallets: target.wallets };
+    this.send(peer, frameOf(ack));
+    for (const frame of this.snapshot(peer.stream, target)) this.send(peer, frame);
+  }
+
+  /**
+   * Ends the socket's subscriptions to a token (on chart-live: at the given interval, or every
+   * interval when none is given), or stops following the given wallets.
+   */
+  private unsubscribe(peer: Peer, target: Target, anyInterval: boolean): void {
+    const removed: Array<[string, Target]> = [];
+    const added: Target[] = [];
+    for (const [key, sub] of peer.subs) {
+      if (target.kind === 'token' && sub.kind === 'token') {
+        if (sub.tokenAddress === target.tokenAddress && (anyInterval || sub.intervalSecs === target.intervalSecs)) removed.push([key, sub]);
+      } else if (target.kind === 'wallets' && sub.kind === 'wallets') {
+        const remaining = sub.wallets.filter((wallet) => !target.wallets.includes(wallet));
+        if (remaining.length === sub.wallets.length) continue;
+        removed.push([key, sub]);
+        if (remaining.length > 0) added.push({ kind: 'wallets', wallets: remaining });
+      }
+    }
+    for (const [key, sub] of removed) {
+      peer.subs.delete(key);
+      this.index(peer, sub, -1);
+    }
+    for (const sub of added) {
+      const key = targetKey(sub);
+      if (peer.subs.has(key)) continue;
+      peer.subs.set(key, sub);
+      this.index(peer, sub, 1);
+    }
+    const ack =
+      target.kind === 'token'
+        ? { type: 'unsubscribed', stream: peer.stream, tokenAddress: target.tokenAddress }
+        : { type: 'unsubscribed', stream: peer.stream, wallets: target.wallets };
+    this.send(peer, frameOf(ack));
+  }
+
+  private index(peer: Peer, target: Target, delta: 1 | -1): void {
+    this.counts[peer.stream] += delta;
+    if (target.kind === 'token') {
+      const byToken = this.tokens[peer.stream];
+      let byInterval = byToken.get(target.tokenAddress);
+      if (delta > 0) {
+        if (!byInterval) byToken.set(target.tokenAddress, (byInterval = new Map()));
+        let peers = byInterval.get(target.intervalSecs);
+        if (!peers) byInterval.set(target.intervalSecs, (peers = new Set()));
+        peers.add(peer);
+      } else if (byInterval) {
+        const peers = byInterval.get(target.intervalSecs);
+        peers?.delete(peer);
+        if (peers?.size === 0) byInterval.delete(target.intervalSecs);
+        if (byInterval.size === 0) byToken.delete(target.tokenAddress);
+      }
+      return;
+    }
+    for (const wallet of target.wallets) {
+      let followers = this.wallets.get(wallet);
+      if (delta > 0) {
+        if (!followers) this.wallets.set(wallet, (followers = new Map()));
+        followers.set(peer, (followers.get(peer) ?? 0) + 1);
+      } else if (followers) {
+        const left = (followers.get(peer) ?? 0) - 1;
+        if (left > 0) followers.set(peer, left);
+        else followers.delete(peer);
+        if (followers.size === 0) this.wallets.delete(wallet);
+      }
+    }
+  }
+
+  // ----- snapshots -----
+
+  private snapshot(stream: StreamName, target: Target): Buffer[] {
+    const cacheKey = `${stream}|${targetKey(target)}`;
+    const version = target.kind === 'token' ? (this.versions.get(target.tokenAddress) ?? 0) : this.tradeVersion;
+    const second = stream === 'token-feed' || stream === 'holders-live' ? this.market.now() : -1;
+    const cached = this.snapshots.get(cacheKey);
+    if (cached && cached.version === version && cached.second === second) return cached.frames;
+    const frames = target.kind === 'token' ? this.tokenSnapshot(stream, target) : this.walletSnapshot(target.wallets);
+    // Many distinct wallet lists could grow the cache without end; starting over is cheap.
+    if (this.snapshots.size >= 2_000) this.snapshots.clear();
+    this.snapshots.set(cacheKey, { version, second, frames });
+    return frames;
+  }
+
+  private tokenSnapshot(stream: StreamName, target: TokenTarget): Buffer[] {
+    const tokenAddress = target.tokenAddress;
+    switch (stream) {
+      case 'token-feed': {
+        const token = this.market.token(tokenAddress);
+        return token ? [frameOf({ type: 'token', tokenAddress, snapshot: true, data: token })] : [];
+      }
+      case 'chart-live': {
+        const candle = this.market.currentCandle(tokenAddress, target.intervalSecs);
+        return candle ? [frameOf({ type: 'candle', tokenAddress, snapshot: true, data: candle })] : [];
+      }
+      case 'holders-live': {
+        const holders = (this.market.holders(tokenAddress, 'balance') ?? [])
+          .filter((holder) => holder.currentlyHoldingAmount !== '0')
+          .slice(0, SNAPSHOT_HOLDERS);
+        return holders.map((holder) => frameOf({ type: 'holder', tokenAddress, wallet: holder.address, snapshot: true, data: holder }));
+      }
+      case 'trades-live': {
+        let latest = this.latestTrades.get(tokenAddress);
+        if (!latest) {
+          latest = this.market.tokenTrades(tokenAddress, undefined, SNAPSHOT_TRADES)?.tradeHistory ?? [];
+          this.latestTrades.set(tokenAddress, latest);
+        }
+        return [...latest].reverse().map((trade) => tradeSnapshotFrame(trade));
+      }
+    }
+  }
+
+  /** The latest trades of the wallets in any token, oldest first, valued at transaction time like live trades. */
+  private walletSnapshot(wallets: string[]): Buffer[] {
+    const trades: WireTrade[] = [];
+    for (const tokenAddress of this.market.tokenAddresses()) {
+      trades.push(...(this.market.tokenTrades(tokenAddress, wallets, SNAPSHOT_TRADES)?.tradeHistory ?? []));
+    }
+    return trades
+      .sort(newestFirst)
+      .slice(0, SNAPSHOT_TRADES)
+      .reverse()
+      .map((trade) => tradeSnapshotFrame(trade));
+  }
+
+  // ----- changes -----
+
+  private onChange(change: MarketChange): void {
+    const tokenAddress = change.tokenAddress;
+    this.versions.set(tokenAddress, (this.versions.get(tokenAddress) ?? 0) + 1);
+    const pending = this.pending;
+    switch (change.kind) {
+      case 'trade': {
+        this.tradeVersion++;
+        const latest = this.latestTrades.get(tokenAddress);
+        if (latest) {
+          latest.push(change.trade);
+          // The same order as REST's trades-history, so a snapshot and a REST read agree.
+          latest.sort(newestFirst);
+          latest.length = Math.min(latest.length, SNAPSHOT_TRADES);
+        }
+        if (this.tokens['trades-live'].has(tokenAddress) || this.wallets.has(change.wallet)) {
+          pending.trades.push({ tokenAddress, wallet: change.wallet, trade: change.trade });
+        }
+        break;
+      }
+      case 'candle':
+        if (this.tokens['chart-live'].has(tokenAddress)) pending.candles.add(tokenAddress);
+        break;
+      case 'holder': {
+        if (this.tokens['holders-live'].has(tokenAddress)) {
+          let wallets = pending.holders.get(tokenAddress);
+          if (!wallets) pending.holders.set(tokenAddress, (wallets = new Set()));
+          wallets.add(change.wallet);
+        }
+        // A share of supply moving can change the token's top-10 supply and owner balance without a trade.
+        if (this.tokens['token-feed'].has(tokenAddress)) pending.tokens.add(tokenAddress);
+        break;
+      }
+      case 'token':
+        if (this.tokens['token-feed'].has(tokenAddress)) pending.tokens.add(tokenAddress);
+        break;
+    }
+    if (!this.flushScheduled && !this.closed) {
+      this.flushScheduled = true;
+      queueMicrotask(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const { trades, candles, holders, tokens } = this.pending;
+    this.pending = emptyPending();
+    if (this.closed) return;
+    try {
+      for (const { tokenAddress, wallet, trade } of trades) {
+        const frame = frameOf({ type: 'trade', tokenAddress, wallet, data: trade });
+        const byToken = this.tokens['trades-live'].get(tokenAddress)?.get(0);
+        if (byToken) for (const peer of byToken) this.send(peer, frame);
+        const byWallet = this.wallets.get(wallet);
+        // A socket following both the token and the wallet gets the trade once.
+        if (byWallet) for (const peer of byWallet.keys()) if (!byToken?.has(peer)) this.send(peer, frame);
+      }
+      for (const tokenAddress of candles) {
+        for (const [intervalSecs, peers] of this.tokens['chart-live'].get(tokenAddress) ?? []) {
+          const candle = this.market.currentCandle(tokenAddress, intervalSecs);
+          if (candle) this.sendAll(peers, frameOf({ type: 'candle', tokenAddress, data: candle }));
+        }
+      }
+      for (const [tokenAddress, wallets] of holders) {
+        const peers = this.tokens['holders-live'].get(tokenAddress)?.get(0);
+        if (!peers) continue;
+        for (const wallet of wallets) {
+          const holder = this.market.holder(tokenAddress, wallet);
+          if (holder) this.sendAll(peers, frameOf({ type: 'holder', tokenAddress, wallet, data: holder }));
+        }
+      }
+      for (const tokenAddress of tokens) {
+        const peers = this.tokens['token-feed'].get(tokenAddress)?.get(0);
+        const token = peers ? this.market.token(tokenAddress) : null;
+        if (peers && token) this.sendAll(peers, frameOf({ type: 'token', tokenAddress, data: token }));
+      }
+    } catch (error) {
+      // A failed push must never take the simulator down; the next change pushes current state again.
+      process.emitWarning(`stream push failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private sendAll(peers: Set<Peer>, frame: Buffer): void {
+    for (const peer of peers) this.send(peer, frame);
+  }
+
+  private send(peer: Peer, frame: Buffer): void {
+    if (peer.done || peer.ws.readyState !== WebSocket.OPEN) return;
+    peer.ws.send(frame, { binary: false });
+    // A reader that cannot keep up is cut rather than buffered for without limit.
+    if (peer.ws.bufferedAmount > this.options.maxBufferedBytes) this.cut(peer);
+  }
+}
