@@ -39,6 +39,13 @@ const RAW_LIMIT_FACTOR = 16;
 const RAW_LIMIT_FLOOR = 4096;
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/**
+ * Characters that never join a neighbour into one grapheme and take one UTF-16 unit: printable
+ * ASCII, Latin-1 and Latin extended letters (not the combining marks from U+0300), punctuation
+ * (not the zero-width and bidi controls U+200B–U+200F, U+202A–U+202E, U+2060–U+206F), sub- and
+ * superscripts, currency signs, arrows, box drawing and geometric shapes.
+ */
+const ONE_UNIT_GRAPHEMES = /^[\x20-\x7e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2070-\u20bf\u2190-\u21ff\u2500-\u25ff]*$/;
 
 /**
  * Removes terminal escapes and unsafe characters (see UNSAFE_CHARACTER), turns every line break
@@ -56,6 +63,8 @@ export function stripUnsafeChars(s: string): string {
 
 /** Number of graphemes (what a reader counts as characters). */
 export function graphemeCount(s: string): number {
+  // The segmenter is slow, and nearly all text on a card is one grapheme per code unit.
+  if (ONE_UNIT_GRAPHEMES.test(s)) return s.length;
   let count = 0;
   for (const _ of graphemes.segment(s)) count += 1;
   return count;

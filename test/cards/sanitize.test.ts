@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanMultilineText, cleanText, defuseMentions, untrusted, MAX_URL_LENGTH, safeUrl, stripUnsafeChars, truncateText } from '../../src/cards/sanitize';
+import { cleanMultilineText, cleanText, defuseMentions, graphemeCount, untrusted, MAX_URL_LENGTH, safeUrl, stripUnsafeChars, truncateText } from '../../src/cards/sanitize';
 
 /** The classes the brief forbids, written out here independently of the implementation. */
 const FORBIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069]/u;
@@ -225,5 +225,20 @@ describe('defuseMentions', () => {
   it('survives cleanText in either order, and catches a mention hidden by invisible characters', () => {
     expect(cleanText(defuseMentions('@everyone'), 20)).toBe('＠everyone');
     expect(untrusted('@every\u200bone', 20)).toBe('＠everyone');
+  });
+});
+
+describe('graphemeCount', () => {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const reference = (s: string): number => [...segmenter.segment(s)].length;
+  const pieces = fc.constantFrom('a', ' ', '€', '₅', '│', 'é', 'e\u0301', '\u00ad', '\u200d', '👍🏽', '🇫🇷', '한', '\u202e', '·', '…', '\u0300');
+
+  it('agrees with Intl.Segmenter on any mix of plain and joining characters', () => {
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 12 }), (parts, random) => {
+        const s = parts.join('') + random;
+        expect(graphemeCount(s)).toBe(reference(s));
+      }),
+    );
   });
 });
