@@ -10,6 +10,7 @@ import type { Card } from '../../cards/card';
 import { cardForError } from '../../cards/errorCard';
 import type { CommandContext } from '../../dispatch/command';
 import { parseCommandLine } from '../../dispatch/parseArgs';
+import { runCommand } from '../../dispatch/runCommand';
 import { isAddress } from '../../market/address';
 import { renderCardText } from './render';
 
@@ -30,7 +31,7 @@ export async function answerLine(line: string, context: CommandContext): Promise
   try {
     const parsed = parseCommandLine(isAddress(trimmed) ? `/token ${trimmed}` : trimmed, context.commands);
     if (parsed === null) return cardForError(new Error(`"${trimmed.slice(0, 40)}" is not a command`), { hint: 'Commands start with /. Try /help.' });
-    return await parsed.command.run(parsed.args, context);
+    return await runCommand(parsed.command, parsed.args, context);
   } catch (error) {
     return cardForError(error);
   }
