@@ -11,6 +11,7 @@ import { loadCommands } from './dispatch/registry';
 import { createLogger, registerSecret } from './log';
 import { MarketClient } from './market/client';
 import { QueryService } from './query/service';
+import type { Market } from './simulator/market';
 import { startSimulator, type RunningSimulator } from './simulator/server';
 
 function readConfig(): Config {
@@ -24,6 +25,21 @@ function readConfig(): Config {
     }
     throw error;
   }
+}
+
+/**
+ * Addresses for the banner: tokens with ordinary names first (the hostile ones are there to be
+ * found, not to greet), and wallets that traded the first of them, so `/trades` with the two
+ * suggestions has something to show.
+ */
+function addressesToTry(market: Market): { tokens: string[]; wallets: string[] } {
+  const hostile = new Set(market.hostileTokens());
+  const listing = market.listing();
+  const tokens = listing.tokens.filter((token) => !hostile.has(token.address)).slice(0, 3).map((token) => token.address);
+  const first = tokens[0];
+  const traded = first === undefined ? [] : (market.tokenTrades(first, listing.wallets)?.tradeHistory ?? []).map((trade) => trade.makerData.address);
+  const wallets = [...new Set([...traded, ...listing.wallets])].slice(0, 2);
+  return { tokens, wallets };
 }
 
 async function main(): Promise<void> {
@@ -63,9 +79,7 @@ async function main(): Promise<void> {
 
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
   if (simulator !== null) {
-    const listing = simulator.market.listing();
-    const tokens = listing.tokens.slice(0, 3).map((token) => token.address);
-    const wallets = listing.wallets.slice(0, 2);
+    const { tokens, wallets } = addressesToTry(simulator.market);
     process.stdout.write(
       `TokenWatch console chat on the built-in simulator (seed ${config.simulatorSeed}, ${simulator.baseUrl}); try /token ${tokens.join(' or ')}, /wallet ${wallets.join(' or ')}, /help\n`,
     );

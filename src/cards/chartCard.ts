@@ -1,7 +1,7 @@
 /**
  * The chart card: a token's price over a range as candles summarise it (spec §4.5): open, high,
  * low, close, change and volume. Prices are in SOL per token, the quote of the pools (§2.8); the
- * picture comes with a later issue, so `image` stays unset.
+ * candlestick picture is not drawn yet, so `image` stays unset.
  */
 import type { Candle } from '../market/schemas';
 import { bold, field, type Card, type CardAction } from './card';

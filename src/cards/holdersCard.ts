@@ -105,7 +105,7 @@ export function buildHoldersCard({ token, holders, sortBy, now }: HoldersCardInp
     description,
     color: tokenColor(token),
     fields,
-    footer: `${shortAddress(untrusted(token.address, 64, '?'))} · ${shown.length} of ${holders.length} wallets`,
+    footer: `${shortAddress(untrusted(token.address, 64, '?'))} · ${shown.length} of ${holders.length} wallets that ever held it`,
     timestamp: now,
     actions: [{ label: 'Token', command: 'token', args: [token.address] }, { label: 'Technicals', command: 'technicals', args: [token.address] }, ...otherSorts],
   };

@@ -126,7 +126,10 @@ function developerFields(technicals: Technicals, token: Token | null): CardField
   if (dev !== null) {
     const bought = `Bought ${amountOf(dev.totalBoughtAmount, token)} for ${dev.totalBoughtETH === null ? UNKNOWN : sol(dev.totalBoughtETH)} in ${count(dev.totalBuyTransactions, 'buy', 'buys')}`;
     const soldUsd = dev.totalSoldUSD === null ? '' : ` (${usd(dev.totalSoldUSD)})`;
-    const sold = `Sold ${amountOf(dev.totalSoldAmount, token)} for ${dev.totalSoldETH === null ? UNKNOWN : sol(dev.totalSoldETH)}${soldUsd} in ${count(dev.totalSellTransactions, 'sell', 'sells')}`;
+    const neverSold = dev.totalSellTransactions === 0 && (dev.totalSoldAmount === null || dev.totalSoldAmount === 0n);
+    const sold = neverSold
+      ? 'Sold none'
+      : `Sold ${amountOf(dev.totalSoldAmount, token)} for ${dev.totalSoldETH === null ? UNKNOWN : sol(dev.totalSoldETH)}${soldUsd} in ${count(dev.totalSellTransactions, 'sell', 'sells')}`;
     fields.push(field('Dev Trades', joinRich([bought, sold], '\n')));
   }
   return fields;
@@ -162,8 +165,15 @@ function compareDesc(a: bigint, b: bigint): number {
 
 function buyerLine(buyer: InitialBuyer, token: Token | null): RichText {
   const wallet = link(shortAddress(untrusted(buyer.walletAddress, 64, '?')), explorerAccountUrl(buyer.walletAddress, token?.chainId));
-  const sold = buyer.sellAmount !== null && buyer.sellAmount > 0n ? ` (${amountOf(buyer.sellAmount, token)})` : '';
-  return rich(wallet, ` · bought ${amountOf(buyer.buyAmount, token)} · ${buyerTypeLabel(buyer.initialBuyerType)}${sold}`, buyer.sniper ? ' · sniper' : '');
+  const label = buyerTypeLabel(buyer.initialBuyerType);
+  // With an amount sold, "sold 13.6M MOCHI (part)" says both how much and what kind of seller.
+  const outcome =
+    buyer.sellAmount !== null && buyer.sellAmount > 0n
+      ? `sold ${amountOf(buyer.sellAmount, token)} (${label.replace(/^sold /, '')})`
+      : label === 'hold'
+        ? 'holds'
+        : label;
+  return rich(wallet, ` · bought ${amountOf(buyer.buyAmount, token)} · ${outcome}`, buyer.sniper ? ' · sniper' : '');
 }
 
 function initialBuyerFields(technicals: Technicals, token: Token | null): CardField[] {

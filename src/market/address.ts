@@ -1,6 +1,6 @@
 /**
- * Address checks made before any request (issue: never spend a call on input that cannot be an
- * address). The service's chain is Solana (base58 public keys, 32–44 characters); EVM addresses
+ * Address checks made before any request, so that no call is spent on input that cannot be an
+ * address. The service's chain is Solana (base58 public keys, 32–44 characters); EVM addresses
  * (`0x` + 40 hex digits) are accepted too, as the spec treats addresses as opaque strings.
  */
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;

@@ -80,7 +80,7 @@ describe('buildHoldersCard', () => {
     expect(card.title).toBe('Holders · Neon Mochi (MOCHI)');
     expect(card.color).toBe('safe');
     expect(plainText(card.description ?? [])).toBe(`Order: Largest balance · 201 holders · top 10 hold ${percent(17.632506)}`);
-    expect(card.footer).toBe('646S…uH25 · 2 of 2 wallets');
+    expect(card.footer).toBe('646S…uH25 · 2 of 2 wallets that ever held it');
   });
 
   it('shows each holder: address link, amount, share, since, bought, sold, realised, tags', () => {
@@ -112,7 +112,7 @@ describe('buildHoldersCard', () => {
     const many = Array.from({ length: 25 }, (_, i) => holder({ currentlyHoldingAmount: String(1000 - i) }));
     const long = buildHoldersCard({ token, holders: many, sortBy: 'totalSoldUSD', now: NOW });
     expect(long.fields).toHaveLength(HOLDERS_SHOWN);
-    expect(long.footer).toBe(`646S…uH25 · ${HOLDERS_SHOWN} of 25 wallets`);
+    expect(long.footer).toBe(`646S…uH25 · ${HOLDERS_SHOWN} of 25 wallets that ever held it`);
     expect(plainText(long.description ?? [])).toContain('Most sold (USD)');
   });
 

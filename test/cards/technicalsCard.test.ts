@@ -123,6 +123,15 @@ describe('buildTechnicalsCard', () => {
     ]);
   });
 
+  it('says a developer who never sold sold none, not "0 for 0 in 0 sells"', () => {
+    const base = technicals();
+    const neverSold = technicals({
+      devMakerData: { ...base.devMakerData, totalSoldAmount: '0', totalSoldETH: '0', totalSoldUSD: '0', totalSellTransactions: 0 },
+    });
+    const built = buildTechnicalsCard({ address: TOKEN, technicals: neverSold, token, now: NOW });
+    expect(fieldText(built, 'Dev Trades').split('\n')).toEqual([`Bought ${formatTokenAmount(27649513840243n, 6)} MOCHI for 2.262 SOL in 2 buys`, 'Sold none']);
+  });
+
   it('counts initial buyers by type and snipers and lists the largest', () => {
     expect(initialBuyerCounts(technicals().initialBuyerStats)).toEqual({ hold: 2, sellPartial: 2, sellAll: 1, other: 0, snipers: 3 });
     expect(fieldText(card, 'Initial Buyers').split('\n')).toEqual([
@@ -131,9 +140,9 @@ describe('buildTechnicalsCard', () => {
     ]);
     const largest = fieldText(card, 'Largest Initial Buyers').split('\n');
     expect(largest).toEqual([
-      `59HM…GUkw · bought ${formatTokenAmount(15257915489038n, 6)} MOCHI · sold part (${formatTokenAmount(13608255645516n, 6)} MOCHI) · sniper`,
-      `BsLC…ZXkp · bought ${formatTokenAmount(6971302085562n, 6)} MOCHI · sold all (${formatTokenAmount(6971302085562n, 6)} MOCHI) · sniper`,
-      `1tHC…1etS · bought ${formatTokenAmount(6760776578578n, 6)} MOCHI · hold`,
+      `59HM…GUkw · bought ${formatTokenAmount(15257915489038n, 6)} MOCHI · sold ${formatTokenAmount(13608255645516n, 6)} MOCHI (part) · sniper`,
+      `BsLC…ZXkp · bought ${formatTokenAmount(6971302085562n, 6)} MOCHI · sold ${formatTokenAmount(6971302085562n, 6)} MOCHI (all) · sniper`,
+      `1tHC…1etS · bought ${formatTokenAmount(6760776578578n, 6)} MOCHI · holds`,
     ]);
   });
 

@@ -48,7 +48,7 @@ describe('/holders against the simulator', () => {
       const card = await holdersCard(market.client, address(), sort, NOW);
 
       expect(card.fields).toHaveLength(Math.min(HOLDERS_SHOWN, raw.length));
-      expect(card.footer).toBe(`${shortAddress(address())} · ${card.fields.length} of ${raw.length} wallets`);
+      expect(card.footer).toBe(`${shortAddress(address())} · ${card.fields.length} of ${raw.length} wallets that ever held it`);
       raw.slice(0, HOLDERS_SHOWN).forEach((holder, i) => {
         const share = (Number(holder.currentlyHoldingAmount) / Number(token.totalSupply)) * 100;
         expect(card.fields[i]?.name).toBe(`#${i + 1} · ${holder.currentlyHoldingAmount === '0' ? 'exited' : `${percent(share)} of supply`}`);

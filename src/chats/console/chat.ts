@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import type { Card } from '../../cards/card';
 import { cardForError } from '../../cards/errorCard';
 import type { CommandContext } from '../../dispatch/command';
-import { parseCommandLine } from '../../dispatch/parseArgs';
+import { parseCommandLine, UsageError } from '../../dispatch/parseArgs';
 import { runCommand } from '../../dispatch/runCommand';
 import { isAddress } from '../../market/address';
 import { renderCardText } from './render';
@@ -30,7 +30,7 @@ export async function answerLine(line: string, context: CommandContext): Promise
   if (trimmed === '') return null;
   try {
     const parsed = parseCommandLine(isAddress(trimmed) ? `/token ${trimmed}` : trimmed, context.commands);
-    if (parsed === null) return cardForError(new Error(`"${trimmed.slice(0, 40)}" is not a command`), { hint: 'Commands start with /. Try /help.' });
+    if (parsed === null) throw new UsageError(`"${trimmed.slice(0, 40)}" is not a command: commands start with /, such as /help.`, null);
     return await runCommand(parsed.command, parsed.args, context);
   } catch (error) {
     return cardForError(error);
@@ -59,8 +59,13 @@ export async function runConsoleChat(options: ConsoleChatOptions): Promise<void>
     const card = await answerLine(line, context);
     if (card !== null) {
       let text = renderCardText(card, { color: interactive });
-      const saved = await saveAttachment(card, outDir);
-      if (saved !== null) text += `picture saved: ${saved}\n`;
+      try {
+        const saved = await saveAttachment(card, outDir);
+        if (saved !== null) text += `picture saved: ${saved}\n`;
+      } catch (error) {
+        // A full disk or a read-only data/ costs the picture, not the chat.
+        text += `picture not saved: ${error instanceof Error && 'code' in error ? String(error.code) : 'write failed'}\n`;
+      }
       output.write(`${text}\n`);
     }
     prompt();

@@ -36,13 +36,23 @@ function start(input: string, env: Record<string, string> = {}, cwd = freshDir()
 }
 
 /** The seed-42 market, read in-process: the same addresses `npm run simulator -- --seed 42 --list` prints. */
-const listing = new Market({ seed: 42 }).listing();
+const market = new Market({ seed: 42 });
+const listing = market.listing();
 const token = listing.tokens.find((item) => /^[A-Za-z0-9 ]+$/.test(item.name) && item.name.trim() !== '')!;
-const wallet = listing.wallets[0]!;
+/** A listed wallet that has traded the token, so that /trades has something to show. */
+const wallet = market.tokenTrades(token.address, listing.wallets)!.tradeHistory[0]!.makerData.address;
 
 describe('npm start with piped commands', () => {
   it('prints a banner with addresses to try, then one card per command, and exits at the end of input', async () => {
-    const lines = [`/token ${token.address}`, `/technicals ${token.address}`, `/holders ${token.address}`, `/chart ${token.address}`, `/wallet ${wallet}`, '/help'];
+    const lines = [
+      `/token ${token.address}`,
+      `/technicals ${token.address}`,
+      `/holders ${token.address}`,
+      `/chart ${token.address}`,
+      `/wallet ${wallet}`,
+      `/trades ${token.address} ${wallet}`,
+      '/help',
+    ];
     const run = await start(`${lines.join('\n')}\n`);
     expect(run.code, run.stderr).toBe(0);
     const [banner, ...rest] = run.stdout.split('\n');
@@ -50,9 +60,19 @@ describe('npm start with piped commands', () => {
     expect(banner).toContain('seed 42');
     expect(banner).toMatch(/\/token [1-9A-HJ-NP-Za-km-z]{32,44}/);
     const output = rest.join('\n');
-    // Each card names what it answers; the token's own name and symbol appear on its cards.
-    expect(output).toContain(token.symbol);
-    for (const name of ['technicals', 'holders', 'chart', 'wallet', 'help']) expect(output.toLowerCase()).toContain(name);
+    // One card per command, in order, each under its own title line (a card starts after a blank
+    // line, or at the top); the "Try:" lines of other cards cannot stand in for a missing one.
+    const titles = output.split('\n').filter((line, i, all) => line !== '' && (i === 0 || all[i - 1] === '') && !line.startsWith(' '));
+    const expected = [
+      `[${token.riskStatus}] ${token.name} (${token.symbol})`,
+      `[${token.riskStatus}] Technicals · ${token.name} (${token.symbol})`,
+      `[${token.riskStatus}] Holders · ${token.name} (${token.symbol})`,
+      `Chart of ${token.name} (${token.symbol})`,
+      `Wallet ${wallet.slice(0, 4)}…${wallet.slice(-4)}`,
+      `Trades in ${token.name} (${token.symbol})`,
+      'Commands',
+    ];
+    expect(titles.filter((line) => expected.includes(line))).toEqual(expected);
     expect(output).not.toMatch(/\[ERROR\]/);
     expect(output).not.toMatch(/at .*\.ts:\d+/);
   }, 60_000);
@@ -63,6 +83,7 @@ describe('npm start with piped commands', () => {
     expect(run.stdout).toContain('[ERROR]');
     expect(run.stdout).toContain('not an address');
     expect(run.stdout).toContain('Unknown command');
+    expect(run.stdout).toContain('"hello" is not a command');
     expect(run.stdout).toContain(token.symbol);
   }, 60_000);
 
