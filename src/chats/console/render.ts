@@ -108,6 +108,8 @@ function richParagraphs(value: RichText, multiline: boolean): Paragraph[] {
   const paragraphs: Paragraph[] = [];
   let paragraph: Paragraph = [];
   let pieces: Piece[] = [];
+  // The link just shown, while no space has followed it: "<url>," keeps its comma.
+  let openLink: Word | null = null;
   const endWord = () => {
     if (pieces.length > 0) {
       paragraph.push({ pieces, unbreakable: isCopyableToken(pieces.map((p) => p.text).join('')) });
@@ -123,10 +125,14 @@ function richParagraphs(value: RichText, multiline: boolean): Paragraph[] {
     for (const part of s.split(/(\n|[^\S\n]+)/u)) {
       if (part === '') continue;
       if (part === '\n') {
+        openLink = null;
         if (multiline) endParagraph();
         else endWord();
       } else if (/^\s+$/u.test(part)) {
+        openLink = null;
         endWord();
+      } else if (openLink !== null && pieces.length === 0) {
+        openLink.pieces.push({ text: part, ansi });
       } else {
         pieces.push({ text: part, ansi });
       }
@@ -146,11 +152,12 @@ function richParagraphs(value: RichText, multiline: boolean): Paragraph[] {
     if (shown !== '' && shown !== url) {
       pushText(label.replace(/\n/g, ' '), ansi);
       endWord();
-      paragraph.push(word(`<${url}>`, LINK_ANSI, true));
+      openLink = word(`<${url}>`, LINK_ANSI, true);
     } else {
       endWord();
-      paragraph.push(word(url, LINK_ANSI, true));
+      openLink = word(url, LINK_ANSI, true);
     }
+    paragraph.push(openLink);
   }
   endParagraph();
   return tidyParagraphs(paragraphs);

@@ -88,6 +88,11 @@ describe('renderCardText', () => {
     );
   });
 
+  it('keeps punctuation that follows a link against it, and a space where the text has one', () => {
+    const card = baseCard({ description: rich(link('one', 'https://a.example/'), ', ', link('two', 'https://b.example/'), '. Go', link('', 'https://c.example/'), ' end') });
+    expect(renderCardText(card).split('\n')[3]).toBe('  one <https://a.example/>, two <https://b.example/>. Go https://c.example/ end');
+  });
+
   it('marks the risk status from the colour', () => {
     const markers: Record<CardColor, string> = { safe: '[SAFE] ', warning: '[WARNING] ', danger: '[DANGER] ', error: '[ERROR] ', info: '', neutral: '' };
     for (const [color, marker] of Object.entries(markers)) {

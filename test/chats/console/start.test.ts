@@ -59,6 +59,8 @@ describe('npm start with piped commands', () => {
     expect(banner).toContain('built-in simulator');
     expect(banner).toContain('seed 42');
     expect(banner).toMatch(/\/token [1-9A-HJ-NP-Za-km-z]{32,44}/);
+    // The banner greets with ordinary tokens; the hostile ones are there to be found.
+    for (const address of market.hostileTokens()) expect(banner).not.toContain(address);
     const output = rest.join('\n');
     // One card per command, in order, each under its own title line (a card starts after a blank
     // line, or at the top); the "Try:" lines of other cards cannot stand in for a missing one.
@@ -88,10 +90,12 @@ describe('npm start with piped commands', () => {
   }, 60_000);
 
   it('uses SIMULATOR_SEED for the embedded market', async () => {
-    const other = new Market({ seed: 7 }).listing();
+    const seven = new Market({ seed: 7 });
+    const hostile = new Set(seven.hostileTokens());
+    const firstOrdinary = seven.listing().tokens.find((item) => !hostile.has(item.address))!;
     const run = await start('/help\n', { SIMULATOR_SEED: '7' });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout.split('\n')[0]).toContain(other.tokens[0]!.address);
+    expect(run.stdout.split('\n')[0]).toContain(firstOrdinary.address);
   }, 60_000);
 
   it('stops with one line naming a wrong setting', async () => {
