@@ -4,7 +4,7 @@
  * console: `/holders ADDR share`, or `name=value` for any option).
  */
 import { isAddress } from '../market/address';
-import { parseDuration } from '../cards/format';
+import { duration, parseDuration } from '../cards/format';
 import type { AnyCommand, OptionSpec } from './command';
 
 export type ArgValue = string | number | string[] | undefined;
@@ -81,7 +81,8 @@ function readOne(command: AnyCommand, option: OptionSpec, raw: string | number):
       const secs = parseDuration(text);
       if (secs === null) throw new UsageError(`${option.name} must be a duration such as 15m, 4h or 1d, not ${shown(text)}.`, command);
       if ((option.minSecs !== undefined && secs < option.minSecs) || (option.maxSecs !== undefined && secs > option.maxSecs)) {
-        throw new UsageError(`${option.name} is out of range.`, command);
+        const limits = [option.minSecs === undefined ? '' : `at least ${duration(option.minSecs)}`, option.maxSecs === undefined ? '' : `at most ${duration(option.maxSecs)}`];
+        throw new UsageError(`${option.name} must be ${limits.filter(Boolean).join(' and ')}, not ${shown(text)}.`, command);
       }
       return secs;
     }

@@ -16,7 +16,7 @@ const chart = defineCommand({
   help: 'chart',
   options: [
     { name: 'token', type: 'address', description: 'Token address', required: true },
-    { name: 'interval', type: 'duration', description: 'Candle size', required: false, minSecs: 1 },
+    { name: 'interval', type: 'duration', description: 'Candle size', required: false, minSecs: 60, maxSecs: 86_400 },
     { name: 'limit', type: 'number', description: 'How many', required: false, integer: true, min: 1, max: 100 },
   ],
   run: () => card(),
@@ -86,6 +86,8 @@ describe('parseCommandLine', () => {
     [`/chart`, 'Missing token'],
     [`/chart not-an-address`, 'is not an address'],
     [`/chart ${TOKEN} soon`, 'duration'],
+    [`/chart ${TOKEN} 30s`, 'interval must be at least 1m and at most 1d, not "30s"'],
+    [`/chart ${TOKEN} 2d`, 'at most 1d'],
     [`/chart ${TOKEN} 15m 2.5`, 'whole number'],
     [`/chart ${TOKEN} 15m 500`, 'between'],
     [`/chart ${TOKEN} 15m 5 extra`, 'Too many words'],
