@@ -1,11 +1,14 @@
 /**
  * The live streams under load, over real sockets against the built-in simulator: how long a
  * thousand subscriptions take to open and receive their snapshot, how fast a control's change
- * reaches every subscriber, how long recovery after `drop` takes, and the memory they hold.
+ * reaches every subscriber, how long recovery after `drop` takes, and the memory they hold; how
+ * long a wallet subscription's snapshot takes, first and once the wallet is followed; and what a
+ * push into a full delivery queue costs while its consumer is stalled.
  */
 import { performance } from 'node:perf_hooks';
 import { STREAMS } from '../src/market/endpoints';
 import { StreamClient } from '../src/market/stream';
+import { DeliveryQueue } from '../src/market/stream/queue';
 import { silentLogger } from '../src/log';
 import { startSimulator } from '../src/simulator/server';
 
@@ -94,6 +97,66 @@ async function benchOne(perSocket: number): Promise<BenchRow[]> {
   }
 }
 
+/** Subscribes every shared wallet on its own, twice: the first reads each wallet's history, the second only what the server keeps. */
+async function benchWalletSnapshots(): Promise<BenchRow[]> {
+  const sim = await startSimulator({ apiKey: API_KEY, port: 0, seed: 42, tradesPerSecond: 0 });
+  sim.market.listing();
+  const wallets = sim.market.wallets();
+  const client = new StreamClient({ wsUrl: sim.wsUrl, apiKey: API_KEY, logger: silentLogger });
+  const round = async (): Promise<number> => {
+    let snapshots = 0;
+    const started = performance.now();
+    const stops = wallets.map((wallet) => {
+      let seen = false;
+      return client.subscribe('trades-live', { wallets: [wallet] }, (event) => {
+        if (event.snapshot && !seen) {
+          seen = true;
+          snapshots += 1;
+        }
+      });
+    });
+    await until(() => snapshots === wallets.length, 'every wallet snapshot');
+    const elapsed = performance.now() - started;
+    for (const stop of stops) stop();
+    return elapsed;
+  };
+  try {
+    const firstMs = await round();
+    // Trades by other wallets change none of these snapshots.
+    const tokenAddress = sim.market.tokenAddresses()[0] ?? '';
+    for (let n = 0; n < 100; n++) sim.market.executeTrade({ wallet: `Bench${String(n).padStart(3, '0')}Wa11etBench000Wa11etBench000Wa1`, tokenAddress, side: 'buy', amountUSD: 10 });
+    const againMs = await round();
+    return [
+      { what: `streams: ${wallets.length} wallet subscriptions, first snapshot of each wallet`, figure: `${firstMs.toFixed(0)} ms` },
+      { what: `streams: the same again after 100 trades by other wallets`, figure: `${againMs.toFixed(0)} ms` },
+    ];
+  } finally {
+    await client.close();
+    await sim.close();
+  }
+}
+
+/** Pushes into a full queue whose consumer never returns: each push drops the oldest item. */
+function benchStalledQueue(): BenchRow[] {
+  const PUSHES = 1_000_000;
+  const LIMIT = 1_000;
+  let dropped = 0;
+  const queue = new DeliveryQueue<{ n: number }>(LIMIT, {
+    deliver: () => new Promise<void>(() => {}),
+    delivered: () => {},
+    dropped: () => {
+      dropped += 1;
+    },
+    failed: () => {},
+  });
+  const started = performance.now();
+  for (let n = 0; n < PUSHES; n++) queue.push({ n });
+  const elapsed = performance.now() - started;
+  queue.stop();
+  if (dropped !== PUSHES - LIMIT - 1) throw new Error(`expected ${PUSHES - LIMIT - 1} drops, counted ${dropped}`);
+  return [{ what: `stream delivery queue: push past a full queue of ${LIMIT}, consumer stalled`, figure: `${((elapsed * 1e6) / PUSHES).toFixed(0)} ns a push` }];
+}
+
 export async function benchStreams(): Promise<BenchRow[]> {
-  return [...(await benchOne(1)), ...(await benchOne(50))];
+  return [...(await benchOne(1)), ...(await benchOne(50)), ...(await benchWalletSnapshots()), ...benchStalledQueue()];
 }

@@ -11,6 +11,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { LRUCache } from 'lru-cache';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { z } from 'zod';
 import { STREAMS, type StreamName } from '../market/endpoints';
@@ -34,6 +35,8 @@ export const MAX_INTERVAL_SECS = 366 * 86_400;
 export const SNAPSHOT_HOLDERS = 20;
 /** trades-live sends this many of the latest trades as its snapshot. */
 export const SNAPSHOT_TRADES = 20;
+/** Wallets whose latest trades are kept up to date for wallet snapshots (each at most SNAPSHOT_TRADES trades). */
+export const WALLETS_TRACKED = 2_000;
 
 export interface StreamOptions {
   /** Ping interval; a socket that has not answered the previous ping is terminated. Default 30 s. */
@@ -44,6 +47,8 @@ export interface StreamOptions {
   maxPayloadBytes?: number;
   /** Subscriptions one socket may hold. Default 1,000. */
   maxSubscriptionsPerSocket?: number;
+  /** Bytes of serialised snapshots kept for reuse; beyond it the least recently used go first. Default 16 MiB. */
+  snapshotCacheBytes?: number;
 }
 
 export const DEFAULT_STREAM_OPTIONS: Required<StreamOptions> = {
@@ -51,6 +56,7 @@ export const DEFAULT_STREAM_OPTIONS: Required<StreamOptions> = {
   maxBufferedBytes: 4 * 1024 * 1024,
   maxPayloadBytes: 64 * 1024,
   maxSubscriptionsPerSocket: 1_000,
+  snapshotCacheBytes: 16 * 1024 * 1024,
 };
 
 /** What tests, benchmarks and controls see of the streams. */
@@ -88,10 +94,17 @@ interface Peer {
 }
 
 interface CachedSnapshot {
-  version: number;
+  /** The token's change count, or for wallets the revisions of each wallet's latest trades: the state the frames show. */
+  version: string;
   /** Tokens and holders carry syncedAt in whole seconds, so their snapshots live at most one second; -1: timeless. */
   second: number;
   frames: Buffer[];
+}
+
+/** One wallet's latest trades over every token, newest first, and a number that changes whenever they do. */
+interface WalletLatest {
+  trades: WireTrade[];
+  revision: number;
 }
 
 const MessageSchema = z.object({
@@ -178,6 +191,14 @@ function newestFirst(a: WireTrade, b: WireTrade): number {
   );
 }
 
+/** Adds a trade to a newest-first list of the latest SNAPSHOT_TRADES trades. */
+function keepLatest(latest: WireTrade[], trade: WireTrade): void {
+  latest.push(trade);
+  // The same order as REST's trades-history, so a snapshot and a REST read agree.
+  latest.sort(newestFirst);
+  latest.length = Math.min(latest.length, SNAPSHOT_TRADES);
+}
+
 export class StreamHub implements StreamsView {
   private readonly options: Required<StreamOptions>;
   private readonly wss: WebSocketServer;
@@ -195,9 +216,21 @@ export class StreamHub implements StreamsView {
   /** Changes since the last push, gathered while a mutation runs and pushed once it returns. */
   private pending: PendingChanges = emptyPending();
   private flushScheduled = false;
+  /** Token → changes announced for it: a cached snapshot of the token is current while this has not moved. */
   private readonly versions = new Map<string, number>();
-  private tradeVersion = 0;
-  private readonly snapshots = new Map<string, CachedSnapshot>();
+  /**
+   * Serialised snapshots by stream and target, for the many subscriptions to one target. Bounded in
+   * bytes: versions left behind by a change are never read again and age out first.
+   */
+  private readonly snapshots: LRUCache<string, CachedSnapshot>;
+  /**
+   * Each followed wallet's latest trades, kept up to date from that wallet's trade events only:
+   * reading them from the market means building every trade the wallet ever made in every token
+   * (milliseconds for an active wallet), and any other wallet's trade changes nothing here.
+   */
+  private readonly walletLatest = new LRUCache<string, WalletLatest>({ max: WALLETS_TRACKED });
+  /** Source of WalletLatest revisions; never reused, so a wallet evicted and read again gets a new one. */
+  private walletRevision = 0;
   /**
    * Each token's latest trades, newest first, kept up to date from trade events: reading them from
    * the market means building a view of every trade in the token's history (thousands), far too
@@ -220,6 +253,11 @@ export class StreamHub implements StreamsView {
       if (!Number.isSafeInteger(value) || value < 1) throw new Error(`streams.${name} must be a whole number ≥ 1 (got ${String(value)})`);
       this.options[name] = value;
     }
+    this.snapshots = new LRUCache({
+      maxSize: this.options.snapshotCacheBytes,
+      // The key and bookkeeping count too, so that empty snapshots are not free.
+      sizeCalculation: (entry, key) => entry.frames.reduce((bytes, frame) => bytes + frame.length, key.length + 100),
+    });
     this.wss = new WebSocketServer({
       noServer: true,
       clientTracking: false,
@@ -241,6 +279,11 @@ export class StreamHub implements StreamsView {
 
   socketCount(): number {
     return this.peers.size;
+  }
+
+  /** Bytes the snapshot cache holds, as its bound counts them (at most snapshotCacheBytes). */
+  cachedSnapshotBytes(): number {
+    return this.snapshots.calculatedSize;
   }
 
   drop(): void {
@@ -527,13 +570,14 @@ export class StreamHub implements StreamsView {
 
   private snapshot(stream: StreamName, target: Target): Buffer[] {
     const cacheKey = `${stream}|${targetKey(target)}`;
-    const version = target.kind === 'token' ? (this.versions.get(target.tokenAddress) ?? 0) : this.tradeVersion;
+    const version =
+      target.kind === 'token'
+        ? String(this.versions.get(target.tokenAddress) ?? 0)
+        : [...target.wallets].sort().map((wallet) => this.latestOfWallet(wallet).revision).join(',');
     const second = stream === 'token-feed' || stream === 'holders-live' ? this.market.now() : -1;
     const cached = this.snapshots.get(cacheKey);
     if (cached && cached.version === version && cached.second === second) return cached.frames;
     const frames = target.kind === 'token' ? this.tokenSnapshot(stream, target) : this.walletSnapshot(target.wallets);
-    // Many distinct wallet lists could grow the cache without end; starting over is cheap.
-    if (this.snapshots.size >= 2_000) this.snapshots.clear();
     this.snapshots.set(cacheKey, { version, second, frames });
     return frames;
   }
@@ -568,15 +612,31 @@ export class StreamHub implements StreamsView {
 
   /** The latest trades of the wallets in any token, oldest first, valued at transaction time like live trades. */
   private walletSnapshot(wallets: string[]): Buffer[] {
-    const trades: WireTrade[] = [];
-    for (const tokenAddress of this.market.tokenAddresses()) {
-      trades.push(...(this.market.tokenTrades(tokenAddress, wallets, SNAPSHOT_TRADES)?.tradeHistory ?? []));
-    }
-    return trades
+    return wallets
+      .flatMap((wallet) => this.latestOfWallet(wallet).trades)
       .sort(newestFirst)
       .slice(0, SNAPSHOT_TRADES)
       .reverse()
       .map((trade) => tradeSnapshotFrame(trade));
+  }
+
+  /**
+   * A wallet's latest trades, read from the market the first time only. market.walletTrades knows
+   * which tokens a wallet traded, but values trades at today's price (wallet-tracker, spec §4.6),
+   * while streams carry the value at transaction time; tokenTrades does, one token at a time. A
+   * token the wallet never traded costs a map look-up there, so asking every token is cheap.
+   */
+  private latestOfWallet(wallet: string): WalletLatest {
+    let latest = this.walletLatest.get(wallet);
+    if (!latest) {
+      const trades: WireTrade[] = [];
+      for (const tokenAddress of this.market.tokenAddresses()) {
+        trades.push(...(this.market.tokenTrades(tokenAddress, [wallet], SNAPSHOT_TRADES)?.tradeHistory ?? []));
+      }
+      latest = { trades: trades.sort(newestFirst).slice(0, SNAPSHOT_TRADES), revision: ++this.walletRevision };
+      this.walletLatest.set(wallet, latest);
+    }
+    return latest;
   }
 
   // ----- changes -----
@@ -587,13 +647,13 @@ export class StreamHub implements StreamsView {
     const pending = this.pending;
     switch (change.kind) {
       case 'trade': {
-        this.tradeVersion++;
         const latest = this.latestTrades.get(tokenAddress);
-        if (latest) {
-          latest.push(change.trade);
-          // The same order as REST's trades-history, so a snapshot and a REST read agree.
-          latest.sort(newestFirst);
-          latest.length = Math.min(latest.length, SNAPSHOT_TRADES);
+        if (latest) keepLatest(latest, change.trade);
+        // Only the trading wallet's snapshots change; peek, so that a trade does not count as a read.
+        const ofWallet = this.walletLatest.peek(change.wallet);
+        if (ofWallet) {
+          keepLatest(ofWallet.trades, change.trade);
+          ofWallet.revision = ++this.walletRevision;
         }
         if (this.tokens['trades-live'].has(tokenAddress) || this.wallets.has(change.wallet)) {
           pending.trades.push({ tokenAddress, wallet: change.wallet, trade: change.trade });

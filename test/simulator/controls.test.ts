@@ -102,6 +102,30 @@ describe('in-process controls', () => {
     expect(others).toEqual(reserves(untouched).slice(1));
   });
 
+  it('liquidity pull pushes one changed Token on token-feed, the same as REST shows', async () => {
+    const T = tokens[8] ?? '';
+    const probe = await Probe.open(sim.wsUrl, '/ws/token-feed');
+    try {
+      probe.send({ tokenAddress: T, apiKey: KEY });
+      const snapshot = (await probe.next(isType('token', (f) => f.snapshot === true), 'the snapshot')).data as WireToken;
+      expect(Math.max(...quoteReserves(snapshot))).toBeGreaterThan(0);
+      const before = probe.messages.length;
+      sim.controls.liquidity({ tokenAddress: T, pull: true });
+      const pushed = (await probe.next(isType('token'), 'the pushed Token', before)).data as WireToken;
+      expect(pushed.address).toBe(T);
+      expect(Math.max(...quoteReserves(pushed))).toBeLessThan(0.001 * Math.max(...quoteReserves(snapshot)));
+      expect(pushed.riskStatus).toBe('DANGER');
+      const rest = await restToken(sim, T);
+      expect(pushed.liquidityPools).toEqual(rest.liquidityPools);
+      expect(pushed.riskStatus).toBe(rest.riskStatus);
+      // Every pool is pulled in one control: the changes are pushed together, as one Token.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(probe.find(isType('token'), before)).toHaveLength(1);
+    } finally {
+      probe.close();
+    }
+  });
+
   it('price moves the deepest pool by trading, and REST shows the trade', async () => {
     const T = tokens[2] ?? '';
     const before = Number(sim.controls.risk({ tokenAddress: T, riskStatus: null }).token.priceSol);

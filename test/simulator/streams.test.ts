@@ -3,12 +3,22 @@
  * snapshot, then the change a scenario control makes, matching what REST shows afterwards; the
  * refusals (4001, 4000, 4004, 404 on upgrade); unsubscribe; drop; heartbeats; the moving market.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { setImmediate as tick } from 'node:timers/promises';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Market } from '../../src/simulator/market';
 import type { RunningSimulator } from '../../src/simulator/server';
-import { CLOSE_BAD_REQUEST, CLOSE_UNAUTHORIZED, CLOSE_UNKNOWN_TOKEN, SNAPSHOT_HOLDERS, SNAPSHOT_TRADES } from '../../src/simulator/streams';
+import {
+  CLOSE_BAD_REQUEST,
+  CLOSE_UNAUTHORIZED,
+  CLOSE_UNKNOWN_TOKEN,
+  SNAPSHOT_HOLDERS,
+  SNAPSHOT_TRADES,
+  StreamHub,
+} from '../../src/simulator/streams';
 import type { WireCandle, WireHolder, WireToken, WireTrade } from '../../src/simulator/wireTypes';
 import { KEY, UNKNOWN_ADDRESS, get, start } from './helpers';
 import { Probe, isType, until, type Frame } from './wsProbe';
@@ -225,6 +235,96 @@ describe('trades-live', () => {
       expect(probe.find(isType('trade', (f) => (f.data as WireTrade).transactionHash === trade.transactionHash))).toHaveLength(1);
     } finally {
       probe.close();
+    }
+  });
+});
+
+describe('wallet snapshots', () => {
+  /** The definition: the wallets' latest trades over every token, as each token's history gives them, oldest first. */
+  function expectedSnapshot(market: Market, followed: string[]): WireTrade[] {
+    return market
+      .tokenAddresses()
+      .flatMap((address) => market.tokenTrades(address, followed, SNAPSHOT_TRADES)?.tradeHistory ?? [])
+      .sort(
+        (a, b) =>
+          b.timestamp - a.timestamp ||
+          (a.makerData.tokenAddress < b.makerData.tokenAddress ? -1 : a.makerData.tokenAddress > b.makerData.tokenAddress ? 1 : 0) ||
+          b.transactionIndex - a.transactionIndex ||
+          (a.transactionHash < b.transactionHash ? -1 : 1),
+      )
+      .slice(0, SNAPSHOT_TRADES)
+      .reverse();
+  }
+
+  async function walletSnapshot(followed: string[]): Promise<WireTrade[]> {
+    const probe = await subscribe('/ws/trades-live', { wallets: followed, apiKey: KEY });
+    try {
+      const expected = Math.min(SNAPSHOT_TRADES, sim.market.walletTrades(followed).tradeHistory.length);
+      const frames = await probe.count(isType('trade', (f) => f.snapshot === true), expected, 'snapshot trades');
+      return frames.map((frame) => frame.data as WireTrade);
+    } finally {
+      probe.close();
+    }
+  }
+
+  it('read the market once per wallet, then follow only the trades of that wallet, and stay exact', async () => {
+    const [W1 = '', W2 = '', other = ''] = [wallets[20], wallets[21], wallets[22]];
+    expect(await walletSnapshot([W1, W2])).toEqual(expectedSnapshot(sim.market, [W1, W2]));
+
+    const reads = vi.spyOn(sim.market, 'tokenTrades');
+    try {
+      // Another wallet's trade changes neither snapshot: nothing is read again.
+      sim.controls.trade({ wallet: other, tokenAddress: token(14), side: 'buy', amountUSD: 100 });
+      expect(await walletSnapshot([W1, W2])).toHaveLength(SNAPSHOT_TRADES);
+      // The wallet's own trade is added to what the server keeps, still without reading the market.
+      const { trade } = sim.controls.trade({ wallet: W1, tokenAddress: token(15), side: 'buy', amountUSD: 100 });
+      const again = await walletSnapshot([W1, W2]);
+      expect(again.at(-1)).toEqual(trade);
+      expect(await walletSnapshot([W2])).toHaveLength(SNAPSHOT_TRADES);
+      expect(reads).not.toHaveBeenCalled();
+      reads.mockRestore();
+      expect(again).toEqual(expectedSnapshot(sim.market, [W1, W2]));
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
+  it('a wallet that never traded gets an empty snapshot, then its first trade', async () => {
+    const fresh = 'FreshWa11etFreshWa11etFreshWa11etFreshWa11e';
+    const probe = await subscribe('/ws/trades-live', { wallets: [fresh], apiKey: KEY });
+    const { trade } = sim.controls.trade({ wallet: fresh, tokenAddress: token(16), side: 'buy', amountUSD: 50 });
+    try {
+      expect((await probe.next(isType('trade'), 'the first trade')).data).toEqual(trade);
+      expect(probe.find(isType('trade', (f) => f.snapshot === true))).toEqual([]);
+    } finally {
+      probe.close();
+    }
+    expect(await walletSnapshot([fresh])).toEqual([trade]);
+  });
+});
+
+describe('the snapshot cache', () => {
+  it('stays within snapshotCacheBytes however many targets are subscribed', async () => {
+    const market = new Market({ seed: 42 });
+    const LIMIT = 32 * 1024;
+    const hub = new StreamHub(market, KEY, { snapshotCacheBytes: LIMIT });
+    const server = createServer();
+    server.on('upgrade', (req, socket, head) => hub.handleUpgrade(req, socket, head));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const wsUrl = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      // Every token's top holders: about 15 KB of frames each, over 600 KB in all.
+      for (const address of market.tokenAddresses()) {
+        const probe = await Probe.open(wsUrl, '/ws/holders-live');
+        probe.send({ tokenAddress: address, apiKey: KEY });
+        await probe.count(isType('holder', (f) => f.snapshot === true), 1, 'a snapshot holder');
+        probe.close();
+        expect(hub.cachedSnapshotBytes()).toBeLessThanOrEqual(LIMIT);
+      }
+      expect(hub.cachedSnapshotBytes()).toBeGreaterThan(LIMIT / 2);
+    } finally {
+      hub.close();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

@@ -1,9 +1,25 @@
 /**
- * Full-jitter exponential backoff: the wait before reconnection attempt n (from 0) is uniform in
- * [0, min(max, base·2ⁿ)). Spreading the waits over the whole range keeps a thousand sockets cut
- * at the same instant from all coming back at the same instant.
+ * The waits between connection attempts. Both spread the sockets out in time: a thousand sockets
+ * cut (or refused) at the same instant must not all come back at the same instant.
+ */
+
+/**
+ * Full-jitter exponential backoff after a lost link: the wait before reconnection attempt n (from 0)
+ * is uniform in [0, min(max, base·2ⁿ)).
  */
 export function backoffDelay(attempt: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 30));
   return Math.floor(random() * ceiling);
+}
+
+/** How far a slow retry may stray from its nominal pause, as a fraction of it. */
+export const SLOW_RETRY_SPREAD = 0.2;
+
+/**
+ * The pause before a slow retry (a refused key, a refused target): uniform in
+ * [pause·(1 − spread), pause·(1 + spread)). Never near zero, so a refusal is never retried in a
+ * tight loop, yet sockets refused together retry apart.
+ */
+export function slowRetryDelay(pauseMs: number, random: () => number = Math.random): number {
+  return Math.floor(pauseMs * (1 - SLOW_RETRY_SPREAD + 2 * SLOW_RETRY_SPREAD * random()));
 }

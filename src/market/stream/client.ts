@@ -1,8 +1,9 @@
 /**
  * The stream client: the four live streams of spec §4.7 for the rest of the bot. It places each
  * subscription on a socket (one per socket by default, packed when configured), turns frames into
- * typed events for the right subscription, counts what it could not read or had to drop, and
- * treats a refused key as an outage reported once and retried slowly.
+ * typed events for the right subscription, counts what it could not read or had to drop, treats
+ * a refused key as an outage reported once and retried slowly, and tells a subscriber once when
+ * the server refuses its target (which is then retried slowly too).
  */
 import type { RawData } from 'ws';
 import { registerSecret, scrubSecrets, silentLogger, type Logger } from '../../log';
@@ -13,7 +14,7 @@ import { decodeText } from './decode';
 import { DeliveryQueue } from './queue';
 import { routeEvent } from './route';
 import type { Subscription } from './subscription';
-import { checkTarget, describeTarget, routingKeys } from './target';
+import { checkTarget, describeTarget, publicTarget, routingKeys } from './target';
 import type {
   AuthFailureInfo,
   EventHandler,
@@ -22,6 +23,7 @@ import type {
   StreamEvent,
   StreamStatus,
   StreamTarget,
+  SubscribeOptions,
 } from './types';
 
 export const STREAM_DEFAULTS = {
@@ -30,6 +32,7 @@ export const STREAM_DEFAULTS = {
   reconnectBaseMs: 500,
   reconnectMaxMs: 30_000,
   authRetryMs: 300_000,
+  rejectedRetryMs: 300_000,
   queueLimit: 1_000,
 } as const;
 
@@ -49,6 +52,8 @@ export class StreamClient {
   private authOutage: { sinceSeq: number } | null = null;
   /** Per socket, the problems warned since it was last served: a refusal repeated at every retry is warned once. */
   private readonly warned = new WeakMap<Connection, Set<string>>();
+  /** Subscriptions whose refusal the subscriber was told of, until the server accepts them again. */
+  private readonly rejectionsReported = new Set<number>();
   private ended = false;
 
   constructor(options: StreamClientOptions) {
@@ -56,10 +61,13 @@ export class StreamClient {
     registerSecret(this.settings.apiKey);
   }
 
-  subscribe(stream: StreamName, target: StreamTarget, onEvent: EventHandler): () => void {
+  subscribe(stream: StreamName, target: StreamTarget, onEvent: EventHandler, options: SubscribeOptions = {}): () => void {
     if (this.ended) throw new Error('The stream client is closed');
     if (!(STREAMS as readonly string[]).includes(stream)) throw new Error(`Unknown stream "${String(stream)}"; expected one of ${STREAMS.join(', ')}`);
     if (typeof onEvent !== 'function') throw new Error(`${stream}: onEvent must be a function`);
+    if (options === null || typeof options !== 'object') throw new Error(`${stream}: options must be an object`);
+    const { onRejected } = options;
+    if (onRejected !== undefined && typeof onRejected !== 'function') throw new Error(`${stream}: onRejected must be a function`);
     const checked = checkTarget(stream, target);
     const { logger } = this.settings;
     const label = describeTarget(checked);
@@ -75,7 +83,7 @@ export class StreamClient {
         logger.warn({ stream, target: label, error: this.redact(errorMessage(error)) }, 'stream consumer failed; continuing with the next event');
       },
     });
-    const subscription: Subscription = { id: ++this.nextId, stream, target: checked, keys: routingKeys(checked), queue };
+    const subscription: Subscription = { id: ++this.nextId, stream, target: checked, keys: routingKeys(checked), queue, onRejected: onRejected ?? null };
     this.subscriptions.set(subscription.id, subscription);
     this.place(subscription, false);
 
@@ -108,6 +116,7 @@ export class StreamClient {
     for (const subscription of this.subscriptions.values()) subscription.queue.stop();
     this.subscriptions.clear();
     this.owners.clear();
+    this.rejectionsReported.clear();
     const pending = [...this.connections].map((connection) => connection.close());
     this.connections.clear();
     await Promise.all([...pending, ...this.closing]);
@@ -148,6 +157,7 @@ export class StreamClient {
         reconnectBaseMs: settings.reconnectBaseMs,
         reconnectMaxMs: settings.reconnectMaxMs,
         authRetryMs: settings.authRetryMs,
+        rejectedRetryMs: settings.rejectedRetryMs,
         logger: settings.logger,
         redact: (text) => this.redact(text),
       },
@@ -169,6 +179,7 @@ export class StreamClient {
   private unsubscribe(subscription: Subscription): void {
     subscription.queue.stop();
     this.subscriptions.delete(subscription.id);
+    this.rejectionsReported.delete(subscription.id);
     const connection = this.owners.get(subscription.id);
     this.owners.delete(subscription.id);
     if (!connection) return;
@@ -195,7 +206,8 @@ export class StreamClient {
           this.unreadable(connection, item.reason);
           break;
         case 'subscribed':
-          connection.acknowledge(item.tokenAddress, item.wallets);
+          // Accepted now, so a later refusal of the same target is news again.
+          for (const accepted of connection.acknowledge(item.tokenAddress, item.wallets)) this.rejectionsReported.delete(accepted.id);
           this.served(connection);
           break;
         case 'error': {
@@ -258,10 +270,12 @@ export class StreamClient {
   }
 
   /**
-   * The socket was served (an acknowledgement or an event): its next problem is news again, and if
-   * it opened after a key outage began, the key works again and a later refusal is a new outage.
+   * The socket was served (an acknowledgement or an event): its backoff starts afresh, its next
+   * problem is news again, and if it opened after a key outage began, the key works again and a
+   * later refusal is a new outage.
    */
   private served(connection: Connection): void {
+    connection.served();
     this.warned.delete(connection);
     if (!this.authOutage || connection.sequence <= this.authOutage.sinceSeq) return;
     this.authOutage = null;
@@ -271,17 +285,35 @@ export class StreamClient {
   /**
    * The server refused a subscription and closed the socket. On a shared socket the culprit cannot
    * be told apart from the subscriptions sent after it, so every one not yet acknowledged moves to
-   * a socket of its own: the refused one keeps failing alone, and the others stop being cut with it.
+   * a socket of its own: the refused one then fails alone (and is reported there), and the others
+   * stop being cut with it. A socket's only, unacknowledged subscription is the culprit: its
+   * subscriber is told (once), and the connection retries it slowly.
    */
   private onRejected(connection: Connection, code: number, reason: string): void {
     this.warnOnce(connection, `closed ${code}: ${reason}`, 'stream server refused a subscription');
-    if (connection.size <= 1) return;
-    const unacknowledged = connection.unacknowledged();
-    for (const subscription of unacknowledged) {
-      connection.remove(subscription);
-      this.place(subscription, true);
+    if (connection.size > 1) {
+      for (const subscription of connection.unacknowledged()) {
+        connection.remove(subscription);
+        this.place(subscription, true);
+      }
+      if (connection.size === 0) {
+        this.retire(connection);
+        return;
+      }
     }
-    if (connection.size === 0) this.retire(connection);
+    const refused = connection.refusedSubscription();
+    if (refused) this.reportRejection(refused, code, reason === '' ? `closed ${code}` : reason);
+  }
+
+  private reportRejection(subscription: Subscription, code: number, reason: string): void {
+    if (this.rejectionsReported.has(subscription.id)) return;
+    this.rejectionsReported.add(subscription.id);
+    if (!subscription.onRejected) return;
+    try {
+      subscription.onRejected({ stream: subscription.stream, target: publicTarget(subscription.target), code, reason });
+    } catch (error) {
+      this.settings.logger.warn({ stream: subscription.stream, error: this.redact(errorMessage(error)) }, 'onRejected callback failed');
+    }
   }
 
   private redact(text: string): string {
@@ -305,6 +337,7 @@ function readOptions(options: StreamClientOptions): Settings {
     reconnectBaseMs: positiveInteger('reconnectBaseMs', options.reconnectBaseMs, STREAM_DEFAULTS.reconnectBaseMs),
     reconnectMaxMs: positiveInteger('reconnectMaxMs', options.reconnectMaxMs, STREAM_DEFAULTS.reconnectMaxMs),
     authRetryMs: positiveInteger('authRetryMs', options.authRetryMs, STREAM_DEFAULTS.authRetryMs),
+    rejectedRetryMs: positiveInteger('rejectedRetryMs', options.rejectedRetryMs, STREAM_DEFAULTS.rejectedRetryMs),
     queueLimit: positiveInteger('queueLimit', options.queueLimit, STREAM_DEFAULTS.queueLimit),
   };
 }

@@ -1,13 +1,14 @@
 /**
  * One socket to one stream, and its life: connect, send every subscription it carries once per
  * opening, ping on an interval and terminate a link that stops answering, and come back after a
- * loss (full-jitter backoff) or after a refused key (slowly). What frames mean is the client's
- * business; this file only keeps the link and the list of subscriptions it must re-establish.
+ * loss (full-jitter backoff), or slowly after a refused key or a refused target. What frames mean
+ * is the client's business; this file only keeps the link and the list of subscriptions it must
+ * re-establish.
  */
 import WebSocket, { type RawData } from 'ws';
 import type { Logger } from '../../log';
 import type { StreamName } from '../endpoints';
-import { backoffDelay } from './backoff';
+import { backoffDelay, slowRetryDelay } from './backoff';
 import { classifyClose, isAuthError } from './closeReason';
 import type { RouteTable } from './route';
 import type { Subscription } from './subscription';
@@ -30,6 +31,7 @@ export interface ConnectionSettings {
   reconnectBaseMs: number;
   reconnectMaxMs: number;
   authRetryMs: number;
+  rejectedRetryMs: number;
   logger: Logger;
   redact: (text: string) => string;
 }
@@ -39,7 +41,10 @@ export interface ConnectionEvents {
   attempt(connection: Connection, isReconnect: boolean): number;
   frame(connection: Connection, data: RawData, isBinary: boolean): void;
   authFailed(connection: Connection, reason: string): void;
-  /** The server refused a subscription and closed (4000/4004); called before the connection backs off. */
+  /**
+   * The server refused a subscription and closed (4000/4004); called before the connection decides
+   * when to come back, so the client may first move subscriptions elsewhere.
+   */
   rejected(connection: Connection, code: number, reason: string): void;
 }
 
@@ -58,8 +63,10 @@ export class Connection implements RouteTable {
   /** Sequence number of the current attempt (see ConnectionEvents.attempt). */
   private attemptSeq = 0;
   private attempts = 0;
-  /** Consecutive losses without a healthy period: the backoff exponent. */
+  /** Consecutive losses since the server last served this socket: the backoff exponent. */
   private failures = 0;
+  /** The server refused this socket's only subscription and has not served it since: nothing else joins it. */
+  private holdsRefused = false;
 
   private readonly subscriptions = new Map<number, Subscription>();
   private readonly byRoutingKey = new Map<string, Subscription>();
@@ -103,7 +110,7 @@ export class Connection implements RouteTable {
 
   /** Whether this socket can also carry a subscription with these routing keys. */
   canTake(keys: readonly string[], limit: number): boolean {
-    if (this.ended || this.isolated || this.subscriptions.size >= limit) return false;
+    if (this.ended || this.isolated || this.holdsRefused || this.subscriptions.size >= limit) return false;
     return keys.every((key) => !this.byRoutingKey.has(key));
   }
 
@@ -124,12 +131,36 @@ export class Connection implements RouteTable {
     if (this.state === 'open' && this.subscriptions.size > 0) this.send(unsubscribeMessage(subscription.target));
   }
 
-  acknowledge(tokenAddress: string | null, wallets: readonly string[]): void {
+  /** Marks the subscriptions an acknowledgement names; returns them. */
+  acknowledge(tokenAddress: string | null, wallets: readonly string[]): Subscription[] {
     const keys = tokenAddress !== null ? [tokenAddress] : wallets;
+    const found = new Set<Subscription>();
     for (const key of keys) {
       const subscription = this.byRoutingKey.get(addressKey(key));
-      if (subscription) this.acknowledged.add(subscription.id);
+      if (!subscription) continue;
+      this.acknowledged.add(subscription.id);
+      found.add(subscription);
     }
+    return [...found];
+  }
+
+  /**
+   * The server accepted a subscription or pushed an event: the link works, so the next loss starts
+   * the backoff afresh. Waiting for the first pong instead would leave a socket that was served but
+   * cut within one heartbeat interval with a backoff that only grows.
+   */
+  served(): void {
+    this.failures = 0;
+    this.holdsRefused = false;
+  }
+
+  /**
+   * The subscription a refusal (4000/4004) can be blamed on: the socket's only one, when the server
+   * had not acknowledged it. On a shared socket the culprit cannot be told apart (see the client).
+   */
+  refusedSubscription(): Subscription | null {
+    const only = this.single();
+    return only && !this.acknowledged.has(only.id) ? only : null;
   }
 
   unacknowledged(): Subscription[] {
@@ -287,17 +318,28 @@ export class Connection implements RouteTable {
     if (kind === 'auth') {
       this.state = 'auth-failed';
       this.events.authFailed(this, this.lastError ?? `closed ${code}`);
-      this.schedule(this.settings.authRetryMs);
+      // Jittered, so that a thousand sockets refused together do not retry together.
+      this.schedule(slowRetryDelay(this.settings.authRetryMs));
       return;
     }
     if (kind === 'rejected') {
       this.events.rejected(this, code, reason);
       if (this.ended) return;
+      // The target itself is refused: the server will say the same at once, so never retry it fast.
+      if (this.refusedSubscription()) {
+        this.state = 'rejected';
+        this.holdsRefused = true;
+        const delay = slowRetryDelay(this.settings.rejectedRetryMs);
+        this.settings.logger.debug({ url: this.shownUrl, code, delayMs: delay }, 'stream subscription refused; retrying slowly');
+        this.schedule(delay);
+        return;
+      }
     }
-    const delay = backoffDelay(this.failures, this.settings.reconnectBaseMs, this.settings.reconnectMaxMs);
+    const step = this.failures;
+    const delay = backoffDelay(step, this.settings.reconnectBaseMs, this.settings.reconnectMaxMs);
     this.failures += 1;
     this.state = 'backoff';
-    this.settings.logger.debug({ url: this.shownUrl, code, delayMs: delay }, 'stream lost; reconnecting after backoff');
+    this.settings.logger.debug({ url: this.shownUrl, code, backoffStep: step, delayMs: delay }, 'stream lost; reconnecting after backoff');
     this.schedule(delay);
   }
 

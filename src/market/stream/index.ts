@@ -10,4 +10,6 @@ export type {
   StreamEvent,
   StreamStatus,
   StreamTarget,
+  SubscribeOptions,
+  SubscriptionRejection,
 } from './types';

@@ -4,6 +4,8 @@
  * and a consumer that cannot keep up loses the oldest ones (counted) rather than growing memory
  * without bound. Live data makes the newest events the valuable ones.
  */
+import { Fifo } from './fifo';
+
 export interface QueueHooks<T extends object> {
   deliver(item: T): void | Promise<void>;
   /** The consumer settled an item (resolved or failed). */
@@ -15,7 +17,7 @@ export interface QueueHooks<T extends object> {
 }
 
 export class DeliveryQueue<T extends object> {
-  private readonly waiting: T[] = [];
+  private readonly waiting = new Fifo<T>();
   private running = false;
   private stopped = false;
 
@@ -26,14 +28,14 @@ export class DeliveryQueue<T extends object> {
 
   /** Items waiting for the consumer, not counting the one it is handling. */
   get size(): number {
-    return this.waiting.length;
+    return this.waiting.size;
   }
 
   push(item: T): void {
     if (this.stopped) return;
     this.waiting.push(item);
-    while (this.waiting.length > this.limit) {
-      this.waiting.shift();
+    while (this.waiting.size > this.limit) {
+      this.waiting.take();
       this.hooks.dropped();
     }
     if (!this.running) void this.run();
@@ -42,7 +44,7 @@ export class DeliveryQueue<T extends object> {
   /** Discards what waits and delivers nothing more; an item already with the consumer finishes. */
   stop(): void {
     this.stopped = true;
-    this.waiting.length = 0;
+    this.waiting.clear();
   }
 
   private async run(): Promise<void> {
@@ -50,7 +52,7 @@ export class DeliveryQueue<T extends object> {
     try {
       for (;;) {
         if (this.stopped) return;
-        const item = this.waiting.shift();
+        const item = this.waiting.take();
         if (item === undefined) return;
         try {
           await this.hooks.deliver(item);

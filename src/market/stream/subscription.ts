@@ -2,7 +2,7 @@
 import type { StreamName } from '../endpoints';
 import type { DeliveryQueue } from './queue';
 import type { CheckedTarget } from './target';
-import type { StreamEvent } from './types';
+import type { StreamEvent, SubscriptionRejection } from './types';
 
 export interface Subscription {
   readonly id: number;
@@ -11,4 +11,6 @@ export interface Subscription {
   /** Routing keys (see target.ts): the token, or each wallet. */
   readonly keys: readonly string[];
   readonly queue: DeliveryQueue<StreamEvent>;
+  /** The caller's callback for a target the server refused, if it gave one. */
+  readonly onRejected: ((rejection: SubscriptionRejection) => void) | null;
 }

@@ -19,7 +19,8 @@ export type StreamEventKind = StreamEvent['kind'];
 
 export type EventHandler = (event: StreamEvent) => void | Promise<void>;
 
-export type ConnectionState = 'connecting' | 'open' | 'backoff' | 'auth-failed' | 'closed';
+/** 'rejected': the server refused the socket's only subscription (close 4000 or 4004); it is retried slowly. */
+export type ConnectionState = 'connecting' | 'open' | 'backoff' | 'auth-failed' | 'rejected' | 'closed';
 
 export interface StreamClientOptions {
   wsUrl: string;
@@ -32,8 +33,10 @@ export interface StreamClientOptions {
   /** Full-jitter exponential backoff between reconnections: defaults 500 and 30_000. */
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
-  /** Default 300_000: the pace of retries after the service refused the key. */
+  /** Default 300_000: the pace of retries after the service refused the key (each pause ±20%). */
   authRetryMs?: number;
+  /** Default 300_000: the pace of retries of a target the service refused, e.g. an unknown token (each pause ±20%). */
+  rejectedRetryMs?: number;
   /** Default 1_000 events per subscription waiting for a slow consumer; beyond it the oldest are dropped. */
   queueLimit?: number;
 }
@@ -67,6 +70,25 @@ export interface StreamCounters {
 export interface StreamStatus {
   sockets: SocketStatus[];
   counters: StreamCounters;
+}
+
+/**
+ * The server refused one subscription's target and closed its socket: close 4000 (malformed or not
+ * allowed) or 4004 (unknown token). It will not be served as it stands; the client retries it
+ * every `rejectedRetryMs` (a token may become known) and reports it again only after the server
+ * has accepted it in between.
+ */
+export interface SubscriptionRejection {
+  stream: StreamName;
+  target: StreamTarget;
+  code: number;
+  /** The server's close reason, or "closed <code>" without one; never the key. */
+  reason: string;
+}
+
+export interface SubscribeOptions {
+  /** Called once when the server refuses this subscription's target (see SubscriptionRejection). */
+  onRejected?: (rejection: SubscriptionRejection) => void;
 }
 
 export interface AuthFailureInfo {

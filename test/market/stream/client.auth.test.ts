@@ -28,9 +28,9 @@ describe('a wrong key', () => {
     client.onAuthFailure((info) => reports.push(info));
     const feeds = [token(1), token(2), token(3)].map((T) => collect(client!, 'token-feed', { tokenAddress: T }));
     await waitFor(() => client!.status().sockets.every((socket) => socket.state === 'auth-failed'), 'every socket to fail');
-    await sleep(2_500);
+    await sleep(2_200);
 
-    // Three sockets, each: the first attempt and at most two retries in 2.5 s at one per second.
+    // Three sockets, each: the first attempt and one or two retries in 2.2 s at one per 0.8 to 1.2 s.
     expect(fixture.totalAttempts()).toBeGreaterThanOrEqual(3 * 2);
     expect(fixture.totalAttempts()).toBeLessThanOrEqual(3 * 3);
     expect(reports).toHaveLength(1);
@@ -63,6 +63,25 @@ describe('a wrong key', () => {
     await waitFor(() => reports.length === 2, 'the second outage to be reported');
     await sleep(350);
     expect(reports).toHaveLength(2);
+  });
+
+  it('refused sockets retry apart: each after authRetryMs ± 20%, not all at one instant', async () => {
+    fixture = await StreamFixture.start({ apiKey: RIGHT_KEY });
+    const RETRY_MS = 1_000;
+    const SOCKETS = 20;
+    client = new StreamClient({ wsUrl: fixture.wsUrl, apiKey: WRONG_KEY, authRetryMs: RETRY_MS });
+    for (let n = 0; n < SOCKETS; n++) collect(client, 'token-feed', { tokenAddress: token(50 + n) });
+    await waitFor(() => fixture!.totalAttempts() >= 2 * SOCKETS, 'one retry of every socket');
+    const times = [...fixture.attemptTimes].sort((a, b) => a - b);
+    const firsts = times.slice(0, SOCKETS);
+    const retries = times.slice(SOCKETS, 2 * SOCKETS);
+    const firstAttempt = Math.min(...firsts);
+    // Slow: no retry before 0.8 × authRetryMs.
+    expect(Math.min(...retries) - firstAttempt).toBeGreaterThanOrEqual(0.8 * RETRY_MS - 5);
+    // Apart: without jitter the twenty retries would come within a few ms of each other, as the
+    // refusals did; spread uniformly over 400 ms, all twenty within 150 ms has odds near 1 in 10⁷.
+    expect(Math.max(...firsts) - firstAttempt).toBeLessThan(150);
+    expect(Math.max(...retries) - Math.min(...retries)).toBeGreaterThanOrEqual(150);
   });
 
   it('an HTTP 401 on upgrade is a refused key too', async () => {

@@ -1,8 +1,9 @@
 /** Unreadable frames, slow consumers, dead links, abrupt drops and refused subscriptions, against the local fixture. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { StreamClient, type StreamEvent } from '../../../src/market/stream';
+import { StreamClient, type StreamEvent, type SubscriptionRejection } from '../../../src/market/stream';
 import { collect } from './support/collect';
 import { StreamFixture, type FixtureOptions } from './support/fixture';
+import { memoryLogger } from './support/logs';
 import { token, wireToken } from './support/samples';
 import { sleep, waitFor } from './support/wait';
 
@@ -161,12 +162,42 @@ describe('after an abrupt drop', () => {
   });
 });
 
+describe('the backoff after a loss', () => {
+  /** The backoff step of each "stream lost" line: 0 means the wait was drawn from [0, reconnectBaseMs). */
+  const steps = (logs: ReturnType<typeof memoryLogger>) =>
+    logs.lines().filter((line) => line.msg === 'stream lost; reconnecting after backoff').map((line) => line.backoffStep);
+  // No pong within the test: only being served can reset the backoff.
+  const NO_PONG_YET = { heartbeatMs: 60_000, reconnectBaseMs: 20, reconnectMaxMs: 60_000 } as const;
+
+  it('starts afresh once the server has served the socket, even when it is cut before the first pong', async () => {
+    const logs = memoryLogger();
+    const { fixture, client } = await setUp({}, { ...NO_PONG_YET, logger: logs.logger });
+    const { events } = collect(client, 'token-feed', { tokenAddress: token(400) });
+    for (let cut = 1; cut <= 4; cut++) {
+      await waitFor(() => events.filter((event) => event.snapshot).length === cut, `snapshot ${cut}`);
+      fixture.dropAll();
+    }
+    await waitFor(() => events.filter((event) => event.snapshot).length === 5, 'the last snapshot');
+    expect(steps(logs)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('keeps growing while the server closes every socket before serving it', async () => {
+    const logs = memoryLogger();
+    const { fixture } = await setUp({ closeOnSubscribe: 1001 }, { ...NO_PONG_YET, logger: logs.logger });
+    collect(client!, 'token-feed', { tokenAddress: token(401) });
+    await waitFor(() => fixture.attempts['token-feed'] >= 4, 'a few attempts');
+    await waitFor(() => steps(logs).length >= 3, 'their log lines');
+    expect(steps(logs).slice(0, 3)).toEqual([0, 1, 2]);
+  });
+});
+
 describe('a refused subscription', () => {
   it('on a shared socket is moved to its own socket; the others keep receiving', async () => {
     const unknown = token(301);
     const { fixture, client } = await setUp({ unknownTokens: [unknown] }, { subscriptionsPerSocket: 10 });
     const a = collect(client, 'token-feed', { tokenAddress: token(300) });
-    const b = collect(client, 'token-feed', { tokenAddress: unknown });
+    const rejections: SubscriptionRejection[] = [];
+    const b = client.subscribe('token-feed', { tokenAddress: unknown }, () => {}, { onRejected: (rejection) => rejections.push(rejection) });
     const c = collect(client, 'token-feed', { tokenAddress: token(302) });
     await waitFor(() => a.events.length >= 1 && c.events.length >= 1, 'the known tokens');
     await waitFor(() => client.status().sockets.length === 3, 'the refused subscriptions to move out');
@@ -175,11 +206,63 @@ describe('a refused subscription', () => {
     fixture.change('token-feed', token(300));
     fixture.change('token-feed', token(302));
     await waitFor(() => a.events.some((e) => !e.snapshot) && c.events.some((e) => !e.snapshot), 'changes on the known tokens');
-    expect(b.events).toEqual([]);
-    await waitFor(
-      () => client.status().sockets.some((socket) => socket.subscriptions === 1 && socket.reconnects >= 2 && /unknown token/.test(socket.lastError ?? '')),
-      'the refused subscription retrying alone',
-    );
+    // Only the culprit, alone on its socket, is reported: never a subscription that was cut with it.
+    await waitFor(() => rejections.length === 1, 'the report');
+    expect(rejections).toEqual([{ stream: 'token-feed', target: { tokenAddress: unknown }, code: 4004, reason: 'unknown token' }]);
+    expect(client.status().sockets.filter((socket) => socket.state === 'rejected')).toMatchObject([{ subscriptions: 1, lastError: 'closed 4004: unknown token' }]);
     expect(fixture.liveSubscriptions().map((subscription) => subscription.tokenAddress).sort()).toEqual([token(300), token(302)].sort());
+    b();
+  });
+
+  it.each([
+    ['an unknown token', 4004, { unknownTokens: [token(310)] }, 'unknown token'],
+    ['a malformed subscription', 4000, { malformedTokens: [token(310)] }, 'malformed subscription'],
+  ] as const)('%s (%i) is reported once and retried only slowly', async (_what, code, fixtureOptions, reason) => {
+    const RETRY_MS = 400;
+    const { fixture, client } = await setUp(fixtureOptions, { rejectedRetryMs: RETRY_MS });
+    const rejections: SubscriptionRejection[] = [];
+    client.subscribe('token-feed', { tokenAddress: token(310) }, () => {}, { onRejected: (rejection) => rejections.push(rejection) });
+    await waitFor(() => fixture.attempts['token-feed'] >= 4, 'three retries', 10_000);
+    expect(rejections).toEqual([{ stream: 'token-feed', target: { tokenAddress: token(310) }, code, reason }]);
+    expect(client.status().sockets).toMatchObject([{ subscriptions: 1, lastError: `closed ${code}: ${reason}` }]);
+    // Each retry waits rejectedRetryMs ± 20%: never the fast backoff (reconnectBaseMs is 20 here).
+    const gaps = fixture.attemptTimes.slice(1).map((time, n) => time - (fixture.attemptTimes[n] ?? 0));
+    for (const gap of gaps.slice(0, 3)) expect(gap).toBeGreaterThanOrEqual(0.8 * RETRY_MS - 5);
+  });
+
+  it('is reported again only after the server accepted the target in between', async () => {
+    const T = token(320);
+    const { fixture, client } = await setUp({ unknownTokens: [T] }, { rejectedRetryMs: 100 });
+    const rejections: SubscriptionRejection[] = [];
+    const events: StreamEvent[] = [];
+    client.subscribe('token-feed', { tokenAddress: T }, (event) => void events.push(event), { onRejected: (rejection) => rejections.push(rejection) });
+    await waitFor(() => fixture.attempts['token-feed'] >= 3, 'two retries');
+    expect(rejections).toHaveLength(1);
+
+    fixture.unknownTokens.delete(T);
+    await waitFor(() => events.length === 1, 'the snapshot once the token is known');
+    expect(client.status().sockets).toMatchObject([{ state: 'open', subscriptions: 1 }]);
+
+    fixture.unknownTokens.add(T);
+    fixture.dropAll();
+    await waitFor(() => rejections.length === 2, 'the second report');
+    const attempts = fixture.attempts['token-feed'];
+    await waitFor(() => fixture.attempts['token-feed'] >= attempts + 2, 'two more retries');
+    expect(rejections).toHaveLength(2);
+  });
+
+  it('a subscriber without onRejected still has its target retried slowly; a throwing callback is logged', async () => {
+    const logs = memoryLogger();
+    const { fixture, client } = await setUp({ unknownTokens: [token(330), token(331)] }, { rejectedRetryMs: 60_000, logger: logs.logger });
+    collect(client, 'token-feed', { tokenAddress: token(330) });
+    client.subscribe('token-feed', { tokenAddress: token(331) }, () => {}, {
+      onRejected: () => {
+        throw new Error('callback bug');
+      },
+    });
+    await waitFor(() => client.status().sockets.every((socket) => socket.state === 'rejected'), 'both refused');
+    await sleep(200);
+    expect(fixture.attempts['token-feed']).toBe(2);
+    expect(logs.lines().some((line) => line.msg === 'onRejected callback failed')).toBe(true);
   });
 });

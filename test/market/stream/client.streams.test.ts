@@ -95,6 +95,10 @@ describe('targets', () => {
     expect(() => client.subscribe('trades-live', { wallets: [] }, () => {})).toThrow(/non-empty/);
     expect(() => client.subscribe('holders-live', { wallets: [wallet(1)] }, () => {})).toThrow(/only trades-live/);
     expect(() => client.subscribe('nope' as never, { tokenAddress: token(1) }, () => {})).toThrow(/Unknown stream/);
+    expect(() => client.subscribe('trades-live', { wallets: [wallet(1), 'So1111'] }, () => {})).toThrow(/"So1111" is not a wallet address/);
+    expect(() => client.subscribe('trades-live', { tokenAddress: token(1), wallets: [wallet(1)] } as never, () => {})).toThrow(/not both/);
+    expect(() => client.subscribe('chart-live', { tokenAddress: token(1), intervalSecs: 1.5 }, () => {})).toThrow(/whole number/);
+    expect(() => client.subscribe('token-feed', { tokenAddress: token(1) }, () => {}, { onRejected: 'log it' as never })).toThrow(/onRejected must be a function/);
     await sleep(50);
     expect(fixture.totalAttempts()).toBe(0);
     expect(client.status().sockets).toEqual([]);

@@ -5,8 +5,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STREAMS, type StreamName } from '../../../src/market/endpoints';
-import { StreamClient, type AuthFailureInfo, type StreamEvent } from '../../../src/market/stream';
+import { StreamClient, type AuthFailureInfo, type StreamEvent, type SubscriptionRejection } from '../../../src/market/stream';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/server';
+import { SNAPSHOT_HOLDERS, SNAPSHOT_TRADES } from '../../../src/simulator/streams';
 import { collect, type Collected } from './support/collect';
 import { memoryLogger } from './support/logs';
 import { token as fixtureToken } from './support/samples';
@@ -28,6 +29,20 @@ function newClient(options: Partial<ConstructorParameters<typeof StreamClient>[0
 
 const changes = (collected: Collected): StreamEvent[] => collected.events.filter((event) => !event.snapshot);
 const snapshots = (collected: Collected): StreamEvent[] => collected.events.filter((event) => event.snapshot);
+
+/** How many snapshot messages the simulator sends for one subscription (docs/streams.md), from its market. */
+function snapshotSize(stream: StreamName, T: string): number {
+  switch (stream) {
+    case 'token-feed':
+      return 1;
+    case 'chart-live':
+      return sim.market.currentCandle(T, 60) ? 1 : 0;
+    case 'holders-live':
+      return Math.min(SNAPSHOT_HOLDERS, (sim.market.holders(T) ?? []).filter((holder) => holder.currentlyHoldingAmount !== '0').length);
+    case 'trades-live':
+      return sim.market.tokenTrades(T, undefined, SNAPSHOT_TRADES)?.tradeHistory.length ?? 0;
+  }
+}
 
 beforeAll(async () => {
   sim = await startSimulator({ apiKey: KEY, seed: 42, port: 0, control: true });
@@ -107,23 +122,29 @@ describe('after drop', () => {
   it.each([1, 8])('every subscription is back and receiving, none twice on the server (%i per socket)', async (perSocket) => {
     const client = newClient({ subscriptionsPerSocket: perSocket });
     const chosen = tokens.slice(10, 18);
-    const all = chosen.flatMap((T) => STREAMS.map((stream) => ({ stream, T, collected: collect(client, stream, { tokenAddress: T }) })));
-    const count = all.length;
-    await waitFor(() => sim.streams.subscriptionCount() === count, 'every subscription on the server');
-    await waitFor(() => all.filter(({ stream }) => stream === 'token-feed' || stream === 'chart-live').every(({ collected }) => snapshots(collected).length === 1), 'the snapshots');
+    const all = chosen.flatMap((T) =>
+      STREAMS.map((stream) => ({ stream, T, size: snapshotSize(stream, T), collected: collect(client, stream, { tokenAddress: T }) })),
+    );
+    // The server's own count, stream by stream: each chosen token once on each of the four.
+    const onServer = () => STREAMS.map((stream) => sim.streams.subscriptionCount(stream));
+    const expected = STREAMS.map(() => chosen.length);
+    await waitFor(() => onServer().every((count, n) => count === expected[n]), 'every subscription on the server');
+    await waitFor(() => all.every(({ size, collected }) => snapshots(collected).length === size), 'the snapshots');
+    expect(all.every(({ size }) => size > 0)).toBe(true);
     const socketsBefore = sim.streams.socketCount();
     expect(socketsBefore).toBe(client.status().sockets.length);
 
     expect(sim.controls.drop().dropped).toBe(socketsBefore);
-    await waitFor(() => client.status().counters.reconnects >= socketsBefore && sim.streams.subscriptionCount() === count, 'every subscription back', 10_000);
+    expect(onServer()).toEqual([0, 0, 0, 0]);
+    await waitFor(() => client.status().counters.reconnects >= socketsBefore && onServer().every((count, n) => count === expected[n]), 'every subscription back', 10_000);
     await waitFor(() => client.status().sockets.every((socket) => socket.state === 'open'), 'every socket open');
+    await waitFor(() => all.every(({ size, collected }) => snapshots(collected).length === 2 * size), 'the snapshots again');
     await sleep(200);
-    expect(sim.streams.subscriptionCount()).toBe(count);
+    // Exactly the expected subscriptions, none twice: a subscription placed twice would count twice
+    // here, and one sent twice on its socket (which the server keeps once) would bring its snapshot a third time.
+    expect(onServer()).toEqual(expected);
     expect(sim.streams.socketCount()).toBe(socketsBefore);
-    // One subscription message per opening: a repeated one would bring a third snapshot.
-    for (const { stream, collected } of all) {
-      if (stream === 'token-feed' || stream === 'chart-live') expect(snapshots(collected)).toHaveLength(2);
-    }
+    for (const { stream, T, size, collected } of all) expect(snapshots(collected).length, `${stream} ${T}`).toBe(2 * size);
 
     for (const T of chosen) sim.controls.price({ tokenAddress: T, changePct: 5 });
     await waitFor(() => all.every(({ collected }) => changes(collected).length >= 1), 'a change on every subscription', 10_000);
@@ -140,9 +161,9 @@ describe('refusals', () => {
     const feed = collect(client, 'token-feed', { tokenAddress: tokens[0] ?? '' });
     const trades = collect(client, 'trades-live', { wallets: [wallets[0] ?? ''] });
     await waitFor(() => client.status().sockets.every((socket) => socket.state === 'auth-failed'), 'both sockets refused');
-    await sleep(2_500);
+    await sleep(2_200);
     const { counters, sockets } = client.status();
-    // Two sockets, each the first attempt plus at most two retries at one per second.
+    // Two sockets, each the first attempt plus one or two retries in 2.2 s at one per 0.8 to 1.2 s.
     expect(counters.authFailures).toBeGreaterThanOrEqual(2 * 2);
     expect(counters.authFailures).toBeLessThanOrEqual(2 * 3);
     expect(reports).toHaveLength(1);
@@ -155,18 +176,25 @@ describe('refusals', () => {
     expect(logs.lines().filter((line) => Number(line.level) >= 40)).toHaveLength(1);
   });
 
-  it('an unknown token is refused (4004) while a known one on the same socket carries on', async () => {
+  it('an unknown token is refused (4004) and reported once, while a known one on the same socket carries on', async () => {
     const logs = memoryLogger();
-    const client = newClient({ subscriptionsPerSocket: 4, logger: logs.logger });
+    const client = newClient({ subscriptionsPerSocket: 4, logger: logs.logger, rejectedRetryMs: 300 });
     const known = collect(client, 'token-feed', { tokenAddress: tokens[20] ?? '' });
-    const unknown = collect(client, 'token-feed', { tokenAddress: fixtureToken(4242) });
-    await waitFor(() => client.status().sockets.some((socket) => (socket.lastError ?? '').includes('4004')), 'the refusal');
+    const unknownToken = fixtureToken(4242);
+    const rejections: SubscriptionRejection[] = [];
+    const unknownEvents: StreamEvent[] = [];
+    client.subscribe('token-feed', { tokenAddress: unknownToken }, (event) => void unknownEvents.push(event), {
+      onRejected: (rejection) => rejections.push(rejection),
+    });
+    await waitFor(() => rejections.length === 1, 'the report');
+    expect(rejections[0]).toEqual({ stream: 'token-feed', target: { tokenAddress: unknownToken }, code: 4004, reason: 'Not Found: Token not found' });
     await waitFor(() => sim.streams.subscriptionCount() === 1, 'the known token subscribed');
     sim.controls.risk({ tokenAddress: tokens[20] ?? '', riskStatus: 'WARNING' });
     await waitFor(() => changes(known).length >= 1, 'a change on the known token');
-    expect(unknown.events).toEqual([]);
-    // The refused one retries on its own socket; its repeated refusal is warned once per socket, not per retry.
-    await waitFor(() => client.status().sockets.some((socket) => socket.subscriptions === 1 && socket.reconnects >= 4), 'a few retries');
+    expect(unknownEvents).toEqual([]);
+    // The refused one retries alone and slowly; neither the report nor the warning repeats at each retry.
+    await waitFor(() => client.status().sockets.some((socket) => socket.state === 'rejected' && socket.reconnects >= 2), 'two slow retries', 10_000);
+    expect(rejections).toHaveLength(1);
     const warnings = logs.lines().filter((line) => Number(line.level) >= 40);
     expect(warnings.length).toBeGreaterThanOrEqual(1);
     expect(warnings.length).toBeLessThanOrEqual(4);

@@ -1,8 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay } from '../../../src/market/stream/backoff';
+import { backoffDelay, slowRetryDelay } from '../../../src/market/stream/backoff';
 import { classifyClose, isAuthError } from '../../../src/market/stream/closeReason';
+import { Fifo } from '../../../src/market/stream/fifo';
 import { DeliveryQueue } from '../../../src/market/stream/queue';
-import { checkTarget, subscribeMessage, unsubscribeMessage } from '../../../src/market/stream/target';
+import { checkTarget, publicTarget, subscribeMessage, unsubscribeMessage } from '../../../src/market/stream/target';
 import { token, wallet } from './support/samples';
 
 describe('backoffDelay', () => {
@@ -11,6 +13,15 @@ describe('backoffDelay', () => {
     expect(backoffDelay(3, 500, 30_000, () => 0.5)).toBe(2_000);
     expect(backoffDelay(20, 500, 30_000, () => 0.999)).toBe(29_970);
     expect(backoffDelay(5_000, 500, 30_000, () => 0)).toBe(0);
+  });
+});
+
+describe('slowRetryDelay', () => {
+  it('spreads the pause over ±20%, never near zero', () => {
+    expect(slowRetryDelay(300_000, () => 0)).toBe(240_000);
+    expect(slowRetryDelay(300_000, () => 0.5)).toBe(300_000);
+    expect(slowRetryDelay(300_000, () => 0.999_999)).toBe(359_999);
+    expect(slowRetryDelay(1, () => 0)).toBe(0);
   });
 });
 
@@ -47,8 +58,29 @@ describe('checkTarget', () => {
     ['trades-live', { wallets: [wallet(1), 'nope'] }, /"nope" is not a wallet address/],
     ['token-feed', { tokenAddress: token(1), intervalSecs: 60 }, /chart-live only/],
     ['chart-live', { tokenAddress: token(1), intervalSecs: 0 }, /at least 1/],
+    ['chart-live', { tokenAddress: token(1), intervalSecs: 1e300 }, /whole number/],
+    ['chart-live', { tokenAddress: token(1), intervalSecs: '60' }, /whole number/],
+    ['trades-live', { tokenAddress: token(1), wallets: [wallet(1)] }, /either tokenAddress or wallets, not both/],
+    ['trades-live', { wallets: [wallet(1)], intervalSecs: 60 }, /intervalSecs applies to chart-live/],
+    ['trades-live', { wallets: wallet(1) }, /non-empty list/],
+    ['trades-live', { wallets: [` ${wallet(1)}`] }, /is not a wallet address/],
+    ['trades-live', { wallets: [42] }, /"42" is not a wallet address/],
+    ['token-feed', { tokenAddress: 'x'.repeat(100) }, /"x{64}…" is not a token address/],
+    ['token-feed', null, /needs \{tokenAddress\} or \{wallets\}/],
+    ['token-feed', [token(1)], /needs \{tokenAddress\} or \{wallets\}/],
   ] as const)('%s %j throws a clear error', (stream, target, message) => {
     expect(() => checkTarget(stream, target as never)).toThrow(message);
+  });
+
+  it('merges wallets that differ only in the case of an EVM address, keeping the first spelling', () => {
+    const upper = `0x${'AB'.repeat(20)}`;
+    expect(checkTarget('trades-live', { wallets: [upper, upper.toLowerCase(), wallet(1)] })).toEqual({ kind: 'wallets', wallets: [upper, wallet(1)] });
+  });
+
+  it('gives a checked target back in the shape callers give', () => {
+    expect(publicTarget(checkTarget('chart-live', { tokenAddress: token(1), intervalSecs: 60 }))).toEqual({ tokenAddress: token(1), intervalSecs: 60 });
+    expect(publicTarget(checkTarget('token-feed', { tokenAddress: token(1) }))).toEqual({ tokenAddress: token(1) });
+    expect(publicTarget(checkTarget('trades-live', { wallets: [wallet(1)] }))).toEqual({ wallets: [wallet(1)] });
   });
 
   it('builds the wire messages of docs/streams.md', () => {
@@ -59,6 +91,39 @@ describe('checkTarget', () => {
     });
     expect(JSON.parse(subscribeMessage(checkTarget('trades-live', { wallets: [wallet(1)] }), 'k'))).toEqual({ wallets: [wallet(1)], apiKey: 'k' });
     expect(JSON.parse(unsubscribeMessage(checkTarget('token-feed', { tokenAddress: token(1) })))).toEqual({ action: 'unsubscribe', tokenAddress: token(1) });
+  });
+});
+
+describe('Fifo', () => {
+  it('gives items back in the order they came, whatever the mix of pushes and takes', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constant('take' as const), fc.integer())), (steps) => {
+        const fifo = new Fifo<{ n: number }>();
+        const model: Array<{ n: number }> = [];
+        for (const step of steps) {
+          if (step === 'take') expect(fifo.take()).toBe(model.shift());
+          else {
+            const item = { n: step };
+            fifo.push(item);
+            model.push(item);
+          }
+          expect(fifo.size).toBe(model.length);
+        }
+      }),
+    );
+  });
+
+  it('stays correct across many compactions, and empty after clear', () => {
+    const fifo = new Fifo<{ n: number }>();
+    for (let n = 0; n < 10_000; n++) {
+      fifo.push({ n });
+      if (n % 3 !== 0) fifo.take();
+    }
+    expect(fifo.size).toBe(3_334);
+    expect(fifo.take()).toEqual({ n: 6_666 });
+    fifo.clear();
+    expect(fifo.size).toBe(0);
+    expect(fifo.take()).toBeUndefined();
   });
 });
 
@@ -88,6 +153,32 @@ describe('DeliveryQueue', () => {
     expect(seen).toEqual([0, 7, 8, 9]);
     expect(dropped).toBe(6);
     expect(delivered).toBe(4);
+  });
+
+  it('keeps the newest items and counts every drop while the consumer is stalled for long', async () => {
+    const seen: number[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let dropped = 0;
+    const queue = new DeliveryQueue<{ n: number }>(1_000, {
+      deliver: async ({ n }) => {
+        seen.push(n);
+        if (n === 0) await gate;
+      },
+      delivered: () => {},
+      dropped: () => void dropped++,
+      failed: () => {},
+    });
+    for (let n = 0; n <= 100_000; n++) queue.push({ n });
+    expect(queue.size).toBe(1_000);
+    expect(dropped).toBe(99_000);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seen).toHaveLength(1_001);
+    expect(seen.slice(0, 2)).toEqual([0, 99_001]);
+    expect(seen.at(-1)).toBe(100_000);
   });
 
   it('goes on after a consumer failure and delivers nothing after stop', async () => {

@@ -1,7 +1,8 @@
 /**
  * A small local server speaking the stream protocol of docs/streams.md, with the knobs the
  * simulator does not offer: send any frame (malformed, binary, bare), stop answering pings,
- * refuse the upgrade with HTTP 401, refuse a token, and see exactly what each socket received.
+ * refuse the upgrade with HTTP 401, refuse a token (4004) or call it malformed (4000), close every
+ * socket before serving it, and see exactly what each socket received and when each attempt came.
  */
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -16,7 +17,11 @@ export interface FixtureOptions {
   /** Refuse every upgrade with this HTTP status. */
   refuseUpgrade?: 401 | 403;
   /** Tokens the server does not know: error message, then close 4004. */
-  unknownTokens?: string[];
+  unknownTokens?: readonly string[];
+  /** Tokens whose subscription the server calls malformed: error message, then close 4000. */
+  malformedTokens?: readonly string[];
+  /** Close every socket with this code on its first subscription message, before acknowledging it. */
+  closeOnSubscribe?: number;
   /** Send the current state after each subscription (default true). */
   snapshots?: boolean;
 }
@@ -37,8 +42,14 @@ export interface FixtureSocket {
 export class StreamFixture {
   /** Upgrade requests seen, per path, accepted or not. */
   readonly attempts: Record<Path, number> = { 'token-feed': 0, 'chart-live': 0, 'holders-live': 0, 'trades-live': 0 };
+  /** Date.now() of each upgrade request, over all paths, accepted or not. */
+  readonly attemptTimes: number[] = [];
+  /** Every text message any socket received, parsed, in order (sockets since closed included). */
+  readonly messages: Array<Record<string, unknown>> = [];
   readonly sockets = new Set<FixtureSocket>();
   apiKey: string;
+  /** Tokens refused with 4004; tests may change it while the fixture runs. */
+  readonly unknownTokens: Set<string>;
   private serial = 0;
 
   private constructor(
@@ -47,6 +58,7 @@ export class StreamFixture {
     private readonly options: FixtureOptions,
   ) {
     this.apiKey = options.apiKey;
+    this.unknownTokens = new Set(options.unknownTokens);
     server.on('connection', (ws, request) => this.accept(ws, (request.url ?? '').replace(/^\/ws\//, '') as Path));
   }
 
@@ -59,6 +71,7 @@ export class StreamFixture {
       verifyClient: (info, done) => {
         const path = (info.req.url ?? '').replace(/^\/ws\//, '') as Path;
         if (fixture && path in fixture.attempts) fixture.attempts[path] += 1;
+        fixture?.attemptTimes.push(Date.now());
         if (options.refuseUpgrade) done(false, options.refuseUpgrade, 'Unauthorized');
         else done(true);
       },
@@ -142,6 +155,7 @@ export class StreamFixture {
       return this.refuse(socket, 4000, 'malformed subscription');
     }
     socket.received.push(message);
+    this.messages.push(message);
     const tokenAddress = typeof message.tokenAddress === 'string' ? message.tokenAddress : null;
     const wallets = Array.isArray(message.wallets) ? message.wallets.filter((item): item is string => typeof item === 'string') : null;
     if (message.action === 'unsubscribe') {
@@ -155,7 +169,12 @@ export class StreamFixture {
       return;
     }
     if (tokenAddress === null && (wallets === null || wallets.length === 0)) return this.refuse(socket, 4000, 'malformed subscription');
-    if (tokenAddress !== null && this.options.unknownTokens?.includes(tokenAddress)) return this.refuse(socket, 4004, 'unknown token');
+    if (this.options.closeOnSubscribe !== undefined) {
+      socket.ws.close(this.options.closeOnSubscribe, 'going away');
+      return;
+    }
+    if (tokenAddress !== null && this.unknownTokens.has(tokenAddress)) return this.refuse(socket, 4004, 'unknown token');
+    if (tokenAddress !== null && this.options.malformedTokens?.includes(tokenAddress)) return this.refuse(socket, 4000, 'malformed subscription');
     socket.subscriptions.push({ tokenAddress, wallets });
     socket.ws.send(JSON.stringify({ type: 'subscribed', stream: socket.path, ...(tokenAddress !== null ? { tokenAddress } : { wallets }) }));
     if (this.options.snapshots === false || tokenAddress === null) return;
