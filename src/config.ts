@@ -25,6 +25,8 @@ export interface Config {
   timeoutMs: number;
   maxRetries: number;
   rateLimits: Partial<Record<EndpointName, RateLimit>>;
+  /** Longest wait a call accepts for a rate limit (the client's own queue, or the service's Retry-After) before failing. */
+  rateLimitMaxWaitMs: number;
   cacheTtlMs: Partial<Record<EndpointName, number>>;
   logLevel: string;
 }
@@ -39,14 +41,32 @@ export class ConfigError extends Error {
   }
 }
 
-const DURATION = /^(\d+)(ms|s|m|h)?$/;
+const DURATION = /^(\d+)(ms|s|m|h)$/;
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION_FORM = 'a whole number with a unit, ms, s, m or h (e.g. 500ms, 10s, 5m)';
 
-/** "1500ms", "10s", "5m", "1h"; a bare number is seconds. */
+/** Plain decimal digits only: `1e1`, `0x10`, `+5` or `12.0` are refused, not reinterpreted. */
+const PLAIN_INTEGER = /^\d+$/;
+
+/**
+ * "1500ms", "10s", "5m", "1h", or "0". A bare number is refused: whether `500` meant
+ * milliseconds or seconds is a guess the bot should not make silently.
+ */
 function parseDurationMs(text: string): number | null {
-  const match = DURATION.exec(text.trim());
+  const trimmed = text.trim();
+  if (trimmed === '0') return 0;
+  const match = DURATION.exec(trimmed);
   if (!match) return null;
-  return Number(match[1]) * (DURATION_UNITS[match[2] ?? 's'] ?? 1000);
+  const ms = Number(match[1]) * (DURATION_UNITS[match[2] ?? ''] ?? Number.NaN);
+  return Number.isSafeInteger(ms) ? ms : null;
+}
+
+/** A plain non-negative integer, or null. */
+function parsePlainInteger(text: string): number | null {
+  const trimmed = text.trim();
+  if (!PLAIN_INTEGER.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return Number.isSafeInteger(value) ? value : null;
 }
 
 /** Parses "endpoint=value,endpoint=value" with a reader for each value. */
@@ -61,7 +81,11 @@ function parseEndpointMap<T>(
     const [name = '', value = ''] = part.split('=').map((item) => item.trim());
     const parsed = readValue(value);
     if (!isEndpointName(name) || parsed === null) {
-      throw new ConfigError(variable, `must be a comma-separated list of endpoint=${expected} with endpoints among ${ENDPOINTS.join(', ')}`);
+      // The wrong entry is named (these settings hold no secret) so that it can be found among six.
+      throw new ConfigError(
+        variable,
+        `must be a comma-separated list of endpoint=VALUE with endpoints among ${ENDPOINTS.join(', ')} and each VALUE ${expected}; "${part.slice(0, 60)}" is not`,
+      );
     }
     out[name] = parsed;
   }
@@ -70,9 +94,9 @@ function parseEndpointMap<T>(
 
 function readRateLimit(value: string): RateLimit | null {
   const [count = '', window = ''] = value.split('/');
-  const limit = Number(count);
+  const limit = parsePlainInteger(count);
   const windowMs = parseDurationMs(window);
-  if (!Number.isInteger(limit) || limit < 1 || windowMs === null || windowMs < 1) return null;
+  if (limit === null || limit < 1 || windowMs === null || windowMs < 1) return null;
   return { limit, windowMs };
 }
 
@@ -84,9 +108,23 @@ function wholeNumber(variable: string, min: number, max: number, fallback: numbe
     .optional()
     .transform((value) => {
       if (value === undefined || value.trim() === '') return fallback;
-      const parsed = Number(value);
-      if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-        throw new ConfigError(variable, `must be a whole number from ${min} to ${max}`);
+      const parsed = parsePlainInteger(value);
+      if (parsed === null || parsed < min || parsed > max) {
+        throw new ConfigError(variable, `must be a whole number from ${min} to ${max}, written in plain digits`);
+      }
+      return parsed;
+    });
+}
+
+function duration(variable: string, minMs: number, maxMs: number, fallbackMs: number) {
+  return z
+    .string()
+    .optional()
+    .transform((value) => {
+      if (value === undefined || value.trim() === '') return fallbackMs;
+      const parsed = parseDurationMs(value);
+      if (parsed === null || parsed < minMs || parsed > maxMs) {
+        throw new ConfigError(variable, `must be ${DURATION_FORM}, from ${minMs === 0 ? '0' : `${minMs}ms`} to ${maxMs / 60_000}m`);
       }
       return parsed;
     });
@@ -111,8 +149,8 @@ function httpUrl(variable: string, protocols: string[]) {
     });
 }
 
-const RATE_LIMIT_FORM = 'COUNT/WINDOW (e.g. 100/60s)';
-const TTL_FORM = 'DURATION (e.g. 10s, or 0 to disable)';
+const RATE_LIMIT_FORM = 'COUNT/WINDOW, a whole count and a window with a unit, ms, s, m or h (e.g. 100/60s)';
+const TTL_FORM = `${DURATION_FORM}, or 0 to disable`;
 const DEFAULT_RATE_LIMITS = 'token-technicals=100/60s';
 const DEFAULT_CACHE_TTL = 'token-data=10s,token-technicals=60s,holders-history=30s,trades-history=10s,chart-history=15s,wallet-tracker=10s';
 
@@ -125,8 +163,11 @@ const EnvSchema = z.object({
   TMDS_TIMEOUT_MS: wholeNumber('TMDS_TIMEOUT_MS', 100, 120_000, 10_000),
   TMDS_MAX_RETRIES: wholeNumber('TMDS_MAX_RETRIES', 0, 10, 3),
   TMDS_RATE_LIMITS: z.string().optional(),
+  // 0 refuses every wait; beyond ten minutes nobody in a chat is still waiting for the answer.
+  TMDS_RATE_LIMIT_MAX_WAIT: duration('TMDS_RATE_LIMIT_MAX_WAIT', 0, 600_000, 30_000),
   TMDS_CACHE_TTL: z.string().optional(),
-  SIMULATOR_SEED: wholeNumber('SIMULATOR_SEED', 0, 2 ** 31 - 1, 42),
+  // The simulator's --seed flag takes the same range (src/simulator/cliArgs.ts).
+  SIMULATOR_SEED: wholeNumber('SIMULATOR_SEED', 0, 2 ** 32 - 1, 42),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -164,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ...parseEndpointMap('TMDS_RATE_LIMITS', DEFAULT_RATE_LIMITS, RATE_LIMIT_FORM, readRateLimit),
       ...parseEndpointMap('TMDS_RATE_LIMITS', parsed.TMDS_RATE_LIMITS ?? '', RATE_LIMIT_FORM, readRateLimit),
     },
+    rateLimitMaxWaitMs: parsed.TMDS_RATE_LIMIT_MAX_WAIT,
     cacheTtlMs: {
       ...parseEndpointMap('TMDS_CACHE_TTL', DEFAULT_CACHE_TTL, TTL_FORM, parseDurationMs),
       ...parseEndpointMap('TMDS_CACHE_TTL', parsed.TMDS_CACHE_TTL ?? '', TTL_FORM, parseDurationMs),

@@ -25,17 +25,47 @@ export function registerSecret(value: string | undefined): void {
   if (value && value.length >= 4) secrets.add(value);
 }
 
-/** Replaces every registered secret inside a string. */
+/**
+ * The forms a secret takes in output: as is, and escaped inside a JSON string, which differs when
+ * the secret holds a `"`, a `\` or a control character. The escaped form comes first: it is the
+ * longer, so the raw form cannot cut it in two.
+ */
+function formsOf(secret: string): string[] {
+  const escaped = JSON.stringify(secret).slice(1, -1);
+  return escaped === secret ? [secret] : [escaped, secret];
+}
+
+/** Replaces every registered secret inside a string, raw or JSON-escaped. */
 export function scrubSecrets(text: string): string {
   let out = text;
-  for (const secret of secrets) out = out.split(secret).join('[redacted]');
+  for (const secret of secrets) for (const form of formsOf(secret)) out = out.split(form).join('[redacted]');
   return out;
+}
+
+/**
+ * A JSON.stringify replacer for log fields: strings are scrubbed before serialisation escapes
+ * them, bigints become text, errors anywhere become pino's standard error object (a plain JSON
+ * round trip would leave `{}`), and a repeated object is cut instead of failing the line.
+ */
+function loggable(): (key: string, value: unknown) => unknown {
+  const seen = new WeakSet<object>();
+  return (_key, value) => {
+    if (typeof value === 'string') return scrubSecrets(value);
+    if (typeof value === 'bigint') return value.toString();
+    if (value === null || typeof value !== 'object') return value;
+    if (seen.has(value)) return '[circular]';
+    seen.add(value);
+    return value instanceof Error ? pino.stdSerializers.err(value) : value;
+  };
 }
 
 export function createLogger(level = 'info', destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    // The log formatter below has already turned errors into pino's plain error objects (and
+    // scrubbed them); pino's own err serializer, which runs after it, would call them "Object".
+    serializers: { err: (value: unknown) => value },
     hooks: {
       logMethod(args, method) {
         method.apply(
@@ -46,7 +76,8 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
     },
     formatters: {
       log(object) {
-        return JSON.parse(scrubSecrets(JSON.stringify(object, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)))) as Record<string, unknown>;
+        // Values are scrubbed by the replacer; the text is scrubbed again for secrets in property names.
+        return JSON.parse(scrubSecrets(JSON.stringify(object, loggable()))) as Record<string, unknown>;
       },
     },
   };

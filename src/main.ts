@@ -65,6 +65,7 @@ async function main(): Promise<void> {
     bodyTimeoutMs: config.timeoutMs,
     maxRetries: config.maxRetries,
     limits: config.rateLimits,
+    maxRateLimitWaitMs: config.rateLimitMaxWaitMs,
     cacheTtlMs: config.cacheTtlMs,
     tokenBatchSize: config.tokenBatchSize,
   });

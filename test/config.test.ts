@@ -9,7 +9,33 @@ describe('loadConfig', () => {
     expect(config.tokenBatchSize).toBe(30);
     expect(config.rateLimits['token-technicals']).toEqual({ limit: 100, windowMs: 60_000 });
     expect(config.cacheTtlMs['token-data']).toBe(10_000);
+    expect(config.rateLimitMaxWaitMs).toBe(30_000);
     expect(config.logLevel).toBe('info');
+  });
+
+  it('reads durations with a unit, and 0 alone without one', () => {
+    const config = loadConfig({
+      TMDS_CACHE_TTL: 'token-data=500ms,token-technicals=2m,holders-history=1h,trades-history=0,chart-history=15s',
+      TMDS_RATE_LIMITS: 'token-technicals=90/1m',
+      TMDS_RATE_LIMIT_MAX_WAIT: '45s',
+    });
+    expect(config.cacheTtlMs).toMatchObject({ 'token-data': 500, 'token-technicals': 120_000, 'holders-history': 3_600_000, 'trades-history': 0, 'chart-history': 15_000 });
+    expect(config.rateLimits['token-technicals']).toEqual({ limit: 90, windowMs: 60_000 });
+    expect(config.rateLimitMaxWaitMs).toBe(45_000);
+    expect(loadConfig({ TMDS_RATE_LIMIT_MAX_WAIT: '0' }).rateLimitMaxWaitMs).toBe(0);
+  });
+
+  it('refuses a duration without a unit, saying what it expects', () => {
+    expect(() => loadConfig({ TMDS_CACHE_TTL: 'token-data=500' })).toThrow(
+      /^Invalid configuration: TMDS_CACHE_TTL must be .*a whole number with a unit, ms, s, m or h .*; "token-data=500" is not$/,
+    );
+    expect(() => loadConfig({ TMDS_RATE_LIMIT_MAX_WAIT: '30' })).toThrow(/^Invalid configuration: TMDS_RATE_LIMIT_MAX_WAIT must be a whole number with a unit, ms, s, m or h/);
+  });
+
+  it('reads whole numbers written in plain digits, up to 2^32 − 1 for the seed as the simulator\'s --seed', () => {
+    const config = loadConfig({ TMDS_TOKEN_BATCH_SIZE: ' 12 ', SIMULATOR_SEED: '4294967295', TMDS_MAX_RETRIES: '0' });
+    expect(config).toMatchObject({ tokenBatchSize: 12, simulatorSeed: 2 ** 32 - 1, maxRetries: 0 });
+    expect(loadConfig({ SIMULATOR_SEED: '0' }).simulatorSeed).toBe(0);
   });
 
   it('derives the WebSocket base from the REST base and keeps the key', () => {
@@ -34,9 +60,25 @@ describe('loadConfig', () => {
     [{ TMDS_WS_URL: 'wss://x.example' }, 'TMDS_BASE_URL'],
     [{ TMDS_TOKEN_BATCH_SIZE: '0' }, 'TMDS_TOKEN_BATCH_SIZE'],
     [{ TMDS_TOKEN_BATCH_SIZE: 'many' }, 'TMDS_TOKEN_BATCH_SIZE'],
+    [{ TMDS_TOKEN_BATCH_SIZE: '1e1' }, 'TMDS_TOKEN_BATCH_SIZE'],
+    [{ TMDS_TOKEN_BATCH_SIZE: '0x10' }, 'TMDS_TOKEN_BATCH_SIZE'],
+    [{ TMDS_TOKEN_BATCH_SIZE: '12.0' }, 'TMDS_TOKEN_BATCH_SIZE'],
+    [{ TMDS_TOKEN_BATCH_SIZE: '+5' }, 'TMDS_TOKEN_BATCH_SIZE'],
+    [{ TMDS_CONNECT_TIMEOUT_MS: '5e3' }, 'TMDS_CONNECT_TIMEOUT_MS'],
+    [{ TMDS_TIMEOUT_MS: '1e4' }, 'TMDS_TIMEOUT_MS'],
+    [{ TMDS_MAX_RETRIES: '3.' }, 'TMDS_MAX_RETRIES'],
     [{ TMDS_RATE_LIMITS: 'token-data=fast' }, 'TMDS_RATE_LIMITS'],
+    [{ TMDS_RATE_LIMITS: 'token-technicals=100/60' }, 'TMDS_RATE_LIMITS'],
+    [{ TMDS_RATE_LIMITS: 'token-technicals=1e2/60s' }, 'TMDS_RATE_LIMITS'],
     [{ TMDS_CACHE_TTL: 'nowhere=10s' }, 'TMDS_CACHE_TTL'],
+    [{ TMDS_CACHE_TTL: 'token-data=500' }, 'TMDS_CACHE_TTL'],
+    [{ TMDS_CACHE_TTL: 'token-data=10S' }, 'TMDS_CACHE_TTL'],
+    [{ TMDS_RATE_LIMIT_MAX_WAIT: '30' }, 'TMDS_RATE_LIMIT_MAX_WAIT'],
+    [{ TMDS_RATE_LIMIT_MAX_WAIT: '11m' }, 'TMDS_RATE_LIMIT_MAX_WAIT'],
+    [{ TMDS_RATE_LIMIT_MAX_WAIT: 'soon' }, 'TMDS_RATE_LIMIT_MAX_WAIT'],
     [{ SIMULATOR_SEED: '-1' }, 'SIMULATOR_SEED'],
+    [{ SIMULATOR_SEED: '4294967296' }, 'SIMULATOR_SEED'],
+    [{ SIMULATOR_SEED: '1e3' }, 'SIMULATOR_SEED'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ])('rejects %o naming %s in one line', (env, variable) => {
     let error: unknown;

@@ -16,6 +16,41 @@ describe('logger', () => {
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(line).not.toContain('sk-live-0123456789');
     expect(lines[0]).toContain('[redacted]');
+    expect(JSON.parse(lines[1] ?? '{}').err.message).toBe('upstream said [redacted] is wrong');
+  });
+
+  it('never writes a secret holding a quote or a backslash, raw or JSON-escaped', () => {
+    const secret = 'sk-"quoted\\key-5f1a';
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    expect(escaped).not.toBe(secret);
+    registerSecret(secret);
+    const { lines, stream } = capture();
+    const log = createLogger('info', stream);
+    log.info({ url: `https://x.example/?key=${secret}`, nested: { echo: [secret] }, [`header ${secret}`]: 1 }, `calling with ${secret}`);
+    log.error({ err: new Error(`upstream said ${secret}`, { cause: new Error(`because ${secret}`) }) }, 'failed');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line).not.toContain(escaped);
+      expect(line).not.toContain(secret);
+      // Read back, the line holds no trace of it either.
+      expect(JSON.stringify(JSON.parse(line))).not.toContain(escaped);
+    }
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ url: 'https://x.example/?key=[redacted]', nested: { echo: ['[redacted]'] }, msg: 'calling with [redacted]' });
+    expect(scrubSecrets(`{"k":${JSON.stringify(secret)}}`)).toBe('{"k":"[redacted]"}');
+  });
+
+  it('writes an error as its type, message and stack (not as {})', () => {
+    const { lines, stream } = capture();
+    createLogger('info', stream).error({ err: Object.assign(new TypeError('bad input'), { code: 'E_BAD' }) }, 'failed');
+    expect(JSON.parse(lines[0] ?? '{}').err).toMatchObject({ type: 'TypeError', message: 'bad input', code: 'E_BAD', stack: expect.stringContaining('TypeError: bad input') });
+  });
+
+  it('writes a repeated object once instead of failing the line', () => {
+    const { lines, stream } = capture();
+    const loop: Record<string, unknown> = { name: 'loop' };
+    loop.self = loop;
+    createLogger('info', stream).info({ loop }, 'cyclic');
+    expect(JSON.parse(lines[0] ?? '{}').loop).toEqual({ name: 'loop', self: '[circular]' });
   });
 
   it('writes bigint fields as text instead of failing', () => {

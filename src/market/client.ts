@@ -17,16 +17,17 @@ import { Limiter, type RateLimit } from './limiter';
 import { withRetries, type RetryPolicy } from './retry';
 import {
   type Candle,
-  CandlesSchema,
+  CandlesReadingSchema,
   type Holder,
-  HoldersSchema,
+  HoldersReadingSchema,
   type Technicals,
-  TechnicalsEnvelopeSchema,
+  TechnicalsEnvelopeReadingSchema,
   type Token,
-  TokenEnvelopeSchema,
+  TokenEnvelopeReadingSchema,
   type TradeHistory,
-  TradeHistorySchema,
+  TradeHistoryReadingSchema,
 } from './schemas';
+import type { Reading } from './wire';
 import { TokenBatcher, normalizeAddress } from './tokenBatcher';
 
 export interface MarketClientOptions {
@@ -69,6 +70,8 @@ export interface EndpointStats {
   failures: number;
   /** 429 answers received from the service. */
   rateLimited: number;
+  /** Elements left out of good answers because they were unreadable (trades, holders, candles, initial buyers…). */
+  dropped: number;
 }
 
 export const MARKET_CLIENT_DEFAULTS = {
@@ -104,6 +107,9 @@ const RETRY_AFTER_MARGIN_MS = 100;
 const MAX_RESET_WAIT_MS = 60_000;
 
 const CHART_OPTIONS = ['from', 'to', 'intervalSecs', 'countBack'] as const;
+
+/** Dropped elements named in one log line; the count says how many there were in all. */
+const DROPPED_LOGGED = 5;
 
 export class MarketClient {
   private readonly http: HttpTransport;
@@ -147,7 +153,7 @@ export class MarketClient {
     const ttl = { ...defaults.cacheTtlMs, ...options.cacheTtlMs };
     const maxEntries = positiveInteger('cacheMaxEntries', options.cacheMaxEntries ?? defaults.cacheMaxEntries);
     this.limiters = perEndpoint((endpoint) => new Limiter(endpoint, { rate: limits[endpoint] ?? null, maxWaitMs: maxRateLimitWaitMs }));
-    this.counters = perEndpoint(() => ({ requests: 0, cacheHits: 0, coalesced: 0, retries: 0, failures: 0, rateLimited: 0 }));
+    this.counters = perEndpoint(() => ({ requests: 0, cacheHits: 0, coalesced: 0, retries: 0, failures: 0, rateLimited: 0, dropped: 0 }));
     const cache = <V extends {}>(endpoint: EndpointName) => new ResponseCache<V>({ ttlMs: ttl[endpoint], maxEntries });
     this.tokenCache = cache('token-data');
     this.technicalsCache = cache('token-technicals');
@@ -156,7 +162,7 @@ export class MarketClient {
     this.chartCache = cache('chart-history');
     this.walletCache = cache('wallet-tracker');
     this.batcher = new TokenBatcher(
-      async (addresses) => (await this.request('token-data', { addresses: addresses.join(',') }, TokenEnvelopeSchema)).data,
+      async (addresses) => (await this.request('token-data', { addresses: addresses.join(',') }, TokenEnvelopeReadingSchema)).data,
       {
         maxBatchSize: positiveInteger('tokenBatchSize', options.tokenBatchSize ?? defaults.tokenBatchSize),
         onBatch: (lookups) => {
@@ -208,7 +214,7 @@ export class MarketClient {
     const base = normalizeAddress(checkAddress('token-technicals', address, 'token'));
     const query = { address: base };
     return this.cached('token-technicals', this.technicalsCache, cacheKey(query), () =>
-      this.request('token-technicals', query, TechnicalsEnvelopeSchema),
+      this.request('token-technicals', query, TechnicalsEnvelopeReadingSchema),
     );
   }
 
@@ -217,7 +223,7 @@ export class MarketClient {
     const query: Query = { address: normalizeAddress(checkAddress('holders-history', address, 'token')) };
     const sortBy = options.sortBy?.trim();
     if (sortBy) query.sortBy = sortBy;
-    return this.cached('holders-history', this.holdersCache, cacheKey(query), () => this.request('holders-history', query, HoldersSchema));
+    return this.cached('holders-history', this.holdersCache, cacheKey(query), () => this.request('holders-history', query, HoldersReadingSchema));
   }
 
   /** §4.4 */
@@ -226,7 +232,7 @@ export class MarketClient {
       baseToken: normalizeAddress(checkAddress('trades-history', baseToken, 'token')),
       wallets: checkWallets('trades-history', wallets).join(','),
     };
-    return this.cached('trades-history', this.tradesCache, cacheKey(query), () => this.request('trades-history', query, TradeHistorySchema));
+    return this.cached('trades-history', this.tradesCache, cacheKey(query), () => this.request('trades-history', query, TradeHistoryReadingSchema));
   }
 
   /** §4.5; candles come oldest first. */
@@ -253,13 +259,13 @@ export class MarketClient {
         details: { from: options.from, to: options.to },
       });
     }
-    return this.cached('chart-history', this.chartCache, cacheKey(query), () => this.request('chart-history', query, CandlesSchema));
+    return this.cached('chart-history', this.chartCache, cacheKey(query), () => this.request('chart-history', query, CandlesReadingSchema));
   }
 
   /** §4.6 */
   async walletTrades(wallets: string[]): Promise<TradeHistory> {
     const query = { wallets: checkWallets('wallet-tracker', wallets).join(',') };
-    return this.cached('wallet-tracker', this.walletCache, cacheKey(query), () => this.request('wallet-tracker', query, TradeHistorySchema));
+    return this.cached('wallet-tracker', this.walletCache, cacheKey(query), () => this.request('wallet-tracker', query, TradeHistoryReadingSchema));
   }
 
   /** A snapshot of the counters per endpoint. */
@@ -288,8 +294,8 @@ export class MarketClient {
     if (source === 'coalesced') this.counters[endpoint].coalesced += 1;
   }
 
-  /** One upstream call: retried, limited, mapped and parsed. */
-  private async request<T>(endpoint: EndpointName, query: Query, schema: z.ZodType<T>): Promise<T> {
+  /** One upstream call: retried, limited, mapped and parsed; unreadable list elements are counted and logged. */
+  private async request<T>(endpoint: EndpointName, query: Query, schema: z.ZodType<Reading<T>>): Promise<T> {
     const counters = this.counters[endpoint];
     const limiter = this.limiters[endpoint];
     try {
@@ -308,10 +314,9 @@ export class MarketClient {
           if (rateLimit !== null) limiter.observe(rateLimit.remaining, Math.min(rateLimit.resetAtMs - Date.now(), MAX_RESET_WAIT_MS));
           if (response.status < 200 || response.status > 299) {
             const error = errorForResponse(endpoint, response, { query, attempt });
-            if (error.kind === 'rate-limited') {
-              counters.rateLimited += 1;
-              if (error.retryAfterMs !== null) limiter.holdFor(error.retryAfterMs);
-            }
+            if (error.kind === 'rate-limited') counters.rateLimited += 1;
+            // A 429 or a 5xx with Retry-After: the service asked for a pause, so the endpoint's other calls wait too.
+            if (error.retryAfterMs !== null) limiter.holdFor(error.retryAfterMs);
             throw error;
           }
           const json = readJson(endpoint, response, { query, attempt });
@@ -329,7 +334,15 @@ export class MarketClient {
               },
             });
           }
-          return parsed.data;
+          const { value, dropped } = parsed.data;
+          if (dropped.length > 0) {
+            counters.dropped += dropped.length;
+            this.logger.warn(
+              { endpoint, query, attempt, dropped: dropped.length, elements: dropped.slice(0, DROPPED_LOGGED) },
+              `left out ${dropped.length} unreadable element${dropped.length === 1 ? '' : 's'} of the answer`,
+            );
+          }
+          return value;
         },
         this.retryPolicy,
         {

@@ -1,7 +1,7 @@
 /**
  * The market data client's one error type. Commands build chat replies from `kind` and
- * `userMessage`; logs take `message` and `details`. Every text and detail passes the secret
- * scrubber on construction, so an API key echoed by the service cannot travel further.
+ * `userMessage`; logs take `message` and `details`. Every text, detail and cause passes the
+ * secret scrubber on construction, so an API key echoed by the service cannot travel further.
  */
 import { scrubSecrets } from '../log';
 import type { EndpointName } from './endpoints';
@@ -43,7 +43,7 @@ export class MarketError extends Error {
     const retryAfterMs = init.retryAfterMs ?? null;
     const userMessage = scrubSecrets(init.userMessage ?? defaultUserMessage(init.kind, retryAfterMs));
     const where = init.endpoint === null ? '' : `${init.endpoint}: `;
-    super(scrubSecrets(`${where}${init.message ?? userMessage}`), init.cause === undefined ? undefined : { cause: init.cause });
+    super(scrubSecrets(`${where}${init.message ?? userMessage}`), init.cause === undefined ? undefined : { cause: scrubCause(init.cause) });
     this.name = 'MarketError';
     this.kind = init.kind;
     this.endpoint = init.endpoint;
@@ -81,7 +81,9 @@ export function defaultUserMessage(kind: MarketErrorKind, retryAfterMs: number |
         ? 'The market data service is busy; try again in a moment.'
         : `The market data service is busy; try again in ${formatWait(retryAfterMs)}.`;
     case 'upstream':
-      return 'The market data service failed to answer; try again in a moment.';
+      return retryAfterMs === null
+        ? 'The market data service failed to answer; try again in a moment.'
+        : `The market data service failed to answer; try again in ${formatWait(retryAfterMs)}.`;
     case 'timeout':
       return 'The market data service took too long to answer; try again in a moment.';
     case 'unreachable':
@@ -114,6 +116,29 @@ function scrubDetails(details: Record<string, unknown>): Record<string, unknown>
     return value;
   });
   return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** Causes followed down a chain; deeper ones are dropped rather than passed on unchecked. */
+const MAX_CAUSE_DEPTH = 4;
+
+/**
+ * A cause without secrets: an error whose message, stack or own cause holds one is replaced by a
+ * copy with them scrubbed (name and code kept); an error without any is kept as it is.
+ */
+function scrubCause(cause: unknown, depth = 0): unknown {
+  if (typeof cause === 'string') return scrubSecrets(cause);
+  if (!(cause instanceof Error)) return cause;
+  if (depth >= MAX_CAUSE_DEPTH) return undefined;
+  const message = scrubSecrets(cause.message);
+  const stack = cause.stack === undefined ? undefined : scrubSecrets(cause.stack);
+  const inner = cause.cause === undefined ? undefined : scrubCause(cause.cause, depth + 1);
+  if (message === cause.message && stack === cause.stack && inner === cause.cause) return cause;
+  const copy = new Error(message, inner === undefined ? undefined : { cause: inner });
+  copy.name = cause.name;
+  copy.stack = stack;
+  const code = errorCode(cause);
+  if (code !== null) Object.assign(copy, { code });
+  return copy;
 }
 
 /** The `code` of a Node or undici error (ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT…), if any. */

@@ -171,7 +171,12 @@ export function errorForResponse(endpoint: EndpointName, response: HttpResponse,
     const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after')) ?? resetDelayFromHeaders(response.headers);
     return new MarketError({ kind: 'rate-limited', endpoint, status, message, retryAfterMs, details: { ...details, retryAfterMs } });
   }
-  // 5xx, and any other status the spec does not name (3xx, other 4xx): the service failed us.
+  if (status >= 500) {
+    // A 503 (or any 5xx) may say when to come back; the retry waits that long, as after a 429.
+    const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'));
+    return new MarketError({ kind: 'upstream', endpoint, status, message, retryAfterMs, details: { ...details, retryAfterMs } });
+  }
+  // Any other status the spec does not name (3xx, other 4xx): the service failed us.
   return new MarketError({ kind: 'upstream', endpoint, status, message, details });
 }
 

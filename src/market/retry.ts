@@ -12,7 +12,7 @@ export interface RetryPolicy {
   baseDelayMs: number;
   /** Cap of one backoff delay. */
   maxDelayMs: number;
-  /** A Retry-After longer than this is not waited for: the call fails at once as rate-limited, carrying the wait. */
+  /** A Retry-After (on a 429 or a 5xx) longer than this is not waited for: the call fails at once, carrying the wait. */
   maxRetryAfterMs: number;
   /** Added to a Retry-After so that the retry does not arrive a hair before the service's window turns. */
   retryAfterMarginMs: number;
@@ -46,7 +46,11 @@ export function backoffDelay(retry: number, policy: RetryPolicy, random: () => n
   return Math.floor(random() * ceiling);
 }
 
-/** The wait before the next attempt, or null when the error must not be retried. */
+/**
+ * The wait before the next attempt, or null when the error must not be retried. A wait the
+ * service asked for (Retry-After on a 429 or a 5xx) is honoured, plus a margin, unless it exceeds
+ * the cap.
+ */
 export function retryDelay(error: MarketError, retry: number, policy: RetryPolicy): number | null {
   if (!isRetryable(error)) return null;
   const jittered = backoffDelay(retry, policy, policy.random);

@@ -3,6 +3,12 @@
  * one exact type: smallest-unit amounts as bigint, prices, USD and native values as number,
  * counts and times as integer numbers, absent nullable fields as null. Field names stay the
  * spec's own so that a reader can follow the spec and the code side by side.
+ *
+ * Lists are tolerant: an unreadable element (a trade, holder, candle, initial buyer, technicals
+ * point or metadata entry) is left out and the rest kept; only a wrong shape of the answer itself
+ * fails it. The `…Reading` schemas, which the client uses, also report what was left out (for
+ * its log and counters); the plain schemas give the value alone. Tokens and their pools are read
+ * the same way but reported elsewhere: tokens one by one by tokenBatcher.ts, pools silently.
  */
 import { z } from 'zod';
 import {
@@ -17,9 +23,14 @@ import {
   optionalFlag,
   optionalInteger,
   optionalText,
+  type DroppedElement,
+  type Reading,
+  readEach,
+  readEntries,
   text,
   textList,
   textMap,
+  tolerantArray,
 } from './wire';
 
 /** §2.3 */
@@ -111,6 +122,8 @@ export const TokenEnvelopeSchema = z.object({
     .union([z.record(z.string(), z.unknown()), z.null()]).optional()
     .transform((value) => value ?? {}),
 });
+/** Nothing is left out here: tokenBatcher.ts reads the tokens one by one and reports an unreadable one itself. */
+export const TokenEnvelopeReadingSchema = TokenEnvelopeSchema.transform((value) => ({ value, dropped: [] as DroppedElement[] }));
 
 /** §2.5 overtimeTechnicals point. topHoldersSupply and its percentage twin are keyed by top-N count. */
 export const TechnicalsPointSchema = z.object({
@@ -197,26 +210,37 @@ export const InitialBuyerSchema = z.object({
 });
 export type InitialBuyer = z.output<typeof InitialBuyerSchema>;
 
-/** §2.5: the technicals payload, with or without its envelope. Points are sorted most recent first. */
-export const TechnicalsSchema = z.object({
-  overtimeTechnicals: listOf(TechnicalsPointSchema).transform((points) =>
-    [...points].sort((a, b) => timeOf(b.syncedAt) - timeOf(a.syncedAt)),
-  ),
-  tokenStats: firstOf(TokenStatsSchema),
-  devMakerData: firstOf(DevMakerDataSchema),
-  initialBuyerStats: listOf(InitialBuyerSchema),
-});
+/** §2.5: the technicals payload. Points are sorted most recent first. */
+export const TechnicalsReadingSchema = z
+  .object({
+    overtimeTechnicals: listOf(TechnicalsPointSchema, 'overtimeTechnicals'),
+    tokenStats: firstOf(TokenStatsSchema),
+    devMakerData: firstOf(DevMakerDataSchema),
+    initialBuyerStats: listOf(InitialBuyerSchema, 'initialBuyerStats'),
+  })
+  .transform(({ overtimeTechnicals, tokenStats, devMakerData, initialBuyerStats }) => ({
+    value: {
+      overtimeTechnicals: [...overtimeTechnicals.value].sort((a, b) => timeOf(b.syncedAt) - timeOf(a.syncedAt)),
+      tokenStats,
+      devMakerData,
+      initialBuyerStats: initialBuyerStats.value,
+    },
+    dropped: [...overtimeTechnicals.dropped, ...initialBuyerStats.dropped],
+  }));
+export const TechnicalsSchema = TechnicalsReadingSchema.transform((reading) => reading.value);
 export type Technicals = z.output<typeof TechnicalsSchema>;
 
-export const TechnicalsEnvelopeSchema = z.unknown().optional().transform((value, ctx) => {
+/** The technicals payload with or without its envelope. */
+export const TechnicalsEnvelopeReadingSchema = z.unknown().optional().transform((value, ctx): Reading<Technicals> => {
   const inner = value !== null && typeof value === 'object' && 'data' in value ? value.data : value;
-  const parsed = TechnicalsSchema.safeParse(inner);
+  const parsed = TechnicalsReadingSchema.safeParse(inner);
   if (!parsed.success) {
     ctx.addIssue({ code: 'custom', message: parsed.error.message });
     return z.NEVER;
   }
   return parsed.data;
 });
+export const TechnicalsEnvelopeSchema = TechnicalsEnvelopeReadingSchema.transform((reading) => reading.value);
 
 function timeOf(iso: string | null): number {
   const time = iso === null ? NaN : Date.parse(iso);
@@ -246,24 +270,16 @@ export const HolderSchema = z.object({
 });
 export type Holder = z.output<typeof HolderSchema>;
 
-/** holders-history answers a bare array; an envelope with `data` is read too. */
-export const HoldersSchema = z.unknown().optional().transform((value, ctx) => {
-  const list = Array.isArray(value)
-    ? value
-    : value !== null && typeof value === 'object' && 'data' in value && Array.isArray(value.data)
-      ? value.data
-      : null;
-  if (list === null) {
-    ctx.addIssue({ code: 'custom', message: 'expected an array of holders' });
-    return z.NEVER;
+/** holders-history answers a bare array; an envelope with `data` is read too. Anything else is the wrong shape. */
+export const HoldersReadingSchema = z.unknown().optional().transform((value, ctx): Reading<Holder[]> => {
+  if (Array.isArray(value)) return readEach(HolderSchema, value, 'holders');
+  if (value !== null && typeof value === 'object' && 'data' in value && Array.isArray(value.data)) {
+    return readEach(HolderSchema, value.data, 'data');
   }
-  const parsed = z.array(HolderSchema).safeParse(list);
-  if (!parsed.success) {
-    ctx.addIssue({ code: 'custom', message: parsed.error.message });
-    return z.NEVER;
-  }
-  return parsed.data;
+  ctx.addIssue({ code: 'custom', message: 'expected an array of holders' });
+  return z.NEVER;
 });
+export const HoldersSchema = HoldersReadingSchema.transform((reading) => reading.value);
 
 /** §2.7 MakerData */
 export const MakerDataSchema = z.object({
@@ -318,29 +334,34 @@ export const TokenMetadataSchema = z.object({
 });
 export type TokenMetadata = z.output<typeof TokenMetadataSchema>;
 
-const metadataMap = z.unknown().optional().transform((value): Map<string, TokenMetadata> => {
+/** Token metadata, keyed by token address in a map or naming its token in a list; its shape is not shown by the spec. */
+const metadataMap = z.unknown().optional().transform((value): Reading<Map<string, TokenMetadata>> => {
   const out = new Map<string, TokenMetadata>();
-  if (value === null || typeof value !== 'object') return out;
-  const entries: Array<[string | null, unknown]> = Array.isArray(value)
-    ? value.map((item) => [null, item])
-    : Object.entries(value);
-  for (const [key, raw] of entries) {
-    const parsed = TokenMetadataSchema.safeParse(raw);
-    if (!parsed.success) continue;
-    const address = key ?? parsed.data.address;
-    if (address) out.set(address, { ...parsed.data, address });
+  if (value === null || typeof value !== 'object') return { value: out, dropped: [] };
+  if (Array.isArray(value)) {
+    const read = readEach(TokenMetadataSchema, value, 'tokensMetadata');
+    for (const metadata of read.value) if (metadata.address) out.set(metadata.address, metadata);
+    return { value: out, dropped: read.dropped };
   }
-  return out;
+  const read = readEntries(TokenMetadataSchema, value, 'tokensMetadata');
+  for (const [address, metadata] of read.value) out.set(address, { ...metadata, address });
+  return { value: out, dropped: read.dropped };
 });
 
 /** §2.7 / §4.6: trades newest first (sorted here whatever order they came in); metadata may be absent. */
-export const TradeHistorySchema = z
+export const TradeHistoryReadingSchema = z
   .object({
-    tradeHistory: z
-      .union([z.array(TradeSchema), z.null()]).optional()
-      .transform((value) => [...(value ?? [])].sort((a, b) => b.timestamp - a.timestamp)),
+    tradeHistory: tolerantArray(TradeSchema, 'tradeHistory'),
     tokensMetadata: metadataMap,
-  });
+  })
+  .transform(({ tradeHistory, tokensMetadata }) => ({
+    value: {
+      tradeHistory: [...tradeHistory.value].sort((a, b) => b.timestamp - a.timestamp),
+      tokensMetadata: tokensMetadata.value,
+    },
+    dropped: [...tradeHistory.dropped, ...tokensMetadata.dropped],
+  }));
+export const TradeHistorySchema = TradeHistoryReadingSchema.transform((reading) => reading.value);
 export type TradeHistory = z.output<typeof TradeHistorySchema>;
 
 /** §2.8 Candle */
@@ -355,13 +376,14 @@ export const CandleSchema = z.object({
 });
 export type Candle = z.output<typeof CandleSchema>;
 
-/** §4.5: candles, sorted oldest first whatever order they came in. */
-export const CandlesSchema = z
+/** §4.5: `{candles}` or a bare array of candles, sorted oldest first whatever order they came in. */
+export const CandlesReadingSchema = z
   .union([
-    z.object({ candles: z.union([z.array(CandleSchema), z.null()]).optional() }),
-    z.array(CandleSchema).transform((candles) => ({ candles })),
+    z.object({ candles: tolerantArray(CandleSchema, 'candles') }).transform(({ candles }) => candles),
+    z.array(z.unknown()).transform((candles) => readEach(CandleSchema, candles, 'candles')),
   ])
-  .transform(({ candles }) => [...(candles ?? [])].sort((a, b) => a.timestamp - b.timestamp));
+  .transform(({ value, dropped }) => ({ value: [...value].sort((a, b) => a.timestamp - b.timestamp), dropped }));
+export const CandlesSchema = CandlesReadingSchema.transform((reading) => reading.value);
 
 /** The error body of §7: `{error, message}` or `{error}`, or anything else. */
 export const ErrorBodySchema = z

@@ -98,14 +98,65 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 /** Any JSON value kept as is, for fields whose shape the spec does not show. */
 export const json = z.unknown().optional().transform((value): JsonValue | null => (value === undefined ? null : (value as JsonValue)));
 
-/** Reads an object or an array of objects as an array; null and absent become an empty list. */
-export function listOf<T extends z.ZodType>(item: T) {
+/** An element left out of a list because it failed its schema: where it was and why, for the log (never its value). */
+export interface DroppedElement {
+  path: string;
+  reason: string;
+}
+
+/** A parsed answer, with the elements of its lists that were left out as unreadable. */
+export interface Reading<T> {
+  value: T;
+  dropped: DroppedElement[];
+}
+
+/**
+ * Reads a list element by element. An element that fails its schema is left out and reported,
+ * so that one unreadable trade, holder or candle cannot hide the rest of an answer.
+ */
+export function readEach<T extends z.ZodType>(item: T, list: readonly unknown[], path: string): Reading<z.output<T>[]> {
+  const read = readEntries(item, Object.fromEntries(list.entries()), path);
+  return { value: read.value.map(([, element]) => element), dropped: read.dropped };
+}
+
+/** Reads the values of a map one by one, like readEach: an unreadable value is left out with its key. */
+export function readEntries<T extends z.ZodType>(item: T, map: object, path: string): Reading<Array<[string, z.output<T>]>> {
+  const value: Array<[string, z.output<T>]> = [];
+  const dropped: DroppedElement[] = [];
+  for (const [key, raw] of Object.entries(map)) {
+    const parsed = item.safeParse(raw);
+    if (parsed.success) {
+      value.push([key, parsed.data]);
+      continue;
+    }
+    // The issue's path and message name the field and what was expected, never the value itself.
+    const issue = parsed.error.issues[0];
+    const field = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.join('.')}: `;
+    dropped.push({ path: `${path}.${key}`, reason: `${field}${issue?.message ?? 'unreadable'}`.slice(0, 200) });
+  }
+  return { value, dropped };
+}
+
+/**
+ * A list whose unreadable elements are left out (see readEach): an array, or null or absent for
+ * none. Anything else is a wrong shape and fails the parse.
+ */
+export function tolerantArray<T extends z.ZodType>(item: T, path: string) {
   return z
-    .union([z.array(item), item, z.null()]).optional()
-    .transform((value): z.output<T>[] => {
-      if (value === null || value === undefined) return [];
-      return Array.isArray(value) ? value : [value];
-    });
+    .union([z.array(z.unknown()), z.null()])
+    .optional()
+    .transform((value) => readEach(item, value ?? [], path));
+}
+
+/**
+ * Reads an object or an array of objects as a list, leaving out unreadable elements (see
+ * readEach); null and absent become an empty list. A value that is neither is a wrong shape.
+ */
+export function listOf<T extends z.ZodType>(item: T, path: string) {
+  return z
+    .union([z.array(z.unknown()), z.record(z.string(), z.unknown()), z.null()])
+    .optional()
+    .transform((value) => readEach(item, value === null || value === undefined ? [] : Array.isArray(value) ? value : [value], path));
 }
 
 /** Reads an object, or the first element of an array of objects; null, absent or empty become null. */

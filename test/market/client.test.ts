@@ -1,12 +1,14 @@
 /**
  * The client against the in-process simulator over real HTTP on 127.0.0.1: every endpoint's
  * answer agrees with the raw JSON, every error path ends in the right kind, and the API key
- * never shows in an error or a log line.
+ * never shows in an error or a log line. Where the simulator cannot misbehave in the needed way,
+ * a relay in front of it answers on its own, spoils the simulator's answer, or loses a parameter.
  */
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { inspect } from 'node:util';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/log';
 import { MarketClient, type MarketClientOptions } from '../../src/market/client';
 import { MarketError, isMarketError } from '../../src/market/errors';
@@ -78,20 +80,83 @@ function list(value: unknown): unknown[] {
   return value;
 }
 
+/** One answer of the relay. */
+interface RelayAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body: string;
+}
+
+/** Decides the relay's answer to a request; `forward` passes a (possibly changed) URL on to the simulator. */
+type RelayHandler = (url: URL, forward: (url: URL) => Promise<RelayAnswer>) => Promise<RelayAnswer>;
+
+const passThrough: RelayHandler = (url, forward) => forward(url);
+
+/** An HTTP peer in front of the simulator; the key the client sends is passed on, so auth stays end to end. */
+const relay = {
+  url: '',
+  handle: passThrough,
+  /** Every request the relay answered, with its status and arrival time. */
+  seen: [] as Array<{ path: string; status: number; at: number }>,
+  server: null as Server | null,
+};
+
+async function startRelay(): Promise<void> {
+  relay.server = createServer((request, response) => {
+    const at = performance.now();
+    const url = new URL(request.url ?? '/', 'http://relay.invalid');
+    const forward = async (target: URL): Promise<RelayAnswer> => {
+      const answer = await fetch(`${sim.baseUrl}${target.pathname}${target.search}`, { headers: { 'x-api-key': String(request.headers['x-api-key']) } });
+      return { status: answer.status, body: await answer.text() };
+    };
+    relay
+      .handle(url, forward)
+      .then((answer) => {
+        relay.seen.push({ path: url.pathname, status: answer.status, at });
+        response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+        response.end(answer.body);
+      })
+      .catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => relay.server?.listen(0, '127.0.0.1', resolve));
+  relay.url = `http://127.0.0.1:${(relay.server.address() as AddressInfo).port}`;
+}
+
+/** A relay handler that passes the simulator's answer on after `spoil` changed its JSON. */
+function spoiling(spoil: (body: Record<string, unknown> & unknown[]) => void): RelayHandler {
+  return async (url, forward) => {
+    const answer = await forward(url);
+    const body = JSON.parse(answer.body) as Record<string, unknown> & unknown[];
+    spoil(body);
+    return { ...answer, body: JSON.stringify(body) };
+  };
+}
+
+/** The log lines that reported left-out elements, parsed. */
+function droppedLogLines(endpoint: string): Array<Record<string, unknown>> {
+  return logLines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.endpoint === endpoint && typeof line.dropped === 'number');
+}
+
 beforeAll(async () => {
   sim = await startSimulator({ apiKey: KEY, seed: 42, port: 0 });
   const listing = sim.market.listing();
   tokens = listing.tokens.map((token) => token.address);
   wallets = listing.wallets;
+  await startRelay();
 });
 
 afterEach(() => {
   sim.faults.clear();
   sim.stats.reset();
+  relay.handle = passThrough;
+  relay.seen = [];
 });
 
 afterAll(async () => {
   await Promise.all(clients.map((made) => made.close()));
+  await new Promise((resolve) => relay.server?.close(resolve));
   await sim?.close();
 });
 
@@ -222,10 +287,22 @@ describe('every error path', () => {
     expect(sim.stats.count('wallet-tracker') + sim.stats.count('trades-history') + sim.stats.count('token-technicals')).toBe(0);
   });
 
-  it('missing-parameter as the service says it', async () => {
-    const { status, body } = await raw('/api/token-data');
-    expect(status).toBe(400);
-    expect(object(body).error).toBeTypeOf('string');
+  it('missing-parameter as the service says it, end to end', async () => {
+    // The client checks its input, so the relay loses the required parameter on the way and the
+    // simulator's own 400 comes back.
+    const c = client({ baseUrl: relay.url });
+    relay.handle = (url, forward) => {
+      url.searchParams.delete('base');
+      url.searchParams.delete('wallets');
+      return forward(url);
+    };
+    for (const call of [() => c.chart(tokens[0] ?? ''), () => c.trades(tokens[0] ?? '', wallets.slice(0, 2))]) {
+      const error = await failure(call());
+      expect(error).toMatchObject({ kind: 'missing-parameter', status: 400, userMessage: 'Something required is missing from that request.' });
+      expect(error.message).toMatch(/HTTP 400 Missing parameter/);
+    }
+    expect(sim.stats.requests('chart-history').map((r) => [r.status, r.query.base])).toEqual([[400, undefined]]);
+    expect(sim.stats.requests('trades-history').map((r) => [r.status, r.query.wallets])).toEqual([[400, undefined]]);
   });
 
   it('invalid-parameter: a chart option, before the request', async () => {
@@ -278,6 +355,35 @@ describe('every error path', () => {
     expect(sim.stats.count('token-technicals')).toBe(3);
   });
 
+  it('upstream: a 503 with Retry-After is retried only after that wait, and pauses the endpoint\'s other calls', async () => {
+    const c = client({ baseUrl: relay.url });
+    let unavailable = true;
+    relay.handle = async (url, forward) => {
+      if (!unavailable) return forward(url);
+      unavailable = false;
+      return { status: 503, headers: { 'retry-after': '1' }, body: JSON.stringify({ error: 'Service Unavailable' }) };
+    };
+    const retried = c.holders(tokens[1] ?? '');
+    // Once the 503 has been read, a call for another token waits for the same pause.
+    await vi.waitFor(() => expect(c.stats()['holders-history'].retries).toBe(1));
+    const other = c.holders(tokens[2] ?? '');
+    const [holders] = await Promise.all([retried, other]);
+    expect(holders.length).toBe(list((await raw(`/api/holders-history?address=${tokens[1] ?? ''}`)).body).length);
+    expect(relay.seen.map((r) => r.status)).toEqual([503, 200, 200]);
+    const [first, ...later] = relay.seen;
+    for (const request of later) expect(request.at - (first?.at ?? 0)).toBeGreaterThanOrEqual(1_000);
+    expect(c.stats()['holders-history']).toMatchObject({ requests: 3, retries: 1, failures: 0 });
+  });
+
+  it('upstream: a 503 whose Retry-After exceeds the cap fails at once, carrying the wait', async () => {
+    const c = client({ baseUrl: relay.url });
+    relay.handle = async () => ({ status: 503, headers: { 'retry-after': '90' }, body: JSON.stringify({ error: 'Service Unavailable' }) });
+    const error = await failure(c.chart(tokens[2] ?? ''));
+    expect(error).toMatchObject({ kind: 'upstream', status: 503, retryAfterMs: 90_000 });
+    expect(error.userMessage).toBe('The market data service failed to answer; try again in 90 s.');
+    expect(relay.seen).toHaveLength(1);
+  });
+
   it('upstream: 500 after the retries are spent', async () => {
     sim.faults.set({ 'holders-history': { error500Rate: 1 } });
     const c = client();
@@ -326,15 +432,101 @@ describe('every error path', () => {
 
   it('a reset is retried and then succeeds', async () => {
     sim.faults.set({ 'wallet-tracker': { script: ['reset', 'ok'] } });
-    const history = await client().walletTrades(wallets.slice(0, 2));
-    expect(Array.isArray(history.tradeHistory)).toBe(true);
+    const asked = wallets.slice(0, 2);
+    const history = await client().walletTrades(asked);
     expect(sim.stats.count('wallet-tracker')).toBe(2);
+    // The full answer arrived: the asked wallets' trades, each made by one of them, newest first.
+    const wire = list(object((await raw(`/api/wallet-tracker?wallets=${[...asked].sort().join(',')}`)).body).tradeHistory).map(object);
+    expect(history.tradeHistory.length).toBeGreaterThan(0);
+    expect(new Set(history.tradeHistory.map((t) => t.transactionHash))).toEqual(new Set(wire.map((t) => t.transactionHash)));
+    for (const trade of history.tradeHistory) expect(asked).toContain(trade.makerData?.address);
+    const times = history.tradeHistory.map((t) => t.timestamp);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 
   it('a closed client refuses further calls', async () => {
     const c = client();
     await c.close();
     expect(await failure(c.technicals(tokens[0] ?? ''))).toMatchObject({ kind: 'unreachable' });
+  });
+});
+
+describe('an unreadable element is left out, the rest of the answer kept', () => {
+  it('holders-history: a holder without an address', async () => {
+    const address = tokens[2] ?? '';
+    const wire = list((await raw(`/api/holders-history?address=${address}`)).body).map(object);
+    relay.handle = spoiling((body) => {
+      delete object(body[1]).address;
+    });
+    const c = client({ baseUrl: relay.url });
+    const holders = await c.holders(address);
+    expect(holders.map((h) => h.address)).toEqual(wire.filter((_, index) => index !== 1).map((h) => h.address));
+    expect(c.stats()['holders-history']).toMatchObject({ dropped: 1, failures: 0 });
+    const [line] = droppedLogLines('holders-history');
+    expect(line).toMatchObject({ level: 40, dropped: 1, msg: 'left out 1 unreadable element of the answer' });
+    expect(line?.elements).toEqual([{ path: 'holders.1', reason: expect.stringMatching(/^address: /) }]);
+  });
+
+  it('trades-history and wallet-tracker: a trade with an unreadable time or maker', async () => {
+    const address = tokens[0] ?? '';
+    const some = wallets.slice(0, 6);
+    const wire = list(object((await raw(`/api/trades-history?baseToken=${address}&wallets=${[...some].sort().join(',')}`)).body).tradeHistory).map(object);
+    const spoilt = String(wire[0]?.transactionHash);
+    relay.handle = spoiling((body) => {
+      object(list(body.tradeHistory)[0]).timestamp = 'soon';
+    });
+    const c = client({ baseUrl: relay.url });
+    const history = await c.trades(address, some);
+    expect(history.tradeHistory.map((t) => t.transactionHash).sort()).toEqual(wire.map((t) => String(t.transactionHash)).filter((hash) => hash !== spoilt).sort());
+
+    relay.handle = spoiling((body) => {
+      object(list(body.tradeHistory)[2]).makerData = { tags: [] };
+    });
+    const walletTrades = await c.walletTrades(wallets.slice(0, 2));
+    const wireWallet = list(object((await raw(`/api/wallet-tracker?wallets=${[...wallets.slice(0, 2)].sort().join(',')}`)).body).tradeHistory);
+    expect(walletTrades.tradeHistory).toHaveLength(wireWallet.length - 1);
+    expect(c.stats()['trades-history'].dropped + c.stats()['wallet-tracker'].dropped).toBe(2);
+    expect(droppedLogLines('wallet-tracker')[0]?.elements).toEqual([{ path: 'tradeHistory.2', reason: expect.stringMatching(/^makerData\.address: /) }]);
+  });
+
+  it('chart-history: a candle without a close', async () => {
+    const address = tokens[3] ?? '';
+    const wire = list(object((await raw(`/api/chart-history?base=${address}`)).body).candles).map(object);
+    relay.handle = spoiling((body) => {
+      object(list(body.candles)[2]).close = 'n/a';
+    });
+    const c = client({ baseUrl: relay.url });
+    const candles = await c.chart(address);
+    expect(candles.map((candle) => candle.timestamp)).toEqual(wire.filter((_, index) => index !== 2).map((candle) => Number(candle.timestamp)).sort((a, b) => a - b));
+    expect(c.stats()['chart-history'].dropped).toBe(1);
+  });
+
+  it('token-technicals: an initial buyer without a wallet and a point that is not an object', async () => {
+    const address = tokens[1] ?? '';
+    const data = object(object((await raw(`/api/token-technicals?address=${address}`)).body).data);
+    relay.handle = spoiling((body) => {
+      const spoilt = object(body.data);
+      delete object(list(spoilt.initialBuyerStats)[0]).walletAddress;
+      list(spoilt.overtimeTechnicals)[1] = 'garbage';
+    });
+    const c = client({ baseUrl: relay.url });
+    const technicals = await c.technicals(address);
+    expect(technicals.initialBuyerStats.map((buyer) => buyer.walletAddress)).toEqual(list(data.initialBuyerStats).slice(1).map((buyer) => object(buyer).walletAddress));
+    expect(technicals.overtimeTechnicals).toHaveLength(list(data.overtimeTechnicals).length - 1);
+    expect(technicals.tokenStats).not.toBeNull();
+    expect(c.stats()['token-technicals'].dropped).toBe(2);
+  });
+
+  it('an answer whose own shape is wrong is still unreadable', async () => {
+    const c = client({ baseUrl: relay.url, maxRetries: 0 });
+    relay.handle = async () => ({ status: 200, body: JSON.stringify({ holders: [] }) });
+    expect(await failure(c.holders(tokens[0] ?? ''))).toMatchObject({ kind: 'unreadable', status: 200 });
+    relay.handle = async () => ({ status: 200, body: JSON.stringify({ tradeHistory: 'none' }) });
+    expect(await failure(c.walletTrades(wallets.slice(0, 1)))).toMatchObject({ kind: 'unreadable', status: 200 });
+    relay.handle = async () => ({ status: 200, body: JSON.stringify({ candles: { open: 1 } }) });
+    expect(await failure(c.chart(tokens[0] ?? ''))).toMatchObject({ kind: 'unreadable', status: 200 });
+    relay.handle = async () => ({ status: 200, body: JSON.stringify({ data: { initialBuyerStats: 'HOLD' } }) });
+    expect(await failure(c.technicals(tokens[0] ?? ''))).toMatchObject({ kind: 'unreadable', status: 200 });
   });
 });
 
@@ -371,9 +563,13 @@ describe('the API key never leaks', () => {
     expect([...kinds].sort()).toEqual(
       ['invalid-address', 'invalid-parameter', 'missing-parameter', 'not-found', 'rate-limited', 'timeout', 'unauthorized', 'unreachable', 'unreadable', 'upstream'].sort(),
     );
+    // Transport failures keep undici's error as the cause: the check below must have some to look at.
+    expect(errors.filter((error) => isMarketError(error) && error.cause instanceof Error).length).toBeGreaterThan(2);
     for (const error of errors) {
       if (!isMarketError(error)) continue;
-      for (const text of [error.message, error.userMessage, JSON.stringify(error.details), String(error.stack)]) {
+      const cause = error.cause instanceof Error ? [error.cause.message, String(error.cause.stack), inspect(error.cause, { depth: 5 })] : [String(error.cause)];
+      // inspect shows every own property, the stack and the chain of causes.
+      for (const text of [error.message, error.userMessage, JSON.stringify(error.details), String(error.stack), ...cause, inspect(error, { depth: 8 })]) {
         expect(text).not.toContain(KEY);
         expect(text).not.toContain(WRONG_KEY);
       }

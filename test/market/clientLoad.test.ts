@@ -108,6 +108,46 @@ describe('limiter', () => {
     expect(c.stats()['token-technicals']).toMatchObject({ requests: 150, rateLimited: 0, failures: 0 });
   });
 
+  it('at the spec\'s own limit (100 per 60 s on both sides), 150 concurrent calls: 100 reach the service, 50 are refused at once', async () => {
+    const spec = await startSimulator({ apiKey: KEY, seed: 42, port: 0 });
+    try {
+      // The client's defaults: 100 per 60 s on token-technicals, and a longest wait of 30 s.
+      const c = client({ baseUrl: spec.baseUrl });
+      const addresses = [...tokens];
+      for (let n = 0; addresses.length < 150; n += 1) addresses.push(unknownAddress(n));
+      expect(new Set(addresses).size).toBe(150);
+      const settled = await Promise.allSettled(addresses.map((address) => c.technicals(address)));
+
+      const refused = settled.flatMap((outcome, index) =>
+        outcome.status === 'rejected' && isMarketError(outcome.reason) && outcome.reason.kind === 'rate-limited'
+          ? [{ address: addresses[index], error: outcome.reason }]
+          : [],
+      );
+      expect(refused).toHaveLength(50);
+      for (const { error } of refused) {
+        // A wait of a whole window: the next slot frees a minute after the first answers arrived.
+        expect(error.status).toBeNull();
+        expect(error.details.source).toBe('client-limiter');
+        expect(error.retryAfterMs).toBeGreaterThan(30_000);
+        expect(error.userMessage).toMatch(/^The market data service is busy; try again in \d+ s\.$/);
+      }
+      // The other 100 reached the service and were answered (found, or 404 for an unknown address).
+      for (const outcome of settled) {
+        if (outcome.status === 'rejected' && !(isMarketError(outcome.reason) && outcome.reason.kind === 'rate-limited')) {
+          expect(isMarketError(outcome.reason) && outcome.reason.kind).toBe('not-found');
+        }
+      }
+      const seen = spec.stats.requests('token-technicals');
+      expect(seen).toHaveLength(100);
+      expect(seen.filter((request) => request.status === 429)).toHaveLength(0);
+      const reached = new Set(seen.map((request) => request.query.address));
+      for (const { address } of refused) expect(reached.has(address)).toBe(false);
+      expect(c.stats()['token-technicals']).toMatchObject({ requests: 100, rateLimited: 0, retries: 0 });
+    } finally {
+      await spec.close();
+    }
+  });
+
   it('leaves to other users of the key what they already spent, reading the service\'s headers', async () => {
     const shared = await startSimulator({ apiKey: KEY, seed: 42, port: 0, technicalsLimit: WINDOW });
     try {

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { registerSecret } from '../../src/log';
 import { MarketError, defaultUserMessage, excerpt, formatWait, isMarketError, withDetails, type MarketErrorKind } from '../../src/market/errors';
@@ -46,6 +47,31 @@ describe('MarketError', () => {
     expect(error.userMessage).not.toContain(KEY);
     expect(JSON.stringify(error.details)).not.toContain(KEY);
     expect(error.details).toMatchObject({ endpoint: 'token-technicals', kind: 'upstream', nested: { amount: '10' } });
+  });
+
+  it('scrubs a registered secret from its cause and the cause\'s own causes', () => {
+    const inner = Object.assign(new Error(`socket said ${KEY}`), { code: 'ECONNRESET' });
+    const error = withDetails(
+      new MarketError({ kind: 'unreachable', endpoint: 'token-data', cause: new Error(`request with ${KEY} failed`, { cause: inner }) }),
+      { attempts: 2 },
+    );
+    expect(inspect(error, { depth: 8 })).not.toContain(KEY);
+    expect(error.cause).toBeInstanceOf(Error);
+    const cause = error.cause as Error;
+    expect(cause.message).toBe('request with [redacted] failed');
+    expect(String(cause.stack)).not.toContain(KEY);
+    expect(cause.cause).toMatchObject({ message: 'socket said [redacted]', code: 'ECONNRESET' });
+    expect(new MarketError({ kind: 'unreachable', endpoint: null, cause: `text ${KEY}` }).cause).toBe('text [redacted]');
+  });
+
+  it('keeps a cause without secrets as it is', () => {
+    const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    expect(new MarketError({ kind: 'unreachable', endpoint: 'token-data', cause }).cause).toBe(cause);
+  });
+
+  it('tells how long to wait when the service named a time to come back', () => {
+    expect(defaultUserMessage('upstream', 90_000)).toBe('The market data service failed to answer; try again in 90 s.');
+    expect(defaultUserMessage('upstream', null)).toBe('The market data service failed to answer; try again in a moment.');
   });
 
   it('keeps its fields when details are added', () => {

@@ -81,11 +81,32 @@ describe('errorForResponse', () => {
     expect(fromReset.userMessage).toMatch(/try again in (19|20) s\.$/);
   });
 
+  it('reads the wait of a 5xx from Retry-After, and only from there', () => {
+    const unavailable = errorForResponse('token-data', response(503, { error: 'Service Unavailable' }, { 'retry-after': '12' }));
+    expect(unavailable).toMatchObject({ kind: 'upstream', status: 503, retryAfterMs: 12_000 });
+    expect(unavailable.userMessage).toBe('The market data service failed to answer; try again in 12 s.');
+    expect(errorForResponse('token-data', response(500, {}, { 'retry-after': 'Wed, 01 Jan 2099 00:00:00 GMT' })).retryAfterMs).toBeGreaterThan(0);
+    expect(errorForResponse('token-data', response(502, {})).retryAfterMs).toBeNull();
+    // The rate-limit reset says when a 429 window turns, not when a failing service is back.
+    expect(errorForResponse('token-data', response(503, {}, { 'x-ratelimit-reset': '30' })).retryAfterMs).toBeNull();
+    expect(errorForResponse('token-data', response(418, {}, { 'retry-after': '5' })).retryAfterMs).toBeNull();
+  });
+
   it('keeps an excerpt of the body without the key', () => {
     const error = errorForResponse('token-data', response(500, { error: 'boom', echo: { 'x-api-key': KEY } }));
     expect(JSON.stringify(error.details)).not.toContain(KEY);
     expect(error.message).not.toContain(KEY);
     expect(String(error.details.body)).toContain('[redacted]');
+  });
+
+  it('keeps an excerpt without a key that JSON escaping disguised', () => {
+    const quoted = 'http-"quoted\\key-9c3e';
+    registerSecret(quoted);
+    const body = JSON.stringify({ error: 'bad key', echo: quoted });
+    expect(body).not.toContain(quoted);
+    const error = errorForResponse('token-data', response(500, body));
+    expect(String(error.details.body)).toContain('[redacted]');
+    expect(JSON.stringify(error.details)).not.toContain(JSON.stringify(quoted).slice(1, -1));
   });
 });
 

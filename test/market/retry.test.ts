@@ -38,6 +38,13 @@ describe('retry policy', () => {
     expect(retryDelay(failure('rate-limited', 429, 300), 0, policy)).toBeGreaterThanOrEqual(305);
     expect(retryDelay(failure('rate-limited', 429, 5_000), 0, policy)).toBeNull();
   });
+
+  it('honours a Retry-After on a 5xx as on a 429, with the same cap', () => {
+    const always = { ...policy, random: () => 0 };
+    expect(retryDelay(failure('upstream', 503, 300), 0, always)).toBe(305);
+    expect(retryDelay(failure('upstream', 500, 5_000), 0, always)).toBeNull();
+    expect(retryDelay(failure('upstream', 503), 0, always)).toBe(0);
+  });
 });
 
 describe('withRetries', () => {
@@ -83,6 +90,17 @@ describe('withRetries', () => {
         throw failure('rate-limited', 429, 60_000);
       }, policy),
     ).rejects.toMatchObject({ kind: 'rate-limited', retryAfterMs: 60_000 });
+    expect(calls).toBe(1);
+  });
+
+  it('fails fast on a 5xx whose Retry-After is beyond the cap, carrying the wait', async () => {
+    let calls = 0;
+    await expect(
+      withRetries(async () => {
+        calls += 1;
+        throw failure('upstream', 503, 60_000);
+      }, policy),
+    ).rejects.toMatchObject({ kind: 'upstream', status: 503, retryAfterMs: 60_000, details: { attempts: 1 } });
     expect(calls).toBe(1);
   });
 

@@ -1,7 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readAmount, readDecimal } from '../../src/market/wire';
-import { CandlesSchema, HoldersSchema, TechnicalsEnvelopeSchema, TokenEnvelopeSchema, TokenSchema, TradeHistorySchema } from '../../src/market/schemas';
+import {
+  CandlesReadingSchema,
+  CandlesSchema,
+  HoldersReadingSchema,
+  HoldersSchema,
+  TechnicalsEnvelopeReadingSchema,
+  TechnicalsEnvelopeSchema,
+  TokenEnvelopeSchema,
+  TokenSchema,
+  TradeHistoryReadingSchema,
+  TradeHistorySchema,
+} from '../../src/market/schemas';
 
 describe('readAmount', () => {
   it('keeps every digit of integer text, however large', () => {
@@ -135,17 +146,61 @@ describe('TechnicalsEnvelopeSchema', () => {
 });
 
 describe('lists', () => {
+  const trade = (timestamp: number) => ({ timestamp, transactionHash: `t${timestamp}`, tokenIn: 'a', tokenOut: 'b', amountIn: '1', amountOut: 2 });
+  const candle = (timestamp: number) => ({ timestamp, open: 1, high: 1, low: 1, close: 1, volume: '2' });
+
   it('reads holders as a bare array and refuses anything else', () => {
     expect(HoldersSchema.parse([{ address: 'h', currentlyHoldingAmount: '10' }])[0]?.currentlyHoldingAmount).toBe(10n);
     expect(HoldersSchema.safeParse({ error: 'x' }).success).toBe(false);
   });
 
+  it('leaves out an unreadable holder, trade, candle, initial buyer or metadata entry and reports where', () => {
+    const holders = HoldersReadingSchema.parse([{ address: 'h1', currentlyHoldingAmount: '10' }, { address: 'h2' }, null, { address: 'h3', currentlyHoldingAmount: 3 }]);
+    expect(holders.value.map((holder) => holder.address)).toEqual(['h1', 'h3']);
+    expect(holders.dropped).toEqual([
+      { path: 'holders.1', reason: expect.stringMatching(/^currentlyHoldingAmount: expected an amount/) },
+      { path: 'holders.2', reason: expect.any(String) },
+    ]);
+    expect(HoldersReadingSchema.parse({ data: [{ address: 'h' }] }).dropped).toEqual([{ path: 'data.0', reason: expect.any(String) }]);
+
+    const trades = TradeHistoryReadingSchema.parse({
+      tradeHistory: [trade(1), { ...trade(2), amountIn: 'lots' }, trade(3)],
+      tokensMetadata: { good: { symbol: 'G' }, bad: 'nope' },
+    });
+    expect(trades.value.tradeHistory.map((item) => item.timestamp)).toEqual([3, 1]);
+    expect([...trades.value.tokensMetadata.keys()]).toEqual(['good']);
+    expect(trades.dropped.map((item) => item.path)).toEqual(['tradeHistory.1', 'tokensMetadata.bad']);
+
+    const candles = CandlesReadingSchema.parse({ candles: [candle(2), { ...candle(1), open: null }] });
+    expect(candles.value.map((item) => item.timestamp)).toEqual([2]);
+    expect(CandlesReadingSchema.parse([candle(1), 'x']).dropped).toEqual([{ path: 'candles.1', reason: expect.any(String) }]);
+
+    const technicals = TechnicalsEnvelopeReadingSchema.parse({
+      data: { overtimeTechnicals: [{ holdersCount: 3 }, 7], initialBuyerStats: [{ initialBuyerType: 'HOLD' }, { walletAddress: 'w', initialBuyerType: 'SELL_ALL' }] },
+    });
+    expect(technicals.value.initialBuyerStats.map((buyer) => buyer.walletAddress)).toEqual(['w']);
+    expect(technicals.value.overtimeTechnicals).toHaveLength(1);
+    expect(technicals.dropped.map((item) => item.path)).toEqual(['overtimeTechnicals.1', 'initialBuyerStats.0']);
+    // A single initial buyer sent as an object is a list of one, left out the same way.
+    expect(TechnicalsEnvelopeReadingSchema.parse({ initialBuyerStats: { sniper: true } }).dropped).toHaveLength(1);
+    // The plain schemas give the same value without the report.
+    expect(TradeHistorySchema.parse({ tradeHistory: [trade(1), { nonsense: true }] }).tradeHistory).toHaveLength(1);
+  });
+
+  it('still refuses an answer whose own shape is wrong', () => {
+    expect(TradeHistoryReadingSchema.safeParse({ tradeHistory: 'none' }).success).toBe(false);
+    expect(TradeHistoryReadingSchema.safeParse([trade(1)]).success).toBe(false);
+    expect(CandlesReadingSchema.safeParse({ candles: { open: 1 } }).success).toBe(false);
+    expect(CandlesReadingSchema.safeParse('candles').success).toBe(false);
+    expect(HoldersReadingSchema.safeParse({ data: 'x' }).success).toBe(false);
+    expect(TechnicalsEnvelopeReadingSchema.safeParse({ initialBuyerStats: 'HOLD' }).success).toBe(false);
+    expect(TechnicalsEnvelopeReadingSchema.safeParse({ overtimeTechnicals: 3 }).success).toBe(false);
+  });
+
   it('sorts trades newest first and candles oldest first whatever order they came in', () => {
-    const trade = (timestamp: number) => ({ timestamp, transactionHash: `t${timestamp}`, tokenIn: 'a', tokenOut: 'b', amountIn: '1', amountOut: 2 });
     const history = TradeHistorySchema.parse({ tradeHistory: [trade(1), trade(3), trade(2)] });
     expect(history.tradeHistory.map((item) => item.timestamp)).toEqual([3, 2, 1]);
     expect(TradeHistorySchema.parse({}).tradeHistory).toEqual([]);
-    const candle = (timestamp: number) => ({ timestamp, open: 1, high: 1, low: 1, close: 1, volume: '2' });
     expect(CandlesSchema.parse({ candles: [candle(3), candle(1)] }).map((item) => item.timestamp)).toEqual([1, 3]);
   });
 });
