@@ -50,6 +50,8 @@ export class StreamFixture {
   apiKey: string;
   /** Tokens refused with 4004; tests may change it while the fixture runs. */
   readonly unknownTokens: Set<string>;
+  /** While true, every upgrade is refused with 503: the service is down, so no socket can come back. */
+  unavailable = false;
   private serial = 0;
 
   private constructor(
@@ -73,6 +75,7 @@ export class StreamFixture {
         if (fixture && path in fixture.attempts) fixture.attempts[path] += 1;
         fixture?.attemptTimes.push(Date.now());
         if (options.refuseUpgrade) done(false, options.refuseUpgrade, 'Unauthorized');
+        else if (fixture?.unavailable) done(false, 503, 'Service Unavailable');
         else done(true);
       },
     });
