@@ -200,7 +200,7 @@ export const DevMakerDataSchema = z.object({
 });
 export type DevMakerData = z.output<typeof DevMakerDataSchema>;
 
-/** §2.5 initialBuyerStats entry. initialBuyerType is HOLD, SELL_ALL or SELL_PARTIAL, read as any string. */
+/** §2.5 initialBuyerStats entry. initialBuyerType is HOLD, SELL_ALL or SELL_PARTIAL, read as free text. */
 export const InitialBuyerSchema = z.object({
   walletAddress: z.string(),
   initialBuyerType: text,

@@ -35,7 +35,7 @@ export class ControlError extends Error {
 }
 
 const Address = z.string().refine(isAddress, { error: 'must be an address (base58, 32–44 characters, or 0x + 40 hex digits)' });
-/** Authorities are written by whoever deployed the token: any short text, not only an address. */
+/** Authorities are written by whoever deployed the token: some short text, not only an address. */
 const Authority = z.string().min(1).max(100);
 
 export const RiskBodySchema = z
