@@ -6,7 +6,7 @@
  */
 import type { CandleQuery } from './candles';
 import type { HistoryContext } from './history';
-import type { Side, TradeEntry } from './ledger';
+import type { Position, Side, TradeEntry } from './ledger';
 import type { RiskFlags, TokenProfile } from './profiles';
 import type {
   RiskStatus,
@@ -19,7 +19,7 @@ import type {
 } from './wireTypes';
 import { aggregateCandles } from './candles';
 import { generateHistory } from './history';
-import { POOL_FEE, TokenBook } from './ledger';
+import { POOL_FEE, TokenBook, applyToPosition, emptyPosition } from './ledger';
 import { buildMarketProfile, type MarketProfile } from './profiles';
 import { Prng, hashString, mixSeed } from './random';
 import { riskStatusOf } from './risk';
@@ -250,6 +250,58 @@ export class Market {
       if (profile && !tokensMetadata[address]) tokensMetadata[address] = metadataView(profile);
     }
     return { tradeHistory, tokensMetadata };
+  }
+
+  /**
+   * The newest `limit` trades of one wallet across every token, newest first, in trades-history's
+   * order, valued at transaction time as tokenTrades and live stream trades are (walletTrades
+   * values at today's price instead). The same trades tokenTrades would give, but only these
+   * `limit` are built: building a trade (signature, wire text) is what costs, and an active
+   * wallet has hundreds.
+   */
+  latestWalletTrades(wallet: string, limit: number): WireTrade[] {
+    // The wallet → tokens index covers generated tokens only.
+    this.generateAll();
+    const candidates: Array<{ book: TokenBook; entry: TradeEntry }> = [];
+    for (const index of this.walletTokens.get(wallet) ?? []) {
+      const book = this.books[index];
+      const entries = book?.byWallet.get(wallet);
+      if (!book || !entries) continue;
+      // A ledger runs in time order, and trades in one second get rising transaction indexes
+      // (TokenBook.trade), so a token's last entries are its newest trades.
+      let taken = 0;
+      for (let i = entries.length - 1; i >= 0 && taken < limit; i--) {
+        const entry = entries[i];
+        if (entry?.kind !== 'trade') continue;
+        candidates.push({ book, entry });
+        taken++;
+      }
+    }
+    // newestFirst's order. No two trades of one token share a second and a transaction index
+    // (see above), so the transaction hash it falls back on is never reached and never built.
+    candidates.sort(
+      (a, b) =>
+        b.entry.t - a.entry.t ||
+        (a.book.profile.address < b.book.profile.address ? -1 : a.book.profile.address > b.book.profile.address ? 1 : 0) ||
+        b.entry.txIndex - a.entry.txIndex,
+    );
+    const chosen = candidates.slice(0, limit);
+    // makerData is the position right after each trade, so replay the wallet's whole ledger in
+    // each token (transfers included, as walletTradeViews does); applying entries is arithmetic only.
+    const positions = new Map<TradeEntry, Position>();
+    const wanted = new Set(chosen.map(({ entry }) => entry));
+    for (const book of new Set(chosen.map((c) => c.book))) {
+      const position = emptyPosition(book.makers.get(wallet)?.position.since ?? 0);
+      for (const entry of book.byWallet.get(wallet) ?? []) {
+        applyToPosition(position, entry, wallet, book.solUsd);
+        if (entry.kind === 'trade' && wanted.has(entry)) positions.set(entry, { ...position });
+      }
+    }
+    return chosen.map(({ book, entry }) => {
+      const position = positions.get(entry);
+      if (!position) throw new Error('a chosen trade is missing from its ledger');
+      return tradeView(book, entry, position, { seed: this.seed });
+    });
   }
 
   candles(address: string, query: CandleQuery): WireCandle[] | null {

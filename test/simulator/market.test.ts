@@ -315,3 +315,80 @@ describe('live changes', () => {
     expect(market.setHolderShare(other, whale, 0).currentlyHoldingAmount).toBe('0');
   });
 });
+
+describe('latestWalletTrades', () => {
+  /**
+   * The derivation it replaces (trades-live wallet snapshots): every token's trades of the wallet,
+   * each built in full, newest first in trades-history's order, cut to `limit`.
+   */
+  function fromEveryToken(market: Market, wallet: string, limit: number): WireTrade[] {
+    return market
+      .tokenAddresses()
+      .flatMap((address) => market.tokenTrades(address, [wallet], limit)?.tradeHistory ?? [])
+      .sort(
+        (a, b) =>
+          b.timestamp - a.timestamp ||
+          (a.makerData.tokenAddress < b.makerData.tokenAddress ? -1 : a.makerData.tokenAddress > b.makerData.tokenAddress ? 1 : 0) ||
+          b.transactionIndex - a.transactionIndex ||
+          (a.transactionHash < b.transactionHash ? -1 : a.transactionHash > b.transactionHash ? 1 : 0),
+      )
+      .slice(0, limit);
+  }
+
+  /** Shared wallets, and per token its deployer (transfers to insiders in its ledger), an insider and a one-token wallet. */
+  function sampleWallets(market: Market): string[] {
+    const sample = new Set(market.wallets());
+    const shared = new Set(sample);
+    for (const address of market.tokenAddresses().slice(0, 12)) {
+      const token = market.token(address);
+      if (token) sample.add(token.deployerAddress);
+      const holders = market.holders(address) ?? [];
+      const insider = holders.find((h) => h.tags.includes('insider'));
+      if (insider) sample.add(insider.address);
+      const plain = holders.find((h) => !shared.has(h.address) && h.totalSellTransactions > 0);
+      if (plain) sample.add(plain.address);
+    }
+    return [...sample];
+  }
+
+  function expectSame(market: Market, wallets: readonly string[]): void {
+    for (const wallet of wallets) {
+      for (const limit of [20, 1, 7, Infinity]) {
+        expect(market.latestWalletTrades(wallet, limit), `${wallet}, limit ${limit}`).toEqual(fromEveryToken(market, wallet, limit));
+      }
+    }
+  }
+
+  it('gives the trades the per-token derivation gives, from the generated history', () => {
+    const market = new Market({ seed: 42, now: () => NOW });
+    const wallets = sampleWallets(market);
+    expect(wallets.length).toBeGreaterThan(60);
+    expectSame(market, wallets);
+    expect(market.latestWalletTrades(market.wallets()[0] ?? '', 20)).toHaveLength(20);
+    expect(market.latestWalletTrades('NobodyNobodyNobodyNobodyNobodyNobodyNobody1', 20)).toEqual([]);
+  });
+
+  it('and after live trades, transfers and price moves, several in the same second', () => {
+    let now = NOW + 60_000;
+    const market = new Market({ seed: 7, now: () => now });
+    const tokens = market.tokenAddresses();
+    const [W1 = '', W2 = ''] = market.wallets();
+    const fresh = 'FreshWa11etFreshWa11etFreshWa11etFreshWa11e';
+    const token = (n: number): string => tokens[n] ?? '';
+    // Same second: several trades of one wallet in one token and across tokens.
+    for (const n of [0, 0, 3, 5, 3]) market.executeTrade({ wallet: W1, tokenAddress: token(n), side: 'buy', amountUSD: 40 + n });
+    market.executeTrade({ wallet: W1, tokenAddress: token(3), side: 'sell', amountUSD: 20 });
+    market.executeTrade({ wallet: fresh, tokenAddress: token(5), side: 'buy', amountUSD: 300 });
+    now += 1_000;
+    market.setHolderShare(token(5), fresh, 2);
+    market.executeTrade({ wallet: fresh, tokenAddress: token(5), side: 'sell', amountUSD: 50 });
+    market.executeTrade({ wallet: fresh, tokenAddress: token(9), side: 'buy', amountUSD: 80 });
+    market.movePrice(token(9), 10, W2);
+    market.movePrice(token(9), -5, W2);
+    now += 5_000;
+    market.executeTrade({ wallet: W2, tokenAddress: token(1), side: 'buy', amountUSD: 25 });
+    market.executeTrade({ wallet: W1, tokenAddress: token(0), side: 'sell', amountUSD: 1e9 });
+    expect(market.latestWalletTrades(fresh, 20)).toHaveLength(3);
+    expectSame(market, [W1, W2, fresh, ...sampleWallets(market).slice(0, 20)]);
+  });
+});

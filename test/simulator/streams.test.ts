@@ -271,7 +271,7 @@ describe('wallet snapshots', () => {
     const [W1 = '', W2 = '', other = ''] = [wallets[20], wallets[21], wallets[22]];
     expect(await walletSnapshot([W1, W2])).toEqual(expectedSnapshot(sim.market, [W1, W2]));
 
-    const reads = vi.spyOn(sim.market, 'tokenTrades');
+    const reads = vi.spyOn(sim.market, 'latestWalletTrades');
     try {
       // Another wallet's trade changes neither snapshot: nothing is read again.
       sim.controls.trade({ wallet: other, tokenAddress: token(14), side: 'buy', amountUSD: 100 });
