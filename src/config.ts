@@ -102,32 +102,29 @@ function readRateLimit(value: string): RateLimit | null {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-function wholeNumber(variable: string, min: number, max: number, fallback: number) {
+/**
+ * An optional setting read by `parse` and kept within [min, max]; blank or absent gives the
+ * fallback, anything else out of form or range stops start-up naming what is expected.
+ */
+function bounded(variable: string, parse: (text: string) => number | null, min: number, max: number, fallback: number, expected: string) {
   return z
     .string()
     .optional()
     .transform((value) => {
       if (value === undefined || value.trim() === '') return fallback;
-      const parsed = parsePlainInteger(value);
-      if (parsed === null || parsed < min || parsed > max) {
-        throw new ConfigError(variable, `must be a whole number from ${min} to ${max}, written in plain digits`);
-      }
+      const parsed = parse(value);
+      if (parsed === null || parsed < min || parsed > max) throw new ConfigError(variable, `must be ${expected}`);
       return parsed;
     });
 }
 
+function wholeNumber(variable: string, min: number, max: number, fallback: number) {
+  return bounded(variable, parsePlainInteger, min, max, fallback, `a whole number from ${min} to ${max}, written in plain digits`);
+}
+
 function duration(variable: string, minMs: number, maxMs: number, fallbackMs: number) {
-  return z
-    .string()
-    .optional()
-    .transform((value) => {
-      if (value === undefined || value.trim() === '') return fallbackMs;
-      const parsed = parseDurationMs(value);
-      if (parsed === null || parsed < minMs || parsed > maxMs) {
-        throw new ConfigError(variable, `must be ${DURATION_FORM}, from ${minMs === 0 ? '0' : `${minMs}ms`} to ${maxMs / 60_000}m`);
-      }
-      return parsed;
-    });
+  const range = `from ${minMs === 0 ? '0' : `${minMs}ms`} to ${maxMs / 60_000}m`;
+  return bounded(variable, parseDurationMs, minMs, maxMs, fallbackMs, `${DURATION_FORM}, ${range}`);
 }
 
 function httpUrl(variable: string, protocols: string[]) {

@@ -43,14 +43,14 @@ export function scrubSecrets(text: string): string {
 }
 
 /**
- * A JSON.stringify replacer for log fields: strings are scrubbed before serialisation escapes
- * them, bigints become text, errors anywhere become pino's standard error object (a plain JSON
- * round trip would leave `{}`), and a repeated object is cut instead of failing the line.
+ * A JSON.stringify replacer for log fields: bigints become text, errors anywhere become pino's
+ * standard error object (a plain JSON round trip would leave `{}`), and a repeated object is cut
+ * instead of failing the line. Secrets are scrubbed once, from the serialised text, where
+ * scrubSecrets also finds their JSON-escaped form.
  */
 function loggable(): (key: string, value: unknown) => unknown {
   const seen = new WeakSet<object>();
   return (_key, value) => {
-    if (typeof value === 'string') return scrubSecrets(value);
     if (typeof value === 'bigint') return value.toString();
     if (value === null || typeof value !== 'object') return value;
     if (seen.has(value)) return '[circular]';
@@ -76,7 +76,7 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
     },
     formatters: {
       log(object) {
-        // Values are scrubbed by the replacer; the text is scrubbed again for secrets in property names.
+        // One scrub of the whole text covers values and property names, raw or escaped.
         return JSON.parse(scrubSecrets(JSON.stringify(object, loggable()))) as Record<string, unknown>;
       },
     },
