@@ -10,6 +10,7 @@ import { silentLogger } from '../src/log';
 import { MarketClient } from '../src/market/client';
 import { QueryService } from '../src/query/service';
 import { startSimulator, type RunningSimulator } from '../src/simulator/server';
+import { recordResult, writeResults } from './results';
 import { benchStreams } from './streams';
 
 const API_KEY = 'bench-key';
@@ -17,9 +18,18 @@ const ROUNDS = 5;
 /** The spec's 100 technicals a minute would measure the limit, not the client: both sides lift it here. */
 const UNLIMITED = { limit: 1_000_000, windowMs: 60_000 };
 
-interface Row {
+export interface Row {
   what: string;
   figure: string;
+}
+
+/**
+ * A part of the bench: its rows for the printed table; figures for bench/results.json go through
+ * recordResult. `npm run bench -- NAME…` runs only the sections named.
+ */
+export interface Section {
+  name: string;
+  run(): Promise<Row[]>;
 }
 
 function median(values: number[]): number {
@@ -46,9 +56,8 @@ function uncachedClient(sim: RunningSimulator): MarketClient {
   return new MarketClient({ baseUrl: sim.baseUrl, apiKey: API_KEY, logger: silentLogger, cacheTtlMs: off, limits: { 'token-technicals': UNLIMITED } });
 }
 
-async function main(): Promise<void> {
+async function benchLookups(): Promise<Row[]> {
   const rows: Row[] = [];
-  const rssBefore = process.memoryUsage().rss;
 
   const startMs = await timed(ROUNDS, async () => {
     const sim = await startSimulator({ apiKey: API_KEY, port: 0, seed: 42 });
@@ -100,8 +109,26 @@ async function main(): Promise<void> {
   await client.close();
   await cached.close();
   await sim.close();
+  return rows;
+}
 
-  rows.push(...(await benchStreams()));
+const SECTIONS: Section[] = [
+  { name: 'lookups', run: benchLookups },
+  { name: 'streams', run: benchStreams },
+];
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((name) => !SECTIONS.some((section) => section.name === name));
+  if (unknown.length > 0) throw new Error(`no bench section ${unknown.join(', ')}; sections: ${SECTIONS.map((section) => section.name).join(', ')}`);
+  const rssBefore = process.memoryUsage().rss;
+  const rows: Row[] = [];
+  for (const section of SECTIONS) {
+    if (wanted.length > 0 && !wanted.includes(section.name)) continue;
+    rows.push(...(await section.run()));
+  }
+  recordResult('bench_end_rss_mb', process.memoryUsage().rss / 1024 / 1024, 'MB');
+  writeResults();
   rows.push({ what: 'process RSS at the end (from start)', figure: `${mb(process.memoryUsage().rss)} (${mb(rssBefore)})` });
 
   const width = Math.max(...rows.map((row) => row.what.length));

@@ -1,0 +1,43 @@
+/**
+ * What every chat shares, whatever its platform: where a message goes, and the buttons that go with
+ * a card. A leaf module: the pipeline, the store, delivery and each platform import it; it imports
+ * only the Card.
+ */
+import type { Card } from '../cards/card';
+
+export type Platform = 'console' | 'discord' | 'telegram';
+
+/**
+ * A place the bot writes to. `chatId` is the Discord channel id, the Telegram chat id, or
+ * `console`; `threadId` a Telegram forum topic (Discord threads are channels of their own).
+ * `scopeId` is the Discord server a channel belongs to, so that one server's follows cannot be
+ * seen or changed from another; null elsewhere.
+ */
+export interface ChatRef {
+  platform: Platform;
+  chatId: string;
+  threadId: string | null;
+  scopeId: string | null;
+}
+
+/** A card action as a platform shows it: the label, and the short key the pipeline resolves. */
+export interface ActionButton {
+  label: string;
+  /** At most 20 bytes of [A-Za-z0-9_-]: fits Telegram's callback_data (64 bytes) and Discord's custom_id (100). */
+  key: string;
+}
+
+/** What a chat shows for a command, an action or an alert. */
+export interface ChatReply {
+  card: Card;
+  buttons: ActionButton[];
+  /** Shown only to the person who asked, where the platform can (Discord); errors and refusals. */
+  ephemeral: boolean;
+  /** Set on failures: the id that the log line carries too. */
+  errorId: string | null;
+}
+
+/** One key per chat (thread included), for maps and logs. */
+export function chatKey(chat: ChatRef): string {
+  return `${chat.platform}:${chat.chatId}${chat.threadId === null ? '' : `:${chat.threadId}`}`;
+}

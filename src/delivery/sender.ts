@@ -1,0 +1,19 @@
+/**
+ * What delivery asks of a chat platform: send one card to one chat. Each platform implements it in
+ * its own folder (Discord, Telegram, console) and keeps that platform's pace; delivery decides what
+ * to do with the outcome (mark delivered, try again later, or pause a chat that is gone).
+ */
+import type { Card } from '../cards/card';
+import type { ActionButton, ChatRef, Platform } from '../chats/chat';
+
+export type SendOutcome =
+  | { status: 'sent' }
+  /** Throttled or a passing failure: try again, after `afterMs` when the platform said so. */
+  | { status: 'retry'; afterMs: number | null; reason: string }
+  /** The chat cannot be written to (deleted, bot removed or blocked, permission lost): pause it. */
+  | { status: 'gone'; reason: string };
+
+export interface AlertSender {
+  readonly platform: Platform;
+  send(chat: ChatRef, card: Card, buttons: ActionButton[]): Promise<SendOutcome>;
+}

@@ -1,0 +1,28 @@
+/**
+ * Card actions kept server-side under short keys: a button carries the key, never the command, so
+ * it fits every platform (Telegram's callback_data is 64 bytes, a full address alone is 44). A key
+ * belongs to the chat it was shown in and expires.
+ */
+import type { ChatRef } from '../chats/chat';
+
+/** A card action as the pipeline runs it. */
+export interface StoredAction {
+  command: string;
+  args: string[];
+}
+
+export type ResolvedAction =
+  | { status: 'ok'; action: StoredAction }
+  | { status: 'expired' }
+  | { status: 'unknown' }
+  /** The key was issued in another chat. */
+  | { status: 'wrong-chat' };
+
+export interface ActionKeyStore {
+  /** Issues a key (at most 20 bytes of [A-Za-z0-9_-]) for an action shown in `chat`, valid until `expiresAt`. */
+  issue(action: StoredAction, chat: ChatRef, expiresAt: Date): Promise<string>;
+  /** Looks a key up for a press in `chat` at `now`. */
+  resolve(key: string, chat: ChatRef, now: Date): Promise<ResolvedAction>;
+  /** Forgets keys expired before `now`; returns how many. */
+  prune(now: Date): Promise<number>;
+}

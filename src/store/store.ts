@@ -1,0 +1,134 @@
+/**
+ * The one interface behind which every piece of persistent state lives: follows, chat settings,
+ * last-seen state, the outbox of alerts and the keys of card actions. Callers know this interface
+ * only; `sqliteStore.ts` implements it with better-sqlite3, and another database could implement
+ * it without touching them. Every method is async for that reason, even where SQLite is not.
+ */
+import type { ChatRef, Platform } from '../chats/chat';
+import type { AlertEvent, AlertKind } from '../watch/events';
+import type { TokenSnapshot, WalletSnapshot } from '../watch/snapshot';
+import type { ActionKeyStore } from './actionKeys';
+
+export type FollowKind = 'token' | 'wallet';
+export type TradeSide = 'buy' | 'sell' | 'both';
+
+export interface FollowOptions {
+  /** Alert kinds wanted; every kind that fits the follow's kind when empty. */
+  events: AlertKind[];
+  /** Wallet follows: trades below this USD value are not alerted (0: all). */
+  minUsd: number;
+  /** Token follows: a price move at least this many percent (absolute) is alerted. */
+  thresholdPct: number;
+  /** Wallet follows: which trades. */
+  side: TradeSide;
+}
+
+export interface Follow {
+  id: number;
+  chat: ChatRef;
+  kind: FollowKind;
+  address: string;
+  /** The name the chat gave it (wallets), or null. */
+  label: string | null;
+  options: FollowOptions;
+  mutedUntil: Date | null;
+  addedBy: string;
+  addedAt: Date;
+}
+
+export interface NewFollow {
+  chat: ChatRef;
+  kind: FollowKind;
+  address: string;
+  label: string | null;
+  options: FollowOptions;
+  addedBy: string;
+  now: Date;
+}
+
+export interface FollowRepository {
+  /** Adds a follow, or updates the options and label of the chat's follow of that address. */
+  upsert(follow: NewFollow): Promise<{ follow: Follow; created: boolean }>;
+  /** Removes the chat's follow of `address`; false when there was none. */
+  remove(chat: ChatRef, address: string): Promise<boolean>;
+  get(chat: ChatRef, address: string): Promise<Follow | null>;
+  /** The chat's follows, oldest first. */
+  list(chat: ChatRef, page: { offset: number; limit: number }): Promise<{ follows: Follow[]; total: number }>;
+  countForChat(chat: ChatRef): Promise<number>;
+  /** Sets or clears (null) the mute of the chat's follow of `address`; false when there is no such follow. */
+  setMutedUntil(chat: ChatRef, address: string, until: Date | null): Promise<boolean>;
+  /** Follows of a token or wallet in chats that are not paused (muted ones included: the caller checks the time). */
+  followersOf(kind: FollowKind, address: string): Promise<Follow[]>;
+  /** The distinct tokens and wallets followed in chats that are not paused: the watcher's targets. */
+  targets(): Promise<{ tokens: string[]; wallets: string[] }>;
+  /** Every follow, and the number of chats that have one. */
+  totals(): Promise<{ follows: number; chats: number }>;
+}
+
+export interface ChatSettings {
+  /** Pasted addresses answered with a card (Telegram groups switch it on; private chats have it on). */
+  detectAddresses: boolean | null;
+}
+
+export interface ChatRepository {
+  /** A chat the bot can no longer write to: its follows stop alerting until it is resumed. */
+  pause(chat: Pick<ChatRef, 'platform' | 'chatId'>, reason: string, now: Date): Promise<void>;
+  resume(chat: Pick<ChatRef, 'platform' | 'chatId'>): Promise<void>;
+  pausedReason(chat: Pick<ChatRef, 'platform' | 'chatId'>): Promise<string | null>;
+  settings(chat: Pick<ChatRef, 'platform' | 'chatId'>): Promise<ChatSettings>;
+  updateSettings(chat: Pick<ChatRef, 'platform' | 'chatId'>, settings: Partial<ChatSettings>): Promise<void>;
+  /** A Telegram group that became a supergroup: follows, settings and pending alerts move to the new id. */
+  migrate(platform: Platform, fromChatId: string, toChatId: string): Promise<void>;
+}
+
+/** One alert for one chat, as the outbox holds it. */
+export interface OutboxEntry {
+  id: number;
+  chat: ChatRef;
+  event: AlertEvent;
+  /** The follow's label at the time (a wallet's name), for the card. */
+  label: string | null;
+  attempts: number;
+  createdAt: Date;
+  nextAttemptAt: Date;
+}
+
+export interface AlertDelivery {
+  chat: ChatRef;
+  label: string | null;
+}
+
+export interface StateRepository {
+  token(address: string): Promise<TokenSnapshot | null>;
+  wallet(address: string): Promise<WalletSnapshot | null>;
+  tokens(addresses: string[]): Promise<Map<string, TokenSnapshot>>;
+  /**
+   * In one transaction: the new last-seen state, and one outbox row per (event, chat). A row whose
+   * platform, chat and event key already exist is skipped. Returns the rows added.
+   */
+  commitToken(snapshot: TokenSnapshot, alerts: Array<{ event: AlertEvent; to: AlertDelivery[] }>, now: Date): Promise<number>;
+  commitWallet(snapshot: WalletSnapshot, alerts: Array<{ event: AlertEvent; to: AlertDelivery[] }>, now: Date): Promise<number>;
+}
+
+export interface OutboxRepository {
+  /** Undelivered rows of a platform due at `now`, in chats not paused, oldest first. */
+  due(platform: Platform, now: Date, limit: number): Promise<OutboxEntry[]>;
+  markDelivered(ids: number[], at: Date): Promise<void>;
+  /** One more failed attempt; tried again at `next`. */
+  retryAt(ids: number[], next: Date, error: string): Promise<void>;
+  /** Every undelivered row of a chat waits until `until` (a long Telegram retry_after). */
+  deferChat(chat: Pick<ChatRef, 'platform' | 'chatId'>, until: Date): Promise<void>;
+  /** Undelivered rows, and the creation time of the oldest. */
+  pending(): Promise<{ count: number; oldest: Date | null }>;
+  /** Forgets delivered rows older than `before`; returns how many. */
+  prune(before: Date): Promise<number>;
+}
+
+export interface Store {
+  readonly follows: FollowRepository;
+  readonly chats: ChatRepository;
+  readonly state: StateRepository;
+  readonly outbox: OutboxRepository;
+  readonly actionKeys: ActionKeyStore;
+  close(): Promise<void>;
+}

@@ -1,0 +1,102 @@
+/**
+ * Alert events: what the detectors find, the store keeps in its outbox, and the alert cards show.
+ * Plain JSON-safe data. Every event carries a stable `key`, so that the same change seen twice (on
+ * a stream and by reconciliation) is one alert: the key names the subject and the change, never
+ * the moment it was noticed.
+ */
+
+export type AlertKind = 'risk-status' | 'risk-flag' | 'liquidity' | 'price' | 'wallet-trade' | 'whale';
+
+export const ALERT_KINDS: readonly AlertKind[] = ['risk-status', 'risk-flag', 'liquidity', 'price', 'wallet-trade', 'whale'];
+
+/** The token an event is about, as the alert card names it (untrusted text: renderers escape it). */
+export interface TokenRef {
+  address: string;
+  symbol: string;
+  name: string;
+}
+
+export type RiskFlagName = 'mintAuthority' | 'freezeAuthority' | 'mutable' | 'ownerBalance';
+
+export interface FlagChange {
+  flag: RiskFlagName;
+  /** As read: an authority address, 'true'/'false' for mutability, an amount for the owner balance; null when unset or unread. */
+  from: string | null;
+  to: string | null;
+}
+
+interface EventBase {
+  /** Stable: the same change always has the same key. At most 200 characters. */
+  key: string;
+  /** Epoch ms when the change was seen. */
+  at: number;
+  token: TokenRef;
+}
+
+export interface RiskStatusEvent extends EventBase {
+  kind: 'risk-status';
+  from: string | null;
+  to: string | null;
+  /** Flags that changed with it. */
+  flags: FlagChange[];
+}
+
+export interface RiskFlagEvent extends EventBase {
+  kind: 'risk-flag';
+  changes: FlagChange[];
+}
+
+export interface PoolChange {
+  poolAddress: string;
+  /** Quote (SOL) reserves, smallest units, decimal strings. */
+  from: string | null;
+  to: string | null;
+  /** The pool is no longer listed. */
+  gone: boolean;
+  /** Drop in percent (0–100), null when a side was unread. */
+  dropPct: number | null;
+}
+
+export interface LiquidityEvent extends EventBase {
+  kind: 'liquidity';
+  pools: PoolChange[];
+}
+
+export interface PriceEvent extends EventBase {
+  kind: 'price';
+  /** SOL per token at the start of the window and now. */
+  from: number;
+  to: number;
+  /** Signed percent change. */
+  changePct: number;
+  windowSecs: number;
+  priceUsd: number | null;
+}
+
+export interface WalletTradeEvent extends EventBase {
+  kind: 'wallet-trade';
+  wallet: string;
+  side: 'buy' | 'sell';
+  /** Token amount in smallest units (decimal string) and the token's decimals. */
+  tokenAmount: string;
+  decimals: number;
+  /** SOL paid or received, in lamports (decimal string), when the other side is SOL. */
+  nativeAmount: string | null;
+  amountUsd: number | null;
+  /** SOL per token of the trade. */
+  price: number | null;
+  transactionHash: string;
+  /** Epoch seconds of the trade. */
+  timestamp: number;
+}
+
+export interface WhaleEvent extends EventBase {
+  kind: 'whale';
+  wallet: string;
+  direction: 'in' | 'out';
+  /** Share of supply in percent, before and after. */
+  fromPct: number;
+  toPct: number;
+}
+
+export type AlertEvent = RiskStatusEvent | RiskFlagEvent | LiquidityEvent | PriceEvent | WalletTradeEvent | WhaleEvent;
