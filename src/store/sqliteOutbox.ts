@@ -72,7 +72,11 @@ export class SqliteOutbox implements OutboxRepository {
   private readonly retryTx;
   private readonly pruneTx;
 
-  constructor(db: SqliteDatabase) {
+  /** `settle` writes commits still waiting (see SqliteState), so that every read sees them. */
+  constructor(
+    db: SqliteDatabase,
+    private readonly settle: () => void = () => {},
+  ) {
     this.selectDue = db.prepare<[string, number, number], DueRow>(
       `SELECT o.id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, o.attempts, o.created_at, o.next_attempt_at, e.event
        FROM outbox o JOIN events e ON e.id = o.event_id
@@ -108,6 +112,7 @@ export class SqliteOutbox implements OutboxRepository {
   async due(platform: Platform, now: Date, limit: number): Promise<OutboxEntry[]> {
     const count = Math.max(0, Math.floor(limit));
     if (count === 0) return [];
+    this.settle();
     return this.selectDue.all(platform, now.getTime(), count).map((row) => this.toEntry(row));
   }
 
@@ -120,10 +125,12 @@ export class SqliteOutbox implements OutboxRepository {
   }
 
   async deferChat(chat: Pick<ChatRef, 'platform' | 'chatId'>, until: Date): Promise<void> {
+    this.settle();
     this.defer.run(until.getTime(), chat.platform, chat.chatId);
   }
 
   async pending(): Promise<{ count: number; oldest: Date | null }> {
+    this.settle();
     const row = this.countPending.get();
     return { count: row?.count ?? 0, oldest: row?.oldest == null ? null : new Date(row.oldest) };
   }

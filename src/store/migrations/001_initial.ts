@@ -35,17 +35,18 @@ CREATE TABLE chats (
   PRIMARY KEY (platform, chat_id)
 ) WITHOUT ROWID;
 
+-- Ordinary (rowid) tables: a token's snapshot JSON runs to kilobytes, too large for WITHOUT ROWID.
 CREATE TABLE token_state (
-  address    TEXT    PRIMARY KEY,
+  address    TEXT    NOT NULL UNIQUE,
   snapshot   TEXT    NOT NULL,
   updated_at INTEGER NOT NULL
-) WITHOUT ROWID;
+);
 
 CREATE TABLE wallet_state (
-  address    TEXT    PRIMARY KEY,
+  address    TEXT    NOT NULL UNIQUE,
   snapshot   TEXT    NOT NULL,
   updated_at INTEGER NOT NULL
-) WITHOUT ROWID;
+);
 
 -- An alert event, kept once however many chats it goes to.
 CREATE TABLE events (
