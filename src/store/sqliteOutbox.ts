@@ -89,7 +89,7 @@ export class SqliteOutbox implements OutboxRepository {
       'UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ? AND delivered_at IS NULL',
     );
     this.defer = db.prepare<[number, string, string]>(
-      'UPDATE outbox SET next_attempt_at = max(next_attempt_at, ?) WHERE platform = ? AND chat_id = ? AND delivered_at IS NULL',
+      'UPDATE outbox SET next_attempt_at = max(next_attempt_at, ?) WHERE delivered_at IS NULL AND platform = ? AND chat_id = ?',
     );
     this.countPending = db.prepare<[], { count: number; oldest: number | null }>(
       'SELECT count(*) AS count, min(created_at) AS oldest FROM outbox WHERE delivered_at IS NULL',
