@@ -11,6 +11,7 @@ import { ChatInterner, threadColumn, type ChatColumns } from './rows';
 
 interface DueRow extends ChatColumns {
   id: number;
+  event_id: number;
   label: string | null;
   attempts: number;
   created_at: number;
@@ -78,7 +79,7 @@ export class SqliteOutbox implements OutboxRepository {
     private readonly settle: () => void = () => {},
   ) {
     this.selectDue = db.prepare<[string, number, number], DueRow>(
-      `SELECT o.id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, o.attempts, o.created_at, o.next_attempt_at, e.event
+      `SELECT o.id, o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, o.attempts, o.created_at, o.next_attempt_at, e.event
        FROM outbox o JOIN events e ON e.id = o.event_id
        WHERE o.platform = ? AND o.delivered_at IS NULL AND o.next_attempt_at <= ?
          AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = o.platform AND c.chat_id = o.chat_id AND c.paused_at IS NOT NULL)
@@ -113,7 +114,17 @@ export class SqliteOutbox implements OutboxRepository {
     const count = Math.max(0, Math.floor(limit));
     if (count === 0) return [];
     this.settle();
-    return this.selectDue.all(platform, now.getTime(), count).map((row) => this.toEntry(row));
+    // Rows of one event share one parsed event object, so a sender can build its card once.
+    const events = new Map<number, AlertEvent>();
+    return this.selectDue.all(platform, now.getTime(), count).map((row) => {
+      let event = events.get(row.event_id);
+      if (event === undefined) {
+        // Written by this store from an AlertEvent and never edited: read back as what it was.
+        event = JSON.parse(row.event) as AlertEvent;
+        events.set(row.event_id, event);
+      }
+      return this.toEntry(row, event);
+    });
   }
 
   async markDelivered(ids: number[], at: Date): Promise<void> {
@@ -139,12 +150,11 @@ export class SqliteOutbox implements OutboxRepository {
     return this.pruneTx.immediate(before.getTime());
   }
 
-  private toEntry(row: DueRow): OutboxEntry {
+  private toEntry(row: DueRow, event: AlertEvent): OutboxEntry {
     return {
       id: row.id,
       chat: this.chats.chat(row),
-      // Written by this store from an AlertEvent and never edited: read back as what it was.
-      event: JSON.parse(row.event) as AlertEvent,
+      event,
       label: row.label,
       attempts: row.attempts,
       createdAt: new Date(row.created_at),

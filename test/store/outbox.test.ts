@@ -90,6 +90,8 @@ describe('the outbox', () => {
       ['3', null, event],
     ]);
     expect(due[0]).toMatchObject({ attempts: 0, createdAt: T0, nextAttemptAt: T0 });
+    // One event, one object, however many chats.
+    expect(due[1]?.event).toBe(due[0]?.event);
     expect(await store.outbox.pending()).toEqual({ count: 3, oldest: T0 });
   });
 
