@@ -16,14 +16,14 @@ export default defineCommand({
     {
       name: 'interval',
       type: 'choice',
-      description: 'Width of one candle: 1m, 5m, 15m, 1h, 4h or 1d (default 15m)',
+      description: 'Width of one candle (default 15m)',
       required: false,
       choices: Object.keys(CHART_INTERVALS).map((value) => ({ value, label: value })),
     },
     {
       name: 'range',
       type: 'choice',
-      description: 'How far back to look: 1h, 6h, 24h, 7d or 30d (default 24h)',
+      description: 'How far back to look (default 24h)',
       required: false,
       choices: Object.keys(CHART_RANGES).map((value) => ({ value, label: value })),
     },

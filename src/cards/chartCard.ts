@@ -89,7 +89,7 @@ export function buildChartCard(input: ChartCardInput): Card {
   const dropped = input.dropped ?? 0;
   const droppedNote: RichText =
     dropped > 0
-      ? [text(`The service sent ${(input.received ?? dropped).toLocaleString('en-US')} candles for the last ${range}; ${dropped.toLocaleString('en-US')} outside that range, repeated or beyond the number asked for were left out.`)]
+      ? [text(`The service sent ${(input.received ?? dropped).toLocaleString('en-US')} candle${(input.received ?? dropped) === 1 ? '' : 's'} for the last ${range}; ${dropped.toLocaleString('en-US')} outside that range, repeated or beyond the number asked for were left out.`)]
       : [];
 
   if (summary === null) {

@@ -18,7 +18,7 @@
  * Encoding runs on libuv's thread pool (canvas.encode), so the event loop is not held while the
  * PNG is compressed.
  */
-import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { duration, percent, price } from '../cards/format';
 import type { Candle } from '../market/schemas';
 import { barsFor, type Bar, type BarSeries } from './bars';
@@ -261,7 +261,7 @@ function drawEmpty(ctx: SKRSContext2D): void {
 }
 
 /** Draws the picture on a fresh canvas; returns the canvas, for callers that encode themselves. */
-export function drawCandleChart(input: CandleChartInput) {
+export function drawCandleChart(input: CandleChartInput): Canvas {
   ensureChartFonts();
   const canvas = createCanvas(CHART_WIDTH, CHART_HEIGHT);
   const ctx = canvas.getContext('2d');
