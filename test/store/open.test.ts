@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/store/migrations/index';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations/index';
 import { openSqliteStore, StoreOpenError } from '../../src/store/sqliteStore';
 import { chat, newFollow, tempDir } from './helpers';
 
@@ -51,6 +51,23 @@ describe('opening the store', () => {
     const second = openSqliteStore(path);
     expect(await second.follows.countForChat(chat('1'))).toBe(1);
     await second.close();
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('upgrades a database of schema 1, keeping its rows', async () => {
+    const { path } = temp();
+    const old = new Database(path);
+    old.exec(MIGRATIONS[0]!.sql);
+    old.pragma('user_version = 1');
+    old.prepare("INSERT INTO action_keys (key, platform, chat_id, command, args, expires_at) VALUES ('oldkey', 'telegram', '1', 'token', '[\"TokenA\"]', ?)").run(Date.now() + 60_000);
+    old.prepare("INSERT INTO follows (platform, chat_id, kind, address, added_by, added_at) VALUES ('telegram', '1', 'token', 'TokenA', 'u', 1)").run();
+    old.close();
+    const store = openSqliteStore(path);
+    expect(await store.actionKeys.resolve('oldkey', chat('1'), new Date())).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'] } });
+    expect(await store.follows.countForChat(chat('1'))).toBe(1);
+    await store.close();
     const db = new Database(path, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     db.close();
