@@ -86,6 +86,25 @@ describe('opening the store', () => {
     expect(existsSync(join(dir, 'tokenwatch.db-journal'))).toBe(false);
   });
 
+  it('refuses a database damaged inside (a page overwritten), and leaves it byte for byte', async () => {
+    const { path } = temp();
+    const store = openSqliteStore(path);
+    await store.follows.upsertMany(Array.from({ length: 3000 }, (_, i) => newFollow(chat(String(i % 50)), `Token${i}`)));
+    await store.close();
+    const bytes = readFileSync(path);
+    const pageSize = bytes.readUInt16BE(16) === 1 ? 65536 : bytes.readUInt16BE(16);
+    expect(bytes.length / pageSize).toBeGreaterThan(20);
+    // Scribble over a page in the middle of the follows table, header untouched.
+    const damaged = Buffer.from(bytes);
+    damaged.fill(0x5a, 10 * pageSize, 11 * pageSize);
+    writeFileSync(path, damaged);
+    const error = openError(path);
+    expect(error.reason).toBe('corrupt');
+    expect(error.message).toContain(path);
+    expect(error.message).not.toContain('\n');
+    expect(readFileSync(path).equals(damaged)).toBe(true);
+  });
+
   it('refuses a database locked by another connection, naming the path, and changes nothing', async () => {
     const { path } = temp();
     const setup = openSqliteStore(path);
