@@ -142,6 +142,14 @@ describe('opening the store', () => {
     await again.close();
   });
 
+  it('refuses a folder at the path with one line naming it', () => {
+    const { dir } = temp();
+    const error = openError(dir);
+    expect(error.reason).toBe('unreadable');
+    expect(error.message).toContain(dir);
+    expect(error.message).not.toContain('\n');
+  });
+
   it('refuses a database written by a newer schema, and one holding tables that are not ours', () => {
     const { path, dir } = temp();
     const newer = new Database(path);
