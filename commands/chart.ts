@@ -13,6 +13,8 @@ export default defineCommand({
     'Interval is the width of one candle (15m unless given), range how far back to look (24h unless given). When the range would hold more than 500 candles the interval is widened, and the card says so.',
     'Example: /chart 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25 1h 7d',
   ].join('\n'),
+  slow: true,
+  refresh: true,
   options: [
     { name: 'token', type: 'address', description: 'Token address', required: true },
     { name: 'interval', type: 'duration', description: 'Width of one candle, such as 5m, 15m or 1h (default 15m)', required: false, minSecs: MINUTE, maxSecs: 7 * DAY },
