@@ -5,6 +5,8 @@ import { CHART_INTERVALS, CHART_RANGES, type ChartIntervalName, type ChartRangeN
 export default defineCommand({
   name: 'chart',
   description: 'Candlestick chart of a token, with open, high, low, close, change and volume',
+  // A service look-up and a picture to draw and encode: more than Discord's 3 s first reply may allow.
+  slow: true,
   // The example's addresses are the seed-42 simulator's, so it answers with data in the default console.
   help: [
     'Summarises the token’s candles from the range ago until now: the first open, the highest high, the lowest low, the last close, the change between them and the volume traded, and draws them as a candlestick picture with volume bars. Prices are in SOL per token; times are UTC.',
