@@ -6,11 +6,9 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { ENDPOINTS, isEndpointName, type EndpointName } from './market/endpoints';
+import type { RateLimit } from './market/limiter';
 
-export interface RateLimit {
-  limit: number;
-  windowMs: number;
-}
+export type { RateLimit };
 
 export interface Config {
   /** Null: no service configured, the embedded simulator is started. */

@@ -50,7 +50,7 @@ describe('retry policy', () => {
 describe('withRetries', () => {
   it('succeeds after retryable failures, counting attempts', async () => {
     const seen: number[] = [];
-    const result = await withRetries(async (attempt) => {
+    const result = await withRetries(async ({ attempt }) => {
       seen.push(attempt);
       if (attempt < 3) throw failure('upstream', 500);
       return 'ok';
