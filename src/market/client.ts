@@ -90,6 +90,8 @@ export interface EndpointStats {
   rateLimited: number;
   /** Elements left out of good answers because they were unreadable (trades, holders, candles, initial buyers…). */
   dropped: number;
+  /** Bytes (estimated) the endpoint's cache holds now. */
+  cachedBytes: number;
 }
 
 /** An answer with how many elements of it were left out as unreadable (holders, trades, candles…). */
@@ -205,7 +207,7 @@ export class MarketClient {
     this.limiters = perEndpoint(
       (endpoint) => new Limiter(endpoint, { rate: limits[endpoint] ?? null, maxWaitMs: maxRateLimitWaitMs, now: () => this.clock.now(), clock: this.clock }),
     );
-    this.counters = perEndpoint(() => ({ requests: 0, cacheHits: 0, coalesced: 0, retries: 0, failures: 0, rateLimited: 0, dropped: 0 }));
+    this.counters = perEndpoint(() => ({ requests: 0, cacheHits: 0, coalesced: 0, retries: 0, failures: 0, rateLimited: 0, dropped: 0, cachedBytes: 0 }));
     const cache = <V extends {}>(endpoint: EndpointName) => new ResponseCache<V>({ ttlMs: ttl[endpoint], maxEntries, maxBytes: Math.max(1, cacheBytes) });
     this.tokenCache = cache('token-data');
     this.technicalsCache = cache('token-technicals');
@@ -347,7 +349,15 @@ export class MarketClient {
 
   /** A snapshot of the counters per endpoint. */
   stats(): Record<EndpointName, EndpointStats> {
-    return perEndpoint((endpoint) => ({ ...this.counters[endpoint] }));
+    const cached: Record<EndpointName, number> = {
+      'token-data': this.tokenCache.bytes,
+      'token-technicals': this.technicalsCache.bytes,
+      'holders-history': this.holdersCache.bytes,
+      'trades-history': this.tradesCache.bytes,
+      'chart-history': this.chartCache.bytes,
+      'wallet-tracker': this.walletCache.bytes,
+    };
+    return perEndpoint((endpoint) => ({ ...this.counters[endpoint], cachedBytes: cached[endpoint] }));
   }
 
   /** Stops every request and wait, then closes the connections. Later calls fail as unreachable. */

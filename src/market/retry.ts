@@ -58,8 +58,14 @@ export function isRetryable(error: MarketError): boolean {
 }
 
 /** Full jitter: a uniform delay in [0, min(cap, base · 2^retry)). `retry` counts from 0. */
-export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number = policy.random ?? (policy.clock ?? systemClock).random): number {
+export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number = randomOf(policy)): number {
   return fullJitter(retry, policy.baseDelayMs, policy.maxDelayMs, random);
+}
+
+function randomOf(policy: RetryPolicy): () => number {
+  if (policy.random) return policy.random;
+  const clock = policy.clock ?? systemClock;
+  return () => clock.random();
 }
 
 /**
