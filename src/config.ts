@@ -32,6 +32,8 @@ export interface Config {
   logLevel: string;
   /** When the alert reconciliation runs: a cron expression in UTC (src/jobs/reconcile.ts). */
   reconcileCron: string;
+  /** The SQLite file of follows, last-seen state and the outbox; its folder is created at start. */
+  databasePath: string;
 }
 
 export class ConfigError extends Error {
@@ -178,6 +180,15 @@ const EnvSchema = z.object({
       }
       return expression;
     }),
+  DATABASE_PATH: z
+    .string()
+    .optional()
+    .transform((value) => {
+      const path = (value ?? '').trim() || 'data/tokenwatch.db';
+      // A NUL would cut the path short inside SQLite and open another file than the one named.
+      if (path.includes('\u0000')) throw new ConfigError('DATABASE_PATH', 'must be a file path');
+      return path;
+    }),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -222,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     logLevel: parsed.LOG_LEVEL,
     reconcileCron: parsed.RECONCILE_CRON,
+    databasePath: parsed.DATABASE_PATH,
   };
 }
 
