@@ -73,7 +73,7 @@ export interface PriceEvent extends EventBase {
    * The change at the previous price seen, against the same start of the window: a follow is told
    * when the move crosses its threshold (|previousChangePct| below it, |changePct| at or above it).
    */
-  previousChangePct: number;
+  previousChangePct?: number;
   windowSecs: number;
   priceUsd: number | null;
 }

@@ -37,8 +37,9 @@ export function wantsEvent(follow: Follow, event: AlertEvent, now: number): bool
       // Below the detector's own floor a threshold means the floor.
       const threshold = Math.max(follow.options.thresholdPct, PRICE_MIN_PCT);
       const now = Math.abs(event.changePct);
-      const before = Math.abs(event.previousChangePct);
-      const turned = Math.sign(event.changePct) !== Math.sign(event.previousChangePct);
+      const previous = event.previousChangePct ?? 0;
+      const before = Math.abs(previous);
+      const turned = Math.sign(event.changePct) !== Math.sign(previous);
       return now >= threshold && (before < threshold || turned);
     }
     case 'wallet-trade': {

@@ -57,6 +57,11 @@ export interface WalletSnapshot {
   /** Epoch seconds of that trade. */
   newestTimestamp: number | null;
   seenAt: number;
+  /**
+   * Every trade seen at `newestTimestamp` (`hash:logIndex`): trades of the same second are told
+   * apart by these, not by time. Absent in older snapshots (then only `newestTrade` is known).
+   */
+  newestIds?: string[];
 }
 
 /** A pool's quote reserves down this many percent from their peak is liquidity pulled (detectors/liquidity.ts). */
@@ -205,11 +210,14 @@ export function snapshotWithHolder(previous: TokenSnapshot, holder: Pick<Holder,
 export function snapshotOfWallet(address: string, previous: WalletSnapshot | null, trades: readonly Trade[], now: number): WalletSnapshot {
   let newestTrade = previous?.newestTrade ?? null;
   let newestTimestamp = previous?.newestTimestamp ?? null;
+  let ids = new Set(previous?.newestIds ?? (newestTrade === null ? [] : [newestTrade]));
   for (const trade of trades) {
     if (newestTimestamp === null || trade.timestamp > newestTimestamp) {
       newestTimestamp = trade.timestamp;
       newestTrade = tradeId(trade);
-    }
+      ids = new Set([newestTrade]);
+    } else if (trade.timestamp === newestTimestamp) ids.add(tradeId(trade));
   }
-  return { address, newestTrade, newestTimestamp, seenAt: now };
+  // A wallet trades a handful of times a second at most; the bound only guards the snapshot's size.
+  return { address, newestTrade, newestTimestamp, seenAt: now, newestIds: [...ids].slice(-100) };
 }

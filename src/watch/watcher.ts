@@ -128,6 +128,8 @@ const CLOSED_BATCH: Batch = { inputs: [], done: Promise.resolve(0), settled: Pro
 /** Names of tokens traded by followed wallets that no chat follows; bounded, oldest out. */
 const NAMES_KEPT = 5_000;
 const RECONNECT_DEBOUNCE_MS = 1_000;
+/** Holder records kept for a token whose own data has not come yet (holders-live sends 20 on subscribing). */
+const HOLDERS_WAITING = 100;
 
 export function createWatcher(deps: WatcherDeps): Watcher {
   return new WatcherImpl(deps);
@@ -143,6 +145,7 @@ class WatcherImpl implements Watcher {
   private readonly followers = new Map<string, Follow[]>();
   private readonly open = new Map<string, () => void>();
   private readonly baselines = new Set<string>();
+  private readonly holdersWaiting = new Map<string, Input[]>();
   private readonly names = new Map<string, { token: TokenRef; decimals: number | null }>();
   private readonly reconnectListeners = new Set<() => void>();
   private readonly alertListeners = new Set<(rows: number) => void>();
@@ -358,10 +361,25 @@ class WatcherImpl implements Watcher {
         const found = detectTokenChanges(last, next);
         this.tokenState.set(address, next);
         events += this.record(tokens, address, next, found, 'token', now);
+        const waiting = this.holdersWaiting.get(address);
+        if (waiting) {
+          this.holdersWaiting.delete(address);
+          let withHolders = next;
+          for (const early of waiting) if (early.type === 'holder') withHolders = snapshotWithHolder(withHolders, early.holder, now);
+          this.tokenState.set(address, withHolders);
+          this.record(tokens, address, withHolders, [], 'token', now);
+          this.baselines.add(`holders:${address}`);
+        }
       } else if (input.type === 'holder') {
         const address = input.tokenAddress;
         const last = this.tokenState.get(address) ?? null;
-        if (last === null) continue; // no supply known yet: nothing to compare with
+        if (last === null) {
+          // The holders came before the token (two streams): they wait for it, as a baseline.
+          const waiting = this.holdersWaiting.get(address) ?? [];
+          if (waiting.length < HOLDERS_WAITING) waiting.push(input);
+          this.holdersWaiting.set(address, waiting);
+          continue;
+        }
         const burst = `holders:${address}`;
         const baseline = last.holdersSeenAt === null || last.holdersSeenAt === undefined || (input.snapshot && this.baselines.has(burst));
         if (input.snapshot && baseline) this.baselines.add(burst);

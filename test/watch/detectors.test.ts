@@ -155,11 +155,12 @@ describe('price move', () => {
 });
 
 describe('wallet trades', () => {
-  const old = makeTrade({ hash: 'h-old', timestamp: 100 });
+  const S = T0 / 1000;
+  const old = makeTrade({ hash: 'h-old', timestamp: S - 100 });
   it('first sight is the baseline; newer trades alert once each, oldest first', () => {
     const base = snapshotOfWallet(W1, null, [old], T0);
     expect(detectWalletTrades(null, W1, [old], T0)).toEqual([]);
-    const newer = [makeTrade({ hash: 'h2', timestamp: 102, side: 'sell', usd: 5 }), makeTrade({ hash: 'h1', timestamp: 101 })];
+    const newer = [makeTrade({ hash: 'h2', timestamp: S + 2, side: 'sell', usd: 5 }), makeTrade({ hash: 'h1', timestamp: S + 1 })];
     const events = detectWalletTrades(base, W1, [old, ...newer], T0);
     expect(events.map((event) => [event.transactionHash, event.side])).toEqual([
       ['h1', 'buy'],
@@ -167,8 +168,23 @@ describe('wallet trades', () => {
     ]);
     expect(events[0]).toMatchObject({ wallet: W1, token: { address: T1 }, nativeAmount: '1000000000', amountUsd: 150.5 });
     const after = snapshotOfWallet(W1, base, newer, T0 + 1);
-    expect(after.newestTimestamp).toBe(102);
+    expect(after.newestTimestamp).toBe(S + 2);
     expect(detectWalletTrades(after, W1, [old, ...newer], T0 + 2)).toEqual([]);
+  });
+
+  it('trades of the same second are told apart by id', () => {
+    const a = makeTrade({ hash: 'ha', timestamp: S });
+    const base = snapshotOfWallet(W1, null, [a], T0);
+    const b = makeTrade({ hash: 'hb', timestamp: S });
+    expect(detectWalletTrades(base, W1, [a, b], T0 + 1).map((event) => event.transactionHash)).toEqual(['hb']);
+    const after = snapshotOfWallet(W1, base, [a, b], T0 + 1);
+    expect(detectWalletTrades(after, W1, [a, b], T0 + 2)).toEqual([]);
+  });
+
+  it('a trade dated long before the last look is not news, though no snapshot had it', () => {
+    const base = snapshotOfWallet(W1, null, [makeTrade({ hash: 'h-new', timestamp: S - 60 })], T0);
+    const hoursOld = makeTrade({ hash: 'h-hours', timestamp: S - 3 * 3600 });
+    expect(detectWalletTrades(base, W1, [hoursOld], T0 + 1)).toEqual([]);
   });
 });
 

@@ -1,7 +1,12 @@
 /**
  * A followed wallet bought or sold: every trade newer than the newest the wallet's snapshot has
- * seen (by timestamp; trades of the same second as that one, other than it, count as new, and
- * their keys keep any repeat out of the outbox). First sight of a wallet is its baseline.
+ * seen (by timestamp; within the newest second, by the trade ids seen in it). First sight of a
+ * wallet is its baseline.
+ *
+ * A trade dated well before the wallet was last looked at (TRADE_LATE_MS) is not news even when
+ * no snapshot had it: it was there to be seen then. A feed that shows only a wallet's latest 20
+ * trades can leave older ones out of a baseline, and a later full read (wallet-tracker) must not
+ * alert them hours late. Trades missed while a socket was down are newer than that look, and alert.
  *
  * Key: the wallet and the trade (transaction hash and log index), the same on trades-live and in
  * wallet-tracker's answer. The follow's minimum USD and side are applied by the fan-out.
@@ -17,10 +22,16 @@ export type TokenNamer = (address: string) => { token: TokenRef; decimals: numbe
 
 export const bareTokenRef: TokenNamer = (address) => ({ token: { address, symbol: '', name: '' }, decimals: null });
 
+/** How late a trade may be reported (indexing lag) and still be news. */
+export const TRADE_LATE_MS = 10 * 60_000;
+
 export function isNewTrade(last: WalletSnapshot, trade: Trade): boolean {
+  if (trade.timestamp * 1000 < last.seenAt - TRADE_LATE_MS) return false;
   if (last.newestTimestamp === null) return true;
   if (trade.timestamp > last.newestTimestamp) return true;
-  return trade.timestamp === last.newestTimestamp && tradeId(trade) !== last.newestTrade;
+  if (trade.timestamp < last.newestTimestamp) return false;
+  const id = tradeId(trade);
+  return last.newestIds ? !last.newestIds.includes(id) : id !== last.newestTrade;
 }
 
 export function walletTradeEvent(wallet: string, trade: Trade, name: TokenNamer, at: number): WalletTradeEvent {
