@@ -29,6 +29,8 @@ export interface Config {
   rateLimitMaxWaitMs: number;
   cacheTtlMs: Partial<Record<EndpointName, number>>;
   logLevel: string;
+  /** The SQLite file of follows, last-seen state and the outbox; its folder is created at start. */
+  databasePath: string;
 }
 
 export class ConfigError extends Error {
@@ -165,6 +167,15 @@ const EnvSchema = z.object({
   TMDS_CACHE_TTL: z.string().optional(),
   // The simulator's --seed flag takes the same range (src/simulator/cliArgs.ts).
   SIMULATOR_SEED: wholeNumber('SIMULATOR_SEED', 0, 2 ** 32 - 1, 42),
+  DATABASE_PATH: z
+    .string()
+    .optional()
+    .transform((value) => {
+      const path = (value ?? '').trim() || 'data/tokenwatch.db';
+      // A NUL would cut the path short inside SQLite and open another file than the one named.
+      if (path.includes('\u0000')) throw new ConfigError('DATABASE_PATH', 'must be a file path');
+      return path;
+    }),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -208,6 +219,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ...parseEndpointMap('TMDS_CACHE_TTL', parsed.TMDS_CACHE_TTL ?? '', TTL_FORM, parseDurationMs),
     },
     logLevel: parsed.LOG_LEVEL,
+    databasePath: parsed.DATABASE_PATH,
   };
 }
 
