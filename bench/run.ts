@@ -12,6 +12,7 @@ import { QueryService } from '../src/query/service';
 import { startSimulator, type RunningSimulator } from '../src/simulator/server';
 import { recordResult, writeResults } from './results';
 import { benchStreams } from './streams';
+import { benchTelegram } from './telegram';
 
 const API_KEY = 'bench-key';
 const ROUNDS = 5;
@@ -115,6 +116,7 @@ async function benchLookups(): Promise<Row[]> {
 const SECTIONS: Section[] = [
   { name: 'lookups', run: benchLookups },
   { name: 'streams', run: benchStreams },
+  { name: 'telegram', run: benchTelegram },
 ];
 
 async function main(): Promise<void> {

@@ -412,3 +412,16 @@ export function renderCardMessages(card: Card, buttons: readonly ActionButton[] 
 export function plainNotice(text: string, max = 200): string {
   return cleanText(text, max, '…');
 }
+
+/**
+ * The text a reader would see, from the renderer's HTML: for the last-resort plain-text send when
+ * Telegram refuses the markup (it never should; a message is better than an alert stuck forever).
+ */
+export function htmlToPlainText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+}
