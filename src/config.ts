@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { parseDurationMs } from './duration';
 import { ENDPOINTS, isEndpointName, type EndpointName } from './market/endpoints';
 
 export interface RateLimit {
@@ -53,25 +54,10 @@ export class ConfigError extends Error {
   }
 }
 
-const DURATION = /^(\d+)(ms|s|m|h)$/;
-const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const DURATION_FORM = 'a whole number with a unit, ms, s, m or h (e.g. 500ms, 10s, 5m)';
+const DURATION_FORM = 'a duration with a unit, ms, s, m or h (e.g. 500ms, 10s, 5m)';
 
 /** Plain decimal digits only: `1e1`, `0x10`, `+5` or `12.0` are refused, not reinterpreted. */
 const PLAIN_INTEGER = /^\d+$/;
-
-/**
- * "1500ms", "10s", "5m", "1h", or "0". A bare number is refused: whether `500` meant
- * milliseconds or seconds is a guess the bot should not make silently.
- */
-function parseDurationMs(text: string): number | null {
-  const trimmed = text.trim();
-  if (trimmed === '0') return 0;
-  const match = DURATION.exec(trimmed);
-  if (!match) return null;
-  const ms = Number(match[1]) * (DURATION_UNITS[match[2] ?? ''] ?? Number.NaN);
-  return Number.isSafeInteger(ms) ? ms : null;
-}
 
 /** A plain non-negative integer, or null. */
 function parsePlainInteger(text: string): number | null {
