@@ -20,11 +20,12 @@ import {
   type TelegramMessage,
 } from '../../../src/chats/telegram/html';
 import type { AnyCommand, CommandContext } from '../../../src/dispatch/command';
-import { UsageError } from '../../../src/dispatch/parseArgs';
+import { UsageError } from '../../../src/usage';
 import { loadCommands } from '../../../src/dispatch/registry';
 import { runCommand } from '../../../src/dispatch/runCommand';
 import { MarketError } from '../../../src/market/errors';
 import { HOSTILE_METADATA } from '../../../src/simulator/hostile';
+import { answered, commandContext } from '../../support/commandContext';
 import { startTestMarket, type TestMarket } from '../../support/market';
 import { parseTelegramHtml, type ParsedHtml } from '../../support/telegram/telegramHtml';
 
@@ -218,7 +219,7 @@ describe('every card the bot builds, through the renderer and the keyboard', () 
   beforeAll(async () => {
     market = await startTestMarket();
     commands = await loadCommands();
-    context = { query: market.query, commands, now: () => new Date() };
+    context = commandContext({ commands, query: market.query });
   });
   afterAll(async () => {
     await market.close();
@@ -227,7 +228,7 @@ describe('every card the bot builds, through the renderer and the keyboard', () 
   const run = async (name: string, args: Record<string, string | number | string[] | undefined>): Promise<Card> => {
     const command = commands.find((c) => c.name === name);
     if (command === undefined) throw new Error(`no command ${name}`);
-    return runCommand(command, args, context);
+    return answered(runCommand(command, args, context));
   };
 
   it('every token: /token, /technicals, /holders in each order, /chart', async () => {
