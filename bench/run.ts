@@ -13,6 +13,7 @@ import { startSimulator, type RunningSimulator } from '../src/simulator/server';
 import { recordResult, writeResults } from './results';
 import { benchCharts } from './charts';
 import { benchStreams } from './streams';
+import { benchTelegram } from './telegram';
 
 const API_KEY = 'bench-key';
 const ROUNDS = 5;
@@ -117,6 +118,7 @@ const SECTIONS: Section[] = [
   { name: 'lookups', run: benchLookups },
   { name: 'streams', run: benchStreams },
   { name: 'charts', run: benchCharts },
+  { name: 'telegram', run: benchTelegram },
 ];
 
 async function main(): Promise<void> {
