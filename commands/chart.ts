@@ -5,14 +5,13 @@ import { CHART_INTERVALS, CHART_RANGES, type ChartIntervalName, type ChartRangeN
 export default defineCommand({
   name: 'chart',
   description: 'Candlestick chart of a token, with open, high, low, close, change and volume',
-  // A service look-up and a picture to draw and encode: more than Discord's 3 s first reply may allow.
-  slow: true,
   // The example's addresses are the seed-42 simulator's, so it answers with data in the default console.
   help: [
     'Summarises the token’s candles from the range ago until now: the first open, the highest high, the lowest low, the last close, the change between them and the volume traded, and draws them as a candlestick picture with volume bars. Prices are in SOL per token; times are UTC.',
     'Interval is the width of one candle (15m unless given), range how far back to look (24h unless given). When the range holds more candles than the picture can draw, the next coarser interval is used, and the card says so.',
     'Example: /chart 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25 1h 7d',
   ].join('\n'),
+  // A service look-up and a picture to draw and encode: more than Discord's 3 s first reply may allow.
   slow: true,
   refresh: true,
   options: [
