@@ -62,6 +62,8 @@ export class StreamClient {
   private authOutage: { sinceSeq: number } | null = null;
   /** Per socket, the problems warned since it was last served: a refusal repeated at every retry is warned once. */
   private readonly warned = new WeakMap<Connection, Set<string>>();
+  /** Sockets whose frame over the size limit was warned of. */
+  private readonly oversizeWarned = new WeakSet<Connection>();
   /** Subscriptions whose refusal the subscriber was told of, until the server accepts them again. */
   private readonly rejectionsReported = new Set<number>();
   private ended = false;
@@ -264,10 +266,18 @@ export class StreamClient {
     this.settings.logger.debug({ url: connection.shownUrl, reason, count }, 'unreadable stream frame dropped');
   }
 
-  /** A frame broke maxFrameBytes: counted, and warned once until the socket is served again. */
+  /**
+   * A frame broke maxFrameBytes: counted every time, warned once per socket for good (being served
+   * again does not make it news: the server that sent it will likely send it again).
+   */
   private onOversized(connection: Connection): void {
     this.counters.oversized += 1;
-    this.warnOnce(connection, `a frame over ${this.settings.maxFrameBytes} bytes`, 'stream frame over the size limit; the socket closes and backs off');
+    const level = this.oversizeWarned.has(connection) ? 'debug' : 'warn';
+    this.oversizeWarned.add(connection);
+    this.settings.logger[level](
+      { url: connection.shownUrl, maxFrameBytes: this.settings.maxFrameBytes, oversized: this.counters.oversized },
+      'stream frame over the size limit; the socket closes and backs off',
+    );
   }
 
   private onAuthFailed(connection: Connection, reason: string): void {

@@ -333,7 +333,10 @@ export class Connection implements RouteTable {
 
   private onError(ws: WebSocket, error: Error): void {
     if (this.ws !== ws) return;
-    if (errorCode(error) === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.noteOversized();
+    if (errorCode(error) === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+      this.noteOversized();
+      return;
+    }
     const message = this.settings.redact(error.message);
     if (isAuthError(message)) this.session.authRefused = true;
     this.noteError(message);
