@@ -7,6 +7,7 @@
 import type { Card } from '../cards/card';
 import type { ChatRef } from '../chats/chat';
 import type { QueryService } from '../query/service';
+import type { ChatRepository } from '../store/store';
 import type { OptionSpec } from '../usage';
 
 export type {
@@ -37,6 +38,8 @@ export type ArgsOf<O extends readonly OptionSpec[]> = {
  */
 export interface CommandServices {
   query: QueryService;
+  /** Per chat settings (/settings); optional so that a look-up-only chat or test needs none. */
+  chatSettings?: Pick<ChatRepository, 'settings' | 'updateSettings'>;
 }
 
 /** What a command's `run` receives besides its arguments: the services, who asked and where. */
