@@ -26,6 +26,8 @@ export interface ConsoleChatOptions {
   outDir: string;
   /** Colour and a prompt, for a terminal. */
   interactive: boolean;
+  /** Stops reading at once (shutdown); the answer under way is still written. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -43,7 +45,8 @@ export async function answerLine(line: string, dispatcher: Dispatcher): Promise<
   const trimmed = line.trim();
   if (trimmed === '') return null;
   const reply = await dispatcher.runLine(asCommandLine(trimmed, dispatcher), CONSOLE_CALLER);
-  if (reply !== null) return reply.card;
+  // Printed cards are never edited, so a Refresh hint would only repeat the line just typed.
+  if (reply !== null) return { ...reply.card, actions: reply.card.actions.filter((action) => action.refresh !== true) };
   return cardForError(new UsageError(`"${trimmed.slice(0, 40)}" is not a command: commands start with /, such as /help.`, null));
 }
 
@@ -61,6 +64,8 @@ async function saveAttachment(card: Card, outDir: string): Promise<string | null
 export async function runConsoleChat(options: ConsoleChatOptions): Promise<void> {
   const { input, output, dispatcher, outDir, interactive } = options;
   const lines = createInterface({ input, terminal: false, crlfDelay: Infinity });
+  if (options.signal?.aborted === true) lines.close();
+  options.signal?.addEventListener('abort', () => lines.close(), { once: true });
   const prompt = () => {
     if (interactive) output.write('> ');
   };
