@@ -11,8 +11,11 @@ import { MarketClient } from '../src/market/client';
 import { QueryService } from '../src/query/service';
 import { startSimulator, type RunningSimulator } from '../src/simulator/server';
 import { recordResult, writeResults } from './results';
+import { benchCharts } from './charts';
 import { benchHostile } from './hostile';
+import { benchLookup } from './lookup';
 import { benchStreams } from './streams';
+import { benchTelegram } from './telegram';
 
 const API_KEY = 'bench-key';
 const ROUNDS = 5;
@@ -116,6 +119,9 @@ async function benchLookups(): Promise<Row[]> {
 const SECTIONS: Section[] = [
   { name: 'lookups', run: benchLookups },
   { name: 'streams', run: benchStreams },
+  { name: 'charts', run: benchCharts },
+  { name: 'telegram', run: benchTelegram },
+  { name: 'lookup', run: benchLookup },
   { name: 'hostile', run: benchHostile },
 ];
 
