@@ -12,6 +12,7 @@ import { QueryService } from '../src/query/service';
 import { startSimulator, type RunningSimulator } from '../src/simulator/server';
 import { recordResult, writeResults } from './results';
 import { benchCharts } from './charts';
+import { benchHostile } from './hostile';
 import { benchLookup } from './lookup';
 import { benchStreams } from './streams';
 import { benchTelegram } from './telegram';
@@ -121,6 +122,7 @@ const SECTIONS: Section[] = [
   { name: 'charts', run: benchCharts },
   { name: 'telegram', run: benchTelegram },
   { name: 'lookup', run: benchLookup },
+  { name: 'hostile', run: benchHostile },
 ];
 
 async function main(): Promise<void> {
