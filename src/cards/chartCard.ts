@@ -92,7 +92,7 @@ export function buildChartCard(input: ChartCardInput): Card {
   const summary = summarizeCandles(candles);
   const dropped = input.dropped ?? 0;
   const unread = unreadNote(input.unreadable ?? 0, 'candle');
-  const droppedNote: RichText = joinRich(
+  const leftOutNote: RichText = joinRich(
     [
       dropped > 0
         ? `The service sent ${(input.received ?? dropped).toLocaleString('en-US')} candle${(input.received ?? dropped) === 1 ? '' : 's'} for the last ${range}; ${dropped.toLocaleString('en-US')} outside that range, repeated or beyond the number asked for were left out.`
@@ -106,7 +106,11 @@ export function buildChartCard(input: ChartCardInput): Card {
     return {
       title: `No chart for ${title}`,
       url,
-      description: [{ text: `No trades of ${title} in the last ${range}, so there are no ${interval} candles to show.` }, ...(droppedNote.length > 0 ? [text('\n'), ...droppedNote] : [])],
+      // With candles left out or unreadable, "no trades" would be a claim the answer did not make.
+      description:
+        leftOutNote.length > 0
+          ? [text(`No ${interval} candles of ${title} in the last ${range} could be shown.\n`), ...leftOutNote]
+          : [text(`No trades of ${title} in the last ${range}, so there are no ${interval} candles to show.`)],
       color: 'neutral',
       fields: [],
       timestamp: now,
@@ -122,7 +126,7 @@ export function buildChartCard(input: ChartCardInput): Card {
   return {
     title: `Chart of ${title}`,
     url,
-    ...(droppedNote.length > 0 ? { description: droppedNote } : {}),
+    ...(leftOutNote.length > 0 ? { description: leftOutNote } : {}),
     color: 'info',
     fields: [
       field('Open', solPrice(summary.open), true),

@@ -230,6 +230,8 @@ describe('chart card against a service that sends more than was asked', () => {
     // Another range than above, so the client's cache cannot answer.
     const card = await chartCard(client, { address: TOKEN, intervalSecs: 900, rangeSecs: 6 * 3600 }, now);
     expect(card.title).toBe(`No chart for ${TOKEN.slice(0, 4)}…${TOKEN.slice(-4)}`);
+    expect(plainText(card.description ?? [])).toMatch(/^No 15m candles of DezX…B263 in the last 6h could be shown\.\n/);
+    expect(plainText(card.description ?? [])).not.toContain('No trades');
     expect(plainText(card.description ?? [])).toContain('The service sent 2 candles for the last 6h; 1 outside that range');
     expect(plainText(card.description ?? [])).toContain('1 candle could not be read.');
     expect(card.image).toBeUndefined();
