@@ -11,8 +11,10 @@ import { MarketClient } from '../src/market/client';
 import { QueryService } from '../src/query/service';
 import { startSimulator, type RunningSimulator } from '../src/simulator/server';
 import { recordResult, writeResults } from './results';
+import { benchCharts } from './charts';
 import { benchLookup } from './lookup';
 import { benchStreams } from './streams';
+import { benchTelegram } from './telegram';
 
 const API_KEY = 'bench-key';
 const ROUNDS = 5;
@@ -117,6 +119,8 @@ const SECTIONS: Section[] = [
   { name: 'lookups', run: benchLookups },
   { name: 'streams', run: benchStreams },
   { name: 'lookup', run: benchLookup },
+  { name: 'charts', run: benchCharts },
+  { name: 'telegram', run: benchTelegram },
 ];
 
 async function main(): Promise<void> {

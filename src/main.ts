@@ -69,6 +69,9 @@ async function main(): Promise<void> {
     maxRateLimitWaitMs: config.rateLimitMaxWaitMs,
     cacheTtlMs: config.cacheTtlMs,
     tokenBatchSize: config.tokenBatchSize,
+    callDeadlineMs: config.callDeadlineMs,
+    maxBodyBytes: config.bodyLimits,
+    cacheMaxBytes: config.cacheMaxBytes,
   });
   const commands = await loadCommands();
   const dispatcher = new Dispatcher({ commands, services: { query: new QueryService(client) }, actionKeys: new MemoryActionKeyStore(), logger });
