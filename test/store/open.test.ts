@@ -1,10 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations/index';
 import { openSqliteStore, StoreOpenError } from '../../src/store/sqliteStore';
-import { chat, newFollow, tempDir } from './helpers';
+import { chat, newFollow, tempDir, tokenSnapshot } from './helpers';
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -71,6 +71,22 @@ describe('opening the store', () => {
     const db = new Database(path, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     db.close();
+  });
+
+  it('backs up while open: the copy opens as a store of its own, with the same data', async () => {
+    const { path, dir } = temp();
+    const store = openSqliteStore(path);
+    await store.follows.upsert(newFollow(chat('1'), 'TokenA'));
+    void store.state.commitToken(tokenSnapshot('TokenA'), [], new Date(0));
+    const copyPath = join(dir, 'backup', 'copy.db');
+    mkdirSync(join(dir, 'backup'));
+    await store.backup(copyPath);
+    await store.follows.upsert(newFollow(chat('1'), 'TokenB'));
+    const copy = openSqliteStore(copyPath);
+    expect((await copy.follows.list(chat('1'), { offset: 0, limit: 10 })).follows.map((f) => f.address)).toEqual(['TokenA']);
+    expect(await copy.state.token('TokenA')).toEqual(tokenSnapshot('TokenA'));
+    await copy.close();
+    await store.close();
   });
 
   it('refuses a file of garbage with one line naming the path, and leaves it byte for byte', () => {
