@@ -12,6 +12,7 @@ import { QueryService } from '../src/query/service';
 import { startSimulator, type RunningSimulator } from '../src/simulator/server';
 import { recordResult, writeResults } from './results';
 import { benchCharts } from './charts';
+import { benchAlerts } from './alerts';
 import { benchStreams } from './streams';
 
 const API_KEY = 'bench-key';
@@ -116,6 +117,7 @@ async function benchLookups(): Promise<Row[]> {
 const SECTIONS: Section[] = [
   { name: 'lookups', run: benchLookups },
   { name: 'streams', run: benchStreams },
+  { name: 'alerts', run: benchAlerts },
   { name: 'charts', run: benchCharts },
 ];
 
