@@ -13,7 +13,9 @@ import { startSimulator, type RunningSimulator } from '../src/simulator/server';
 import { recordResult, writeResults } from './results';
 import { benchCharts } from './charts';
 import { benchAlerts } from './alerts';
+import { benchLookup } from './lookup';
 import { benchStreams } from './streams';
+import { benchTelegram } from './telegram';
 
 const API_KEY = 'bench-key';
 const ROUNDS = 5;
@@ -119,6 +121,8 @@ const SECTIONS: Section[] = [
   { name: 'streams', run: benchStreams },
   { name: 'alerts', run: benchAlerts },
   { name: 'charts', run: benchCharts },
+  { name: 'telegram', run: benchTelegram },
+  { name: 'lookup', run: benchLookup },
 ];
 
 async function main(): Promise<void> {

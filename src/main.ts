@@ -6,13 +6,16 @@ import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { runConsoleChat } from './chats/console/chat';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config';
-import type { CommandContext } from './dispatch/command';
+import { Dispatcher } from './dispatch/dispatcher';
 import { loadCommands } from './dispatch/registry';
 import { createLogger, registerSecret } from './log';
 import { MarketClient } from './market/client';
 import { QueryService } from './query/service';
 import type { Market } from './simulator/market';
 import { startSimulator, type RunningSimulator } from './simulator/server';
+import { MemoryActionKeyStore } from './store/memoryActionKeys';
+import { openSqliteStore } from './store/sqliteStore';
+import { telegramChat } from './chats/telegram/chatStarter';
 
 function readConfig(): Config {
   try {
@@ -73,7 +76,23 @@ async function main(): Promise<void> {
     cacheMaxBytes: config.cacheMaxBytes,
   });
   const commands = await loadCommands();
-  const context: CommandContext = { query: new QueryService(client), commands, now: () => new Date() };
+  if (config.telegram !== null) {
+    // A chat platform keeps its state (button keys, chat settings) in the store.
+    const store = openSqliteStore(config.databasePath);
+    const dispatcher = new Dispatcher({ commands, services: { query: new QueryService(client), chatSettings: store.chats }, actionKeys: store.actionKeys, logger });
+    const telegram = await telegramChat({ config, logger, dispatcher, store });
+    const stop = async () => {
+      await telegram?.stop();
+      await client.close();
+      await simulator?.close();
+      await store.close();
+      process.exit(0);
+    };
+    process.once('SIGTERM', () => void stop());
+    process.once('SIGINT', () => void stop());
+    return;
+  }
+  const dispatcher = new Dispatcher({ commands, services: { query: new QueryService(client) }, actionKeys: new MemoryActionKeyStore(), logger });
 
   const shutdown = async () => {
     await client.close();
@@ -90,7 +109,7 @@ async function main(): Promise<void> {
   } else {
     process.stdout.write(`TokenWatch console chat on ${market.baseUrl}; type /help\n`);
   }
-  await runConsoleChat({ input: process.stdin, output: process.stdout, context, outDir: 'data/out', interactive });
+  await runConsoleChat({ input: process.stdin, output: process.stdout, dispatcher, outDir: 'data/out', interactive });
   await shutdown();
 }
 

@@ -14,8 +14,6 @@
  * - Digits are computed from the decimal text of a number (or from the bigint itself), never by
  *   floating-point scaling, so 1e30-sized amounts and values like 1.005 round as written.
  */
-import { addressKind } from '../market/address';
-
 const NOT_A_NUMBER = '—';
 const MINUS = '\u2212';
 
@@ -336,113 +334,9 @@ export function duration(secs: number): string {
   return parts.join('');
 }
 
-const UNIT_SECONDS: Record<string, number> = {
-  s: 1,
-  sec: 1,
-  secs: 1,
-  second: 1,
-  seconds: 1,
-  m: MINUTE,
-  min: MINUTE,
-  mins: MINUTE,
-  minute: MINUTE,
-  minutes: MINUTE,
-  h: HOUR,
-  hr: HOUR,
-  hrs: HOUR,
-  hour: HOUR,
-  hours: HOUR,
-  d: DAY,
-  day: DAY,
-  days: DAY,
-  w: WEEK,
-  wk: WEEK,
-  week: WEEK,
-  weeks: WEEK,
-};
-
-const MAX_DURATION_TEXT = 32;
-
-/**
- * Reads a duration typed by a person: "15m", "4h", "1d", "2w", "90" (plain seconds), "1h30m",
- * "1.5h", "15 min". Case and spaces between parts do not matter. Returns whole seconds, or null for
- * anything else, and for zero, negative, fractional-second or unsafely large results.
- */
-export function parseDuration(input: string): number | null {
-  const s = input.trim().toLowerCase();
-  if (s === '' || s.length > MAX_DURATION_TEXT) return null;
-  if (/^\d+$/.test(s)) return wholePositive(Number(s));
-  const part = /(\d+(?:\.\d+)?)\s*([a-z]+)\s*/gy;
-  let total = 0;
-  let consumed = 0;
-  for (let match = part.exec(s); match !== null; match = part.exec(s)) {
-    const size = UNIT_SECONDS[match[2] ?? ''];
-    if (size === undefined) return null;
-    total += Number(match[1]) * size;
-    consumed = part.lastIndex;
-  }
-  if (consumed !== s.length) return null;
-  return wholePositive(Math.round(total * 1000) / 1000);
-}
-
-function wholePositive(n: number): number | null {
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-}
-
 /** Shortens a long address to its first and last 4 characters: "So11…1112". */
 export function shortAddress(address: string): string {
   const chars = Array.from(address);
   if (chars.length <= 12) return address;
   return `${chars.slice(0, 4).join('')}…${chars.slice(-4).join('')}`;
-}
-
-export const SOLANA_CHAIN_ID = 1399811149;
-
-/** Block explorers of EVM chains with well-known ids; other chains get no link. */
-const EVM_EXPLORERS: Readonly<Record<number, string>> = {
-  1: 'https://etherscan.io',
-  10: 'https://optimistic.etherscan.io',
-  56: 'https://bscscan.com',
-  137: 'https://polygonscan.com',
-  8453: 'https://basescan.org',
-  42161: 'https://arbiscan.io',
-};
-const SOLSCAN = 'https://solscan.io';
-
-const SOLANA_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
-const EVM_TX_HASH = /^0x[0-9a-fA-F]{64}$/;
-
-type ChainId = number | null | undefined;
-
-/** The explorer for an id of that kind on that chain; a Solana id with no chain id means Solana. */
-function explorerFor(kind: 'solana' | 'evm' | null, chainId: ChainId): { base: string; kind: 'solana' | 'evm' } | null {
-  if (kind === 'solana' && (chainId === undefined || chainId === null || chainId === SOLANA_CHAIN_ID)) {
-    return { base: SOLSCAN, kind };
-  }
-  if (kind === 'evm' && typeof chainId === 'number') {
-    const base = EVM_EXPLORERS[chainId];
-    return base === undefined ? null : { base, kind };
-  }
-  return null;
-}
-
-/** Explorer page of a token: Solscan for Solana, Etherscan and its siblings for 0x addresses. */
-export function explorerTokenUrl(address: string, chainId?: ChainId): string | null {
-  const explorer = explorerFor(addressKind(address), chainId);
-  return explorer && `${explorer.base}/token/${encodeURIComponent(address)}`;
-}
-
-/** Explorer page of a wallet or any account. */
-export function explorerAccountUrl(address: string, chainId?: ChainId): string | null {
-  const explorer = explorerFor(addressKind(address), chainId);
-  if (!explorer) return null;
-  const path = explorer.kind === 'solana' ? 'account' : 'address';
-  return `${explorer.base}/${path}/${encodeURIComponent(address)}`;
-}
-
-/** Explorer page of a transaction (a Solana signature or a 0x hash). */
-export function explorerTxUrl(hash: string, chainId?: ChainId): string | null {
-  const kind = SOLANA_SIGNATURE.test(hash) ? 'solana' : EVM_TX_HASH.test(hash) ? 'evm' : null;
-  const explorer = explorerFor(kind, chainId);
-  return explorer && `${explorer.base}/tx/${encodeURIComponent(hash)}`;
 }

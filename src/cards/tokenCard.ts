@@ -4,7 +4,8 @@
  */
 import type { Token } from '../market/schemas';
 import { type Card, type CardField, type RichText, type Span, bold, field, italic, joinRich, link, rich, text } from './card';
-import { age, explorerAccountUrl, explorerTokenUrl, percent, price, relativeTime, shortAddress, sol, usd } from './format';
+import { age, percent, price, relativeTime, shortAddress, sol, usd } from './format';
+import { explorerAccountUrl, explorerTokenUrl } from './explorer';
 import { safeUrl } from './sanitize';
 import {
   UNKNOWN,
@@ -166,7 +167,7 @@ export function buildTokenCard({ token, solUsd, now }: TokenCardInput): Card {
       { label: 'Chart', command: 'chart', args: [token.address] },
       { label: 'Holders', command: 'holders', args: [token.address] },
       { label: 'Technicals', command: 'technicals', args: [token.address] },
-      { label: 'Track', command: 'track', args: [token.address] },
+      { label: 'Track', command: 'track', args: ['token', token.address] },
     ],
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { commandContext } from '../support/commandContext';
 import { plainText, type Card } from '../../src/cards/card';
 import { closestCommand, helpCard } from '../../src/cards/helpCard';
 import type { AnyCommand, CommandContext } from '../../src/dispatch/command';
@@ -13,7 +14,7 @@ function fields(card: Card): Record<string, string> {
 describe('/help', async () => {
   const commands: AnyCommand[] = await loadCommands();
   // Help reads only the command list; a query service it never calls is left out.
-  const context: CommandContext = { query: undefined as unknown as QueryService, commands, now: () => new Date() };
+  const context: CommandContext = commandContext({ commands });
 
   async function run(line: string): Promise<Card> {
     const parsed = parseCommandLine(line, commands);

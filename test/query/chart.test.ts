@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answered } from '../support/commandContext';
 import { plainText, type Card } from '../../src/cards/card';
 import { compact, percent, price } from '../../src/cards/format';
 import { silentLogger } from '../../src/log';
@@ -134,9 +135,9 @@ describe('chart card against the simulator', () => {
   });
 
   it('answers an unknown token and a bad address with error cards', async () => {
-    const unknown = await m.query.chart({ address: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263' });
+    const unknown = await answered(m.query.chart({ address: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263' }));
     expect(unknown.title).toBe('Not found');
-    const bad = await m.query.chart({ address: 'hello' });
+    const bad = await answered(m.query.chart({ address: 'hello' }));
     expect(bad.title).toBe('Not an address');
   });
 });
