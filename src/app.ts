@@ -114,7 +114,9 @@ export async function startApp(options: AppOptions): Promise<App> {
     });
     closers.unshift(() => watcher.close());
 
-    const follows = new FollowService({ store, logger, resync: (address) => watcher.resync(address ?? undefined) });
+    // Every target's followers are re-read after a change: resync(address) keys its cache by the bare
+    // address while the cache holds kind|address, so a one-address resync would leave it stale.
+    const follows = new FollowService({ store, logger, resync: () => watcher.resync() });
     const status = createStatusSource({ store, streams: () => streams.status(), startedAt: now().getTime() });
     const commands = await loadCommands();
     const dispatcher = new Dispatcher({ commands, services: { query: new QueryService(client), follows, status }, actionKeys: store.actionKeys, logger, now });
