@@ -11,7 +11,10 @@ import { MarketClient } from '../src/market/client';
 import { QueryService } from '../src/query/service';
 import { startSimulator, type RunningSimulator } from '../src/simulator/server';
 import { recordResult, writeResults } from './results';
+import { benchCharts } from './charts';
+import { benchLookup } from './lookup';
 import { benchStreams } from './streams';
+import { benchTelegram } from './telegram';
 
 const API_KEY = 'bench-key';
 const ROUNDS = 5;
@@ -115,6 +118,9 @@ async function benchLookups(): Promise<Row[]> {
 const SECTIONS: Section[] = [
   { name: 'lookups', run: benchLookups },
   { name: 'streams', run: benchStreams },
+  { name: 'charts', run: benchCharts },
+  { name: 'telegram', run: benchTelegram },
+  { name: 'lookup', run: benchLookup },
 ];
 
 async function main(): Promise<void> {

@@ -96,6 +96,9 @@ export async function startApp(options: AppOptions): Promise<App> {
       maxRateLimitWaitMs: config.rateLimitMaxWaitMs,
       cacheTtlMs: config.cacheTtlMs,
       tokenBatchSize: config.tokenBatchSize,
+      callDeadlineMs: config.callDeadlineMs,
+      maxBodyBytes: config.bodyLimits,
+      cacheMaxBytes: config.cacheMaxBytes,
     });
     closers.unshift(() => client.close());
 
@@ -119,7 +122,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     const follows = new FollowService({ store, logger, resync: () => watcher.resync() });
     const status = createStatusSource({ store, streams: () => streams.status(), startedAt: now().getTime() });
     const commands = await loadCommands();
-    const dispatcher = new Dispatcher({ commands, services: { query: new QueryService(client), follows, status }, actionKeys: store.actionKeys, logger, now });
+    const dispatcher = new Dispatcher({ commands, services: { query: new QueryService(client), follows, status, chatSettings: store.chats }, actionKeys: store.actionKeys, logger, now });
 
     const chats = await startChats({ config, logger, dispatcher, store }, options.platforms ?? PLATFORM_CHATS, createConsoleChat(options.console, simulator, market.baseUrl));
     closers.unshift(async () => {

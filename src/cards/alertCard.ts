@@ -4,25 +4,18 @@
  * every text written by strangers (token names, statuses, authorities, a chat's wallet label) is
  * cleaned here and escaped there; nothing is markup.
  *
- * `alertCard(event, label)` is the builder delivery uses. A price move carries a small chart of
- * the window when a chart renderer is given (`createAlertCardBuilder({ moveChart })`); the default
- * builder has none until the charts module provides one (see MoveChartRenderer).
+ * `alertCard(event, label)` builds the card at once, without pictures. `alertCardWithChart` is
+ * the same card with, for a price move, the small chart of its window (src/charts/moveChart.ts;
+ * PNG encoding runs off the event loop, hence a promise): what delivery should send when it can
+ * wait for it. Either is built once per event and label.
  */
 import type { AlertEvent, FlagChange, LiquidityEvent, PriceEvent, RiskFlagEvent, RiskStatusEvent, TokenRef, WalletTradeEvent, WhaleEvent } from '../watch/events';
-import { type Card, type CardAction, type CardAttachment, type CardColor, type CardField, type RichText, bold, field, link, rich, riskColor } from './card';
-import { duration, explorerAccountUrl, explorerTokenUrl, explorerTxUrl, formatTokenAmount, percent, price, shortAddress, solFromLamports, usd } from './format';
+import { renderMoveChart } from '../charts/moveChart';
+import { type Card, type CardAction, type CardColor, type CardField, type RichText, bold, field, link, rich, riskColor } from './card';
+import { explorerAccountUrl, explorerTokenUrl, explorerTxUrl } from './explorer';
+import { duration, formatTokenAmount, percent, price, shortAddress, solFromLamports, usd } from './format';
 import { LABEL_MAX, UNKNOWN, tokenTitle } from './tokenFacts';
 import { untrusted } from './sanitize';
-
-/**
- * Draws the price points of a move's window ([epoch ms, SOL per token], oldest first) as a small
- * picture for the card; null when it cannot. The charts module provides one.
- */
-export type MoveChartRenderer = (points: ReadonlyArray<readonly [number, number]>, options: { title: string; changePct: number }) => CardAttachment | null;
-
-export interface AlertCardOptions {
-  moveChart?: MoveChartRenderer | null;
-}
 
 const STATUS_MAX = 24;
 const FLAG_VALUE_MAX = 64;
@@ -143,7 +136,7 @@ function liquidityCard(event: LiquidityEvent): Card {
   return base(event, `Liquidity pulled: ${tokenName(event.token)}`, 'danger', [field('Pools', lines.join('\n')), field('Token', tokenLink(event.token), true)], tokenActions(event.token));
 }
 
-function priceCard(event: PriceEvent, options: AlertCardOptions): Card {
+function priceCard(event: PriceEvent): Card {
   const up = event.changePct >= 0;
   // Whole minutes: "in 47m", not "in 47m13s".
   const within = duration(Math.max(60, Math.round(event.windowSecs / 60) * 60));
@@ -155,17 +148,7 @@ function priceCard(event: PriceEvent, options: AlertCardOptions): Card {
   if (event.priceUsd !== null) fields.push(field('Price (USD)', usd(event.priceUsd), true));
   fields.push(field('Token', tokenLink(event.token), true));
   const title = `Price ${up ? 'up' : 'down'} ${percent(Math.abs(event.changePct))}: ${tokenName(event.token)}`;
-  const card = base(event, title, up ? 'safe' : 'danger', fields, tokenActions(event.token));
-  const points = event.points ?? [];
-  if (options.moveChart && points.length >= 2) {
-    try {
-      const image = options.moveChart(points, { title, changePct: event.changePct });
-      if (image) card.image = image;
-    } catch {
-      // A card without its picture is still the alert.
-    }
-  }
-  return card;
+  return base(event, title, up ? 'safe' : 'danger', fields, tokenActions(event.token));
 }
 
 function walletTradeCard(event: WalletTradeEvent, label: string | null): Card {
@@ -211,29 +194,35 @@ function whaleCard(event: WhaleEvent): Card {
   return base(event, title, event.direction === 'in' ? 'warning' : 'info', fields, tokenActions(event.token, [{ label: 'Wallet', command: 'wallet', args: [event.wallet] }]));
 }
 
-/** A builder of alert cards, with the picture renderer for price moves. */
-export function createAlertCardBuilder(options: AlertCardOptions = {}): (event: AlertEvent, label: string | null) => Card {
-  return (event, label) => {
-    switch (event.kind) {
-      case 'risk-status':
-        return riskStatusCard(event);
-      case 'risk-flag':
-        return riskFlagCard(event);
-      case 'liquidity':
-        return liquidityCard(event);
-      case 'price':
-        return priceCard(event, options);
-      case 'wallet-trade':
-        return walletTradeCard(event, label);
-      case 'whale':
-        return whaleCard(event);
-    }
-  };
+/** The alert card of an event; `label` is the follow's name for a wallet (untrusted). No picture. */
+export function alertCard(event: AlertEvent, label: string | null): Card {
+  switch (event.kind) {
+    case 'risk-status':
+      return riskStatusCard(event);
+    case 'risk-flag':
+      return riskFlagCard(event);
+    case 'liquidity':
+      return liquidityCard(event);
+    case 'price':
+      return priceCard(event);
+    case 'wallet-trade':
+      return walletTradeCard(event, label);
+    case 'whale':
+      return whaleCard(event);
+  }
 }
 
-const defaultBuilder = createAlertCardBuilder();
-
-/** The alert card of an event; `label` is the follow's name for a wallet (untrusted). */
-export function alertCard(event: AlertEvent, label: string | null): Card {
-  return defaultBuilder(event, label);
+/** The alert card, and for a price move with at least two prices the picture of its window. */
+export async function alertCardWithChart(event: AlertEvent, label: string | null): Promise<Card> {
+  const card = alertCard(event, label);
+  if (event.kind !== 'price') return card;
+  const points = event.points ?? [];
+  if (points.length < 2) return card;
+  try {
+    const png = await renderMoveChart(points, { symbol: event.token.symbol, quote: 'SOL', basePrice: event.from });
+    card.image = { filename: 'price-move.png', contentType: 'image/png', data: png, description: 'Price over the move window' };
+  } catch {
+    // A card without its picture is still the alert.
+  }
+  return card;
 }

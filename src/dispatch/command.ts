@@ -9,6 +9,7 @@ import type { ChatRef } from '../chats/chat';
 import type { FollowService } from '../delivery/followService';
 import type { StatusSource } from '../delivery/status';
 import type { QueryService } from '../query/service';
+import type { ChatRepository } from '../store/store';
 import type { OptionSpec } from '../usage';
 
 export type {
@@ -46,6 +47,8 @@ export interface CommandServices {
   follows?: FollowService;
   /** The bot's health for /status. */
   status?: StatusSource;
+  /** Per chat settings (/settings); optional so that a look-up-only chat or test needs none. */
+  chatSettings?: Pick<ChatRepository, 'settings' | 'updateSettings'>;
 }
 
 /** What a command's `run` receives besides its arguments: the services, who asked and where. */

@@ -3,7 +3,7 @@
  * look closer, and stays safe with the simulator's hostile names, statuses, authorities and labels.
  */
 import { describe, expect, it } from 'vitest';
-import { alertCard, createAlertCardBuilder, flagChangeText } from '../../src/cards/alertCard';
+import { alertCard, alertCardWithChart, flagChangeText } from '../../src/cards/alertCard';
 import { plainText } from '../../src/cards/card';
 import { renderCardText } from '../../src/chats/console/render';
 import { HOSTILE_METADATA } from '../../src/simulator/hostile';
@@ -68,18 +68,15 @@ describe('alertCard', () => {
     expect(text(whale)).toMatch(/under 1% → 4\.5%/);
   });
 
-  it('a price move carries the chart the renderer draws; without one, none', () => {
-    const move = events(TOKEN)[3] as AlertEvent;
+  it('a price move carries a PNG of its window with alertCardWithChart; other kinds and alertCard none', async () => {
+    const [status, , , move] = events(TOKEN) as [AlertEvent, AlertEvent, AlertEvent, AlertEvent];
     expect(alertCard(move, null).image).toBeUndefined();
-    let drawn = 0;
-    const withChart = createAlertCardBuilder({
-      moveChart: (points) => {
-        drawn = points.length;
-        return { filename: 'move.png', contentType: 'image/png', data: new Uint8Array([1, 2, 3]) };
-      },
-    });
-    expect(withChart(move, null).image?.filename).toBe('move.png');
-    expect(drawn).toBe(2);
+    const card = await alertCardWithChart(move, null);
+    expect(card.image?.contentType).toBe('image/png');
+    // The PNG signature: the picture was really drawn and encoded.
+    expect([...(card.image?.data.slice(0, 4) ?? [])]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect(card.title).toBe(alertCard(move, null).title);
+    expect((await alertCardWithChart(status, null)).image).toBeUndefined();
   });
 
   it('a token without a name shows its address', () => {
