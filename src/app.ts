@@ -9,7 +9,7 @@
  * order: no new commands, no new alerts, sends under way finished, sockets and the database closed.
  */
 import { randomBytes } from 'node:crypto';
-import { alertCard } from './cards/alertCard';
+import { alertCardWithChart } from './cards/alertCard';
 import { createConsoleChat } from './chats/console/start';
 import { PLATFORM_CHATS, startChats, type ChatStarter, type RunningChat } from './chats/startChats';
 import type { Config } from './config';
@@ -133,7 +133,8 @@ export async function startApp(options: AppOptions): Promise<App> {
       store,
       senders: chats.flatMap((chat) => (chat.sender === null ? [] : [chat.sender])),
       buttonsFor: (card, chat) => dispatcher.buttonsFor(card, chat),
-      alertCard,
+      // A price move carries the picture of its window.
+      alertCard: alertCardWithChart,
       logger,
       now,
       // A paused chat's follows leave the watcher's targets.
