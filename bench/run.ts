@@ -118,9 +118,9 @@ async function benchLookups(): Promise<Row[]> {
 const SECTIONS: Section[] = [
   { name: 'lookups', run: benchLookups },
   { name: 'streams', run: benchStreams },
+  { name: 'lookup', run: benchLookup },
   { name: 'charts', run: benchCharts },
   { name: 'telegram', run: benchTelegram },
-  { name: 'lookup', run: benchLookup },
 ];
 
 async function main(): Promise<void> {
