@@ -11,6 +11,7 @@ import { MarketClient } from '../src/market/client';
 import { QueryService } from '../src/query/service';
 import { startSimulator, type RunningSimulator } from '../src/simulator/server';
 import { recordResult, writeResults } from './results';
+import { benchCharts } from './charts';
 import { benchStreams } from './streams';
 import { benchTelegram } from './telegram';
 
@@ -116,6 +117,7 @@ async function benchLookups(): Promise<Row[]> {
 const SECTIONS: Section[] = [
   { name: 'lookups', run: benchLookups },
   { name: 'streams', run: benchStreams },
+  { name: 'charts', run: benchCharts },
   { name: 'telegram', run: benchTelegram },
 ];
 

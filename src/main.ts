@@ -71,6 +71,9 @@ async function main(): Promise<void> {
     maxRateLimitWaitMs: config.rateLimitMaxWaitMs,
     cacheTtlMs: config.cacheTtlMs,
     tokenBatchSize: config.tokenBatchSize,
+    callDeadlineMs: config.callDeadlineMs,
+    maxBodyBytes: config.bodyLimits,
+    cacheMaxBytes: config.cacheMaxBytes,
   });
   const commands = await loadCommands();
   if (config.telegram !== null) {

@@ -6,7 +6,7 @@
  */
 import type { AlertEvent } from '../watch/events';
 import type { TokenSnapshot, WalletSnapshot } from '../watch/snapshot';
-import type { AlertDelivery, StateRepository } from './store';
+import type { AlertDelivery, StateCommitBatch, StateRepository } from './store';
 import type { SqliteDatabase } from './openDatabase';
 import type { OutboxWriter } from './sqliteOutbox';
 
@@ -19,6 +19,7 @@ export class SqliteState implements StateRepository {
   private readonly upsertWallet;
   private readonly commitTokenTx;
   private readonly commitWalletTx;
+  private readonly commitManyTx;
 
   constructor(db: SqliteDatabase, outbox: OutboxWriter) {
     this.selectToken = db.prepare<[string], { snapshot: string }>('SELECT snapshot FROM token_state WHERE address = ?');
@@ -38,6 +39,19 @@ export class SqliteState implements StateRepository {
     this.commitWalletTx = db.transaction((snapshot: WalletSnapshot, alerts: Alerts, now: number): number => {
       this.upsertWallet.run(snapshot.address, JSON.stringify(snapshot), now);
       return alerts.length === 0 ? 0 : outbox.write(alerts, now);
+    });
+    // The watcher's batch (what one tick of the streams brought): one transaction for all of it.
+    this.commitManyTx = db.transaction((batch: StateCommitBatch, now: number): number => {
+      let added = 0;
+      for (const { snapshot, alerts } of batch.tokens) {
+        this.upsertToken.run(snapshot.address, JSON.stringify(snapshot), now);
+        if (alerts.length > 0) added += outbox.write(alerts, now);
+      }
+      for (const { snapshot, alerts } of batch.wallets) {
+        this.upsertWallet.run(snapshot.address, JSON.stringify(snapshot), now);
+        if (alerts.length > 0) added += outbox.write(alerts, now);
+      }
+      return added;
     });
   }
 
@@ -67,5 +81,9 @@ export class SqliteState implements StateRepository {
 
   async commitWallet(snapshot: WalletSnapshot, alerts: Alerts, now: Date): Promise<number> {
     return this.commitWalletTx.immediate(snapshot, alerts, now.getTime());
+  }
+
+  async commitMany(batch: StateCommitBatch, now: Date): Promise<number> {
+    return this.commitManyTx.immediate(batch, now.getTime());
   }
 }
