@@ -12,6 +12,7 @@ import { QueryService } from '../src/query/service';
 import { startSimulator, type RunningSimulator } from '../src/simulator/server';
 import { recordResult, writeResults } from './results';
 import { benchCharts } from './charts';
+import { benchLookup } from './lookup';
 import { benchStreams } from './streams';
 import { benchTelegram } from './telegram';
 
@@ -119,6 +120,7 @@ const SECTIONS: Section[] = [
   { name: 'streams', run: benchStreams },
   { name: 'charts', run: benchCharts },
   { name: 'telegram', run: benchTelegram },
+  { name: 'lookup', run: benchLookup },
 ];
 
 async function main(): Promise<void> {

@@ -15,10 +15,14 @@ export class SqliteChats implements ChatRepository {
   private readonly setDetect;
   private readonly migrateTx;
 
-  /** `changed` is told whenever which chats are paused, or where follows live, changes. */
+  /**
+   * `changed` is told whenever which chats are paused, or where follows live, changes; `settle`
+   * writes commits still waiting (see SqliteState), so that a migration moves their rows too.
+   */
   constructor(
     db: SqliteDatabase,
     private readonly changed: () => void,
+    private readonly settle: () => void = () => {},
   ) {
     this.pauseStmt = db.prepare<[string, string, number, string]>(
       `INSERT INTO chats (platform, chat_id, paused_at, pause_reason) VALUES (?, ?, ?, ?)
@@ -80,6 +84,7 @@ export class SqliteChats implements ChatRepository {
 
   async migrate(platform: Platform, fromChatId: string, toChatId: string): Promise<void> {
     if (fromChatId === toChatId) return;
+    this.settle();
     this.migrateTx.immediate({ platform, from: fromChatId, to: toChatId });
     this.changed();
   }

@@ -64,6 +64,7 @@ export class SqliteFollows implements FollowRepository {
   private readonly selectTargets;
   private readonly countAll;
   private readonly upsertTx;
+  private readonly upsertManyTx;
 
   constructor(db: SqliteDatabase) {
     const whereChat = 'platform = ? AND chat_id = ? AND thread_id = ?';
@@ -84,7 +85,7 @@ export class SqliteFollows implements FollowRepository {
     this.countAll = db.prepare<[], { follows: number; chats: number }>(
       'SELECT (SELECT count(*) FROM follows) AS follows, (SELECT count(*) FROM (SELECT 1 FROM follows GROUP BY platform, chat_id)) AS chats',
     );
-    this.upsertTx = db.transaction((follow: NewFollow): { follow: Follow; created: boolean } => {
+    const upsertOne = (follow: NewFollow): { follow: Follow; created: boolean } => {
       const key = chatKey(follow.chat);
       const existing = this.selectOne.get(...key, follow.address);
       const o = follow.options;
@@ -97,7 +98,9 @@ export class SqliteFollows implements FollowRepository {
       const row = this.insert.get(...key, follow.chat.scopeId, follow.kind, follow.address, follow.label, events, o.minUsd, o.thresholdPct, o.side, follow.addedBy, follow.now.getTime());
       if (!row) throw new Error('The follow was not written');
       return { follow: this.toFollow(row), created: true };
-    });
+    };
+    this.upsertTx = db.transaction(upsertOne);
+    this.upsertManyTx = db.transaction((follows: readonly NewFollow[]) => follows.map(upsertOne));
   }
 
   async upsert(follow: NewFollow): Promise<{ follow: Follow; created: boolean }> {
@@ -105,6 +108,16 @@ export class SqliteFollows implements FollowRepository {
     // Both kinds: an address re-tracked as the other kind leaves the first list too.
     this.forget(follow.address);
     return result;
+  }
+
+  /**
+   * Many follows in one transaction (imports, benchmarks): the same as upsert for each, in order,
+   * at a fraction of the cost. Not part of FollowRepository.
+   */
+  async upsertMany(follows: readonly NewFollow[]): Promise<Array<{ follow: Follow; created: boolean }>> {
+    const results = this.upsertManyTx.immediate(follows);
+    this.cache.clear();
+    return results;
   }
 
   async remove(chat: ChatRef, address: string): Promise<boolean> {

@@ -11,6 +11,7 @@ import { ChatInterner, threadColumn, type ChatColumns } from './rows';
 
 interface DueRow extends ChatColumns {
   id: number;
+  event_id: number;
   label: string | null;
   attempts: number;
   created_at: number;
@@ -72,9 +73,13 @@ export class SqliteOutbox implements OutboxRepository {
   private readonly retryTx;
   private readonly pruneTx;
 
-  constructor(db: SqliteDatabase) {
+  /** `settle` writes commits still waiting (see SqliteState), so that every read sees them. */
+  constructor(
+    db: SqliteDatabase,
+    private readonly settle: () => void = () => {},
+  ) {
     this.selectDue = db.prepare<[string, number, number], DueRow>(
-      `SELECT o.id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, o.attempts, o.created_at, o.next_attempt_at, e.event
+      `SELECT o.id, o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, o.attempts, o.created_at, o.next_attempt_at, e.event
        FROM outbox o JOIN events e ON e.id = o.event_id
        WHERE o.platform = ? AND o.delivered_at IS NULL AND o.next_attempt_at <= ?
          AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = o.platform AND c.chat_id = o.chat_id AND c.paused_at IS NOT NULL)
@@ -85,7 +90,7 @@ export class SqliteOutbox implements OutboxRepository {
       'UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ? AND delivered_at IS NULL',
     );
     this.defer = db.prepare<[number, string, string]>(
-      'UPDATE outbox SET next_attempt_at = max(next_attempt_at, ?) WHERE platform = ? AND chat_id = ? AND delivered_at IS NULL',
+      'UPDATE outbox SET next_attempt_at = max(next_attempt_at, ?) WHERE delivered_at IS NULL AND platform = ? AND chat_id = ?',
     );
     this.countPending = db.prepare<[], { count: number; oldest: number | null }>(
       'SELECT count(*) AS count, min(created_at) AS oldest FROM outbox WHERE delivered_at IS NULL',
@@ -108,7 +113,18 @@ export class SqliteOutbox implements OutboxRepository {
   async due(platform: Platform, now: Date, limit: number): Promise<OutboxEntry[]> {
     const count = Math.max(0, Math.floor(limit));
     if (count === 0) return [];
-    return this.selectDue.all(platform, now.getTime(), count).map((row) => this.toEntry(row));
+    this.settle();
+    // Rows of one event share one parsed event object, so a sender can build its card once.
+    const events = new Map<number, AlertEvent>();
+    return this.selectDue.all(platform, now.getTime(), count).map((row) => {
+      let event = events.get(row.event_id);
+      if (event === undefined) {
+        // Written by this store from an AlertEvent and never edited: read back as what it was.
+        event = JSON.parse(row.event) as AlertEvent;
+        events.set(row.event_id, event);
+      }
+      return this.toEntry(row, event);
+    });
   }
 
   async markDelivered(ids: number[], at: Date): Promise<void> {
@@ -120,10 +136,12 @@ export class SqliteOutbox implements OutboxRepository {
   }
 
   async deferChat(chat: Pick<ChatRef, 'platform' | 'chatId'>, until: Date): Promise<void> {
+    this.settle();
     this.defer.run(until.getTime(), chat.platform, chat.chatId);
   }
 
   async pending(): Promise<{ count: number; oldest: Date | null }> {
+    this.settle();
     const row = this.countPending.get();
     return { count: row?.count ?? 0, oldest: row?.oldest == null ? null : new Date(row.oldest) };
   }
@@ -132,12 +150,11 @@ export class SqliteOutbox implements OutboxRepository {
     return this.pruneTx.immediate(before.getTime());
   }
 
-  private toEntry(row: DueRow): OutboxEntry {
+  private toEntry(row: DueRow, event: AlertEvent): OutboxEntry {
     return {
       id: row.id,
       chat: this.chats.chat(row),
-      // Written by this store from an AlertEvent and never edited: read back as what it was.
-      event: JSON.parse(row.event) as AlertEvent,
+      event,
       label: row.label,
       attempts: row.attempts,
       createdAt: new Date(row.created_at),

@@ -23,16 +23,31 @@ export class SqliteStore implements Store {
 
   constructor(private readonly db: SqliteDatabase) {
     this.follows = new SqliteFollows(db);
-    this.chats = new SqliteChats(db, () => this.follows.forgetAll());
     this.state = new SqliteState(db, new OutboxWriter(db));
-    this.outbox = new SqliteOutbox(db);
+    const settle = () => this.state.flush();
+    this.chats = new SqliteChats(db, () => this.follows.forgetAll(), settle);
+    this.outbox = new SqliteOutbox(db, settle);
     this.actionKeys = new SqliteActionKeys(db);
   }
 
-  /** Closing twice is harmless; closing checkpoints the WAL into the file and releases the lock. */
+  /**
+   * A consistent copy of the whole database at `destination`, taken while the store runs (SQLite's
+   * online backup, through this connection: the lock keeps every other reader out). Commits go on
+   * meanwhile; the copy is as of the moment it completes. Not part of the Store interface.
+   */
+  async backup(destination: string): Promise<void> {
+    this.state.flush();
+    await this.db.backup(destination);
+  }
+
+  /**
+   * Writes the commits still waiting, then closes: the WAL is checkpointed into the file and the
+   * lock released. Closing twice is harmless.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.state.flush();
     this.db.close();
   }
 }

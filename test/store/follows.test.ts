@@ -118,6 +118,20 @@ describe('follows', () => {
     expect(await store.follows.followersOf('wallet', 'TokenA')).toEqual([]);
   });
 
+  it('upsertMany adds and updates in one go, like upsert for each', async () => {
+    await store.follows.upsert(newFollow(chat('1'), 'TokenA'));
+    expect((await store.follows.followersOf('token', 'TokenA')).length).toBe(1);
+    const results = await store.follows.upsertMany([
+      newFollow(chat('1'), 'TokenA', { label: 'again' }),
+      newFollow(chat('2'), 'TokenA'),
+      newFollow(chat('2'), 'TokenB'),
+    ]);
+    expect(results.map((r) => r.created)).toEqual([false, true, true]);
+    expect(results[0]?.follow.label).toBe('again');
+    expect((await store.follows.followersOf('token', 'TokenA')).length).toBe(2);
+    expect(await store.follows.totals()).toEqual({ follows: 3, chats: 2 });
+  });
+
   it('keeps follows and settings across a restart', async () => {
     await store.follows.upsert(newFollow(chat('1'), 'TokenA'));
     await store.chats.updateSettings(chat('1'), { detectAddresses: true });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
 import { chat, newFollow, priceEvent, tempDir, tokenSnapshot, walletSnapshot } from './helpers';
 
@@ -38,6 +38,74 @@ describe('last-seen state', () => {
   });
 });
 
+describe('commits made together', () => {
+  it('are written in one go, each resolving with its own rows, the last state winning', async () => {
+    const commits = Array.from({ length: 300 }, (_, i) =>
+      store.state.commitToken(tokenSnapshot(`Token${i % 10}`, i), i % 3 === 0 ? [{ event: priceEvent(`Token${i % 10}`, `k${i % 30}`), to: [{ chat: chat('1'), label: null }] }] : [], T0),
+    );
+    const added = await Promise.all(commits);
+    // Keys k0..k29 every third commit: the first commit of each key adds its row, the repeats none.
+    expect(added.reduce((sum, n) => sum + n, 0)).toBe(10);
+    expect(added.slice(0, 30).filter((n, i) => i % 3 === 0)).toEqual(Array(10).fill(1));
+    expect((await store.state.token('Token3'))?.seenAt).toBe(293);
+    expect((await store.outbox.pending()).count).toBe(10);
+  });
+
+  it('fail one by one: only the commit at fault rejects', async () => {
+    const broken = { ...priceEvent('TokenB', 'bad'), at: 10n as unknown as number };
+    const good = store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'good'), to: [{ chat: chat('1'), label: null }] }], T0);
+    const bad = store.state.commitToken(tokenSnapshot('TokenB'), [{ event: broken, to: [{ chat: chat('1'), label: null }] }], T0);
+    const wallet = store.state.commitWallet(walletSnapshot('WalletA'), [], T0);
+    await expect(good).resolves.toBe(1);
+    await expect(bad).rejects.toThrow();
+    await expect(wallet).resolves.toBe(0);
+    expect(await store.state.token('TokenB')).toBeNull();
+    expect((await store.outbox.due('telegram', T0, 10)).map((row) => row.event.key)).toEqual(['good']);
+  });
+
+  it('commitMany writes a batch of tokens and wallets all or nothing, after the single commits before it', async () => {
+    void store.state.commitToken(tokenSnapshot('TokenA', 1), [], T0);
+    const to = [{ chat: chat('1'), label: null }];
+    const added = await store.state.commitMany(
+      {
+        tokens: [
+          { snapshot: tokenSnapshot('TokenA', 2), alerts: [{ event: priceEvent('TokenA', 'a1'), to }] },
+          { snapshot: tokenSnapshot('TokenB', 2), alerts: [{ event: priceEvent('TokenB', 'b1'), to }, { event: priceEvent('TokenB', 'a1'), to }] },
+        ],
+        wallets: [{ snapshot: walletSnapshot('WalletA'), alerts: [] }],
+      },
+      T0,
+    );
+    expect(added).toBe(2);
+    expect((await store.state.token('TokenA'))?.seenAt).toBe(2);
+    expect(await store.state.wallet('WalletA')).toEqual(walletSnapshot('WalletA'));
+    const broken = { ...priceEvent('TokenC', 'c1'), at: 10n as unknown as number };
+    await expect(
+      store.state.commitMany({ tokens: [{ snapshot: tokenSnapshot('TokenC'), alerts: [] }, { snapshot: tokenSnapshot('TokenD'), alerts: [{ event: broken, to }] }], wallets: [] }, T0),
+    ).rejects.toThrow();
+    expect(await store.state.token('TokenC')).toBeNull();
+  });
+
+  it('are written even while a test fakes the timers', async () => {
+    vi.useFakeTimers();
+    try {
+      await expect(store.state.commitToken(tokenSnapshot('TokenA'), [], T0)).resolves.toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('are visible to a read made before they were awaited, and written by close', async () => {
+    void store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k1'), to: [{ chat: chat('1'), label: null }] }], T0);
+    expect((await store.outbox.due('telegram', T0, 10)).length).toBe(1);
+    const late = store.state.commitWallet(walletSnapshot('WalletA'), [], T0);
+    await store.close();
+    await expect(late).resolves.toBe(0);
+    store = openSqliteStore(path);
+    expect(await store.state.wallet('WalletA')).toEqual(walletSnapshot('WalletA'));
+  });
+});
+
 describe('the outbox', () => {
   it('writes one row per alert per chat with the state, skipping an event key a chat already has', async () => {
     const event = priceEvent('TokenA', 'price:TokenA:1');
@@ -54,6 +122,8 @@ describe('the outbox', () => {
       ['3', null, event],
     ]);
     expect(due[0]).toMatchObject({ attempts: 0, createdAt: T0, nextAttemptAt: T0 });
+    // One event, one object, however many chats.
+    expect(due[1]?.event).toBe(due[0]?.event);
     expect(await store.outbox.pending()).toEqual({ count: 3, oldest: T0 });
   });
 

@@ -47,12 +47,15 @@ describe('closing and reopening in the middle of delivery', () => {
       | { op: 'commit'; key: number; chats: number[] }
       | { op: 'deliver'; take: number; send: number }
       | { op: 'fail'; take: number }
-      | { op: 'reopen' };
+      | { op: 'reopen' }
+      /** Commits fired without waiting for them: they share a transaction, or meet a close. */
+      | { op: 'burst'; keys: number[]; chatId: number };
     const opArb: fc.Arbitrary<Op> = fc.oneof(
       fc.record({ op: fc.constant('commit' as const), key: fc.integer({ min: 0, max: 15 }), chats: fc.uniqueArray(fc.integer({ min: 0, max: 3 }), { maxLength: 4 }) }),
       fc.record({ op: fc.constant('deliver' as const), take: fc.integer({ min: 1, max: 6 }), send: fc.integer({ min: 0, max: 6 }) }),
       fc.record({ op: fc.constant('fail' as const), take: fc.integer({ min: 1, max: 3 }) }),
       fc.constant({ op: 'reopen' as const }),
+      fc.record({ op: fc.constant('burst' as const), keys: fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 1, maxLength: 5 }), chatId: fc.integer({ min: 0, max: 3 }) }),
     );
 
     await fc.assert(
@@ -63,6 +66,7 @@ describe('closing and reopening in the middle of delivery', () => {
         let clock = T0.getTime();
         const wanted = new Set<string>();
         const sent: string[] = [];
+        const unawaited: Array<Promise<number>> = [];
         const drain = async (take: number, send: number) => {
           const rows = await store.outbox.due('telegram', new Date(clock), take);
           const delivered = rows.slice(0, send);
@@ -76,6 +80,12 @@ describe('closing and reopening in the middle of delivery', () => {
               const to = op.chats.map((id) => ({ chat: chat(String(id)), label: null }));
               for (const id of op.chats) wanted.add(`${id}/k${op.key}`);
               await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', `k${op.key}`), to }], new Date(clock));
+            } else if (op.op === 'burst') {
+              for (const key of op.keys) {
+                wanted.add(`${op.chatId}/k${key}`);
+                const to = [{ chat: chat(String(op.chatId)), label: null }];
+                unawaited.push(store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', `k${key}`), to }], new Date(clock)));
+              }
             } else if (op.op === 'deliver') {
               await drain(op.take, op.send);
             } else if (op.op === 'fail') {
@@ -86,6 +96,7 @@ describe('closing and reopening in the middle of delivery', () => {
               store = openSqliteStore(path);
             }
           }
+          await Promise.all(unawaited);
           // Finally, a restart and a full drain.
           await store.close();
           store = openSqliteStore(path);

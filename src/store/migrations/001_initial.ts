@@ -35,17 +35,18 @@ CREATE TABLE chats (
   PRIMARY KEY (platform, chat_id)
 ) WITHOUT ROWID;
 
+-- Ordinary (rowid) tables: a token's snapshot JSON runs to kilobytes, too large for WITHOUT ROWID.
 CREATE TABLE token_state (
-  address    TEXT    PRIMARY KEY,
+  address    TEXT    NOT NULL UNIQUE,
   snapshot   TEXT    NOT NULL,
   updated_at INTEGER NOT NULL
-) WITHOUT ROWID;
+);
 
 CREATE TABLE wallet_state (
-  address    TEXT    PRIMARY KEY,
+  address    TEXT    NOT NULL UNIQUE,
   snapshot   TEXT    NOT NULL,
   updated_at INTEGER NOT NULL
-) WITHOUT ROWID;
+);
 
 -- An alert event, kept once however many chats it goes to.
 CREATE TABLE events (
@@ -57,7 +58,7 @@ CREATE TABLE events (
 );
 
 -- One row per alert per chat. The event id stands for its key (one event per key), so the unique
--- index is "platform + chat + event key".
+-- index is "platform + chat + event key"; event first, so that it also finds an event's rows.
 CREATE TABLE outbox (
   id              INTEGER PRIMARY KEY,
   event_id        INTEGER NOT NULL REFERENCES events (id),
@@ -71,13 +72,11 @@ CREATE TABLE outbox (
   next_attempt_at INTEGER NOT NULL,
   delivered_at    INTEGER,
   last_error      TEXT,
-  UNIQUE (platform, chat_id, thread_id, event_id)
+  UNIQUE (event_id, platform, chat_id, thread_id)
 );
--- due() and pending(): only undelivered rows, in the order they were written.
+-- due(), pending() and deferChat(): only undelivered rows, in the order they were written. No
+-- other index: each costs every alert row a write, and prune() (a periodic job) may scan.
 CREATE INDEX outbox_undelivered ON outbox (platform, id) WHERE delivered_at IS NULL;
--- prune(): delivered rows by age, and whether an event still has a row.
-CREATE INDEX outbox_delivered ON outbox (delivered_at) WHERE delivered_at IS NOT NULL;
-CREATE INDEX outbox_by_event ON outbox (event_id);
 
 CREATE TABLE action_keys (
   key        TEXT    PRIMARY KEY,
