@@ -6,11 +6,9 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { ENDPOINTS, isEndpointName, type EndpointName } from './market/endpoints';
+import type { RateLimit } from './market/limiter';
 
-export interface RateLimit {
-  limit: number;
-  windowMs: number;
-}
+export type { RateLimit };
 
 export interface Config {
   /** Null: no service configured, the embedded simulator is started. */
@@ -28,6 +26,16 @@ export interface Config {
   /** Longest wait a call accepts for a rate limit (the client's own queue, or the service's Retry-After) before failing. */
   rateLimitMaxWaitMs: number;
   cacheTtlMs: Partial<Record<EndpointName, number>>;
+  /** One REST call, every attempt and wait between them included. */
+  callDeadlineMs: number;
+  /** The most bytes an answer may have, per endpoint (the others keep the client's defaults). */
+  bodyLimits: Partial<Record<EndpointName, number>>;
+  /** Bytes the REST response caches may hold together. */
+  cacheMaxBytes: number;
+  /** The largest stream frame accepted; a larger one closes the socket (1009). */
+  wsMaxFrameBytes: number;
+  /** Bytes of events that may wait for a slow consumer, per subscription. */
+  wsQueueMaxBytes: number;
   logLevel: string;
 }
 
@@ -59,6 +67,22 @@ function parseDurationMs(text: string): number | null {
   if (!match) return null;
   const ms = Number(match[1]) * (DURATION_UNITS[match[2] ?? ''] ?? Number.NaN);
   return Number.isSafeInteger(ms) ? ms : null;
+}
+
+const SIZE = /^(\d+)(B|KB|MB)$/i;
+const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 * 1024 };
+const SIZE_FORM = 'a whole number with a unit, B, KB or MB (1 KB = 1024 B; e.g. 512KB, 4MB)';
+
+/** "512KB", "4MB", "2048B": bytes, in units of 1024. */
+function parseSizeBytes(text: string): number | null {
+  const match = SIZE.exec(text.trim());
+  if (!match) return null;
+  const bytes = Number(match[1]) * (SIZE_UNITS[(match[2] ?? '').toLowerCase()] ?? Number.NaN);
+  return Number.isSafeInteger(bytes) ? bytes : null;
+}
+
+function size(variable: string, minBytes: number, maxBytes: number, fallbackBytes: number) {
+  return bounded(variable, parseSizeBytes, minBytes, maxBytes, fallbackBytes, `${SIZE_FORM}, from ${minBytes / 1024}KB to ${maxBytes / (1024 * 1024)}MB`);
 }
 
 /** A plain non-negative integer, or null. */
@@ -163,6 +187,12 @@ const EnvSchema = z.object({
   // 0 refuses every wait; beyond ten minutes nobody in a chat is still waiting for the answer.
   TMDS_RATE_LIMIT_MAX_WAIT: duration('TMDS_RATE_LIMIT_MAX_WAIT', 0, 600_000, 30_000),
   TMDS_CACHE_TTL: z.string().optional(),
+  // Bounds that hold against a misbehaving service (README, "When the service misbehaves").
+  TMDS_CALL_DEADLINE: duration('TMDS_CALL_DEADLINE', 1_000, 600_000, 30_000),
+  TMDS_BODY_LIMITS: z.string().optional(),
+  TMDS_CACHE_MAX_SIZE: size('TMDS_CACHE_MAX_SIZE', 64 * 1024, 1024 * 1024 * 1024, 48 * 1024 * 1024),
+  TMDS_WS_MAX_FRAME: size('TMDS_WS_MAX_FRAME', 1024, 256 * 1024 * 1024, 1024 * 1024),
+  TMDS_WS_QUEUE_MAX_SIZE: size('TMDS_WS_QUEUE_MAX_SIZE', 64 * 1024, 1024 * 1024 * 1024, 4 * 1024 * 1024),
   // The simulator's --seed flag takes the same range (src/simulator/cliArgs.ts).
   SIMULATOR_SEED: wholeNumber('SIMULATOR_SEED', 0, 2 ** 32 - 1, 42),
   LOG_LEVEL: z
@@ -207,6 +237,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ...parseEndpointMap('TMDS_CACHE_TTL', DEFAULT_CACHE_TTL, TTL_FORM, parseDurationMs),
       ...parseEndpointMap('TMDS_CACHE_TTL', parsed.TMDS_CACHE_TTL ?? '', TTL_FORM, parseDurationMs),
     },
+    callDeadlineMs: parsed.TMDS_CALL_DEADLINE,
+    bodyLimits: parseEndpointMap('TMDS_BODY_LIMITS', parsed.TMDS_BODY_LIMITS ?? '', `${SIZE_FORM}, from 1KB to 256MB`, (value) => {
+      const bytes = parseSizeBytes(value);
+      return bytes !== null && bytes >= 1024 && bytes <= 256 * 1024 * 1024 ? bytes : null;
+    }),
+    cacheMaxBytes: parsed.TMDS_CACHE_MAX_SIZE,
+    wsMaxFrameBytes: parsed.TMDS_WS_MAX_FRAME,
+    wsQueueMaxBytes: parsed.TMDS_WS_QUEUE_MAX_SIZE,
     logLevel: parsed.LOG_LEVEL,
   };
 }

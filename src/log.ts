@@ -1,9 +1,12 @@
 /**
  * The bot's logger. Secrets never reach a log line: known secret fields are redacted by path, and
  * every message and string field is scrubbed of the configured secret values themselves, so a key
- * echoed inside an upstream error or a URL is caught too.
+ * echoed inside an upstream error or a URL is caught too. Every message and string field is also
+ * cleaned of control, invisible and bidi characters (src/text/unsafe.ts, as card text is), so a
+ * service's error text cannot reorder or split a line in a terminal or a log viewer.
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { stripUnsafeChars } from './text/unsafe';
 
 export type { Logger };
 
@@ -45,13 +48,15 @@ export function scrubSecrets(text: string): string {
 /**
  * A JSON.stringify replacer for log fields: bigints become text, errors anywhere become pino's
  * standard error object (a plain JSON round trip would leave `{}`), and a repeated object is cut
- * instead of failing the line. Secrets are scrubbed once, from the serialised text, where
+ * instead of failing the line, and strings are cleaned of unsafe characters. Secrets are scrubbed once, from the serialised text, where
  * scrubSecrets also finds their JSON-escaped form.
  */
 function loggable(): (key: string, value: unknown) => unknown {
   const seen = new WeakSet<object>();
   return (_key, value) => {
     if (typeof value === 'bigint') return value.toString();
+    // Scrubbed before cleaning too, so that cleaning cannot cut a secret holding a control character.
+    if (typeof value === 'string') return stripUnsafeChars(scrubSecrets(value));
     if (value === null || typeof value !== 'object') return value;
     if (seen.has(value)) return '[circular]';
     seen.add(value);
@@ -70,7 +75,7 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
       logMethod(args, method) {
         method.apply(
           this,
-          args.map((arg) => (typeof arg === 'string' ? scrubSecrets(arg) : arg)) as Parameters<typeof method>,
+          args.map((arg) => (typeof arg === 'string' ? scrubSecrets(stripUnsafeChars(scrubSecrets(arg))) : arg)) as Parameters<typeof method>,
         );
       },
     },

@@ -68,6 +68,9 @@ async function main(): Promise<void> {
     maxRateLimitWaitMs: config.rateLimitMaxWaitMs,
     cacheTtlMs: config.cacheTtlMs,
     tokenBatchSize: config.tokenBatchSize,
+    callDeadlineMs: config.callDeadlineMs,
+    maxBodyBytes: config.bodyLimits,
+    cacheMaxBytes: config.cacheMaxBytes,
   });
   const commands = await loadCommands();
   const context: CommandContext = { query: new QueryService(client), commands, now: () => new Date() };

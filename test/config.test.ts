@@ -101,4 +101,26 @@ describe('loadConfig', () => {
       expect(String(error)).not.toContain('hunter2');
     }
   });
+
+  it('reads the bounds that hold against a misbehaving service, with sizes in B, KB or MB', () => {
+    const defaults = loadConfig({});
+    expect(defaults).toMatchObject({ callDeadlineMs: 30_000, bodyLimits: {}, cacheMaxBytes: 48 * 1024 * 1024, wsMaxFrameBytes: 1024 * 1024, wsQueueMaxBytes: 4 * 1024 * 1024 });
+    const set = loadConfig({
+      TMDS_CALL_DEADLINE: '45s',
+      TMDS_BODY_LIMITS: 'chart-history=16MB, holders-history=512KB',
+      TMDS_CACHE_MAX_SIZE: '8MB',
+      TMDS_WS_MAX_FRAME: '256KB',
+      TMDS_WS_QUEUE_MAX_SIZE: '1MB',
+    });
+    expect(set).toMatchObject({
+      callDeadlineMs: 45_000,
+      bodyLimits: { 'chart-history': 16 * 1024 * 1024, 'holders-history': 512 * 1024 },
+      cacheMaxBytes: 8 * 1024 * 1024,
+      wsMaxFrameBytes: 256 * 1024,
+      wsQueueMaxBytes: 1024 * 1024,
+    });
+    expect(() => loadConfig({ TMDS_WS_MAX_FRAME: '1048576' })).toThrow(/TMDS_WS_MAX_FRAME must be a whole number with a unit, B, KB or MB/);
+    expect(() => loadConfig({ TMDS_BODY_LIMITS: 'chart-history=lots' })).toThrow(/TMDS_BODY_LIMITS/);
+    expect(() => loadConfig({ TMDS_CACHE_MAX_SIZE: '2GB' })).toThrow(/TMDS_CACHE_MAX_SIZE/);
+  });
 });

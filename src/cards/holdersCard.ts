@@ -8,6 +8,7 @@ import { type Card, type CardAction, type CardField, type RichText, bold, field,
 import { explorerAccountUrl, explorerTokenUrl, formatTokenAmount, percent, relativeTime, shortAddress, usd } from './format';
 import { UNKNOWN, sharePercent, tokenColor, tokenTitle, tokenUnit, top10SharePercent } from './tokenFacts';
 import { untrusted } from './sanitize';
+import { unreadNote } from './unread';
 
 /** The service's sortBy values (spec §4.3; the simulator's documented set), with names for people. */
 export const HOLDER_SORTS = [
@@ -35,6 +36,8 @@ export interface HoldersCardInput {
   holders: readonly Holder[];
   sortBy: HolderSort;
   now: Date;
+  /** Holders the service sent that could not be read (left out of `holders`). */
+  unreadable?: number;
 }
 
 /**
@@ -80,17 +83,20 @@ function holderField(holder: Holder, rank: number, token: Token, now: Date): Car
   return field(name, joinRich(lines, '\n'));
 }
 
-export function buildHoldersCard({ token, holders, sortBy, now }: HoldersCardInput): Card {
+export function buildHoldersCard({ token, holders, sortBy, now, unreadable = 0 }: HoldersCardInput): Card {
   const sort = HOLDER_SORTS.find((s) => s.value === sortBy) ?? HOLDER_SORTS[0];
   const shown = holders.slice(0, HOLDERS_SHOWN);
   const fields = shown.map((holder, index) => holderField(holder, index + 1, token, now));
-  if (fields.length === 0) fields.push(field('Holders', 'none recorded'));
+  const unread = unreadNote(unreadable, 'holder');
+  // An answer whose holders were all unreadable says so: "none recorded" would present a guess as fact.
+  if (fields.length === 0) fields.push(field('Holders', unread ?? 'none recorded'));
 
   const top10 = top10SharePercent(token);
   const description = joinRich([
     rich('Order: ', bold(sort.label)),
     token.holdersCount === null ? '' : `${token.holdersCount.toLocaleString('en-US')} holders`,
     top10 === null ? '' : `top 10 hold ${percent(top10)}`,
+    unread === null ? '' : `⚠ ${unread}`,
   ]);
   const url = explorerTokenUrl(token.address, token.chainId);
   const otherSorts: CardAction[] = HOLDER_SORTS.filter((s) => s.value !== sort.value).map((s) => ({
@@ -105,7 +111,12 @@ export function buildHoldersCard({ token, holders, sortBy, now }: HoldersCardInp
     description,
     color: tokenColor(token),
     fields,
-    footer: `${shortAddress(untrusted(token.address, 64, '?'))} · ${shown.length} of ${holders.length} wallets that ever held it`,
+    footer: [
+      `${shortAddress(untrusted(token.address, 64, '?'))} · ${shown.length} of ${holders.length} wallets that ever held it`,
+      unread,
+    ]
+      .filter((part) => part !== null)
+      .join(' · '),
     timestamp: now,
     actions: [{ label: 'Token', command: 'token', args: [token.address] }, { label: 'Technicals', command: 'technicals', args: [token.address] }, ...otherSorts],
   };

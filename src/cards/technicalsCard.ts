@@ -3,6 +3,7 @@
  * has done before and in this token, and how the first buyers behaved. Pure: it reads Technicals
  * (and the Token, for its name, decimals and supply, when known) and fetches nothing.
  */
+import { unreadNote } from './unread';
 import type { InitialBuyer, TechnicalsPoint, Technicals, Token } from '../market/schemas';
 import { type Card, type CardField, type RichText, bold, field, joinRich, link, rich } from './card';
 import { explorerAccountUrl, explorerTokenUrl, formatTokenAmount, percent, relativeTime, shortAddress, sol, usd } from './format';
@@ -16,6 +17,8 @@ export interface TechnicalsCardInput {
   /** The token's data, or null when it could not be read: names and amounts then show less. */
   token: Token | null;
   now: Date;
+  /** Points or initial buyers the service sent that could not be read. */
+  unreadable?: number;
 }
 
 /** How far back the concentration is compared: a recent and a day-old reading, as traders look at 6 h and 24 h. */
@@ -196,7 +199,7 @@ function initialBuyerFields(technicals: Technicals, token: Token | null): CardFi
   ];
 }
 
-export function buildTechnicalsCard({ address, technicals, token, now }: TechnicalsCardInput): Card {
+export function buildTechnicalsCard({ address, technicals, token, now, unreadable = 0 }: TechnicalsCardInput): Card {
   const points = technicals.overtimeTechnicals;
   const supply = token?.totalSupply ?? null;
   const fields: CardField[] = [holdersField(points)];
@@ -213,7 +216,13 @@ export function buildTechnicalsCard({ address, technicals, token, now }: Technic
     ...(url === null ? {} : { url }),
     color: token === null ? 'info' : tokenColor(token),
     fields,
-    footer: [shownAddress, newestTime === null ? null : `synced ${relativeTime(newestTime, now)}`].filter((part) => part !== null).join(' · '),
+    footer: [
+      shownAddress,
+      newestTime === null ? null : `synced ${relativeTime(newestTime, now)}`,
+      unreadNote(unreadable, 'entry of the answer', 'entries of the answer'),
+    ]
+      .filter((part) => part !== null)
+      .join(' · '),
     ...(newestTime === null ? {} : { timestamp: new Date(newestTime * 1000) }),
     actions: [
       { label: 'Token', command: 'token', args: [address] },

@@ -3,6 +3,7 @@
  * trade so a trader scans side, size, value, price, maker and time, with totals over every trade
  * the service returned on top.
  */
+import { unreadNote } from './unread';
 import type { Trade, TradeHistory } from '../market/schemas';
 import { bold, field, joinRich, rich, type Card, type CardAction, type CardField } from './card';
 import { explorerTokenUrl, price, relativeTime, solFromLamports, usd } from './format';
@@ -29,6 +30,8 @@ export interface TradesCardInput {
   wallets: readonly string[];
   history: TradeHistory;
   now: Date;
+  /** Trades (or metadata entries) the service sent that could not be read. */
+  unreadable?: number;
 }
 
 const SIDE_LABEL: Record<TradeSide, string> = { buy: 'Buy', sell: 'Sell' };
@@ -90,6 +93,7 @@ export function buildTradesCard(input: TradesCardInput): Card {
   const { token, wallets, history, now } = input;
   const trades = history.tradeHistory;
   const title = tokenTitle(token);
+  const unread = unreadNote(input.unreadable ?? 0, 'entry of the answer', 'entries of the answer');
   const url = explorerTokenUrl(token.address) ?? undefined;
   const by = rich(wallets.length === 1 ? 'Wallet ' : `${wallets.length} wallets: `, walletList(wallets));
 
@@ -97,7 +101,7 @@ export function buildTradesCard(input: TradesCardInput): Card {
     return {
       title: `No trades in ${title}`,
       url,
-      description: rich(`No trades by these wallets in ${title}.`, '\n', by),
+      description: unread === null ? rich(`No trades by these wallets in ${title}.`, '\n', by) : rich(`No readable trades by these wallets in ${title}: ${unread}.`, '\n', by),
       color: 'neutral',
       fields: [],
       footer: 'The service keeps each token’s trade history; try other wallets or /wallet for all their tokens.',
@@ -111,7 +115,7 @@ export function buildTradesCard(input: TradesCardInput): Card {
   return {
     title: `Trades in ${title}`,
     url,
-    description: by,
+    description: unread === null ? by : rich(by, '\n', `⚠ ${unread}`),
     color: 'info',
     fields: [
       field('Trades', count, true),

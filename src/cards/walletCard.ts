@@ -4,6 +4,7 @@
  * totals (see profitByToken); the USD of each listed trade is what the service gives wallet-tracker
  * trades, a value at current prices (§4.6), and the card says so.
  */
+import { unreadNote } from './unread';
 import type { Trade, TradeHistory } from '../market/schemas';
 import { bold, field, joinRich, rich, type Card, type CardAction, type CardField, type RichText } from './card';
 import { explorerAccountUrl, formatTokenAmount, relativeTime, shortAddress, usd } from './format';
@@ -38,6 +39,8 @@ export interface WalletCardInput {
   /** What is known of each traded token, by address; tokens missing here show by address. */
   tokens: ReadonlyMap<string, TokenInfo>;
   now: Date;
+  /** Trades (or metadata entries) the service sent that could not be read. */
+  unreadable?: number;
 }
 
 function infoOf(tokens: ReadonlyMap<string, TokenInfo>, address: string): TokenInfo {
@@ -106,12 +109,21 @@ export function buildWalletCard(input: WalletCardInput): Card {
   const title = single === undefined ? `${wallets.length} wallets` : `Wallet ${shortAddress(cleanText(single, 64, '?'))}`;
   const url = single === undefined ? undefined : (explorerAccountUrl(single) ?? undefined);
   const who = single === undefined ? rich('Wallets: ', walletList(wallets)) : [];
+  const unread = unreadNote(input.unreadable ?? 0, 'entry of the answer', 'entries of the answer');
 
   if (trades.length === 0) {
     return {
       title,
       url,
-      description: joinRich([single === undefined ? 'No trades by these wallets.' : 'No trades by this wallet.', who], '\n'),
+      description: joinRich(
+        [
+          unread === null
+            ? single === undefined ? 'No trades by these wallets.' : 'No trades by this wallet.'
+            : `No readable trades: ${unread}.`,
+          who,
+        ],
+        '\n',
+      ),
       color: 'neutral',
       fields: [],
       timestamp: now,
@@ -141,7 +153,7 @@ export function buildWalletCard(input: WalletCardInput): Card {
   return {
     title,
     url,
-    description: joinRich([who, heading, ...lines], '\n'),
+    description: joinRich([who, unread === null ? '' : `⚠ ${unread}`, heading, ...lines], '\n'),
     color: 'info',
     fields,
     footer: 'Trade USD at current prices · profit per token from the service’s running totals (USD at trade time), realised at average cost',

@@ -1,8 +1,13 @@
 /**
- * A short-lived response cache with in-flight coalescing, for one endpoint. A key is looked up
- * in a bounded LRU with a TTL; failing that, a caller joins the identical request already on its
- * way; failing that, it starts one. Only successes are stored: an error reaches the callers that
- * shared it and is then forgotten, so the next call tries again.
+ * A short-lived response cache with in-flight coalescing, for one endpoint, on lru-cache's own
+ * `fetch`: a key is looked up among the fresh entries; failing that, a caller joins the identical
+ * load already on its way; failing that, it starts one. Only successes are stored: an error
+ * reaches the callers that shared it and is then forgotten, so the next call tries again.
+ *
+ * The cache is bounded in bytes as well as entries: each value's size is estimated once, when it
+ * is stored (approxBytes), the least recently used entries go when the budget is full, a value
+ * larger than the whole budget is handed to its callers but never stored, and expired entries are
+ * dropped on their own timer rather than kept until pushed out.
  *
  * Values are shared between callers and must be treated as read-only.
  */
@@ -14,47 +19,93 @@ export interface CacheOptions {
   /** 0 stores nothing (identical concurrent calls are still coalesced). */
   ttlMs: number;
   maxEntries: number;
+  /** The most the stored values may take, by approxBytes; default 8 MiB. */
+  maxBytes?: number;
 }
 
+const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
+
+type Load<V> = () => Promise<V>;
+
 export class ResponseCache<V extends {}> {
-  private readonly stored: LRUCache<string, V> | null;
-  private readonly inFlight = new Map<string, Promise<V>>();
+  private readonly lru: LRUCache<string, V, Load<V>>;
+  private readonly stores: boolean;
 
   constructor(options: CacheOptions) {
-    this.stored = options.ttlMs > 0 ? new LRUCache<string, V>({ max: options.maxEntries, ttl: options.ttlMs }) : null;
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.stores = options.ttlMs > 0;
+    this.lru = new LRUCache<string, V, Load<V>>({
+      max: options.maxEntries,
+      maxSize: maxBytes,
+      // With a TTL of 0, every value counts as too large to keep: its callers get it, the cache does not.
+      sizeCalculation: (value) => (this.stores ? Math.max(1, approxBytes(value)) : maxBytes + 1),
+      ...(this.stores ? { ttl: options.ttlMs, ttlAutopurge: true } : {}),
+      fetchMethod: (_key, _stale, { context }) => context(),
+    });
   }
 
   /** The value for `key`, and where it came from. */
-  async get(key: string, load: () => Promise<V>): Promise<{ value: V; source: CacheSource }> {
-    const cached = this.stored?.get(key);
-    if (cached !== undefined) return { value: cached, source: 'cache' };
-    const pending = this.inFlight.get(key);
-    if (pending !== undefined) return { value: await pending, source: 'coalesced' };
-    const started = this.start(key, load);
-    return { value: await started, source: 'upstream' };
+  async get(key: string, load: Load<V>): Promise<{ value: V; source: CacheSource }> {
+    const status: LRUCache.Status<string, V, Load<V>> = {};
+    // The load starts on the next microtask, so a load that throws at once still settles through the fetch.
+    const value = await this.lru.fetch(key, { context: () => Promise.resolve().then(load), status });
+    if (value === undefined) throw new Error('the cache load gave no value');
+    const source: CacheSource = status.fetch === 'hit' ? 'cache' : status.fetch === 'inflight' ? 'coalesced' : 'upstream';
+    return { value, source };
   }
 
   /** Whether a fresh value is stored for `key`. */
   has(key: string): boolean {
-    return this.stored?.has(key) ?? false;
+    return this.lru.has(key);
+  }
+
+  /** Bytes the stored values take, by approxBytes. */
+  get bytes(): number {
+    return this.lru.calculatedSize;
   }
 
   clear(): void {
-    this.stored?.clear();
+    this.lru.clear();
   }
+}
 
-  private start(key: string, load: () => Promise<V>): Promise<V> {
-    // The load starts on the next microtask, so the entry is registered before it can settle.
-    const promise = Promise.resolve()
-      .then(load)
-      .then((value) => {
-        this.stored?.set(key, value);
-        return value;
-      })
-      .finally(() => {
-        if (this.inFlight.get(key) === promise) this.inFlight.delete(key);
-      });
-    this.inFlight.set(key, promise);
-    return promise;
+/** Objects nested deeper than this are counted at a flat rate rather than walked. */
+const MAX_DEPTH = 32;
+
+/**
+ * A rough estimate of the heap a parsed answer takes (V8 on 64 bits), enough to keep a cache
+ * within a budget: strings at two bytes a character, numbers and references at eight, objects and
+ * arrays with their headers, bigints by their digits.
+ */
+export function approxBytes(value: unknown, depth = 0): number {
+  switch (typeof value) {
+    case 'string':
+      return 16 + value.length * 2;
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return 8;
+    case 'bigint':
+      return 24 + Math.ceil(value.toString(16).length / 2);
+    case 'object': {
+      if (value === null) return 8;
+      if (depth >= MAX_DEPTH) return 64;
+      if (value instanceof Date) return 48;
+      if (value instanceof Map) {
+        let total = 64;
+        for (const [key, item] of value) total += 16 + approxBytes(key, depth + 1) + approxBytes(item, depth + 1);
+        return total;
+      }
+      if (Array.isArray(value)) {
+        let total = 32;
+        for (const item of value) total += 8 + approxBytes(item, depth + 1);
+        return total;
+      }
+      let total = 32;
+      for (const [key, item] of Object.entries(value)) total += 8 + key.length + approxBytes(item, depth + 1);
+      return total;
+    }
+    default:
+      return 8;
   }
 }

@@ -2,17 +2,24 @@
  * The typed client of the Token Market Data Service's six REST endpoints (spec §4.1–4.6).
  *
  * Every call goes: input checks → response cache and coalescing → (token look-ups: the batcher)
- * → retries → the endpoint's limiter → one HTTP request → status mapping → schema. Each stage
- * lives in its own file; this one wires them and keeps the counters.
+ * → retries within the call's deadline → the endpoint's limiter → one HTTP request with its own
+ * deadline and byte cap → status mapping → schema. Each stage lives in its own file; this one
+ * wires them, reads the waits the service asks for, and keeps the counters.
+ *
+ * What it promises against a service that misbehaves (docs/market-client.md, "A misbehaving
+ * service"): no wait the service asks for holds an endpoint longer than maxRateLimitWaitMs, and
+ * only that endpoint; no attempt outlives its deadline and no call its overall deadline; no answer
+ * is read past its endpoint's byte cap; the cache holds a bounded number of bytes.
  */
 import { setMaxListeners } from 'node:events';
 import type { z } from 'zod';
 import { registerSecret, silentLogger, type Logger } from '../log';
 import { addressKind } from './address';
 import { ResponseCache, type CacheSource } from './cache';
+import { systemClock, type Clock } from './clock';
 import { ENDPOINTS, type EndpointName } from './endpoints';
 import { MarketError, isMarketError } from './errors';
-import { HttpTransport, errorForResponse, readJson, readRateLimit, type HttpResponse, type Query } from './http';
+import { HttpTransport, errorForResponse, readJson, readRateLimit, serviceWaitMs, type HttpResponse, type Query } from './http';
 import { Limiter, type RateLimit } from './limiter';
 import { withRetries, type RetryPolicy } from './retry';
 import {
@@ -35,8 +42,15 @@ export interface MarketClientOptions {
   apiKey: string;
   logger?: Logger;
   connectTimeoutMs?: number;
+  /** undici's own guards; the attempt's deadline below bounds headers and body together. */
   headersTimeoutMs?: number;
   bodyTimeoutMs?: number;
+  /** One attempt, headers and body together; defaults to headersTimeoutMs, else 10 s. */
+  attemptTimeoutMs?: number;
+  /** One call, every attempt and wait between them included. */
+  callDeadlineMs?: number;
+  /** The most bytes an answer of each endpoint may have (see MARKET_CLIENT_DEFAULTS.maxBodyBytes). */
+  maxBodyBytes?: Partial<Record<EndpointName, number>>;
   maxRetries?: number;
   retryBaseDelayMs?: number;
   retryMaxDelayMs?: number;
@@ -46,6 +60,10 @@ export interface MarketClientOptions {
   cacheTtlMs?: Partial<Record<EndpointName, number>>;
   /** Entries kept per endpoint's cache. */
   cacheMaxEntries?: number;
+  /** Bytes (estimated) the six caches may hold together, shared evenly among them. */
+  cacheMaxBytes?: number;
+  /** Time, timers and random draws (./clock.ts); the system's by default. */
+  clock?: Clock;
   tokenBatchSize?: number;
   connections?: number;
 }
@@ -72,12 +90,39 @@ export interface EndpointStats {
   rateLimited: number;
   /** Elements left out of good answers because they were unreadable (trades, holders, candles, initial buyers…). */
   dropped: number;
+  /** Bytes (estimated) the endpoint's cache holds now. */
+  cachedBytes: number;
 }
+
+/** An answer with how many elements of it were left out as unreadable (holders, trades, candles…). */
+export interface Answer<T> {
+  value: T;
+  /** Elements the service sent that could not be read, and so are not in `value`. */
+  unreadable: number;
+}
+
+const MIB = 1024 * 1024;
 
 export const MARKET_CLIENT_DEFAULTS = {
   connectTimeoutMs: 5_000,
   headersTimeoutMs: 10_000,
   bodyTimeoutMs: 10_000,
+  attemptTimeoutMs: 10_000,
+  callDeadlineMs: 30_000,
+  /**
+   * Sized to what the spec's answers can hold with room to spare (docs/market-client.md): a batch
+   * of 30 tokens with their pools, thousands of holders or trades, a year of 15-minute candles.
+   * Parsing JSON takes up to ~10 times its bytes of heap, so these bound the memory of a call.
+   */
+  maxBodyBytes: {
+    'token-data': 4 * MIB,
+    'token-technicals': 2 * MIB,
+    'holders-history': 4 * MIB,
+    'trades-history': 4 * MIB,
+    'chart-history': 8 * MIB,
+    'wallet-tracker': 4 * MIB,
+  } as Record<EndpointName, number>,
+  cacheMaxBytes: 48 * MIB,
   maxRetries: 3,
   retryBaseDelayMs: 250,
   retryMaxDelayMs: 8_000,
@@ -100,12 +145,6 @@ export const MARKET_CLIENT_DEFAULTS = {
 /** Added to a Retry-After before retrying, so the retry lands after the service's window turned. */
 const RETRY_AFTER_MARGIN_MS = 100;
 
-/**
- * A rate-limit reset further away than the spec's one-minute window is read as a minute, so that a
- * skewed clock (the reset is an absolute time) cannot shut the client out for longer.
- */
-const MAX_RESET_WAIT_MS = 60_000;
-
 const CHART_OPTIONS = ['from', 'to', 'intervalSecs', 'countBack'] as const;
 
 /** Dropped elements named in one log line; the count says how many there were in all. */
@@ -120,11 +159,15 @@ export class MarketClient {
   private readonly abort = new AbortController();
   private readonly batcher: TokenBatcher;
   private readonly tokenCache: ResponseCache<Token>;
-  private readonly technicalsCache: ResponseCache<Technicals>;
-  private readonly holdersCache: ResponseCache<Holder[]>;
-  private readonly tradesCache: ResponseCache<TradeHistory>;
-  private readonly chartCache: ResponseCache<Candle[]>;
-  private readonly walletCache: ResponseCache<TradeHistory>;
+  private readonly technicalsCache: ResponseCache<Answer<Technicals>>;
+  private readonly holdersCache: ResponseCache<Answer<Holder[]>>;
+  private readonly tradesCache: ResponseCache<Answer<TradeHistory>>;
+  private readonly chartCache: ResponseCache<Answer<Candle[]>>;
+  private readonly walletCache: ResponseCache<Answer<TradeHistory>>;
+  private readonly clock: Clock;
+  private readonly maxRateLimitWaitMs: number;
+  private readonly attemptTimeoutMs: number;
+  private readonly maxBodyBytes: Record<EndpointName, number>;
   private closed = false;
 
   constructor(options: MarketClientOptions) {
@@ -133,6 +176,10 @@ export class MarketClient {
     // Every in-flight request listens on the one close signal.
     setMaxListeners(0, this.abort.signal);
     this.logger = (options.logger ?? silentLogger).child({ component: 'market-client' });
+    this.clock = options.clock ?? systemClock;
+    this.attemptTimeoutMs = positiveInteger('attemptTimeoutMs', options.attemptTimeoutMs ?? options.headersTimeoutMs ?? defaults.attemptTimeoutMs);
+    this.maxBodyBytes = { ...defaults.maxBodyBytes, ...options.maxBodyBytes };
+    for (const endpoint of ENDPOINTS) positiveInteger(`maxBodyBytes.${endpoint}`, this.maxBodyBytes[endpoint]);
     this.http = new HttpTransport({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
@@ -140,21 +187,28 @@ export class MarketClient {
       headersTimeoutMs: options.headersTimeoutMs ?? defaults.headersTimeoutMs,
       bodyTimeoutMs: options.bodyTimeoutMs ?? defaults.bodyTimeoutMs,
       connections: positiveInteger('connections', options.connections ?? defaults.connections),
+      clock: this.clock,
     });
     const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? defaults.maxRateLimitWaitMs;
+    this.maxRateLimitWaitMs = maxRateLimitWaitMs;
     this.retryPolicy = {
       maxRetries: options.maxRetries ?? defaults.maxRetries,
       baseDelayMs: options.retryBaseDelayMs ?? defaults.retryBaseDelayMs,
       maxDelayMs: options.retryMaxDelayMs ?? defaults.retryMaxDelayMs,
       maxRetryAfterMs: maxRateLimitWaitMs,
       retryAfterMarginMs: RETRY_AFTER_MARGIN_MS,
+      deadlineMs: positiveInteger('callDeadlineMs', options.callDeadlineMs ?? defaults.callDeadlineMs),
+      clock: this.clock,
     };
     const limits = { ...defaults.limits, ...options.limits };
     const ttl = { ...defaults.cacheTtlMs, ...options.cacheTtlMs };
     const maxEntries = positiveInteger('cacheMaxEntries', options.cacheMaxEntries ?? defaults.cacheMaxEntries);
-    this.limiters = perEndpoint((endpoint) => new Limiter(endpoint, { rate: limits[endpoint] ?? null, maxWaitMs: maxRateLimitWaitMs }));
-    this.counters = perEndpoint(() => ({ requests: 0, cacheHits: 0, coalesced: 0, retries: 0, failures: 0, rateLimited: 0, dropped: 0 }));
-    const cache = <V extends {}>(endpoint: EndpointName) => new ResponseCache<V>({ ttlMs: ttl[endpoint], maxEntries });
+    const cacheBytes = Math.floor(positiveInteger('cacheMaxBytes', options.cacheMaxBytes ?? defaults.cacheMaxBytes) / ENDPOINTS.length);
+    this.limiters = perEndpoint(
+      (endpoint) => new Limiter(endpoint, { rate: limits[endpoint] ?? null, maxWaitMs: maxRateLimitWaitMs, now: () => this.clock.now(), clock: this.clock }),
+    );
+    this.counters = perEndpoint(() => ({ requests: 0, cacheHits: 0, coalesced: 0, retries: 0, failures: 0, rateLimited: 0, dropped: 0, cachedBytes: 0 }));
+    const cache = <V extends {}>(endpoint: EndpointName) => new ResponseCache<V>({ ttlMs: ttl[endpoint], maxEntries, maxBytes: Math.max(1, cacheBytes) });
     this.tokenCache = cache('token-data');
     this.technicalsCache = cache('token-technicals');
     this.holdersCache = cache('holders-history');
@@ -162,7 +216,7 @@ export class MarketClient {
     this.chartCache = cache('chart-history');
     this.walletCache = cache('wallet-tracker');
     this.batcher = new TokenBatcher(
-      async (addresses) => (await this.request('token-data', { addresses: addresses.join(',') }, TokenEnvelopeReadingSchema)).data,
+      async (addresses) => (await this.request('token-data', { addresses: addresses.join(',') }, TokenEnvelopeReadingSchema)).value.data,
       {
         maxBatchSize: positiveInteger('tokenBatchSize', options.tokenBatchSize ?? defaults.tokenBatchSize),
         onBatch: (lookups) => {
@@ -211,6 +265,11 @@ export class MarketClient {
 
   /** §4.2 */
   async technicals(address: string): Promise<Technicals> {
+    return (await this.readTechnicals(address)).value;
+  }
+
+  /** §4.2, with the count of points and initial buyers left out as unreadable. */
+  async readTechnicals(address: string): Promise<Answer<Technicals>> {
     const base = normalizeAddress(checkAddress('token-technicals', address, 'token'));
     const query = { address: base };
     return this.cached('token-technicals', this.technicalsCache, cacheKey(query), () =>
@@ -220,6 +279,11 @@ export class MarketClient {
 
   /** §4.3 */
   async holders(address: string, options: { sortBy?: string } = {}): Promise<Holder[]> {
+    return (await this.readHolders(address, options)).value;
+  }
+
+  /** §4.3, with the count of holders left out as unreadable. */
+  async readHolders(address: string, options: { sortBy?: string } = {}): Promise<Answer<Holder[]>> {
     const query: Query = { address: normalizeAddress(checkAddress('holders-history', address, 'token')) };
     const sortBy = options.sortBy?.trim();
     if (sortBy) query.sortBy = sortBy;
@@ -228,6 +292,11 @@ export class MarketClient {
 
   /** §4.4 */
   async trades(baseToken: string, wallets: string[]): Promise<TradeHistory> {
+    return (await this.readTrades(baseToken, wallets)).value;
+  }
+
+  /** §4.4, with the count of trades (and metadata entries) left out as unreadable. */
+  async readTrades(baseToken: string, wallets: string[]): Promise<Answer<TradeHistory>> {
     const query = {
       baseToken: normalizeAddress(checkAddress('trades-history', baseToken, 'token')),
       wallets: checkWallets('trades-history', wallets).join(','),
@@ -237,6 +306,11 @@ export class MarketClient {
 
   /** §4.5; candles come oldest first. */
   async chart(base: string, options: ChartOptions = {}): Promise<Candle[]> {
+    return (await this.readChart(base, options)).value;
+  }
+
+  /** §4.5, with the count of candles left out as unreadable. */
+  async readChart(base: string, options: ChartOptions = {}): Promise<Answer<Candle[]>> {
     const query: Query = { base: normalizeAddress(checkAddress('chart-history', base, 'token')) };
     for (const name of CHART_OPTIONS) {
       const value = options[name];
@@ -264,13 +338,26 @@ export class MarketClient {
 
   /** §4.6 */
   async walletTrades(wallets: string[]): Promise<TradeHistory> {
+    return (await this.readWalletTrades(wallets)).value;
+  }
+
+  /** §4.6, with the count of trades (and metadata entries) left out as unreadable. */
+  async readWalletTrades(wallets: string[]): Promise<Answer<TradeHistory>> {
     const query = { wallets: checkWallets('wallet-tracker', wallets).join(',') };
     return this.cached('wallet-tracker', this.walletCache, cacheKey(query), () => this.request('wallet-tracker', query, TradeHistoryReadingSchema));
   }
 
   /** A snapshot of the counters per endpoint. */
   stats(): Record<EndpointName, EndpointStats> {
-    return perEndpoint((endpoint) => ({ ...this.counters[endpoint] }));
+    const cached: Record<EndpointName, number> = {
+      'token-data': this.tokenCache.bytes,
+      'token-technicals': this.technicalsCache.bytes,
+      'holders-history': this.holdersCache.bytes,
+      'trades-history': this.tradesCache.bytes,
+      'chart-history': this.chartCache.bytes,
+      'wallet-tracker': this.walletCache.bytes,
+    };
+    return perEndpoint((endpoint) => ({ ...this.counters[endpoint], cachedBytes: cached[endpoint] }));
   }
 
   /** Stops every request and wait, then closes the connections. Later calls fail as unreachable. */
@@ -295,32 +382,33 @@ export class MarketClient {
   }
 
   /** One upstream call: retried, limited, mapped and parsed; unreadable list elements are counted and logged. */
-  private async request<T>(endpoint: EndpointName, query: Query, schema: z.ZodType<Reading<T>>): Promise<T> {
+  private async request<T>(endpoint: EndpointName, query: Query, schema: z.ZodType<Reading<T>>): Promise<Answer<T>> {
     const counters = this.counters[endpoint];
     const limiter = this.limiters[endpoint];
     try {
       return await withRetries(
-        async (attempt) => {
+        async ({ attempt, deadlineAt }) => {
           const release = await limiter.acquire();
-          counters.requests += 1;
+          const remainingMs = deadlineAt - this.clock.now();
           let response: HttpResponse;
           try {
-            response = await this.http.get(endpoint, query, this.abort.signal);
+            // The limiter's queue took part of the call's time: what is left bounds this attempt.
+            const timeoutMs = Math.min(this.attemptTimeoutMs, remainingMs);
+            if (timeoutMs <= 0) throw callDeadlineError(endpoint, attempt);
+            counters.requests += 1;
+            response = await this.http.get(endpoint, query, { timeoutMs, maxBytes: this.maxBodyBytes[endpoint], signal: this.abort.signal });
           } finally {
             release();
           }
           this.logger.debug({ endpoint, path: this.http.pathFor(endpoint, query), status: response.status, elapsedMs: response.elapsedMs, attempt }, 'market request');
-          const rateLimit = readRateLimit(response.headers);
-          if (rateLimit !== null) limiter.observe(rateLimit.remaining, Math.min(rateLimit.resetAtMs - Date.now(), MAX_RESET_WAIT_MS));
+          this.takeWaits(endpoint, limiter, response);
           if (response.status < 200 || response.status > 299) {
-            const error = errorForResponse(endpoint, response, { query, attempt });
+            const error = errorForResponse(endpoint, response, { query, attempt }, { nowMs: this.clock.now(), maxWaitMs: this.maxRateLimitWaitMs });
             if (error.kind === 'rate-limited') counters.rateLimited += 1;
-            // A 429 or a 5xx with Retry-After: the service asked for a pause, so the endpoint's other calls wait too.
-            if (error.retryAfterMs !== null) limiter.holdFor(error.retryAfterMs);
             throw error;
           }
-          const json = readJson(endpoint, response, { query, attempt });
-          const parsed = schema.safeParse(json);
+          // Parsed and read in one synchronous stretch: one answer's JSON tree at a time, whatever the concurrency.
+          const parsed = schema.safeParse(readJson(endpoint, response, { query, attempt }));
           if (!parsed.success) {
             throw new MarketError({
               kind: 'unreadable',
@@ -334,15 +422,15 @@ export class MarketClient {
               },
             });
           }
-          const { value, dropped } = parsed.data;
-          if (dropped.length > 0) {
-            counters.dropped += dropped.length;
+          const { value, dropped, examples } = parsed.data;
+          if (dropped > 0) {
+            counters.dropped += dropped;
             this.logger.warn(
-              { endpoint, query, attempt, dropped: dropped.length, elements: dropped.slice(0, DROPPED_LOGGED) },
-              `left out ${dropped.length} unreadable element${dropped.length === 1 ? '' : 's'} of the answer`,
+              { endpoint, query, attempt, dropped, elements: examples },
+              `left out ${dropped} unreadable element${dropped === 1 ? '' : 's'} of the answer`,
             );
           }
-          return value;
+          return { value, unreadable: dropped };
         },
         this.retryPolicy,
         {
@@ -361,6 +449,29 @@ export class MarketClient {
       }
       throw error;
     }
+  }
+
+  /**
+   * The waits an answer asks for, on any status: a Retry-After or a spent window holds this
+   * endpoint's limiter (and no other), and the rate-limit headers set its budget, but only up to
+   * maxRateLimitWaitMs. A longer wait is not kept at all: this call fails at once (see
+   * errorForResponse and retry.ts) and the next call asks the service again, so no answer can shut
+   * the client out for longer than the setting, whatever it says or however skewed its clock.
+   */
+  private takeWaits(endpoint: EndpointName, limiter: Limiter, response: HttpResponse): void {
+    const now = this.clock.now();
+    const cap = this.maxRateLimitWaitMs;
+    const rateLimit = readRateLimit(response.headers, now);
+    if (rateLimit !== null) {
+      const resetInMs = rateLimit.resetAtMs - now;
+      if (resetInMs <= cap) limiter.observe(rateLimit.remaining, resetInMs);
+      else this.logger.debug({ endpoint, resetInMs, cap }, 'rate-limit reset beyond the longest wait; not kept');
+    }
+    if (response.status >= 200 && response.status <= 299) return;
+    const asked = serviceWaitMs(response, now);
+    if (asked === null) return;
+    if (asked < cap) limiter.holdFor(asked);
+    else this.logger.warn({ endpoint, status: response.status, askedWaitMs: asked, cap }, 'the service asked for a wait beyond the longest wait; failing this call only');
   }
 }
 
@@ -411,6 +522,10 @@ function checkWallets(endpoint: EndpointName, wallets: string[]): string[] {
 /** A not-found or unreadable answer for one token of a token-data batch whose request succeeded. */
 function isTokenOfBatch(error: unknown): error is MarketError {
   return isMarketError(error) && (error.kind === 'not-found' || error.kind === 'unreadable') && typeof error.details.address === 'string';
+}
+
+function callDeadlineError(endpoint: EndpointName, attempt: number): MarketError {
+  return new MarketError({ kind: 'timeout', endpoint, message: `no time left within the call's deadline (attempt ${attempt})`, details: { attempt, deadline: 'call' } });
 }
 
 function closedError(endpoint: EndpointName): MarketError {

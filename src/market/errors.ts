@@ -4,6 +4,7 @@
  * secret scrubber on construction, so an API key echoed by the service cannot travel further.
  */
 import { scrubSecrets } from '../log';
+import { stripUnsafeChars } from '../text/unsafe';
 import type { EndpointName } from './endpoints';
 
 export type MarketErrorKind =
@@ -96,8 +97,9 @@ export function defaultUserMessage(kind: MarketErrorKind, retryAfterMs: number |
 /** Longest body excerpt kept for the log: enough to diagnose, too short to flood a log line. */
 export const BODY_EXCERPT_CHARS = 300;
 
+/** The start of a body for the log: secrets scrubbed, control and bidi characters cleaned. */
 export function excerpt(text: string): string {
-  const scrubbed = scrubSecrets(text);
+  const scrubbed = stripUnsafeChars(scrubSecrets(text.length > BODY_EXCERPT_CHARS * 4 ? text.slice(0, BODY_EXCERPT_CHARS * 4) : text));
   return scrubbed.length > BODY_EXCERPT_CHARS ? `${scrubbed.slice(0, BODY_EXCERPT_CHARS)}…` : scrubbed;
 }
 

@@ -1,9 +1,17 @@
 /**
- * The service's HTTP layer: one keep-alive undici pool, the three timeouts, the `x-api-key`
- * header on every request, and the mapping from what went wrong on the wire (a transport error,
- * an HTTP status, a body that is not JSON) to a MarketError. Nothing above this file sees undici.
+ * The service's HTTP layer: one keep-alive undici pool, the `x-api-key` header on every request,
+ * one deadline per attempt for headers and body together, a cap on the bytes of each answer, and
+ * the mapping from what went wrong on the wire (a transport error, an HTTP status, a body that is
+ * not JSON) to a MarketError. Nothing above this file sees undici.
+ *
+ * undici's own body timeout measures the gap between two chunks, so a server trickling one byte a
+ * second would never trip it: the attempt's deadline here is a timer on the clock that aborts the
+ * request wherever it is, and the body is read chunk by chunk against its cap, so an answer too
+ * large is cut at the cap instead of being held whole first.
  */
 import { Pool } from 'undici';
+import { cleanServiceText } from '../text/unsafe';
+import { systemClock, type Clock } from './clock';
 import type { EndpointName } from './endpoints';
 import { MarketError, errorCode, excerpt } from './errors';
 import { ErrorBodySchema } from './schemas';
@@ -26,10 +34,35 @@ export interface HttpOptions {
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
   connections: number;
+  clock?: Clock;
 }
 
-/** A response larger than this is refused as unreadable rather than held in memory. */
-const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** What one attempt may take: time for the whole exchange, and bytes of the answer. */
+export interface AttemptLimits {
+  /** Aborts the request this long after it was sent, whether headers or body are still due. */
+  timeoutMs: number;
+  /** An answer longer than this is refused as unreadable, by its Content-Length or while reading. */
+  maxBytes: number;
+  /** The client's close signal. */
+  signal?: AbortSignal;
+}
+
+/** The reason a request was aborted by its own deadline (told apart from the client closing). */
+class DeadlineReached extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no complete answer within ${timeoutMs} ms`);
+  }
+}
+
+/** The reason a body was cut at its cap. */
+class TooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the response is larger than ${maxBytes} bytes`);
+  }
+}
+
+/** undici's own hard ceiling, over every per-endpoint cap (which are set lower; see client.ts). */
+const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
 /** Idle keep-alive sockets are kept this long; the server may announce a shorter time, which undici honours. */
 const KEEP_ALIVE_MS = 30_000;
@@ -60,11 +93,13 @@ export class HttpTransport {
   private readonly pool: Pool;
   private readonly pathPrefix: string;
   private readonly apiKey: string;
+  private readonly clock: Clock;
 
   constructor(options: HttpOptions) {
     const url = new URL(options.baseUrl);
     this.pathPrefix = url.pathname.replace(/\/+$/, '');
     this.apiKey = options.apiKey;
+    this.clock = options.clock ?? systemClock;
     this.pool = new Pool(url.origin, {
       connections: options.connections,
       connect: { timeout: options.connectTimeoutMs },
@@ -82,23 +117,35 @@ export class HttpTransport {
   }
 
   /**
-   * Sends one GET and reads the whole body. Resolves with any HTTP status; rejects only with a
-   * MarketError of kind timeout or unreachable (or unreadable for an oversized body).
+   * Sends one GET and reads the whole body within the attempt's deadline and byte cap. Resolves
+   * with any HTTP status; rejects only with a MarketError of kind timeout or unreachable (or
+   * unreadable for an answer over its cap).
    */
-  async get(endpoint: EndpointName, query: Query, signal?: AbortSignal): Promise<HttpResponse> {
+  async get(endpoint: EndpointName, query: Query, limits: AttemptLimits): Promise<HttpResponse> {
     const started = performance.now();
     const path = this.pathFor(endpoint, query);
+    const controller = new AbortController();
+    const outer = limits.signal;
+    const onClose = () => controller.abort(outer?.reason);
+    if (outer?.aborted === true) onClose();
+    else outer?.addEventListener('abort', onClose, { once: true });
+    const timer = this.clock.setTimeout(() => controller.abort(new DeadlineReached(limits.timeoutMs)), Math.max(0, limits.timeoutMs));
     try {
       const response = await this.pool.request({
         method: 'GET',
         path,
         headers: { 'x-api-key': this.apiKey, accept: 'application/json' },
-        signal,
+        signal: controller.signal,
       });
-      const body = await response.body.text();
+      const body = await readCapped(response.body, header(response.headers, 'content-length'), limits.maxBytes, controller.signal);
       return { status: response.statusCode, headers: response.headers, body, elapsedMs: Math.round(performance.now() - started) };
     } catch (error) {
-      throw transportError(endpoint, error, { path, elapsedMs: Math.round(performance.now() - started), closed: signal?.aborted === true });
+      const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+      const cause = reason instanceof DeadlineReached || reason instanceof TooLarge ? reason : error;
+      throw transportError(endpoint, cause, { path, elapsedMs: Math.round(performance.now() - started), closed: outer?.aborted === true });
+    } finally {
+      this.clock.clearTimeout(timer);
+      outer?.removeEventListener('abort', onClose);
     }
   }
 
@@ -113,6 +160,12 @@ export function transportError(endpoint: EndpointName, error: unknown, context: 
   const detail = { ...context, code, reason: error instanceof Error ? error.message : String(error) };
   if (context.closed) {
     return new MarketError({ kind: 'unreachable', endpoint, message: 'the client was closed', details: detail, cause: error });
+  }
+  if (error instanceof DeadlineReached) {
+    return new MarketError({ kind: 'timeout', endpoint, message: error.message, details: { ...detail, phase: 'attempt', timeoutMs: error.timeoutMs }, cause: error });
+  }
+  if (error instanceof TooLarge) {
+    return new MarketError({ kind: 'unreadable', endpoint, message: error.message, details: { ...detail, maxBytes: error.maxBytes }, cause: error });
   }
   const phase = code === null ? undefined : TIMEOUT_CODES[code];
   if (phase !== undefined) {
@@ -129,6 +182,38 @@ export function transportError(endpoint: EndpointName, error: unknown, context: 
     details: detail,
     cause: error,
   });
+}
+
+/**
+ * Reads a body as UTF-8 text of at most `maxBytes`: refused at once when its Content-Length says
+ * more, and cut (the request aborted) as soon as the bytes read pass the cap.
+ */
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
+  contentLength: string | undefined,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<string> {
+  const declared = contentLength === undefined ? Number.NaN : Number(contentLength);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    const error = new TooLarge(maxBytes);
+    body.destroy(error);
+    throw error;
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    if (signal.aborted) break;
+    total += chunk.length;
+    if (total > maxBytes) {
+      const error = new TooLarge(maxBytes);
+      body.destroy(error);
+      throw error;
+    }
+    chunks.push(chunk);
+  }
+  if (signal.aborted) throw signal.reason;
+  return Buffer.concat(chunks, total).toString('utf8');
 }
 
 export function header(headers: ResponseHeaders, name: string): string | undefined {
@@ -150,11 +235,22 @@ const MISSING = /\b(missing|required|no\b.*\bprovided|must (be )?(given|supplied
 /** A 400 that names a bad address (not merely one that mentions addresses, like "too many addresses"). */
 const ADDRESS = /(invalid|malformed|not a valid)[^.]*\b(address|base58)|\baddress\b[^.]*\b(invalid|malformed)\b/i;
 
+/** How the client reads the service's waits: against which clock time, and up to which cap. */
+export interface WaitReading {
+  nowMs?: number;
+  /** A wait beyond this is told to the person as this (the call fails at once; see retry.ts). */
+  maxWaitMs?: number;
+}
+
 /** Maps a response that is not 2xx to the error a person and the log can use. */
-export function errorForResponse(endpoint: EndpointName, response: HttpResponse, context: Record<string, unknown> = {}): MarketError {
+export function errorForResponse(endpoint: EndpointName, response: HttpResponse, context: Record<string, unknown> = {}, reading: WaitReading = {}): MarketError {
   const { status } = response;
   const body = readErrorBody(response.body);
-  const said = [body.error, body.message].filter((part): part is string => typeof part === 'string' && part !== '').join(': ');
+  // The service's own words reach the log and the error's message: cleaned as card text is.
+  const said = [body.error, body.message]
+    .filter((part): part is string => typeof part === 'string' && part !== '')
+    .map((part) => cleanServiceText(part, 200))
+    .join(': ');
   const details = { ...context, body: excerpt(response.body), elapsedMs: response.elapsedMs };
   const message = `HTTP ${status}${said ? ` ${said}` : ''}`;
   if (status === 400 || status === 422) {
@@ -167,21 +263,32 @@ export function errorForResponse(endpoint: EndpointName, response: HttpResponse,
     return new MarketError({ kind: 'not-found', endpoint, status, message, userMessage, details });
   }
   if (status === 408) return new MarketError({ kind: 'timeout', endpoint, status, message, details });
-  if (status === 429) {
-    const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after')) ?? resetDelayFromHeaders(response.headers);
-    return new MarketError({ kind: 'rate-limited', endpoint, status, message, retryAfterMs, details: { ...details, retryAfterMs } });
-  }
-  if (status >= 500) {
-    // A 503 (or any 5xx) may say when to come back; the retry waits that long, as after a 429.
-    const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'));
-    return new MarketError({ kind: 'upstream', endpoint, status, message, retryAfterMs, details: { ...details, retryAfterMs } });
+  if (status === 429 || status >= 500) {
+    // A 429, or a 503 (any 5xx) that says when to come back: the retry waits that long, unless
+    // the wait reaches the cap, when the person is told to come back after the cap instead.
+    const askedMs = serviceWaitMs(response, reading.nowMs);
+    const retryAfterMs = askedMs === null ? null : Math.min(askedMs, reading.maxWaitMs ?? Number.POSITIVE_INFINITY);
+    const kind = status === 429 ? 'rate-limited' : 'upstream';
+    return new MarketError({ kind, endpoint, status, message, retryAfterMs, details: { ...details, retryAfterMs, askedWaitMs: askedMs } });
   }
   // Any other status the spec does not name (3xx, other 4xx): the service failed us.
   return new MarketError({ kind: 'upstream', endpoint, status, message, details });
 }
 
+/**
+ * The wait an answer asks for, on any status: its Retry-After (seconds or an HTTP date), or else,
+ * on a 429 or with no calls left in the window, its rate-limit reset. Null when it asks none.
+ */
+export function serviceWaitMs(response: Pick<HttpResponse, 'status' | 'headers'>, nowMs: number = Date.now()): number | null {
+  const retryAfter = parseRetryAfter(header(response.headers, 'retry-after'), nowMs);
+  if (retryAfter !== null) return retryAfter;
+  const rateLimit = readRateLimit(response.headers, nowMs);
+  if (response.status === 429 || (rateLimit !== null && rateLimit.remaining <= 0)) return resetDelayFromHeaders(response.headers, nowMs);
+  return null;
+}
+
 /** When a 429 carries no Retry-After, the rate-limit reset header still says how long to wait. */
-function resetDelayFromHeaders(headers: ResponseHeaders, nowMs: number = Date.now()): number | null {
+function resetDelayFromHeaders(headers: ResponseHeaders, nowMs: number): number | null {
   const reset = header(headers, 'x-ratelimit-reset') ?? header(headers, 'ratelimit-reset');
   if (reset === undefined) return null;
   const at = resetTimeMs(reset, nowMs);

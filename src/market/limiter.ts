@@ -16,9 +16,11 @@
  * `maxWaitMs` is refused at once with a rate-limited error that carries the wait, rather than
  * kept hanging.
  */
+import { systemClock, type Clock, type Timer } from './clock';
 import type { EndpointName } from './endpoints';
 import { MarketError } from './errors';
 
+/** A request budget: at most `limit` requests in any `windowMs`. The one definition, also read by src/config.ts. */
 export interface RateLimit {
   limit: number;
   windowMs: number;
@@ -31,6 +33,8 @@ export interface LimiterOptions {
   /** Extra time a slot stays occupied, for clock skew and the service's own rounding. */
   marginMs?: number;
   now?: () => number;
+  /** Timers (and the time, unless `now` is given); the system's by default. */
+  clock?: Clock;
 }
 
 /** Releases a permit; call once, when the response (or the failure) arrived. */
@@ -55,6 +59,7 @@ export class Limiter {
   private readonly marginMs: number;
   private readonly maxWaitMs: number;
   private readonly now: () => number;
+  private readonly clock: Clock;
   private inFlight = 0;
   /** When each released slot frees, ascending (slots are released in time order). */
   private readonly freesAt: number[] = [];
@@ -62,7 +67,7 @@ export class Limiter {
   private heldUntil = 0;
   /** What the service said is left of its window, less the grants made since. */
   private serverBudget: { left: number; until: number } | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Timer | null = null;
   private closed = false;
 
   constructor(
@@ -73,7 +78,8 @@ export class Limiter {
     this.windowMs = options.rate?.windowMs ?? 0;
     this.marginMs = options.marginMs ?? defaultMarginMs(options.rate?.windowMs ?? 0);
     this.maxWaitMs = options.maxWaitMs;
-    this.now = options.now ?? (() => performance.now());
+    this.clock = options.clock ?? systemClock;
+    this.now = options.now ?? (options.clock ? () => this.clock.now() : () => performance.now());
   }
 
   /** Callers queued behind the budget or a pause. */
@@ -134,7 +140,7 @@ export class Limiter {
 
   close(): void {
     this.closed = true;
-    if (this.timer !== null) clearTimeout(this.timer);
+    if (this.timer !== null) this.clock.clearTimeout(this.timer);
     this.timer = null;
     for (const waiter of this.queue.splice(0)) waiter.reject(this.closedError());
   }
@@ -170,7 +176,7 @@ export class Limiter {
 
   private pump(): void {
     if (this.timer !== null) {
-      clearTimeout(this.timer);
+      this.clock.clearTimeout(this.timer);
       this.timer = null;
     }
     const now = this.now();
@@ -191,7 +197,7 @@ export class Limiter {
     else if (this.freesAt.length > 0 && this.inFlight + this.freesAt.length >= this.limit) at = this.freesAt[0] ?? null;
     // Otherwise every slot is held by an in-flight request, whose release calls pump().
     if (at === null) return;
-    this.timer = setTimeout(() => {
+    this.timer = this.clock.setTimeout(() => {
       this.timer = null;
       this.pump();
     }, Math.max(1, Math.ceil(at - now)));

@@ -16,14 +16,13 @@ import {
   decimal,
   firstOf,
   integer,
-  json,
   listOf,
   optionalAmount,
   optionalDecimal,
   optionalFlag,
   optionalInteger,
   optionalText,
-  type DroppedElement,
+  droppedOf,
   type Reading,
   readEach,
   readEntries,
@@ -93,7 +92,8 @@ export const TokenSchema = z.object({
   syncedAt: optionalText,
   description: optionalText,
   isVerifiedSourceCode: optionalFlag,
-  partnerStats: json,
+  // partnerStats (third-party statistics of no fixed shape) is left out: no card shows it, and
+  // kept as raw JSON it would hold whatever a hostile answer put there for the cache's lifetime.
   ownerAddress: optionalText,
   totalSupply: optionalAmount,
   logo: optionalText,
@@ -123,7 +123,7 @@ export const TokenEnvelopeSchema = z.object({
     .transform((value) => value ?? {}),
 });
 /** Nothing is left out here: tokenBatcher.ts reads the tokens one by one and reports an unreadable one itself. */
-export const TokenEnvelopeReadingSchema = TokenEnvelopeSchema.transform((value) => ({ value, dropped: [] as DroppedElement[] }));
+export const TokenEnvelopeReadingSchema = TokenEnvelopeSchema.transform((value): Reading<typeof value> => ({ value, dropped: 0, examples: [] }));
 
 /** §2.5 overtimeTechnicals point. topHoldersSupply and its percentage twin are keyed by top-N count. */
 export const TechnicalsPointSchema = z.object({
@@ -225,7 +225,7 @@ export const TechnicalsReadingSchema = z
       devMakerData,
       initialBuyerStats: initialBuyerStats.value,
     },
-    dropped: [...overtimeTechnicals.dropped, ...initialBuyerStats.dropped],
+    ...droppedOf(overtimeTechnicals, initialBuyerStats),
   }));
 export const TechnicalsSchema = TechnicalsReadingSchema.transform((reading) => reading.value);
 export type Technicals = z.output<typeof TechnicalsSchema>;
@@ -337,15 +337,15 @@ export type TokenMetadata = z.output<typeof TokenMetadataSchema>;
 /** Token metadata, keyed by token address in a map or naming its token in a list; its shape is not shown by the spec. */
 const metadataMap = z.unknown().optional().transform((value): Reading<Map<string, TokenMetadata>> => {
   const out = new Map<string, TokenMetadata>();
-  if (value === null || typeof value !== 'object') return { value: out, dropped: [] };
+  if (value === null || typeof value !== 'object') return { value: out, dropped: 0, examples: [] };
   if (Array.isArray(value)) {
     const read = readEach(TokenMetadataSchema, value, 'tokensMetadata');
     for (const metadata of read.value) if (metadata.address) out.set(metadata.address, metadata);
-    return { value: out, dropped: read.dropped };
+    return { value: out, ...droppedOf(read) };
   }
   const read = readEntries(TokenMetadataSchema, value, 'tokensMetadata');
   for (const [address, metadata] of read.value) out.set(address, { ...metadata, address });
-  return { value: out, dropped: read.dropped };
+  return { value: out, ...droppedOf(read) };
 });
 
 /** §2.7 / §4.6: trades newest first (sorted here whatever order they came in); metadata may be absent. */
@@ -359,7 +359,7 @@ export const TradeHistoryReadingSchema = z
       tradeHistory: [...tradeHistory.value].sort((a, b) => b.timestamp - a.timestamp),
       tokensMetadata: tokensMetadata.value,
     },
-    dropped: [...tradeHistory.dropped, ...tokensMetadata.dropped],
+    ...droppedOf(tradeHistory, tokensMetadata),
   }));
 export const TradeHistorySchema = TradeHistoryReadingSchema.transform((reading) => reading.value);
 export type TradeHistory = z.output<typeof TradeHistorySchema>;
@@ -382,7 +382,7 @@ export const CandlesReadingSchema = z
     z.object({ candles: tolerantArray(CandleSchema, 'candles') }).transform(({ candles }) => candles),
     z.array(z.unknown()).transform((candles) => readEach(CandleSchema, candles, 'candles')),
   ])
-  .transform(({ value, dropped }) => ({ value: [...value].sort((a, b) => a.timestamp - b.timestamp), dropped }));
+  .transform(({ value, dropped, examples }) => ({ value: [...value].sort((a, b) => a.timestamp - b.timestamp), dropped, examples }));
 export const CandlesSchema = CandlesReadingSchema.transform((reading) => reading.value);
 
 /** The error body of §7: `{error, message}` or `{error}`, or anything else. */

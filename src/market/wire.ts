@@ -8,10 +8,21 @@ import { z } from 'zod';
 const INTEGER_TEXT = /^[+-]?\d+$/;
 const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
+/**
+ * The most digits an amount may have. The largest real supplies (18 decimals, 10^15 whole tokens)
+ * take 33; 80 leaves room for any real token and refuses the megabyte-long integers a hostile
+ * answer can hold, before BigInt or any formatting (both quadratic in the digits) ever sees them.
+ */
+export const MAX_AMOUNT_DIGITS = 80;
+/** Numeric text longer than this is no number anyone sends: it is refused before any regex or parse. */
+const MAX_NUMERIC_TEXT = 400;
+/** The smallest number with more than MAX_AMOUNT_DIGITS digits. */
+const AMOUNT_LIMIT = 10 ** MAX_AMOUNT_DIGITS;
+
 /** Reads a decimal number from a number or numeric text; null when it is not one. */
 export function readDecimal(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value !== 'string') return null;
+  if (typeof value !== 'string' || value.length > MAX_NUMERIC_TEXT) return null;
   const trimmed = value.trim();
   if (!DECIMAL_TEXT.test(trimmed)) return null;
   const parsed = Number(trimmed);
@@ -31,6 +42,20 @@ export function readAmount(value: unknown): bigint | null {
   return BigInt(Math.trunc(decimal));
 }
 
+/** Whether a value would be an amount of more than MAX_AMOUNT_DIGITS digits: unreadable, whatever it holds. */
+export function isOverlongAmount(value: unknown): boolean {
+  if (typeof value === 'number') return Math.abs(value) >= AMOUNT_LIMIT;
+  if (typeof value === 'bigint') return (value < 0n ? -value : value).toString().length > MAX_AMOUNT_DIGITS;
+  if (typeof value !== 'string') return false;
+  if (value.length > MAX_NUMERIC_TEXT) return true;
+  const digits = /\d+/.exec(value)?.[0].length ?? 0;
+  if (digits > MAX_AMOUNT_DIGITS) return true;
+  const decimal = readDecimal(value);
+  return decimal !== null && Math.abs(decimal) >= AMOUNT_LIMIT;
+}
+
+const OVERLONG = `more than ${MAX_AMOUNT_DIGITS} digits`;
+
 function issue(ctx: z.RefinementCtx, message: string): typeof z.NEVER {
   ctx.addIssue({ code: 'custom', message });
   return z.NEVER;
@@ -48,8 +73,9 @@ export const integer = z.unknown().optional().transform((value, ctx) => {
   return parsed === null ? issue(ctx, 'expected an integer or integer text') : Math.trunc(parsed);
 });
 
-/** An amount in the smallest unit, exact. */
+/** An amount in the smallest unit, exact; more than MAX_AMOUNT_DIGITS digits is unreadable. */
 export const amount = z.unknown().optional().transform((value, ctx) => {
+  if (isOverlongAmount(value)) return issue(ctx, OVERLONG);
   const parsed = readAmount(value);
   return parsed === null ? issue(ctx, 'expected an amount as integer text or number') : parsed;
 });
@@ -60,7 +86,8 @@ export const optionalInteger = z.unknown().optional().transform((value) => {
   const parsed = readDecimal(value);
   return parsed === null ? null : Math.trunc(parsed);
 });
-export const optionalAmount = z.unknown().optional().transform((value) => readAmount(value));
+/** An optional amount: absent or empty is null, but an over-long one is unreadable, not absent. */
+export const optionalAmount = z.unknown().optional().transform((value, ctx) => (isOverlongAmount(value) ? issue(ctx, OVERLONG) : readAmount(value)));
 
 /** Text that may be null or absent (or, from a careless producer, a number). */
 export const optionalText = z.unknown().optional().transform((value): string | null => {
@@ -93,48 +120,104 @@ export const textMap = z.unknown().optional().transform((value): Record<string, 
   return out;
 });
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
-/** Any JSON value kept as is, for fields whose shape the spec does not show. */
-export const json = z.unknown().optional().transform((value): JsonValue | null => (value === undefined ? null : (value as JsonValue)));
-
 /** An element left out of a list because it failed its schema: where it was and why, for the log (never its value). */
 export interface DroppedElement {
   path: string;
   reason: string;
 }
 
-/** A parsed answer, with the elements of its lists that were left out as unreadable. */
+/** Elements named in a Reading's examples; the count says how many were left out in all. */
+export const DROPPED_EXAMPLES = 5;
+
+/** A parsed answer, with how many elements of its lists were left out as unreadable, and the first few of them. */
 export interface Reading<T> {
   value: T;
-  dropped: DroppedElement[];
+  dropped: number;
+  examples: DroppedElement[];
+}
+
+/** The dropped counts and examples of several readings, as one. */
+export function droppedOf(...readings: Array<Pick<Reading<unknown>, 'dropped' | 'examples'>>): Pick<Reading<unknown>, 'dropped' | 'examples'> {
+  let dropped = 0;
+  const examples: DroppedElement[] = [];
+  for (const reading of readings) {
+    dropped += reading.dropped;
+    for (const example of reading.examples) if (examples.length < DROPPED_EXAMPLES) examples.push(example);
+  }
+  return { dropped, examples };
 }
 
 /**
- * Reads a list element by element. An element that fails its schema is left out and reported,
+ * Reads a list element by element. An element that fails its schema is left out and counted,
  * so that one unreadable trade, holder or candle cannot hide the rest of an answer.
  */
 export function readEach<T extends z.ZodType>(item: T, list: readonly unknown[], path: string): Reading<z.output<T>[]> {
-  const read = readEntries(item, Object.fromEntries(list.entries()), path);
-  return { value: read.value.map(([, element]) => element), dropped: read.dropped };
+  const value: z.output<T>[] = [];
+  const sink = dropSink(path);
+  for (let index = 0; index < list.length; index += 1) {
+    const parsed = readOne(item, list[index], sink, String(index));
+    if (parsed !== DROPPED) value.push(parsed);
+  }
+  return { value, dropped: sink.count, examples: sink.examples };
 }
 
 /** Reads the values of a map one by one, like readEach: an unreadable value is left out with its key. */
 export function readEntries<T extends z.ZodType>(item: T, map: object, path: string): Reading<Array<[string, z.output<T>]>> {
   const value: Array<[string, z.output<T>]> = [];
-  const dropped: DroppedElement[] = [];
+  const sink = dropSink(path);
   for (const [key, raw] of Object.entries(map)) {
-    const parsed = item.safeParse(raw);
-    if (parsed.success) {
-      value.push([key, parsed.data]);
-      continue;
-    }
-    // The issue's path and message name the field and what was expected, never the value itself.
-    const issue = parsed.error.issues[0];
-    const field = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.join('.')}: `;
-    dropped.push({ path: `${path}.${key}`, reason: `${field}${issue?.message ?? 'unreadable'}`.slice(0, 200) });
+    const parsed = readOne(item, raw, sink, key);
+    if (parsed !== DROPPED) value.push([key, parsed]);
   }
-  return { value, dropped };
+  return { value, dropped: sink.count, examples: sink.examples };
+}
+
+const DROPPED: unique symbol = Symbol('dropped');
+
+interface DropSink {
+  count: number;
+  examples: DroppedElement[];
+  add(key: string, reason: string): void;
+}
+
+function dropSink(path: string): DropSink {
+  const sink: DropSink = {
+    count: 0,
+    examples: [],
+    add(key, reason) {
+      sink.count += 1;
+      if (sink.examples.length < DROPPED_EXAMPLES) sink.examples.push({ path: `${path}.${key}`, reason: reason.slice(0, 200) });
+    },
+  };
+  return sink;
+}
+
+/**
+ * One element. Every element schema here reads an object, so anything else (or an empty object,
+ * which has none of the required fields) is dropped on sight: a hostile answer of a million `0`s
+ * or `{}`s costs a type check each, not a schema run and its error report each.
+ */
+function readOne<T extends z.ZodType>(item: T, raw: unknown, sink: DropSink, key: string): z.output<T> | typeof DROPPED {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    sink.add(key, 'not an object');
+    return DROPPED;
+  }
+  if (isEmpty(raw)) {
+    sink.add(key, 'an empty object');
+    return DROPPED;
+  }
+  const parsed = item.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  // The issue's path and message name the field and what was expected, never the value itself.
+  const issue = parsed.error.issues[0];
+  const field = issue === undefined || issue.path.length === 0 ? '' : `${issue.path.join('.')}: `;
+  sink.add(key, `${field}${issue?.message ?? 'unreadable'}`);
+  return DROPPED;
+}
+
+function isEmpty(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
 }
 
 /**

@@ -19,6 +19,6 @@ export async function holdersCard(client: MarketClient, address: string, sortBy:
   // The service's default order is balance (spec §4.3); asking without sortBy shares the cached
   // answer with the other look-ups that read the largest holders.
   const options = sort === DEFAULT_HOLDER_SORT ? {} : { sortBy: sort };
-  const [token, holders] = await Promise.all([client.token(address), client.holders(address, options)]);
-  return buildHoldersCard({ token, holders, sortBy: sort, now });
+  const [token, holders] = await Promise.all([client.token(address), client.readHolders(address, options)]);
+  return buildHoldersCard({ token, holders: holders.value, unreadable: holders.unreadable, sortBy: sort, now });
 }

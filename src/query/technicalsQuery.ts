@@ -9,8 +9,8 @@ import type { MarketClient } from '../market/client';
 
 export async function technicalsCard(client: MarketClient, address: string, now: Date): Promise<Card> {
   const [technicals, token] = await Promise.all([
-    client.technicals(address),
+    client.readTechnicals(address),
     client.token(address).catch(() => null),
   ]);
-  return buildTechnicalsCard({ address, technicals, token, now });
+  return buildTechnicalsCard({ address, technicals: technicals.value, token, now, unreadable: technicals.unreadable });
 }

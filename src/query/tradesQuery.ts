@@ -27,7 +27,7 @@ async function tokenInfo(client: MarketClient, address: string, history: TradeHi
 
 export async function tradesCard(client: MarketClient, tokenAddress: string, wallets: string[], now: Date): Promise<Card> {
   const address = tokenAddress.trim();
-  const history = await client.trades(address, wallets);
+  const { value: history, unreadable } = await client.readTrades(address, wallets);
   const token = await tokenInfo(client, address, history);
-  return buildTradesCard({ token, wallets: distinctWallets(wallets), history, now });
+  return buildTradesCard({ token, wallets: distinctWallets(wallets), history, now, unreadable });
 }

@@ -32,7 +32,7 @@ async function tokenInfos(client: MarketClient, history: TradeHistory): Promise<
 }
 
 export async function walletCard(client: MarketClient, wallets: string[], now: Date): Promise<Card> {
-  const history = await client.walletTrades(wallets);
+  const { value: history, unreadable } = await client.readWalletTrades(wallets);
   const tokens = await tokenInfos(client, history);
-  return buildWalletCard({ wallets: distinctWallets(wallets), history, tokens, now });
+  return buildWalletCard({ wallets: distinctWallets(wallets), history, tokens, now, unreadable });
 }

@@ -340,11 +340,11 @@ describe('every error path', () => {
     expect(JSON.stringify(error.details)).not.toContain(WRONG_KEY);
   });
 
-  it('rate-limited: a Retry-After beyond the cap fails at once, carrying the wait', async () => {
+  it('rate-limited: a Retry-After beyond the cap fails at once, telling to come back after the cap', async () => {
     sim.faults.set({ 'token-technicals': { error429Rate: 1, retryAfterSecs: 90 } });
     const error = await failure(client().technicals(tokens[0] ?? ''));
-    expect(error).toMatchObject({ kind: 'rate-limited', status: 429, retryAfterMs: 90_000 });
-    expect(error.userMessage).toBe('The market data service is busy; try again in 90 s.');
+    expect(error).toMatchObject({ kind: 'rate-limited', status: 429, retryAfterMs: 30_000, details: { askedWaitMs: 90_000 } });
+    expect(error.userMessage).toBe('The market data service is busy; try again in 30 s.');
     expect(sim.stats.count('token-technicals')).toBe(1);
   });
 
@@ -375,12 +375,12 @@ describe('every error path', () => {
     expect(c.stats()['holders-history']).toMatchObject({ requests: 3, retries: 1, failures: 0 });
   });
 
-  it('upstream: a 503 whose Retry-After exceeds the cap fails at once, carrying the wait', async () => {
+  it('upstream: a 503 whose Retry-After exceeds the cap fails at once, telling to come back after the cap', async () => {
     const c = client({ baseUrl: relay.url });
     relay.handle = async () => ({ status: 503, headers: { 'retry-after': '90' }, body: JSON.stringify({ error: 'Service Unavailable' }) });
     const error = await failure(c.chart(tokens[2] ?? ''));
-    expect(error).toMatchObject({ kind: 'upstream', status: 503, retryAfterMs: 90_000 });
-    expect(error.userMessage).toBe('The market data service failed to answer; try again in 90 s.');
+    expect(error).toMatchObject({ kind: 'upstream', status: 503, retryAfterMs: 30_000, details: { askedWaitMs: 90_000 } });
+    expect(error.userMessage).toBe('The market data service failed to answer; try again in 30 s.');
     expect(relay.seen).toHaveLength(1);
   });
 

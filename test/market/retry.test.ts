@@ -1,7 +1,8 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MarketError, type MarketErrorKind } from '../../src/market/errors';
 import { backoffDelay, isRetryable, retryDelay, withRetries, type RetryPolicy } from '../../src/market/retry';
+import { ManualClock } from './support/manualClock';
 
 const policy: RetryPolicy = { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 4, maxRetryAfterMs: 1_000, retryAfterMarginMs: 5 };
 
@@ -50,7 +51,7 @@ describe('retry policy', () => {
 describe('withRetries', () => {
   it('succeeds after retryable failures, counting attempts', async () => {
     const seen: number[] = [];
-    const result = await withRetries(async (attempt) => {
+    const result = await withRetries(async ({ attempt }) => {
       seen.push(attempt);
       if (attempt < 3) throw failure('upstream', 500);
       return 'ok';
@@ -106,16 +107,78 @@ describe('withRetries', () => {
 
   it('stops waiting when aborted', async () => {
     const controller = new AbortController();
-    const slow: RetryPolicy = { ...policy, baseDelayMs: 60_000, maxDelayMs: 60_000, random: () => 0.99 };
+    const clock = new ManualClock();
+    const slow: RetryPolicy = { ...policy, baseDelayMs: 60_000, maxDelayMs: 60_000, clock };
     const pending = withRetries(async () => {
       throw failure('timeout');
     }, slow, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 5);
+    await vi.waitFor(() => expect(clock.pending()).toEqual([30_000]));
+    controller.abort();
     await expect(pending).rejects.toMatchObject({ kind: 'timeout', details: { closed: true } });
+    expect(clock.pending()).toEqual([]);
   });
 
   it('lets other errors through untouched', async () => {
     const odd = new TypeError('bug');
     await expect(withRetries(async () => Promise.reject(odd), policy)).rejects.toBe(odd);
+  });
+});
+
+describe('the retry schedule, on a manual clock', () => {
+  const wide: Omit<RetryPolicy, 'clock'> = { maxRetries: 4, baseDelayMs: 250, maxDelayMs: 1_000, maxRetryAfterMs: 30_000, retryAfterMarginMs: 100 };
+
+  /** Runs withRetries over `failures` (then success), firing each armed wait as it comes; returns the waits. */
+  async function schedule(clock: ManualClock, policy: RetryPolicy, failures: MarketError[]): Promise<{ waits: number[]; outcome: unknown }> {
+    const waits: number[] = [];
+    let calls = 0;
+    const run = withRetries(async () => {
+      const next = failures[calls];
+      calls += 1;
+      if (next) throw next;
+      return 'ok';
+    }, policy).then(
+      (value) => value,
+      (error: unknown) => error,
+    );
+    let settled = false;
+    void run.then(() => {
+      settled = true;
+    });
+    while (!settled) {
+      await vi.waitFor(() => expect(settled || clock.pending().length > 0).toBe(true));
+      if (settled) break;
+      const [wait = 0] = clock.pending();
+      waits.push(wait);
+      clock.advance(wait);
+    }
+    return { waits, outcome: await run };
+  }
+
+  it('draws full jitter under a doubling ceiling, capped, from the clock\'s random source', async () => {
+    const clock = new ManualClock(0, [0.5, 0.5, 0.5, 0.999]);
+    const { waits, outcome } = await schedule(clock, { ...wide, clock }, [failure('upstream', 500), failure('timeout'), failure('unreachable'), failure('upstream', 502)]);
+    expect(outcome).toBe('ok');
+    // 0.5 × 250, 0.5 × 500, 0.5 × 1,000, then 0.999 × min(1,000, 2,000).
+    expect(waits).toEqual([125, 250, 500, 999]);
+  });
+
+  it('waits a Retry-After within the cap plus the margin, and not at all one at the cap', async () => {
+    const clock = new ManualClock(0, [0]);
+    const { waits, outcome } = await schedule(clock, { ...wide, clock }, [failure('rate-limited', 429, 2_000), failure('upstream', 503, 700)]);
+    expect(outcome).toBe('ok');
+    expect(waits).toEqual([2_100, 800]);
+    const capped = await schedule(clock, { ...wide, clock }, [failure('rate-limited', 429, 30_000)]);
+    expect(capped.waits).toEqual([]);
+    expect(capped.outcome).toMatchObject({ kind: 'rate-limited', retryAfterMs: 30_000, details: { attempts: 1 } });
+  });
+
+  it('starts no retry whose wait would end past the call deadline; a slow service ends as a timeout', async () => {
+    const clock = new ManualClock(0, [0.999]);
+    const policy: RetryPolicy = { ...wide, maxRetries: 10, deadlineMs: 1_000, clock };
+    const { waits, outcome } = await schedule(clock, policy, Array.from({ length: 11 }, () => failure('timeout')));
+    // 249 + 499 = 748 ms spent; the next wait (999) would end at 1,747, past the deadline.
+    expect(waits).toEqual([249, 499]);
+    expect(outcome).toMatchObject({ kind: 'timeout', details: { attempts: 3, deadline: 'call' } });
+    expect(isRetryable(outcome as MarketError)).toBe(false);
   });
 });

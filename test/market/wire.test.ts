@@ -157,11 +157,12 @@ describe('lists', () => {
   it('leaves out an unreadable holder, trade, candle, initial buyer or metadata entry and reports where', () => {
     const holders = HoldersReadingSchema.parse([{ address: 'h1', currentlyHoldingAmount: '10' }, { address: 'h2' }, null, { address: 'h3', currentlyHoldingAmount: 3 }]);
     expect(holders.value.map((holder) => holder.address)).toEqual(['h1', 'h3']);
-    expect(holders.dropped).toEqual([
+    expect(holders.dropped).toBe(2);
+    expect(holders.examples).toEqual([
       { path: 'holders.1', reason: expect.stringMatching(/^currentlyHoldingAmount: expected an amount/) },
       { path: 'holders.2', reason: expect.any(String) },
     ]);
-    expect(HoldersReadingSchema.parse({ data: [{ address: 'h' }] }).dropped).toEqual([{ path: 'data.0', reason: expect.any(String) }]);
+    expect(HoldersReadingSchema.parse({ data: [{ address: 'h' }] }).examples).toEqual([{ path: 'data.0', reason: expect.any(String) }]);
 
     const trades = TradeHistoryReadingSchema.parse({
       tradeHistory: [trade(1), { ...trade(2), amountIn: 'lots' }, trade(3)],
@@ -169,20 +170,20 @@ describe('lists', () => {
     });
     expect(trades.value.tradeHistory.map((item) => item.timestamp)).toEqual([3, 1]);
     expect([...trades.value.tokensMetadata.keys()]).toEqual(['good']);
-    expect(trades.dropped.map((item) => item.path)).toEqual(['tradeHistory.1', 'tokensMetadata.bad']);
+    expect(trades.examples.map((item) => item.path)).toEqual(['tradeHistory.1', 'tokensMetadata.bad']);
 
     const candles = CandlesReadingSchema.parse({ candles: [candle(2), { ...candle(1), open: null }] });
     expect(candles.value.map((item) => item.timestamp)).toEqual([2]);
-    expect(CandlesReadingSchema.parse([candle(1), 'x']).dropped).toEqual([{ path: 'candles.1', reason: expect.any(String) }]);
+    expect(CandlesReadingSchema.parse([candle(1), 'x']).examples).toEqual([{ path: 'candles.1', reason: expect.any(String) }]);
 
     const technicals = TechnicalsEnvelopeReadingSchema.parse({
       data: { overtimeTechnicals: [{ holdersCount: 3 }, 7], initialBuyerStats: [{ initialBuyerType: 'HOLD' }, { walletAddress: 'w', initialBuyerType: 'SELL_ALL' }] },
     });
     expect(technicals.value.initialBuyerStats.map((buyer) => buyer.walletAddress)).toEqual(['w']);
     expect(technicals.value.overtimeTechnicals).toHaveLength(1);
-    expect(technicals.dropped.map((item) => item.path)).toEqual(['overtimeTechnicals.1', 'initialBuyerStats.0']);
+    expect(technicals.examples.map((item) => item.path)).toEqual(['overtimeTechnicals.1', 'initialBuyerStats.0']);
     // A single initial buyer sent as an object is a list of one, left out the same way.
-    expect(TechnicalsEnvelopeReadingSchema.parse({ initialBuyerStats: { sniper: true } }).dropped).toHaveLength(1);
+    expect(TechnicalsEnvelopeReadingSchema.parse({ initialBuyerStats: { sniper: true } }).dropped).toBe(1);
     // The plain schemas give the same value without the report.
     expect(TradeHistorySchema.parse({ tradeHistory: [trade(1), { nonsense: true }] }).tradeHistory).toHaveLength(1);
   });

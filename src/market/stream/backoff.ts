@@ -1,15 +1,16 @@
 /**
- * The waits between connection attempts. Both spread the sockets out in time: a thousand sockets
- * cut (or refused) at the same instant must not all come back at the same instant.
+ * The waits between connection attempts, drawn with the market layer's one jitter (../jitter.ts).
+ * Both spread the sockets out in time: a thousand sockets cut (or refused) at the same instant
+ * must not all come back at the same instant.
  */
+import { fullJitter, spreadAround } from '../jitter';
 
 /**
  * Full-jitter exponential backoff after a lost link: the wait before reconnection attempt n (from 0)
  * is uniform in [0, min(max, base·2ⁿ)).
  */
 export function backoffDelay(attempt: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 30));
-  return Math.floor(random() * ceiling);
+  return fullJitter(attempt, baseMs, maxMs, random);
 }
 
 /** How far a slow retry may stray from its nominal pause, as a fraction of it. */
@@ -21,5 +22,5 @@ export const SLOW_RETRY_SPREAD = 0.2;
  * tight loop, yet sockets refused together retry apart.
  */
 export function slowRetryDelay(pauseMs: number, random: () => number = Math.random): number {
-  return Math.floor(pauseMs * (1 - SLOW_RETRY_SPREAD + 2 * SLOW_RETRY_SPREAD * random()));
+  return spreadAround(pauseMs, SLOW_RETRY_SPREAD, random);
 }
