@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { parseDurationMs } from './duration';
 import { ENDPOINTS, isEndpointName, type EndpointName } from './market/endpoints';
 import type { RateLimit } from './market/limiter';
 
@@ -37,6 +38,8 @@ export interface Config {
   /** Bytes of events that may wait for a slow consumer, per subscription. */
   wsQueueMaxBytes: number;
   logLevel: string;
+  /** The SQLite file of follows, last-seen state and the outbox; its folder is created at start. */
+  databasePath: string;
 }
 
 export class ConfigError extends Error {
@@ -49,25 +52,10 @@ export class ConfigError extends Error {
   }
 }
 
-const DURATION = /^(\d+)(ms|s|m|h)$/;
-const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-const DURATION_FORM = 'a whole number with a unit, ms, s, m or h (e.g. 500ms, 10s, 5m)';
+const DURATION_FORM = 'a duration with a unit, ms, s, m or h (e.g. 500ms, 10s, 5m)';
 
 /** Plain decimal digits only: `1e1`, `0x10`, `+5` or `12.0` are refused, not reinterpreted. */
 const PLAIN_INTEGER = /^\d+$/;
-
-/**
- * "1500ms", "10s", "5m", "1h", or "0". A bare number is refused: whether `500` meant
- * milliseconds or seconds is a guess the bot should not make silently.
- */
-function parseDurationMs(text: string): number | null {
-  const trimmed = text.trim();
-  if (trimmed === '0') return 0;
-  const match = DURATION.exec(trimmed);
-  if (!match) return null;
-  const ms = Number(match[1]) * (DURATION_UNITS[match[2] ?? ''] ?? Number.NaN);
-  return Number.isSafeInteger(ms) ? ms : null;
-}
 
 const SIZE = /^(\d+)(B|KB|MB)$/i;
 const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 * 1024 };
@@ -195,6 +183,15 @@ const EnvSchema = z.object({
   TMDS_WS_QUEUE_MAX_SIZE: size('TMDS_WS_QUEUE_MAX_SIZE', 64 * 1024, 1024 * 1024 * 1024, 4 * 1024 * 1024),
   // The simulator's --seed flag takes the same range (src/simulator/cliArgs.ts).
   SIMULATOR_SEED: wholeNumber('SIMULATOR_SEED', 0, 2 ** 32 - 1, 42),
+  DATABASE_PATH: z
+    .string()
+    .optional()
+    .transform((value) => {
+      const path = (value ?? '').trim() || 'data/tokenwatch.db';
+      // A NUL would cut the path short inside SQLite and open another file than the one named.
+      if (path.includes('\u0000')) throw new ConfigError('DATABASE_PATH', 'must be a file path');
+      return path;
+    }),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -246,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     wsMaxFrameBytes: parsed.TMDS_WS_MAX_FRAME,
     wsQueueMaxBytes: parsed.TMDS_WS_QUEUE_MAX_SIZE,
     logLevel: parsed.LOG_LEVEL,
+    databasePath: parsed.DATABASE_PATH,
   };
 }
 

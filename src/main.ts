@@ -6,13 +6,14 @@ import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { runConsoleChat } from './chats/console/chat';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config';
-import type { CommandContext } from './dispatch/command';
+import { Dispatcher } from './dispatch/dispatcher';
 import { loadCommands } from './dispatch/registry';
 import { createLogger, registerSecret } from './log';
 import { MarketClient } from './market/client';
 import { QueryService } from './query/service';
 import type { Market } from './simulator/market';
 import { startSimulator, type RunningSimulator } from './simulator/server';
+import { MemoryActionKeyStore } from './store/memoryActionKeys';
 
 function readConfig(): Config {
   try {
@@ -73,7 +74,7 @@ async function main(): Promise<void> {
     cacheMaxBytes: config.cacheMaxBytes,
   });
   const commands = await loadCommands();
-  const context: CommandContext = { query: new QueryService(client), commands, now: () => new Date() };
+  const dispatcher = new Dispatcher({ commands, services: { query: new QueryService(client) }, actionKeys: new MemoryActionKeyStore(), logger });
 
   const shutdown = async () => {
     await client.close();
@@ -90,7 +91,7 @@ async function main(): Promise<void> {
   } else {
     process.stdout.write(`TokenWatch console chat on ${market.baseUrl}; type /help\n`);
   }
-  await runConsoleChat({ input: process.stdin, output: process.stdout, context, outDir: 'data/out', interactive });
+  await runConsoleChat({ input: process.stdin, output: process.stdout, dispatcher, outDir: 'data/out', interactive });
   await shutdown();
 }
 

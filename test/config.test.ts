@@ -27,9 +27,9 @@ describe('loadConfig', () => {
 
   it('refuses a duration without a unit, saying what it expects', () => {
     expect(() => loadConfig({ TMDS_CACHE_TTL: 'token-data=500' })).toThrow(
-      /^Invalid configuration: TMDS_CACHE_TTL must be .*a whole number with a unit, ms, s, m or h .*; "token-data=500" is not$/,
+      /^Invalid configuration: TMDS_CACHE_TTL must be .*a duration with a unit, ms, s, m or h .*; "token-data=500" is not$/,
     );
-    expect(() => loadConfig({ TMDS_RATE_LIMIT_MAX_WAIT: '30' })).toThrow(/^Invalid configuration: TMDS_RATE_LIMIT_MAX_WAIT must be a whole number with a unit, ms, s, m or h/);
+    expect(() => loadConfig({ TMDS_RATE_LIMIT_MAX_WAIT: '30' })).toThrow(/^Invalid configuration: TMDS_RATE_LIMIT_MAX_WAIT must be a duration with a unit, ms, s, m or h/);
   });
 
   it('reads whole numbers written in plain digits, up to 2^32 − 1 for the seed as the simulator\'s --seed', () => {
@@ -72,7 +72,8 @@ describe('loadConfig', () => {
     [{ TMDS_RATE_LIMITS: 'token-technicals=1e2/60s' }, 'TMDS_RATE_LIMITS'],
     [{ TMDS_CACHE_TTL: 'nowhere=10s' }, 'TMDS_CACHE_TTL'],
     [{ TMDS_CACHE_TTL: 'token-data=500' }, 'TMDS_CACHE_TTL'],
-    [{ TMDS_CACHE_TTL: 'token-data=10S' }, 'TMDS_CACHE_TTL'],
+    [{ TMDS_CACHE_TTL: 'token-data=10x' }, 'TMDS_CACHE_TTL'],
+    [{ TMDS_CACHE_TTL: 'token-data=1.5ms' }, 'TMDS_CACHE_TTL'],
     [{ TMDS_RATE_LIMIT_MAX_WAIT: '30' }, 'TMDS_RATE_LIMIT_MAX_WAIT'],
     [{ TMDS_RATE_LIMIT_MAX_WAIT: '11m' }, 'TMDS_RATE_LIMIT_MAX_WAIT'],
     [{ TMDS_RATE_LIMIT_MAX_WAIT: 'soon' }, 'TMDS_RATE_LIMIT_MAX_WAIT'],

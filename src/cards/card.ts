@@ -34,6 +34,8 @@ export interface CardAction {
   label: string;
   command: string;
   args: string[];
+  /** Runs the command that made this card again: platforms replace the card in place with the answer. */
+  refresh?: boolean;
 }
 
 export interface CardAttachment {

@@ -1,10 +1,12 @@
 /**
  * The chart card: a token's price over a range as candles summarise it (spec §4.5): open, high,
- * low, close, change and volume. Prices are in SOL per token, the quote of the pools (§2.8); the
- * candlestick picture is not drawn yet, so `image` stays unset.
+ * low, close, change and volume, with the candlestick picture as its image when one was drawn
+ * (src/charts/). Prices are in SOL per token, the quote of the pools (§2.8). Candles the answer
+ * held beyond the request (outside the range, repeated, past countBack) were left out before this
+ * card is built, and it says how many, so nothing is shown as read that was not asked for.
  */
 import type { Candle } from '../market/schemas';
-import { bold, field, type Card, type CardAction } from './card';
+import { bold, field, text, type Card, type CardAction, type CardAttachment, type RichText } from './card';
 import { compact, duration, explorerTokenUrl, percent, price } from './format';
 import { tokenSymbol, tokenTitle, type TokenInfo } from './tradeFacts';
 
@@ -49,7 +51,16 @@ export interface ChartCardInput {
   /** The width asked for, when the query had to widen it to stay under the candle cap. */
   requestedIntervalSecs: number;
   rangeSecs: number;
+  /** The range as the reader named it ("24h"); duration() of rangeSecs when not given. */
+  rangeLabel?: string;
   now: Date;
+  /** The candlestick picture, when drawn. */
+  image?: CardAttachment;
+  /** True when drawing the picture failed: the card says the picture is missing. */
+  pictureFailed?: boolean;
+  /** Candles the answer held that were left out, and how many it held in all. */
+  dropped?: number;
+  received?: number;
 }
 
 /** The wider view offered as a button, unless the chart already covers a week or more. */
@@ -72,15 +83,20 @@ export function buildChartCard(input: ChartCardInput): Card {
   const title = tokenTitle(token);
   const symbol = tokenSymbol(token);
   const url = explorerTokenUrl(token.address) ?? undefined;
-  const range = duration(rangeSecs);
+  const range = input.rangeLabel ?? duration(rangeSecs);
   const interval = duration(intervalSecs);
   const summary = summarizeCandles(candles);
+  const dropped = input.dropped ?? 0;
+  const droppedNote: RichText =
+    dropped > 0
+      ? [text(`The service sent ${(input.received ?? dropped).toLocaleString('en-US')} candle${(input.received ?? dropped) === 1 ? '' : 's'} for the last ${range}; ${dropped.toLocaleString('en-US')} outside that range, repeated or beyond the number asked for were left out.`)]
+      : [];
 
   if (summary === null) {
     return {
       title: `No chart for ${title}`,
       url,
-      description: [{ text: `No trades of ${title} in the last ${range}, so there are no ${interval} candles to show.` }],
+      description: [{ text: `No trades of ${title} in the last ${range}, so there are no ${interval} candles to show.` }, ...(dropped > 0 ? [text('\n'), ...droppedNote] : [])],
       color: 'neutral',
       fields: [],
       timestamp: now,
@@ -92,9 +108,11 @@ export function buildChartCard(input: ChartCardInput): Card {
   if (intervalSecs !== requestedIntervalSecs) {
     notes.push(`${duration(requestedIntervalSecs)} candles over ${range} would be too many; shown at ${interval}`);
   }
+  if (input.pictureFailed) notes.push('The picture could not be drawn');
   return {
     title: `Chart of ${title}`,
     url,
+    ...(droppedNote.length > 0 ? { description: droppedNote } : {}),
     color: 'info',
     fields: [
       field('Open', solPrice(summary.open), true),
@@ -106,6 +124,7 @@ export function buildChartCard(input: ChartCardInput): Card {
       field('Candles', `${summary.count} × ${interval}`, true),
       field('Range', `last ${range}`, true),
     ],
+    ...(input.image === undefined ? {} : { image: input.image }),
     footer: notes.join(' · '),
     timestamp: now,
     actions: actionsFor(token.address, rangeSecs),

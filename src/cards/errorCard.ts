@@ -4,14 +4,16 @@
  * usage errors say what to type; anything else says only that something went wrong, because an
  * unexpected error's message may carry file paths, hosts or secrets and helps no reader.
  */
-import { usageOf, UsageError } from '../dispatch/parseArgs';
 import { scrubSecrets } from '../log';
 import { isMarketError, type MarketError, type MarketErrorKind } from '../market/errors';
+import { usageOf, UsageError } from '../usage';
 import { code, field, rich, type Card, type CardAction, type CardField, type RichText } from './card';
 
 export interface ErrorCardOptions {
   /** One more sentence from the caller on what to do next. */
   hint?: string;
+  /** The id the log line of this failure carries, shown so that a person can quote it to the operator. */
+  errorId?: string;
 }
 
 /** "12 s", "3 min": the wait rounded up, in minutes from two minutes on. */
@@ -84,13 +86,18 @@ function usageCard(error: UsageError, hint: string | undefined): Card {
 }
 
 export function cardForError(error: unknown, options: ErrorCardOptions = {}): Card {
-  if (error instanceof UsageError) return usageCard(error, options.hint);
+  const card = explain(error, options.hint);
+  return options.errorId === undefined ? card : { ...card, footer: `Error id ${options.errorId}` };
+}
+
+function explain(error: unknown, hint: string | undefined): Card {
+  if (error instanceof UsageError) return usageCard(error, hint);
   if (isMarketError(error)) {
     const { title, message } = explainMarket(error);
-    return { title, description: describe(message, options.hint), color: 'error', fields: [], actions: [] };
+    return { title, description: describe(message, hint), color: 'error', fields: [], actions: [] };
   }
   // A caller's hint says what to do better than the generic advice, so it takes its place.
-  const advice = options.hint?.trim() || 'Try again; if it keeps happening, tell the bot’s operator.';
+  const advice = hint?.trim() || 'Try again; if it keeps happening, tell the bot’s operator.';
   return {
     title: 'Something went wrong',
     description: rich('The bot could not answer that.', '\n', advice),

@@ -336,59 +336,6 @@ export function duration(secs: number): string {
   return parts.join('');
 }
 
-const UNIT_SECONDS: Record<string, number> = {
-  s: 1,
-  sec: 1,
-  secs: 1,
-  second: 1,
-  seconds: 1,
-  m: MINUTE,
-  min: MINUTE,
-  mins: MINUTE,
-  minute: MINUTE,
-  minutes: MINUTE,
-  h: HOUR,
-  hr: HOUR,
-  hrs: HOUR,
-  hour: HOUR,
-  hours: HOUR,
-  d: DAY,
-  day: DAY,
-  days: DAY,
-  w: WEEK,
-  wk: WEEK,
-  week: WEEK,
-  weeks: WEEK,
-};
-
-const MAX_DURATION_TEXT = 32;
-
-/**
- * Reads a duration typed by a person: "15m", "4h", "1d", "2w", "90" (plain seconds), "1h30m",
- * "1.5h", "15 min". Case and spaces between parts do not matter. Returns whole seconds, or null for
- * anything else, and for zero, negative, fractional-second or unsafely large results.
- */
-export function parseDuration(input: string): number | null {
-  const s = input.trim().toLowerCase();
-  if (s === '' || s.length > MAX_DURATION_TEXT) return null;
-  if (/^\d+$/.test(s)) return wholePositive(Number(s));
-  const part = /(\d+(?:\.\d+)?)\s*([a-z]+)\s*/gy;
-  let total = 0;
-  let consumed = 0;
-  for (let match = part.exec(s); match !== null; match = part.exec(s)) {
-    const size = UNIT_SECONDS[match[2] ?? ''];
-    if (size === undefined) return null;
-    total += Number(match[1]) * size;
-    consumed = part.lastIndex;
-  }
-  if (consumed !== s.length) return null;
-  return wholePositive(Math.round(total * 1000) / 1000);
-}
-
-function wholePositive(n: number): number | null {
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-}
-
 /** Shortens a long address to its first and last 4 characters: "So11…1112". */
 export function shortAddress(address: string): string {
   const chars = Array.from(address);

@@ -6,20 +6,19 @@
  * A command's example is the line of its help text that starts with "Example:", so the example a
  * person reads is the one the tests run.
  */
-import type { AnyCommand, OptionSpec } from '../dispatch/command';
-import { usageOf } from '../dispatch/parseArgs';
+import { usageOf, type CommandUsage, type OptionSpec } from '../usage';
 import { code, field, joinRich, rich, type Card, type CardField } from './card';
 import { duration } from './format';
 
 const EXAMPLE_LINE = /^\s*Example:\s*(\/\S.*?)\s*$/im;
 
 /** The example command line of a command's help text, or null when it has none. */
-export function exampleOf(command: AnyCommand): string | null {
+export function exampleOf(command: CommandUsage): string | null {
   return EXAMPLE_LINE.exec(command.help)?.[1] ?? null;
 }
 
 /** The help text without its example line, which the card shows on its own. */
-function helpWithoutExample(command: AnyCommand): string {
+function helpWithoutExample(command: CommandUsage): string {
   return command.help
     .replace(EXAMPLE_LINE, '')
     .replace(/\n{3,}/g, '\n\n')
@@ -56,14 +55,14 @@ function optionLine(option: OptionSpec): string {
   return `${option.name}${option.required ? '' : ' (optional)'}: ${option.description}; ${optionKind(option)}.`;
 }
 
-function commandFields(commands: readonly AnyCommand[]): CardField[] {
+function commandFields(commands: readonly CommandUsage[]): CardField[] {
   return [...commands]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((command) => field(usageOf(command), command.description));
 }
 
 /** Every command, one line each. */
-export function helpListCard(commands: readonly AnyCommand[]): Card {
+export function helpListCard(commands: readonly CommandUsage[]): Card {
   return {
     title: 'Commands',
     description: rich('Type a command with its options. ', code('/help command'), ' shows its options and an example.'),
@@ -74,7 +73,7 @@ export function helpListCard(commands: readonly AnyCommand[]): Card {
 }
 
 /** One command: usage, what it answers, its options and an example. */
-export function commandHelpCard(command: AnyCommand): Card {
+export function commandHelpCard(command: CommandUsage): Card {
   const fields: CardField[] = [field('Usage', code(usageOf(command)))];
   if (command.options.length > 0) fields.push(field('Options', joinRich(command.options.map(optionLine), '\n')));
   const example = exampleOf(command);
@@ -104,11 +103,11 @@ function distance(a: string, b: string): number {
 }
 
 /** The command a person probably meant: a prefix of a name, or a name at most two edits away. */
-export function closestCommand(commands: readonly AnyCommand[], name: string): AnyCommand | null {
+export function closestCommand(commands: readonly CommandUsage[], name: string): CommandUsage | null {
   if (name === '') return null;
   const prefixed = commands.filter((command) => command.name.startsWith(name));
   if (prefixed.length === 1) return prefixed[0] ?? null;
-  let best: AnyCommand | null = null;
+  let best: CommandUsage | null = null;
   let bestDistance = 3;
   for (const command of commands) {
     const d = distance(name, command.name);
@@ -126,7 +125,7 @@ function normalizeName(name: string): string {
 }
 
 /** Help for `name`, or the list of every command when no name is given. */
-export function helpCard(commands: readonly AnyCommand[], name?: string): Card {
+export function helpCard(commands: readonly CommandUsage[], name?: string): Card {
   if (name === undefined || name.trim() === '') return helpListCard(commands);
   const wanted = normalizeName(name);
   const command = commands.find((candidate) => candidate.name === wanted);

@@ -1,54 +1,28 @@
 /**
- * What a command is: a name, help text, typed options and a `run` that returns a Card. One
- * definition serves every chat: the chat adapters read the options to register slash commands or
- * parse typed text, then call `run` with exact values. Nothing here knows a chat library.
+ * What a command is: a name, help text, typed options, a policy and a `run` that returns a Card.
+ * One definition serves every chat: the chat adapters read the options to register slash commands
+ * or parse typed text, and hand what a person typed to the Dispatcher, which parses it, checks the
+ * policy and calls `run` with exact values. Nothing here knows a chat library.
  */
 import type { Card } from '../cards/card';
+import type { ChatRef } from '../chats/chat';
 import type { QueryService } from '../query/service';
+import type { OptionSpec } from '../usage';
 
-interface OptionBase {
-  /** Lower-case, as Discord requires for option names. */
-  name: string;
-  /** One line of help, at most 100 characters (Discord's limit). */
-  description: string;
-  required: boolean;
-}
-
-export interface AddressOption extends OptionBase {
-  type: 'address';
-}
-export interface AddressListOption extends OptionBase {
-  type: 'addresses';
-  /** How many addresses one call may name. */
-  max: number;
-}
-export interface ChoiceOption extends OptionBase {
-  type: 'choice';
-  choices: ReadonlyArray<{ value: string; label: string }>;
-}
-export interface NumberOption extends OptionBase {
-  type: 'number';
-  min?: number;
-  max?: number;
-  integer?: boolean;
-}
-/** A duration written as 15m, 4h, 1d (or plain seconds), read as seconds. */
-export interface DurationOption extends OptionBase {
-  type: 'duration';
-  minSecs?: number;
-  maxSecs?: number;
-}
-export interface TextOption extends OptionBase {
-  type: 'text';
-  maxLength?: number;
-}
-
-export type OptionSpec = AddressOption | AddressListOption | ChoiceOption | NumberOption | DurationOption | TextOption;
+export type {
+  AddressListOption,
+  AddressOption,
+  ChoiceOption,
+  DurationOption,
+  NumberOption,
+  OptionSpec,
+  TextOption,
+} from '../usage';
 
 /** The value an option yields once parsed. */
-export type OptionValue<S extends OptionSpec> = S extends AddressListOption
+export type OptionValue<S extends OptionSpec> = S extends { type: 'addresses' }
   ? string[]
-  : S extends NumberOption | DurationOption
+  : S extends { type: 'number' | 'duration' }
     ? number
     : string;
 
@@ -57,15 +31,41 @@ export type ArgsOf<O extends readonly OptionSpec[]> = {
   [S in O[number] as S['name']]: S['required'] extends true ? OptionValue<S> : OptionValue<S> | undefined;
 };
 
-/** What a command may use; chats fill it in. */
-export interface CommandContext {
+/**
+ * What commands may call, wired once in main. Parts that commands need (the follow list, the
+ * store, the bot's status) are added here as fields.
+ */
+export interface CommandServices {
   query: QueryService;
-  /** Every command, for help. */
+}
+
+/** What a command's `run` receives besides its arguments: the services, who asked and where. */
+export interface CommandContext extends CommandServices {
+  /** The chat the command was typed in (or the button pressed in). */
+  chat: ChatRef;
+  /** The person who asked, as the platform identifies them. */
+  userId: string;
+  /** Every loaded command, for help. */
   commands: readonly AnyCommand[];
   now(): Date;
 }
 
-export interface Command<O extends readonly OptionSpec[]> {
+/**
+ * Who may run a command and how often, read by the Dispatcher before `run`. Every field is
+ * optional; a plain look-up needs none.
+ */
+export interface CommandPolicy {
+  /** Only a person who manages the chat may run it (Discord: Manage Server or Manage Channels; Telegram: an administrator; the console: always). */
+  manager?: true;
+  /** Per person per command: a second run within this duration ("10s", "1m") is refused with the time left. */
+  cooldown?: string;
+  /** The answer may take longer than a platform waits for a first reply (Discord: 3 s), so chats defer it. */
+  slow?: true;
+  /** A look-up whose card gets a Refresh button; pressing it answers with a new card that platforms edit in place. */
+  refresh?: true;
+}
+
+export interface Command<O extends readonly OptionSpec[]> extends CommandPolicy {
   /** Lower-case letters, digits and dashes, as both Discord and Telegram accept. */
   name: string;
   /** One line, at most 100 characters. */
@@ -80,7 +80,7 @@ export interface Command<O extends readonly OptionSpec[]> {
  * A command whose options are not known statically, as the registry and the chats hold them.
  * Its `run` takes the loose record the option parser builds.
  */
-export interface AnyCommand {
+export interface AnyCommand extends CommandPolicy {
   name: string;
   description: string;
   help: string;

@@ -3,28 +3,16 @@
  * wrong. Two ways in: named values (Discord's slash options) and a line of text (Telegram and the
  * console: `/holders ADDR share`, or `name=value` for any option).
  */
+import { duration } from '../cards/format';
+import { parseDuration } from '../duration';
 import { isAddress } from '../market/address';
-import { duration, parseDuration } from '../cards/format';
-import type { AnyCommand, OptionSpec } from './command';
+import { usageOf, UsageError, type OptionSpec } from '../usage';
+import type { AnyCommand } from './command';
+
+export { usageOf, UsageError };
 
 export type ArgValue = string | number | string[] | undefined;
 export type Args = Record<string, ArgValue>;
-
-export class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly command: AnyCommand | null,
-  ) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
-
-/** `/name <required> [optional]`, for help and error replies. */
-export function usageOf(command: AnyCommand): string {
-  const parts = command.options.map((option) => (option.required ? `<${option.name}>` : `[${option.name}]`));
-  return [`/${command.name}`, ...parts].join(' ');
-}
 
 const MAX_SHOWN = 60;
 
@@ -94,8 +82,11 @@ function readOne(command: AnyCommand, option: OptionSpec, raw: string | number):
   }
 }
 
+/** A value as a chat hands it over: Discord's slash options are typed, a line of text is not. */
+export type RawValue = string | number | boolean | undefined;
+
 /** Validates named values, as a slash command delivers them, against the command's options. */
-export function readOptions(command: AnyCommand, named: Record<string, string | number | undefined>): Args {
+export function readOptions(command: AnyCommand, named: Record<string, RawValue>): Args {
   const args: Args = {};
   for (const option of command.options) {
     const raw = named[option.name];
@@ -104,7 +95,7 @@ export function readOptions(command: AnyCommand, named: Record<string, string | 
       args[option.name] = undefined;
       continue;
     }
-    args[option.name] = readOne(command, option, raw);
+    args[option.name] = readOne(command, option, typeof raw === 'boolean' ? String(raw) : raw);
   }
   for (const name of Object.keys(named)) {
     if (!command.options.some((option) => option.name === name)) {
@@ -120,21 +111,11 @@ export interface ParsedLine {
 }
 
 /**
- * Reads `/name arg arg name=value`. A leading slash is optional; `/name@SomeBot` (Telegram's form in
- * groups) is accepted. Positional words fill the options in order; a list option that comes last
- * takes every remaining word. Returns null for a line that is not a command at all.
+ * Reads the words after a command's name: positional words fill the options in order, and
+ * `name=value` sets any option; a list option that comes last takes every remaining word.
  */
-export function parseCommandLine(line: string, commands: readonly AnyCommand[]): ParsedLine | null {
-  const words = line.trim().split(/\s+/).filter(Boolean);
-  const head = words.shift();
-  if (head === undefined) return null;
-  const name = head.replace(/^\//, '').replace(/@\w+$/, '').toLowerCase();
-  const command = commands.find((candidate) => candidate.name === name);
-  if (!command) {
-    if (!head.startsWith('/')) return null;
-    throw new UsageError(`Unknown command ${shown(head)}. Try /help.`, null);
-  }
-
+export function parseWords(command: AnyCommand, text: string): Args {
+  const words = text.trim().split(/\s+/).filter(Boolean);
   const named: Record<string, string> = {};
   const positional: string[] = [];
   for (const word of words) {
@@ -152,5 +133,48 @@ export function parseCommandLine(line: string, commands: readonly AnyCommand[]):
   if (positional.length > 0) {
     throw new UsageError(`Too many words: ${shown(positional.join(' '))}. Usage: ${usageOf(command)}`, command);
   }
-  return { command, args: readOptions(command, named) };
+  return readOptions(command, named);
+}
+
+/** The name in `/name`, `name` or `/name@SomeBot` (Telegram's form in groups), lower-cased. */
+export function commandNameOf(head: string): string {
+  return head.replace(/^\//, '').replace(/@\w+$/, '').toLowerCase();
+}
+
+/**
+ * Reads `/name arg arg name=value`. A leading slash is optional; `/name@SomeBot` is accepted.
+ * Returns null for a line that is not a command at all.
+ */
+export function parseCommandLine(line: string, commands: readonly AnyCommand[]): ParsedLine | null {
+  const trimmed = line.trim();
+  const head = trimmed.split(/\s+/, 1)[0];
+  if (head === undefined || head === '') return null;
+  const name = commandNameOf(head);
+  const command = commands.find((candidate) => candidate.name === name);
+  if (!command) {
+    if (!head.startsWith('/')) return null;
+    throw new UsageError(`Unknown command ${shown(head)}. Try /help.`, null);
+  }
+  return { command, args: parseWords(command, trimmed.slice(head.length)) };
+}
+
+/** Unknown command, with the name as typed shortened and quoted. */
+export function unknownCommand(name: string): UsageError {
+  return new UsageError(`Unknown command ${shown(`/${name}`)}. Try /help.`, null);
+}
+
+/**
+ * Parsed arguments written back as words that parseWords reads to the same values, for an action
+ * that repeats a command (Refresh). Null when a value cannot be written as one word.
+ */
+export function argWords(command: AnyCommand, args: Args): string[] | null {
+  const words: string[] = [];
+  for (const option of command.options) {
+    const value = args[option.name];
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(',') : String(value);
+    if (text === '' || /\s/.test(text)) return null;
+    words.push(`${option.name}=${text}`);
+  }
+  return words;
 }

@@ -9,6 +9,8 @@ import type { ChatRef } from '../chats/chat';
 export interface StoredAction {
   command: string;
   args: string[];
+  /** A Refresh button: its answer replaces the card it was pressed on (platforms edit in place). Stores keep it. */
+  refresh?: boolean;
 }
 
 export type ResolvedAction =

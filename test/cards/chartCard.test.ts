@@ -76,4 +76,16 @@ describe('buildChartCard', () => {
     expect(values(card).Change).toBe('−75%');
     expect(card.title).toBe('Chart of DezX…B263');
   });
+
+  it('carries the picture it is given, and says when candles were left out or the picture failed', () => {
+    const image = { filename: 'chart.png', contentType: 'image/png', data: new Uint8Array([137, 80, 78, 71]) };
+    const card = buildChartCard({ token: BONK, candles: CANDLES, intervalSecs: 900, requestedIntervalSecs: 900, rangeSecs: 86_400, rangeLabel: '24h', now: NOW, image, dropped: 599_997, received: 600_000 });
+    expect(card.image).toBe(image);
+    expect(values(card).Range).toBe('last 24h');
+    expect(plainText(card.description ?? [])).toBe('The service sent 600,000 candles for the last 24h; 599,997 outside that range, repeated or beyond the number asked for were left out.');
+    const failed = buildChartCard({ token: BONK, candles: CANDLES, intervalSecs: 900, requestedIntervalSecs: 900, rangeSecs: 86_400, now: NOW, pictureFailed: true });
+    expect(failed.image).toBeUndefined();
+    expect(failed.description).toBeUndefined();
+    expect(failed.footer).toBe('Prices in SOL per BONK · The picture could not be drawn');
+  });
 });

@@ -9,7 +9,6 @@ import {
   explorerTxUrl,
   formatTokenAmount,
   fromSmallestUnit,
-  parseDuration,
   percent,
   price,
   relativeTime,
@@ -19,6 +18,7 @@ import {
   toDecimalString,
   usd,
 } from '../../src/cards/format';
+import { parseDuration } from '../../src/duration';
 import { safeUrl } from '../../src/cards/sanitize';
 
 /** A shown number read back exactly: value = mantissa × 10^exp. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { commandContext } from '../support/commandContext';
 import { plainText, type Card } from '../../src/cards/card';
 import { closestCommand, helpCard } from '../../src/cards/helpCard';
 import type { AnyCommand, CommandContext } from '../../src/dispatch/command';
@@ -13,7 +14,7 @@ function fields(card: Card): Record<string, string> {
 describe('/help', async () => {
   const commands: AnyCommand[] = await loadCommands();
   // Help reads only the command list; a query service it never calls is left out.
-  const context: CommandContext = { query: undefined as unknown as QueryService, commands, now: () => new Date() };
+  const context: CommandContext = commandContext({ commands });
 
   async function run(line: string): Promise<Card> {
     const parsed = parseCommandLine(line, commands);
@@ -36,8 +37,8 @@ describe('/help', async () => {
     expect(shown.Usage).toBe('/chart <token> [interval] [range]');
     expect(shown.Options?.split('\n')).toEqual([
       'token: Token address; an address.',
-      'interval (optional): Width of one candle, such as 5m, 15m or 1h (default 15m); a duration such as 15m, 4h or 1d from 1m to 1w.',
-      'range (optional): How far back to look, such as 4h, 24h or 7d (default 24h); a duration such as 15m, 4h or 1d from 5m to 90d.',
+      'interval (optional): Width of one candle (default 15m); one of 1m, 5m, 15m, 1h, 4h, 1d.',
+      'range (optional): How far back to look (default 24h); one of 1h, 6h, 24h, 7d, 30d.',
     ]);
     expect(shown.Example).toBe('/chart 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25 1h 7d');
     const description = plainText(card.description ?? []);

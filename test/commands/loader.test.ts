@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { commandContext } from '../support/commandContext';
 import { exampleOf } from '../../src/cards/helpCard';
 import type { AnyCommand, OptionSpec } from '../../src/dispatch/command';
 import { parseCommandLine } from '../../src/dispatch/parseArgs';
@@ -69,7 +70,7 @@ describe('the examples on the seed-42 simulator', async () => {
     try {
       const parsed = parseCommandLine(exampleOf(command) ?? '', commands);
       if (!parsed) throw new Error('example did not parse');
-      const card = await parsed.command.run(parsed.args, { query: market.query, commands, now: () => new Date() });
+      const card = await parsed.command.run(parsed.args, commandContext({ query: market.query, commands }));
       expect(card.color, card.title).not.toBe('error');
       expect(card.color, card.title).not.toBe('neutral');
       expect(card.fields.length).toBeGreaterThan(0);

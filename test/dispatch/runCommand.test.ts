@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { commandContext } from '../support/commandContext';
 import type { Card } from '../../src/cards/card';
 import { defineCommand, type AnyCommand, type CommandContext } from '../../src/dispatch/command';
 import { runCommand } from '../../src/dispatch/runCommand';
@@ -20,7 +21,7 @@ function command(name: string): AnyCommand {
 }
 
 function context(commands: AnyCommand[]): CommandContext {
-  return { query: undefined as unknown as QueryService, commands, now: () => new Date() };
+  return commandContext({ commands });
 }
 
 describe('runCommand', () => {

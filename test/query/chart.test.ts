@@ -1,7 +1,15 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answered } from '../support/commandContext';
 import { plainText, type Card } from '../../src/cards/card';
 import { compact, percent, price } from '../../src/cards/format';
+import { silentLogger } from '../../src/log';
+import { MarketClient } from '../../src/market/client';
+import { CHART_HEIGHT, CHART_WIDTH } from '../../src/charts/candleChart';
+import { CHART_COLORS } from '../../src/charts/theme';
 import { chartCard, chartWindow, DEFAULT_CHART_INTERVAL_SECS, DEFAULT_CHART_RANGE_SECS, MAX_CHART_CANDLES } from '../../src/query/chartQuery';
+import { countColor, decodePng } from '../charts/pixels';
 import { startTestMarket, type TestMarket } from '../support/market';
 
 interface RawCandle {
@@ -59,9 +67,17 @@ describe('chart card against the simulator', () => {
     for (const name of ['Open', 'High', 'Low', 'Close', 'Change'] as const) expect(shown[name], name).toBe(want[name]);
     expect(shown.Volume?.startsWith(`${want.Volume} `)).toBe(true);
     expect(shown.Candles).toBe(`${raw.length} × 15m`);
-    expect(shown.Range).toBe('last 1d');
-    expect(card.image).toBeUndefined();
+    expect(shown.Range).toBe('last 24h');
     expect(card.title).toBe(`Chart of ${m.listing.tokens[0]?.name} (${m.listing.tokens[0]?.symbol})`);
+    // The card carries the candlestick picture.
+    expect(card.image?.contentType).toBe('image/png');
+    expect(card.image?.filename).toMatch(/^chart-[A-Za-z0-9]{8}-15m-24h\.png$/);
+    const pixels = await decodePng(card.image?.data ?? new Uint8Array());
+    expect([pixels.width, pixels.height]).toEqual([CHART_WIDTH, CHART_HEIGHT]);
+    const rising = raw.some((c) => c.close > c.open);
+    const falling = raw.some((c) => c.close < c.open);
+    if (rising) expect(countColor(pixels, CHART_COLORS.up)).toBeGreaterThan(0);
+    if (falling) expect(countColor(pixels, CHART_COLORS.down)).toBeGreaterThan(0);
   });
 
   it('agrees with the raw candles for every token at 1h over 7d', async () => {
@@ -82,12 +98,12 @@ describe('chart card against the simulator', () => {
   it('widens an interval that would give too many candles, and says so', async () => {
     const token = m.listing.tokens[1]?.address ?? '';
     const window = chartWindow({ address: token, intervalSecs: 60, rangeSecs: 7 * 86_400 }, now);
-    expect(window.intervalSecs).toBe(1800);
-    expect(Math.floor(window.rangeSecs / window.intervalSecs) + 1).toBeLessThanOrEqual(MAX_CHART_CANDLES);
+    expect(window.intervalSecs).toBe(3600);
+    expect(window.countBack).toBeLessThanOrEqual(MAX_CHART_CANDLES);
     const card = await chartCard(m.client, { address: token, intervalSecs: 60, rangeSecs: 7 * 86_400 }, now);
-    const raw = await rawCandles(token, 7 * 86_400, 1800);
-    expect(values(card).Candles).toBe(`${raw.length} × 30m`);
-    expect(card.footer).toContain('1m candles over 1w would be too many; shown at 30m');
+    const raw = await rawCandles(token, 7 * 86_400, 3600);
+    expect(values(card).Candles).toBe(`${raw.length} × 1h`);
+    expect(card.footer).toContain('1m candles over 7d would be too many; shown at 1h');
   });
 
   it('keeps the asked interval when it fits, and widens far ranges to whole days', () => {
@@ -97,6 +113,7 @@ describe('chart card against the simulator', () => {
       intervalSecs: 300,
       requestedIntervalSecs: 300,
       rangeSecs: 86_400,
+      countBack: Math.floor(to / 300) - Math.floor((to - 86_400) / 300) + 1,
     });
     expect(chartWindow({ address: 'x', intervalSecs: 60, rangeSecs: 10 * 365 * 86_400 }, now).intervalSecs % 86_400).toBe(0);
     expect(() => chartWindow({ address: 'x', intervalSecs: 0 }, now)).toThrow(/interval/);
@@ -110,6 +127,7 @@ describe('chart card against the simulator', () => {
       const card = await chartCard(m.client, { address, intervalSecs: 60, rangeSecs: 300 }, now);
       expect(card.title.startsWith('No chart for ')).toBe(true);
       expect(plainText(card.description ?? [])).toContain('in the last 5m, so there are no 1m candles to show.');
+      expect(card.image).toBeUndefined();
       checked += 1;
       if (checked === 2) break;
     }
@@ -117,9 +135,102 @@ describe('chart card against the simulator', () => {
   });
 
   it('answers an unknown token and a bad address with error cards', async () => {
-    const unknown = await m.query.chart({ address: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263' });
+    const unknown = await answered(m.query.chart({ address: 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263' }));
     expect(unknown.title).toBe('Not found');
-    const bad = await m.query.chart({ address: 'hello' });
+    const bad = await answered(m.query.chart({ address: 'hello' }));
     expect(bad.title).toBe('Not an address');
+  });
+});
+
+describe('chart request sizing', () => {
+  const intervals = { '1m': 60, '5m': 300, '15m': 900, '1h': 3600, '4h': 14_400, '1d': 86_400 };
+  const ranges = { '1h': 3600, '6h': 21_600, '24h': 86_400, '7d': 604_800, '30d': 2_592_000 };
+
+  it('never asks for more candles than the picture draws, and widens only to a coarser usual interval', () => {
+    for (const [intervalName, intervalSecs] of Object.entries(intervals)) {
+      for (const [rangeName, rangeSecs] of Object.entries(ranges)) {
+        const window = chartWindow({ address: 'x', intervalSecs, rangeSecs }, now);
+        const label = `${intervalName} over ${rangeName}`;
+        expect(window.countBack, label).toBeLessThanOrEqual(MAX_CHART_CANDLES);
+        expect(window.countBack, label).toBe(Math.floor(window.to / window.intervalSecs) - Math.floor(window.from / window.intervalSecs) + 1);
+        expect(Object.values(intervals), label).toContain(window.intervalSecs);
+        expect(window.intervalSecs, label).toBeGreaterThanOrEqual(intervalSecs);
+      }
+    }
+    const shown = (interval: number, range: number) => chartWindow({ address: 'x', intervalSecs: interval, rangeSecs: range }, now).intervalSecs;
+    expect(shown(60, 21_600)).toBe(60);
+    expect(shown(60, 86_400)).toBe(300);
+    expect(shown(900, 604_800)).toBe(3600);
+    expect(shown(3600, 2_592_000)).toBe(14_400);
+    expect(shown(900, 2_592_000)).toBe(14_400);
+  });
+});
+
+describe('chart card against a service that sends more than was asked', () => {
+  const DAY = 86_400;
+  let server: Server;
+  let client: MarketClient;
+  let asked: URLSearchParams | null = null;
+  let answer: (params: URLSearchParams) => unknown = () => ({ candles: [] });
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (url.pathname === '/api/chart-history') {
+        asked = url.searchParams;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer(url.searchParams)));
+        return;
+      }
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"error":"Not Found","message":"Token not found"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    client = new MarketClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'hostile-test-key', logger: silentLogger, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await client.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  const TOKEN = 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263';
+
+  it('keeps only the candles inside the range and countBack, computes nothing over the rest, and says so', async () => {
+    // A year of 15-minute candles for a one-day request: the year before the range at a price of
+    // 1000, the day itself at 1 to 2, each in-range candle sent twice.
+    answer = (params) => {
+      const from = Number(params.get('from'));
+      const to = Number(params.get('to'));
+      const candles: RawCandle[] = [];
+      for (let t = Math.floor((to - 365 * DAY) / 900) * 900; t <= to + 30 * DAY; t += 900) {
+        const inside = t >= Math.floor(from / 900) * 900 && t <= to;
+        const p = inside ? 1 + ((t - from) / DAY) : 1000;
+        const c = { timestamp: t * 1000, open: p, high: p * 1.01, low: p * 0.99, close: p * 1.005, volume: inside ? 1 : 1e9 };
+        candles.push(c);
+        if (inside) candles.push({ ...c, open: 5000, high: 5000 });
+      }
+      return { candles };
+    };
+    const card = await chartCard(client, { address: TOKEN, intervalSecs: 900, rangeSecs: DAY }, now);
+    const window = chartWindow({ address: TOKEN, intervalSecs: 900, rangeSecs: DAY }, now);
+    expect(asked?.get('countBack')).toBe(String(window.countBack));
+    expect(asked?.get('intervalSecs')).toBe('900');
+    const shown = values(card);
+    expect(shown.Candles).toBe(`${window.countBack} × 15m`);
+    expect(Number(shown.High?.replace(/[^\d.]/g, ''))).toBeLessThan(3);
+    expect(shown.Volume).toBe(`${window.countBack} ${TOKEN.slice(0, 4)}…${TOKEN.slice(-4)}`);
+    const said = plainText(card.description ?? []);
+    expect(said).toMatch(/^The service sent [\d,]+ candles for the last 24h; [\d,]+ outside that range, repeated or beyond the number asked for were left out\.$/);
+    expect(card.image?.contentType).toBe('image/png');
+  });
+
+  it('says so on a card with no candles left', async () => {
+    answer = () => ({ candles: [{ timestamp: 1000, open: 1, high: 1, low: 1, close: 1, volume: 1 }] });
+    // Another range than above, so the client's cache cannot answer.
+    const card = await chartCard(client, { address: TOKEN, intervalSecs: 900, rangeSecs: 6 * 3600 }, now);
+    expect(card.title).toBe(`No chart for ${TOKEN.slice(0, 4)}…${TOKEN.slice(-4)}`);
+    expect(plainText(card.description ?? [])).toContain('The service sent 1 candle for the last 6h; 1 outside that range');
+    expect(card.image).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answered, commandContext } from '../support/commandContext';
 import holdersCommand from '../../commands/holders';
 import { type Card, plainText } from '../../src/cards/card';
 import { formatTokenAmount, percent, relativeTime, shortAddress, usd } from '../../src/cards/format';
@@ -72,7 +73,7 @@ describe('/holders against the simulator', () => {
     );
     expect(isMarketError(error) && error.kind).toBe('invalid-parameter');
     expect(market.sim.stats.count()).toBe(before);
-    expect((await market.query.holders(address(), 'share')).color).toBe('error');
+    expect((await answered(market.query.holders(address(), 'share'))).color).toBe('error');
   });
 
   it('builds a safe card for every hostile token and every order', async () => {
@@ -112,7 +113,7 @@ describe('the holders command', () => {
 
   it('runs the query service with the chosen order', async () => {
     const address = market.listing.tokens[0]?.address ?? '';
-    const ctx: CommandContext = { query: market.query, commands: [holdersCommand], now: () => NOW };
+    const ctx: CommandContext = commandContext({ query: market.query, commands: [holdersCommand], now: () => NOW });
     const card = await holdersCommand.run({ address, sort: 'holderSince' }, ctx);
     expect(card).toEqual(await holdersCard(market.client, address, 'holderSince', NOW));
   });

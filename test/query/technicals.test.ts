@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answered, commandContext } from '../support/commandContext';
 import technicalsCommand from '../../commands/technicals';
 import { type Card, plainText } from '../../src/cards/card';
 import { formatTokenAmount, percent, shortAddress } from '../../src/cards/format';
@@ -101,7 +102,7 @@ describe('/technicals against the simulator', () => {
       (e: unknown) => e,
     );
     expect(isMarketError(error) && error.kind).toBe('not-found');
-    expect((await market.query.technicals(UNKNOWN_ADDRESS)).color).toBe('error');
+    expect((await answered(market.query.technicals(UNKNOWN_ADDRESS))).color).toBe('error');
   });
 });
 
@@ -115,7 +116,7 @@ describe('the technicals command', () => {
 
   it('runs the query service', async () => {
     const address = market.listing.tokens[0]?.address ?? '';
-    const ctx: CommandContext = { query: market.query, commands: [technicalsCommand], now: () => NOW };
+    const ctx: CommandContext = commandContext({ query: market.query, commands: [technicalsCommand], now: () => NOW });
     const card = await technicalsCommand.run({ address }, ctx);
     expect(card.title).toBe((await technicalsCard(market.client, address, NOW)).title);
   });

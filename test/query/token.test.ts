@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answered, commandContext } from '../support/commandContext';
 import tokenCommand from '../../commands/token';
 import { type Card, plainText } from '../../src/cards/card';
 import { percent, price, sol, usd } from '../../src/cards/format';
@@ -122,7 +123,7 @@ describe('/token against the simulator', () => {
       (e: unknown) => e,
     );
     expect(isMarketError(error) && error.kind).toBe('not-found');
-    const card = await market.query.token(UNKNOWN_ADDRESS);
+    const card = await answered(market.query.token(UNKNOWN_ADDRESS));
     expect(card.color).toBe('error');
   });
 });
@@ -138,7 +139,7 @@ describe('the token command', () => {
 
   it('runs the query service', async () => {
     const address = market.listing.tokens[0]?.address ?? '';
-    const ctx: CommandContext = { query: market.query, commands: [tokenCommand], now: () => NOW };
+    const ctx: CommandContext = commandContext({ query: market.query, commands: [tokenCommand], now: () => NOW });
     const card = await tokenCommand.run({ address }, ctx);
     expect(card).toEqual(await tokenCard(market.client, address, NOW));
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answered } from '../support/commandContext';
 import { plainText, type Card, type CardField } from '../../src/cards/card';
 import { explorerTxUrl, formatTokenAmount, solFromLamports, usd } from '../../src/cards/format';
 import { MAX_TRADE_FIELDS } from '../../src/cards/tradesCard';
@@ -95,10 +96,10 @@ describe('trades card against the simulator', () => {
 
   it('answers bad input and unknown tokens with an error card through the query service', async () => {
     const wallet = m.listing.wallets[0] ?? '';
-    const notAddress = await m.query.trades('not-an-address', [wallet]);
+    const notAddress = await answered(m.query.trades('not-an-address', [wallet]));
     expect(notAddress.title).toBe('Not an address');
     expect(notAddress.color).toBe('error');
-    const unknown = await m.query.trades('DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263', [wallet]);
+    const unknown = await answered(m.query.trades('DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263', [wallet]));
     expect(unknown.title).toBe('Not found');
   });
 

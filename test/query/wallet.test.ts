@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answered } from '../support/commandContext';
 import { plainText, type Card } from '../../src/cards/card';
 import { explorerTxUrl, usd } from '../../src/cards/format';
 import { MAX_TRADE_LINES } from '../../src/cards/walletCard';
@@ -97,7 +98,7 @@ describe('wallet card against the simulator', () => {
 
   it('names one wallet in the title and links it', async () => {
     const wallet = m.listing.wallets[0] ?? '';
-    const card = await m.query.wallet([wallet]);
+    const card = await answered(m.query.wallet([wallet]));
     expect(card.title).toBe(`Wallet ${wallet.slice(0, 4)}…${wallet.slice(-4)}`);
     expect(card.url).toBe(`https://solscan.io/account/${wallet}`);
   });
@@ -111,18 +112,18 @@ describe('wallet card against the simulator', () => {
     }
     const wallets = [...makers];
     for (let i = 0; i < wallets.length; i += 5) {
-      const card = await m.query.wallet(wallets.slice(i, i + 5));
+      const card = await answered(m.query.wallet(wallets.slice(i, i + 5)));
       expect(card.color).toBe('info');
       expectSafeCard(card);
     }
-    const shown = await m.query.wallet(wallets.slice(0, 5));
+    const shown = await answered(m.query.wallet(wallets.slice(0, 5)));
     expect(JSON.stringify(shown)).toContain('＠');
   });
 
   it('tells a person to wait when the service is busy, and how long', async () => {
     m.sim.faults.set({ 'wallet-tracker': { script: ['429'], retryAfterSecs: 45 } });
     try {
-      const card = await m.query.wallet([m.listing.wallets[5] ?? '']);
+      const card = await answered(m.query.wallet([m.listing.wallets[5] ?? '']));
       expect(card.title).toBe('Service busy');
       // A wait beyond TMDS_RATE_LIMIT_MAX_WAIT (30 s by default) is told as that cap: the next call asks again.
       expect(plainText(card.description ?? [])).toContain('try again in 30 s');
@@ -135,7 +136,7 @@ describe('wallet card against the simulator', () => {
     const wrongKey = 'wrong-key-5c2e8a1f';
     const client = new MarketClient({ baseUrl: m.sim.baseUrl, apiKey: wrongKey, logger: silentLogger, maxRetries: 0 });
     try {
-      const card = await new QueryService(client, () => now).wallet([m.listing.wallets[0] ?? '']);
+      const card = await answered(new QueryService(client, () => now).wallet([m.listing.wallets[0] ?? '']));
       expect(card.title).toBe('API key refused');
       expect(plainText(card.description ?? [])).toContain('TMDS_API_KEY');
       expect(JSON.stringify(card)).not.toContain(wrongKey);
@@ -145,7 +146,7 @@ describe('wallet card against the simulator', () => {
   });
 
   it('answers an empty wallet list with a clear card', async () => {
-    const card = await m.query.wallet([]);
+    const card = await answered(m.query.wallet([]));
     expect(card.title).toBe('Something is missing');
     expect(plainText(card.description ?? [])).toContain('Give at least one wallet address.');
   });

@@ -8,33 +8,43 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Card } from '../../cards/card';
 import { cardForError } from '../../cards/errorCard';
-import type { CommandContext } from '../../dispatch/command';
-import { parseCommandLine, UsageError } from '../../dispatch/parseArgs';
-import { runCommand } from '../../dispatch/runCommand';
+import type { CommandCaller, Dispatcher } from '../../dispatch/dispatcher';
 import { isAddress } from '../../market/address';
+import { UsageError } from '../../usage';
+import type { ChatRef } from '../chat';
 import { renderCardText } from './render';
+
+/** The console is one chat, and whoever types in it runs the bot: its own manager. */
+export const CONSOLE_CHAT: ChatRef = { platform: 'console', chatId: 'console', threadId: null, scopeId: null };
+export const CONSOLE_CALLER: CommandCaller = { chat: CONSOLE_CHAT, userId: 'console', isManager: () => Promise.resolve(true) };
 
 export interface ConsoleChatOptions {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
-  context: CommandContext;
+  dispatcher: Dispatcher;
   /** Where attachments such as chart pictures are written. */
   outDir: string;
   /** Colour and a prompt, for a terminal. */
   interactive: boolean;
 }
 
-/** Runs one line: a command, or a bare address (read as /token). Returns null for blank lines. */
-export async function answerLine(line: string, context: CommandContext): Promise<Card | null> {
+/**
+ * The line as a command: a bare address is read as /token, and a line starting with a command's
+ * name needs no slash (`help` works as `/help`), as typing at a terminal invites.
+ */
+function asCommandLine(line: string, dispatcher: Dispatcher): string {
+  if (isAddress(line)) return `/token ${line}`;
+  const head = line.split(/\s+/, 1)[0]?.toLowerCase() ?? '';
+  return dispatcher.commands.some((command) => command.name === head) ? `/${line}` : line;
+}
+
+/** Runs one line through the Dispatcher. Returns null for blank lines. */
+export async function answerLine(line: string, dispatcher: Dispatcher): Promise<Card | null> {
   const trimmed = line.trim();
   if (trimmed === '') return null;
-  try {
-    const parsed = parseCommandLine(isAddress(trimmed) ? `/token ${trimmed}` : trimmed, context.commands);
-    if (parsed === null) throw new UsageError(`"${trimmed.slice(0, 40)}" is not a command: commands start with /, such as /help.`, null);
-    return await runCommand(parsed.command, parsed.args, context);
-  } catch (error) {
-    return cardForError(error);
-  }
+  const reply = await dispatcher.runLine(asCommandLine(trimmed, dispatcher), CONSOLE_CALLER);
+  if (reply !== null) return reply.card;
+  return cardForError(new UsageError(`"${trimmed.slice(0, 40)}" is not a command: commands start with /, such as /help.`, null));
 }
 
 /** Saves a card's picture under outDir; returns the path written. */
@@ -49,14 +59,14 @@ async function saveAttachment(card: Card, outDir: string): Promise<string | null
 }
 
 export async function runConsoleChat(options: ConsoleChatOptions): Promise<void> {
-  const { input, output, context, outDir, interactive } = options;
+  const { input, output, dispatcher, outDir, interactive } = options;
   const lines = createInterface({ input, terminal: false, crlfDelay: Infinity });
   const prompt = () => {
     if (interactive) output.write('> ');
   };
   prompt();
   for await (const line of lines) {
-    const card = await answerLine(line, context);
+    const card = await answerLine(line, dispatcher);
     if (card !== null) {
       let text = renderCardText(card, { color: interactive });
       try {

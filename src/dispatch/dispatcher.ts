@@ -1,0 +1,219 @@
+/**
+ * The one entry point every chat uses. A chat hands over a command's name and what the person
+ * typed (a line of text, or the named options of a slash command) with who asked and where; the
+ * Dispatcher parses it, checks the command's policy (manager only, cooldown), runs it and always
+ * answers with a ChatReply: the card, its buttons as short keys, and on a failure an error id that
+ * the log line carries too. Nothing here knows a chat platform.
+ *
+ * Order of the checks: parse first (a typo is answered at once and costs no cooldown), then the
+ * manager check (asked only of commands that need it, since Telegram answers it with a request),
+ * then the cooldown (taken only by a run that goes ahead), then the run.
+ */
+import { performance } from 'node:perf_hooks';
+import { randomBytes } from 'node:crypto';
+import type { Card, CardAction } from '../cards/card';
+import { cardForError } from '../cards/errorCard';
+import { actionGoneCard, cooldownCard, managerOnlyCard } from '../cards/noticeCard';
+import { chatKey, type ActionButton, type ChatRef, type ChatReply } from '../chats/chat';
+import { parseDurationMs } from '../duration';
+import type { Logger } from '../log';
+import { isMarketError } from '../market/errors';
+import type { ActionKeyStore } from '../store/actionKeys';
+import { UsageError } from '../usage';
+import type { AnyCommand, CommandContext, CommandServices } from './command';
+import { Cooldowns } from './cooldowns';
+import { argWords, commandNameOf, parseWords, readOptions, unknownCommand, type Args, type RawValue } from './parseArgs';
+import { runCommand } from './runCommand';
+
+export interface CommandCaller {
+  chat: ChatRef;
+  userId: string;
+  /** Asked only when a command needs a manager (Telegram asks getChatMember). */
+  isManager(): Promise<boolean>;
+}
+
+export type CommandInput = { kind: 'text'; text: string } | { kind: 'options'; values: Record<string, RawValue> };
+
+export interface DispatcherDeps {
+  commands: readonly AnyCommand[];
+  services: CommandServices;
+  actionKeys: ActionKeyStore;
+  logger: Logger;
+  now?: () => Date;
+  /** How long a card's buttons stay pressable; 24 hours unless given. */
+  actionTtlMs?: number;
+}
+
+/** A day: long enough to press a button on yesterday's answer, short enough that stored keys stay few. */
+export const DEFAULT_ACTION_TTL_MS = 24 * 60 * 60 * 1000;
+/** Expired keys are swept at most this often, on the way to issuing new ones. */
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
+/** 8 hexadecimal characters: short enough to quote, enough to find one line among a day's. */
+export function newErrorId(): string {
+  return randomBytes(4).toString('hex');
+}
+
+/** Cooldown lengths read once from the definitions; a definition with a wrong one stops start-up. */
+function cooldownsOf(commands: readonly AnyCommand[]): Map<string, number> {
+  const lengths = new Map<string, number>();
+  for (const command of commands) {
+    if (command.cooldown === undefined) continue;
+    const ms = parseDurationMs(command.cooldown);
+    if (ms === null || ms <= 0) throw new Error(`command "${command.name}": cooldown "${command.cooldown}" is not a duration such as 10s or 1m`);
+    lengths.set(command.name, ms);
+  }
+  return lengths;
+}
+
+export class Dispatcher {
+  readonly commands: readonly AnyCommand[];
+  private readonly byName: ReadonlyMap<string, AnyCommand>;
+  private readonly services: CommandServices;
+  private readonly actionKeys: ActionKeyStore;
+  private readonly logger: Logger;
+  private readonly now: () => Date;
+  private readonly actionTtlMs: number;
+  private readonly cooldownMs: ReadonlyMap<string, number>;
+  private readonly cooldowns = new Cooldowns();
+  private lastPruneMs = Number.NEGATIVE_INFINITY;
+
+  constructor(deps: DispatcherDeps) {
+    this.commands = deps.commands;
+    this.byName = new Map(deps.commands.map((command) => [command.name, command]));
+    this.services = deps.services;
+    this.actionKeys = deps.actionKeys;
+    this.logger = deps.logger;
+    this.now = deps.now ?? (() => new Date());
+    this.actionTtlMs = deps.actionTtlMs ?? DEFAULT_ACTION_TTL_MS;
+    this.cooldownMs = cooldownsOf(deps.commands);
+  }
+
+  /** Whether a command's answer may take long enough that a chat should defer its reply. */
+  isSlow(name: string): boolean {
+    return this.byName.get(name)?.slow === true;
+  }
+
+  /** Runs a command for a caller. Always a reply, never a throw: failures are error cards with an id. */
+  async run(name: string, input: CommandInput, caller: CommandCaller): Promise<ChatReply> {
+    const started = performance.now();
+    let outcome = 'ok';
+    try {
+      const command = this.byName.get(name);
+      if (command === undefined) throw unknownCommand(name);
+      const args = input.kind === 'text' ? parseWords(command, input.text) : readOptions(command, input.values);
+
+      if (command.manager === true && !(await caller.isManager())) {
+        outcome = 'not-manager';
+        return this.notice(managerOnlyCard(command.name), caller.chat);
+      }
+      const cooldown = this.cooldownMs.get(command.name);
+      if (cooldown !== undefined) {
+        const waitMs = this.cooldowns.take(`${caller.chat.platform}:${caller.userId}`, command.name, cooldown, this.now().getTime());
+        if (waitMs > 0) {
+          outcome = 'cooldown';
+          return this.notice(cooldownCard(command.name, waitMs), caller.chat);
+        }
+      }
+
+      const context: CommandContext = { ...this.services, chat: caller.chat, userId: caller.userId, commands: this.commands, now: this.now };
+      const card = withRefresh(command, args, await runCommand(command, args, context));
+      return { card, buttons: await this.buttonsFor(card, caller.chat), ephemeral: false, errorId: null };
+    } catch (error) {
+      outcome = 'failed';
+      return this.failure(error, name, caller);
+    } finally {
+      this.logger.debug({ command: name, chat: chatKey(caller.chat), outcome, ms: Math.round((performance.now() - started) * 1000) / 1000 }, 'command answered');
+    }
+  }
+
+  /**
+   * Runs a line typed in a chat: `/name args` or `/name@botname args`. Null when the line is not
+   * a command, or is addressed to another bot; what to do with other text is the chat's choice.
+   */
+  async runLine(line: string, caller: CommandCaller, botName?: string): Promise<ChatReply | null> {
+    const trimmed = line.trim();
+    const head = trimmed.split(/\s+/, 1)[0] ?? '';
+    if (!head.startsWith('/') || head.length < 2) return null;
+    const addressed = /@(\w+)$/.exec(head)?.[1];
+    if (addressed !== undefined && botName !== undefined && addressed.toLowerCase() !== botName.toLowerCase()) return null;
+    return this.run(commandNameOf(head), { kind: 'text', text: trimmed.slice(head.length) }, caller);
+  }
+
+  /**
+   * A button press. The key's action runs as if typed by the presser, policy included. An expired,
+   * unknown or other chat's key gets a short card shown only to the presser. `refresh` is true when
+   * the press was a Refresh that succeeded: platforms then edit the card it was pressed on.
+   */
+  async press(key: string, caller: CommandCaller): Promise<ChatReply & { refresh: boolean }> {
+    let resolved;
+    try {
+      resolved = await this.actionKeys.resolve(key, caller.chat, this.now());
+    } catch (error) {
+      return { ...(await this.failure(error, 'press', caller)), refresh: false };
+    }
+    if (resolved.status !== 'ok') {
+      this.logger.debug({ chat: chatKey(caller.chat), status: resolved.status }, 'button not pressable');
+      return { ...(await this.notice(actionGoneCard(resolved.status), caller.chat)), refresh: false };
+    }
+    const { action } = resolved;
+    const reply = await this.run(action.command, { kind: 'text', text: action.args.join(' ') }, caller);
+    return { ...reply, refresh: action.refresh === true && reply.errorId === null && !reply.ephemeral };
+  }
+
+  /**
+   * Buttons for a card shown in `chat`: one key per action, valid for the action lifetime.
+   * Actions naming a command this installation has not loaded are left off.
+   */
+  async buttonsFor(card: Card, chat: ChatRef): Promise<ActionButton[]> {
+    if (card.actions.length === 0) return [];
+    const now = this.now();
+    await this.pruneNow(now);
+    const expiresAt = new Date(now.getTime() + this.actionTtlMs);
+    const buttons: ActionButton[] = [];
+    for (const action of card.actions) {
+      if (!this.byName.has(action.command)) continue;
+      const stored = { command: action.command, args: action.args, ...(action.refresh === true ? { refresh: true } : {}) };
+      buttons.push({ label: action.label, key: await this.actionKeys.issue(stored, chat, expiresAt) });
+    }
+    return buttons;
+  }
+
+  private async notice(card: Card, chat: ChatRef): Promise<ChatReply> {
+    return { card, buttons: await this.buttonsFor(card, chat), ephemeral: true, errorId: null };
+  }
+
+  /** The error card, with an id that the log line carries too. A failure here still answers. */
+  private async failure(error: unknown, name: string, caller: CommandCaller): Promise<ChatReply> {
+    const errorId = newErrorId();
+    const fields = { errorId, command: name.slice(0, 40), chat: chatKey(caller.chat), err: error };
+    if (error instanceof UsageError) this.logger.info({ ...fields, err: undefined, usage: error.message }, 'command refused: usage');
+    else if (isMarketError(error)) this.logger.warn(fields, 'command failed: market data');
+    else this.logger.error(fields, 'command failed');
+    const card = cardForError(error, { errorId });
+    let buttons: ActionButton[] = [];
+    try {
+      buttons = await this.buttonsFor(card, caller.chat);
+    } catch (keysError) {
+      // The buttons of an error card (Help) are a convenience; the answer goes out without them.
+      this.logger.warn({ errorId, err: keysError }, 'error card buttons not issued');
+    }
+    return { card, buttons, ephemeral: true, errorId };
+  }
+
+  private async pruneNow(now: Date): Promise<void> {
+    if (now.getTime() - this.lastPruneMs < PRUNE_EVERY_MS) return;
+    this.lastPruneMs = now.getTime();
+    const removed = await this.actionKeys.prune(now);
+    if (removed > 0) this.logger.debug({ removed }, 'expired action keys pruned');
+  }
+}
+
+/** A Refresh action on a look-up's card, when its command asks for one and the arguments can be written back. */
+function withRefresh(command: AnyCommand, args: Args, card: Card): Card {
+  if (command.refresh !== true || card.color === 'error') return card;
+  const words = argWords(command, args);
+  if (words === null) return card;
+  const refresh: CardAction = { label: 'Refresh', command: command.name, args: words, refresh: true };
+  return { ...card, actions: [...card.actions, refresh] };
+}

@@ -1,0 +1,18 @@
+/**
+ * The numbered migrations, oldest first. Each is a TS module exporting its SQL, so that the
+ * production build (tsc to dist/, which copies no .sql files) carries them. The database's
+ * `PRAGMA user_version` is the number of the last one applied; never edit a published migration,
+ * add the next number.
+ */
+import { sql as initial } from './001_initial';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+
+/** The schema version this build writes and understands. */
+export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,99 @@
+/**
+ * Opens the SQLite file and brings its schema up to date, or stops with one clear line naming the
+ * path. Nothing is written to a file that is not ours: the header is read (and the lock taken)
+ * first, the migrations run in one transaction that rolls back whole, and only then is WAL mode
+ * switched on.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index';
+
+export type SqliteDatabase = Database.Database;
+
+/** Why the database could not be opened; `message` is the one line to print. */
+export type StoreOpenReason = 'corrupt' | 'locked' | 'unreadable' | 'newer-schema' | 'foreign';
+
+export class StoreOpenError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: StoreOpenReason,
+    detail: string,
+  ) {
+    super(`Cannot open the database ${path}: ${detail}`);
+    this.name = 'StoreOpenError';
+  }
+}
+
+export interface OpenOptions {
+  /** How long start-up waits for a lock held by another process before failing. */
+  busyTimeoutMs?: number;
+}
+
+function sqliteCode(error: unknown): string {
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code;
+  return '';
+}
+
+function describe(path: string, error: unknown): StoreOpenError {
+  if (error instanceof StoreOpenError) return error;
+  const code = sqliteCode(error);
+  const text = error instanceof Error ? error.message : String(error);
+  if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
+    return new StoreOpenError(path, 'corrupt', `the file is not a SQLite database or is damaged (${text}); it was left untouched: restore a backup or move it away`);
+  }
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new StoreOpenError(path, 'locked', 'it is locked by another process (is TokenWatch already running on it?)');
+  }
+  if (code.startsWith('SQLITE_ERROR') && /already exists/.test(text)) {
+    return new StoreOpenError(path, 'foreign', `it holds tables that are not TokenWatch's (${text}); it was left untouched`);
+  }
+  return new StoreOpenError(path, 'unreadable', text);
+}
+
+/**
+ * Opens (creating the folder and the file when missing) and migrates. The connection keeps an
+ * exclusive lock until closed, so a second TokenWatch on the same file stops at start instead of
+ * sending every alert twice; WAL with synchronous=NORMAL keeps each commit to an append.
+ */
+export function openDatabase(path: string, options: OpenOptions = {}): SqliteDatabase {
+  let db: SqliteDatabase | null = null;
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path, { timeout: options.busyTimeoutMs ?? 5_000 });
+    db.pragma('locking_mode = EXCLUSIVE');
+    // The first read: a file that is not a database, or one locked by someone else, fails here.
+    const found = Number(db.pragma('user_version', { simple: true }));
+    if (found > SCHEMA_VERSION) {
+      throw new StoreOpenError(path, 'newer-schema', `it has schema version ${found}, newer than this TokenWatch knows (${SCHEMA_VERSION}); upgrade TokenWatch or restore a backup`);
+    }
+    // Migrations before WAL: switching to WAL rewrites the header, and a file whose tables turn
+    // out not to be ours must be left exactly as it was found (the transaction rolls back whole).
+    migrate(db);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    return db;
+  } catch (error) {
+    db?.close();
+    throw describe(path, error);
+  }
+}
+
+function migrate(db: SqliteDatabase): void {
+  // BEGIN EXCLUSIVE even when there is nothing to apply: it takes the write lock now, which
+  // exclusive locking mode then keeps until close.
+  db.exec('BEGIN EXCLUSIVE');
+  try {
+    const current = Number(db.pragma('user_version', { simple: true }));
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}

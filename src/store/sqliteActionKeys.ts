@@ -1,0 +1,66 @@
+/**
+ * Card action keys in SQLite, so that buttons keep working across a restart until they expire.
+ * A key is 15 random bytes in base64url: 20 characters of [A-Za-z0-9_-], 120 bits that cannot be
+ * guessed, and that say nothing about the action or the chat.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ChatRef } from '../chats/chat';
+import type { ActionKeyStore, ResolvedAction, StoredAction } from './actionKeys';
+import type { SqliteDatabase } from './openDatabase';
+
+const KEY_BYTES = 15;
+const KEY_FORM = /^[A-Za-z0-9_-]{1,20}$/;
+
+function newKey(): string {
+  return randomBytes(KEY_BYTES).toString('base64url');
+}
+
+function parseArgs(text: string): string[] | null {
+  const parsed: unknown = JSON.parse(text);
+  return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string') ? parsed : null;
+}
+
+export class SqliteActionKeys implements ActionKeyStore {
+  private readonly insert;
+  private readonly select;
+  private readonly deleteExpired;
+
+  constructor(db: SqliteDatabase) {
+    this.insert = db.prepare<[string, string, string, string, string, number]>(
+      'INSERT OR IGNORE INTO action_keys (key, platform, chat_id, command, args, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.select = db.prepare<[string], { platform: string; chat_id: string; command: string; args: string; expires_at: number }>(
+      'SELECT platform, chat_id, command, args, expires_at FROM action_keys WHERE key = ?',
+    );
+    this.deleteExpired = db.prepare<[number]>('DELETE FROM action_keys WHERE expires_at < ?');
+  }
+
+  async issue(action: StoredAction, chat: ChatRef, expiresAt: Date): Promise<string> {
+    const args = JSON.stringify(action.args);
+    // A collision of 120 random bits does not happen; the loop is there so that it could not matter.
+    for (;;) {
+      const key = newKey();
+      if (this.insert.run(key, chat.platform, chat.chatId, action.command, args, expiresAt.getTime()).changes > 0) return key;
+    }
+  }
+
+  /**
+   * The key is bound to the chat it was shown in (platform and chat id; a forum topic shares its
+   * group's keys). A key from another chat is `wrong-chat` even when it has expired, so a press
+   * elsewhere never learns more about it.
+   */
+  async resolve(key: string, chat: ChatRef, now: Date): Promise<ResolvedAction> {
+    if (!KEY_FORM.test(key)) return { status: 'unknown' };
+    const row = this.select.get(key);
+    if (!row) return { status: 'unknown' };
+    if (row.platform !== chat.platform || row.chat_id !== chat.chatId) return { status: 'wrong-chat' };
+    if (row.expires_at <= now.getTime()) return { status: 'expired' };
+    const args = parseArgs(row.args);
+    if (args === null) return { status: 'unknown' };
+    return { status: 'ok', action: { command: row.command, args } };
+  }
+
+  async prune(now: Date): Promise<number> {
+    return this.deleteExpired.run(now.getTime()).changes;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Chat settings and the paused state, one row per chat (threads share their chat's row: a bot
+ * removed from a group is removed from every topic of it).
+ */
+import type { ChatRef, Platform } from '../chats/chat';
+import type { ChatRepository, ChatSettings } from './store';
+import type { SqliteDatabase } from './openDatabase';
+
+type ChatId = Pick<ChatRef, 'platform' | 'chatId'>;
+
+export class SqliteChats implements ChatRepository {
+  private readonly pauseStmt;
+  private readonly resumeStmt;
+  private readonly selectChat;
+  private readonly setDetect;
+  private readonly migrateTx;
+
+  /**
+   * `changed` is told whenever which chats are paused, or where follows live, changes; `settle`
+   * writes commits still waiting (see SqliteState), so that a migration moves their rows too.
+   */
+  constructor(
+    db: SqliteDatabase,
+    private readonly changed: () => void,
+    private readonly settle: () => void = () => {},
+  ) {
+    this.pauseStmt = db.prepare<[string, string, number, string]>(
+      `INSERT INTO chats (platform, chat_id, paused_at, pause_reason) VALUES (?, ?, ?, ?)
+       ON CONFLICT (platform, chat_id) DO UPDATE SET paused_at = excluded.paused_at, pause_reason = excluded.pause_reason`,
+    );
+    this.resumeStmt = db.prepare<[string, string]>('UPDATE chats SET paused_at = NULL, pause_reason = NULL WHERE platform = ? AND chat_id = ?');
+    this.selectChat = db.prepare<[string, string], { paused_at: number | null; pause_reason: string | null; detect_addresses: number | null }>(
+      'SELECT paused_at, pause_reason, detect_addresses FROM chats WHERE platform = ? AND chat_id = ?',
+    );
+    this.setDetect = db.prepare<[string, string, number | null]>(
+      `INSERT INTO chats (platform, chat_id, detect_addresses) VALUES (?, ?, ?)
+       ON CONFLICT (platform, chat_id) DO UPDATE SET detect_addresses = excluded.detect_addresses`,
+    );
+
+    // Where the new id already has a row of its own (a follow of the same address, the same
+    // alert), the new id's row wins and the old one is dropped: never two of one thing.
+    const moves = [
+      'UPDATE OR IGNORE follows SET chat_id = @to WHERE platform = @platform AND chat_id = @from',
+      'DELETE FROM follows WHERE platform = @platform AND chat_id = @from',
+      'UPDATE OR IGNORE chats SET chat_id = @to WHERE platform = @platform AND chat_id = @from',
+      'DELETE FROM chats WHERE platform = @platform AND chat_id = @from',
+      'UPDATE OR IGNORE outbox SET chat_id = @to WHERE platform = @platform AND chat_id = @from',
+      'DELETE FROM outbox WHERE platform = @platform AND chat_id = @from',
+      'UPDATE action_keys SET chat_id = @to WHERE platform = @platform AND chat_id = @from',
+    ].map((sql) => db.prepare<[{ platform: string; from: string; to: string }]>(sql));
+    this.migrateTx = db.transaction((params: { platform: string; from: string; to: string }) => {
+      for (const move of moves) move.run(params);
+    });
+  }
+
+  async pause(chat: ChatId, reason: string, now: Date): Promise<void> {
+    this.pauseStmt.run(chat.platform, chat.chatId, now.getTime(), reason);
+    this.changed();
+  }
+
+  async resume(chat: ChatId): Promise<void> {
+    this.resumeStmt.run(chat.platform, chat.chatId);
+    this.changed();
+  }
+
+  async pausedReason(chat: ChatId): Promise<string | null> {
+    const row = this.selectChat.get(chat.platform, chat.chatId);
+    if (!row || row.paused_at === null) return null;
+    return row.pause_reason ?? '';
+  }
+
+  async settings(chat: ChatId): Promise<ChatSettings> {
+    const row = this.selectChat.get(chat.platform, chat.chatId);
+    const detect = row?.detect_addresses ?? null;
+    return { detectAddresses: detect === null ? null : detect !== 0 };
+  }
+
+  async updateSettings(chat: ChatId, settings: Partial<ChatSettings>): Promise<void> {
+    if (settings.detectAddresses !== undefined) {
+      const detect = settings.detectAddresses;
+      this.setDetect.run(chat.platform, chat.chatId, detect === null ? null : detect ? 1 : 0);
+    }
+  }
+
+  async migrate(platform: Platform, fromChatId: string, toChatId: string): Promise<void> {
+    if (fromChatId === toChatId) return;
+    this.settle();
+    this.migrateTx.immediate({ platform, from: fromChatId, to: toChatId });
+    this.changed();
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * The outbox: one row per alert per chat, unique on platform + chat + event key, with the event
+ * itself kept once in `events`. Rows are written by the state repository's commits (in the same
+ * transaction as the new last-seen state) through `OutboxWriter`, and drained by the senders.
+ */
+import type { ChatRef, Platform } from '../chats/chat';
+import type { AlertEvent } from '../watch/events';
+import type { AlertDelivery, OutboxEntry, OutboxRepository } from './store';
+import type { SqliteDatabase } from './openDatabase';
+import { ChatInterner, threadColumn, type ChatColumns } from './rows';
+
+interface DueRow extends ChatColumns {
+  id: number;
+  event_id: number;
+  label: string | null;
+  attempts: number;
+  created_at: number;
+  next_attempt_at: number;
+  event: string;
+}
+
+/** Last errors are kept for the operator, not whole: a platform's error body can be long. */
+const MAX_ERROR_LENGTH = 500;
+
+/** Writes events and their outbox rows; the caller owns the transaction. */
+export class OutboxWriter {
+  private readonly insertEvent;
+  private readonly selectEventId;
+  private readonly insertRow;
+
+  constructor(db: SqliteDatabase) {
+    this.insertEvent = db.prepare<[string, string, string, number]>('INSERT OR IGNORE INTO events (key, kind, event, created_at) VALUES (?, ?, ?, ?)');
+    this.selectEventId = db.prepare<[string], { id: number }>('SELECT id FROM events WHERE key = ?');
+    this.insertRow = db.prepare<[number, string, string, string, string | null, string | null, number, number]>(
+      `INSERT OR IGNORE INTO outbox (event_id, platform, chat_id, thread_id, scope_id, label, created_at, next_attempt_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+  }
+
+  /** Rows added; a chat that already has this event key gets none. Call inside a transaction. */
+  write(alerts: ReadonlyArray<{ event: AlertEvent; to: readonly AlertDelivery[] }>, now: number): number {
+    let added = 0;
+    for (const { event, to } of alerts) {
+      if (to.length === 0) continue;
+      const eventId = this.eventId(event, now);
+      for (const { chat, label } of to) {
+        added += this.insertRow.run(eventId, chat.platform, chat.chatId, threadColumn(chat.threadId), chat.scopeId, label, now, now).changes;
+      }
+    }
+    return added;
+  }
+
+  private eventId(event: AlertEvent, now: number): number {
+    const inserted = this.insertEvent.run(event.key, event.kind, JSON.stringify(event), now);
+    if (inserted.changes > 0) return Number(inserted.lastInsertRowid);
+    // Seen before (the stream and the reconciliation both found it): the first copy stands.
+    const row = this.selectEventId.get(event.key);
+    if (!row) throw new Error('An alert event vanished while it was written');
+    return row.id;
+  }
+}
+
+export class SqliteOutbox implements OutboxRepository {
+  private readonly chats = new ChatInterner();
+  private readonly selectDue;
+  private readonly deliver;
+  private readonly retry;
+  private readonly defer;
+  private readonly countPending;
+  private readonly pruneRows;
+  private readonly pruneEvents;
+  private readonly deliverTx;
+  private readonly retryTx;
+  private readonly pruneTx;
+
+  /** `settle` writes commits still waiting (see SqliteState), so that every read sees them. */
+  constructor(
+    db: SqliteDatabase,
+    private readonly settle: () => void = () => {},
+  ) {
+    this.selectDue = db.prepare<[string, number, number], DueRow>(
+      `SELECT o.id, o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, o.attempts, o.created_at, o.next_attempt_at, e.event
+       FROM outbox o JOIN events e ON e.id = o.event_id
+       WHERE o.platform = ? AND o.delivered_at IS NULL AND o.next_attempt_at <= ?
+         AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = o.platform AND c.chat_id = o.chat_id AND c.paused_at IS NOT NULL)
+       ORDER BY o.id LIMIT ?`,
+    );
+    this.deliver = db.prepare<[number, number]>('UPDATE outbox SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL');
+    this.retry = db.prepare<[number, string, number]>(
+      'UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ? AND delivered_at IS NULL',
+    );
+    this.defer = db.prepare<[number, string, string]>(
+      'UPDATE outbox SET next_attempt_at = max(next_attempt_at, ?) WHERE delivered_at IS NULL AND platform = ? AND chat_id = ?',
+    );
+    this.countPending = db.prepare<[], { count: number; oldest: number | null }>(
+      'SELECT count(*) AS count, min(created_at) AS oldest FROM outbox WHERE delivered_at IS NULL',
+    );
+    this.pruneRows = db.prepare<[number]>('DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?');
+    this.pruneEvents = db.prepare('DELETE FROM events WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.event_id = events.id)');
+    this.deliverTx = db.transaction((ids: readonly number[], at: number) => {
+      for (const id of ids) this.deliver.run(at, id);
+    });
+    this.retryTx = db.transaction((ids: readonly number[], next: number, error: string) => {
+      for (const id of ids) this.retry.run(next, error, id);
+    });
+    this.pruneTx = db.transaction((before: number): number => {
+      const removed = this.pruneRows.run(before).changes;
+      if (removed > 0) this.pruneEvents.run();
+      return removed;
+    });
+  }
+
+  async due(platform: Platform, now: Date, limit: number): Promise<OutboxEntry[]> {
+    const count = Math.max(0, Math.floor(limit));
+    if (count === 0) return [];
+    this.settle();
+    // Rows of one event share one parsed event object, so a sender can build its card once.
+    const events = new Map<number, AlertEvent>();
+    return this.selectDue.all(platform, now.getTime(), count).map((row) => {
+      let event = events.get(row.event_id);
+      if (event === undefined) {
+        // Written by this store from an AlertEvent and never edited: read back as what it was.
+        event = JSON.parse(row.event) as AlertEvent;
+        events.set(row.event_id, event);
+      }
+      return this.toEntry(row, event);
+    });
+  }
+
+  async markDelivered(ids: number[], at: Date): Promise<void> {
+    if (ids.length > 0) this.deliverTx.immediate(ids, at.getTime());
+  }
+
+  async retryAt(ids: number[], next: Date, error: string): Promise<void> {
+    if (ids.length > 0) this.retryTx.immediate(ids, next.getTime(), error.slice(0, MAX_ERROR_LENGTH));
+  }
+
+  async deferChat(chat: Pick<ChatRef, 'platform' | 'chatId'>, until: Date): Promise<void> {
+    this.settle();
+    this.defer.run(until.getTime(), chat.platform, chat.chatId);
+  }
+
+  async pending(): Promise<{ count: number; oldest: Date | null }> {
+    this.settle();
+    const row = this.countPending.get();
+    return { count: row?.count ?? 0, oldest: row?.oldest == null ? null : new Date(row.oldest) };
+  }
+
+  async prune(before: Date): Promise<number> {
+    return this.pruneTx.immediate(before.getTime());
+  }
+
+  private toEntry(row: DueRow, event: AlertEvent): OutboxEntry {
+    return {
+      id: row.id,
+      chat: this.chats.chat(row),
+      event,
+      label: row.label,
+      attempts: row.attempts,
+      createdAt: new Date(row.created_at),
+      nextAttemptAt: new Date(row.next_attempt_at),
+    };
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Last-seen state per token and per wallet, kept as the snapshot's JSON, and the commits that
+ * write it together with the outbox rows of the alerts it raised: one transaction, so that a crash
+ * leaves either both or neither (never an alert without its state, which would repeat it, nor a
+ * state without its alert, which would lose it).
+ *
+ * Group commit: a SQLite transaction costs far more than the one upsert inside it (each commit is
+ * a write to the WAL), so the commits made within one turn of the event loop are written together
+ * in one transaction, at the end of that turn (setImmediate). Each caller's promise still resolves
+ * only once its writes are committed, with the rows its own alerts added; if the shared
+ * transaction fails, each commit is retried alone so that only the one at fault rejects. Every
+ * read of this store first writes what is waiting, so a reader always sees the commits it awaited
+ * and any it did not.
+ */
+import type { AlertEvent } from '../watch/events';
+import type { TokenSnapshot, WalletSnapshot } from '../watch/snapshot';
+import type { AlertDelivery, StateRepository } from './store';
+import type { SqliteDatabase } from './openDatabase';
+import type { OutboxWriter } from './sqliteOutbox';
+
+type Alerts = ReadonlyArray<{ event: AlertEvent; to: readonly AlertDelivery[] }>;
+
+type Commit = { now: number; alerts: Alerts; resolve: (rows: number) => void; reject: (error: unknown) => void } & (
+  | { kind: 'token'; snapshot: TokenSnapshot }
+  | { kind: 'wallet'; snapshot: WalletSnapshot }
+);
+
+/** A bound on one shared transaction, so that a burst is written in steps the loop can breathe between. */
+const MAX_GROUP = 2_000;
+
+export class SqliteState implements StateRepository {
+  private readonly selectToken;
+  private readonly selectWallet;
+  private readonly upsertToken;
+  private readonly upsertWallet;
+  private readonly writeOneTx;
+  private readonly writeGroupTx;
+  private waiting: Commit[] = [];
+  private scheduled = false;
+
+  constructor(db: SqliteDatabase, outbox: OutboxWriter) {
+    this.selectToken = db.prepare<[string], { snapshot: string }>('SELECT snapshot FROM token_state WHERE address = ?');
+    this.selectWallet = db.prepare<[string], { snapshot: string }>('SELECT snapshot FROM wallet_state WHERE address = ?');
+    this.upsertToken = db.prepare<[string, string, number]>(
+      `INSERT INTO token_state (address, snapshot, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (address) DO UPDATE SET snapshot = excluded.snapshot, updated_at = excluded.updated_at`,
+    );
+    this.upsertWallet = db.prepare<[string, string, number]>(
+      `INSERT INTO wallet_state (address, snapshot, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (address) DO UPDATE SET snapshot = excluded.snapshot, updated_at = excluded.updated_at`,
+    );
+    const write = (commit: Commit): number => {
+      const json = JSON.stringify(commit.snapshot);
+      if (commit.kind === 'token') this.upsertToken.run(commit.snapshot.address, json, commit.now);
+      else this.upsertWallet.run(commit.snapshot.address, json, commit.now);
+      return commit.alerts.length === 0 ? 0 : outbox.write(commit.alerts, commit.now);
+    };
+    this.writeOneTx = db.transaction(write);
+    this.writeGroupTx = db.transaction((commits: readonly Commit[]): number[] => commits.map(write));
+  }
+
+  async token(address: string): Promise<TokenSnapshot | null> {
+    this.flush();
+    const row = this.selectToken.get(address);
+    // Written by this store from a TokenSnapshot: read back as what it was.
+    return row ? (JSON.parse(row.snapshot) as TokenSnapshot) : null;
+  }
+
+  async wallet(address: string): Promise<WalletSnapshot | null> {
+    this.flush();
+    const row = this.selectWallet.get(address);
+    return row ? (JSON.parse(row.snapshot) as WalletSnapshot) : null;
+  }
+
+  async tokens(addresses: string[]): Promise<Map<string, TokenSnapshot>> {
+    this.flush();
+    const found = new Map<string, TokenSnapshot>();
+    for (const address of addresses) {
+      const row = this.selectToken.get(address);
+      if (row) found.set(address, JSON.parse(row.snapshot) as TokenSnapshot);
+    }
+    return found;
+  }
+
+  commitToken(snapshot: TokenSnapshot, alerts: Alerts, now: Date): Promise<number> {
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'token', snapshot, alerts, now: now.getTime(), resolve, reject }));
+  }
+
+  commitWallet(snapshot: WalletSnapshot, alerts: Alerts, now: Date): Promise<number> {
+    return new Promise((resolve, reject) => this.enqueue({ kind: 'wallet', snapshot, alerts, now: now.getTime(), resolve, reject }));
+  }
+
+  /** Writes every waiting commit now. Called before reads and on close. */
+  flush(): void {
+    while (this.waiting.length > 0) {
+      const group = this.waiting.length <= MAX_GROUP ? this.waiting : this.waiting.slice(0, MAX_GROUP);
+      this.waiting = group === this.waiting ? [] : this.waiting.slice(MAX_GROUP);
+      this.writeGroup(group);
+    }
+  }
+
+  private enqueue(commit: Commit): void {
+    this.waiting.push(commit);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.flush();
+      });
+    }
+  }
+
+  private writeGroup(group: readonly Commit[]): void {
+    if (group.length === 1) {
+      this.writeAlone(group[0]!);
+      return;
+    }
+    let added: number[];
+    try {
+      added = this.writeGroupTx.immediate(group);
+    } catch {
+      // Rolled back whole: find the one at fault by writing each alone.
+      for (const commit of group) this.writeAlone(commit);
+      return;
+    }
+    group.forEach((commit, index) => commit.resolve(added[index] ?? 0));
+  }
+
+  private writeAlone(commit: Commit): void {
+    let added: number;
+    try {
+      added = this.writeOneTx.immediate(commit);
+    } catch (error) {
+      commit.reject(error);
+      return;
+    }
+    commit.resolve(added);
+  }
+}

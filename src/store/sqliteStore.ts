@@ -1,0 +1,48 @@
+/**
+ * The Store over one SQLite file (better-sqlite3): every statement prepared once when the store
+ * opens, each repository in its own file. `openSqliteStore` throws StoreOpenError, whose message is
+ * the one line to print, when the file is damaged, locked by another process, or not ours.
+ */
+import type { Store } from './store';
+import { openDatabase, type OpenOptions, type SqliteDatabase } from './openDatabase';
+import { SqliteActionKeys } from './sqliteActionKeys';
+import { SqliteChats } from './sqliteChats';
+import { SqliteFollows } from './sqliteFollows';
+import { OutboxWriter, SqliteOutbox } from './sqliteOutbox';
+import { SqliteState } from './sqliteState';
+
+export { StoreOpenError, type StoreOpenReason } from './openDatabase';
+
+export class SqliteStore implements Store {
+  readonly follows: SqliteFollows;
+  readonly chats: SqliteChats;
+  readonly state: SqliteState;
+  readonly outbox: SqliteOutbox;
+  readonly actionKeys: SqliteActionKeys;
+  private closed = false;
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.follows = new SqliteFollows(db);
+    this.state = new SqliteState(db, new OutboxWriter(db));
+    const settle = () => this.state.flush();
+    this.chats = new SqliteChats(db, () => this.follows.forgetAll(), settle);
+    this.outbox = new SqliteOutbox(db, settle);
+    this.actionKeys = new SqliteActionKeys(db);
+  }
+
+  /**
+   * Writes the commits still waiting, then closes: the WAL is checkpointed into the file and the
+   * lock released. Closing twice is harmless.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.state.flush();
+    this.db.close();
+  }
+}
+
+/** Opens (creating when missing) and migrates the database at `path`. */
+export function openSqliteStore(path: string, options: OpenOptions = {}): SqliteStore {
+  return new SqliteStore(openDatabase(path, options));
+}

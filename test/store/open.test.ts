@@ -1,0 +1,134 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/store/migrations/index';
+import { openSqliteStore, StoreOpenError } from '../../src/store/sqliteStore';
+import { chat, newFollow, tempDir } from './helpers';
+
+let cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups) cleanup();
+  cleanups = [];
+});
+
+function temp() {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  return t;
+}
+
+function openError(path: string): StoreOpenError {
+  try {
+    openSqliteStore(path, { busyTimeoutMs: 50 }).close();
+  } catch (error) {
+    if (error instanceof StoreOpenError) return error;
+    throw error;
+  }
+  throw new Error('the store opened');
+}
+
+describe('opening the store', () => {
+  it('creates the folder and the schema from nothing, in WAL mode', async () => {
+    const { dir } = temp();
+    const path = join(dir, 'nested', 'deeper', 'tokenwatch.db');
+    const store = openSqliteStore(path);
+    await store.close();
+    expect(existsSync(path)).toBe(true);
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((row) => row.name);
+    expect(tables).toEqual(['action_keys', 'chats', 'events', 'follows', 'outbox', 'token_state', 'wallet_state']);
+    db.close();
+  });
+
+  it('re-opens an existing database without applying anything twice, keeping its data', async () => {
+    const { path } = temp();
+    const first = openSqliteStore(path);
+    await first.follows.upsert(newFollow(chat('1'), 'TokenA'));
+    await first.close();
+    const second = openSqliteStore(path);
+    expect(await second.follows.countForChat(chat('1'))).toBe(1);
+    await second.close();
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('refuses a file of garbage with one line naming the path, and leaves it byte for byte', () => {
+    const { path, dir } = temp();
+    const garbage = Buffer.from('this is not a database, just some text that happens to be here\n'.repeat(200));
+    writeFileSync(path, garbage);
+    const error = openError(path);
+    expect(error.reason).toBe('corrupt');
+    expect(error.message).toContain(path);
+    expect(error.message).not.toContain('\n');
+    expect(readFileSync(path).equals(garbage)).toBe(true);
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    expect(existsSync(join(dir, 'tokenwatch.db-journal'))).toBe(false);
+  });
+
+  it('refuses a database locked by another connection, naming the path, and changes nothing', async () => {
+    const { path } = temp();
+    const setup = openSqliteStore(path);
+    await setup.follows.upsert(newFollow(chat('1'), 'TokenA'));
+    await setup.close();
+    const before = readFileSync(path);
+
+    const holder = new Database(path);
+    holder.pragma('locking_mode = EXCLUSIVE');
+    holder.exec('BEGIN EXCLUSIVE');
+    try {
+      const error = openError(path);
+      expect(error.reason).toBe('locked');
+      expect(error.message).toContain(path);
+      expect(error.message).not.toContain('\n');
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('lets one process at a time use the file: a second store on it stops with "locked"', async () => {
+    const { path } = temp();
+    const first = openSqliteStore(path);
+    try {
+      expect(openError(path).reason).toBe('locked');
+      // The first keeps working.
+      await first.follows.upsert(newFollow(chat('1'), 'TokenA'));
+    } finally {
+      await first.close();
+    }
+    const again = openSqliteStore(path);
+    expect(await again.follows.countForChat(chat('1'))).toBe(1);
+    await again.close();
+  });
+
+  it('refuses a database written by a newer schema, and one holding tables that are not ours', () => {
+    const { path, dir } = temp();
+    const newer = new Database(path);
+    newer.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    newer.close();
+    const before = readFileSync(path);
+    const error = openError(path);
+    expect(error.reason).toBe('newer-schema');
+    expect(error.message).toContain(path);
+    expect(readFileSync(path).equals(before)).toBe(true);
+
+    const foreignPath = join(dir, 'foreign.db');
+    const foreign = new Database(foreignPath);
+    foreign.exec('CREATE TABLE follows (something TEXT); INSERT INTO follows VALUES (1)');
+    foreign.close();
+    const foreignBefore = readFileSync(foreignPath);
+    const foreignError = openError(foreignPath);
+    expect(foreignError.reason).toBe('foreign');
+    expect(foreignError.message).toContain(foreignPath);
+    const check = new Database(foreignPath, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(0);
+    expect(check.prepare('SELECT count(*) AS n FROM sqlite_master').get()).toEqual({ n: 1 });
+    check.close();
+    expect(readFileSync(foreignPath).equals(foreignBefore)).toBe(true);
+  });
+});
