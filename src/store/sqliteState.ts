@@ -14,7 +14,7 @@
  */
 import type { AlertEvent } from '../watch/events';
 import type { TokenSnapshot, WalletSnapshot } from '../watch/snapshot';
-import type { AlertDelivery, StateRepository } from './store';
+import type { AlertDelivery, StateCommitBatch, StateRepository } from './store';
 import type { SqliteDatabase } from './openDatabase';
 import type { OutboxWriter } from './sqliteOutbox';
 
@@ -35,6 +35,7 @@ export class SqliteState implements StateRepository {
   private readonly upsertWallet;
   private readonly writeOneTx;
   private readonly writeGroupTx;
+  private readonly commitManyTx;
   private waiting: Commit[] = [];
   private scheduled = false;
 
@@ -57,6 +58,19 @@ export class SqliteState implements StateRepository {
     };
     this.writeOneTx = db.transaction(write);
     this.writeGroupTx = db.transaction((commits: readonly Commit[]): number[] => commits.map(write));
+    // The watcher's batch (what one tick of the streams brought): one transaction for all of it.
+    this.commitManyTx = db.transaction((batch: StateCommitBatch, now: number): number => {
+      let added = 0;
+      for (const { snapshot, alerts } of batch.tokens) {
+        this.upsertToken.run(snapshot.address, JSON.stringify(snapshot), now);
+        if (alerts.length > 0) added += outbox.write(alerts, now);
+      }
+      for (const { snapshot, alerts } of batch.wallets) {
+        this.upsertWallet.run(snapshot.address, JSON.stringify(snapshot), now);
+        if (alerts.length > 0) added += outbox.write(alerts, now);
+      }
+      return added;
+    });
   }
 
   async token(address: string): Promise<TokenSnapshot | null> {
@@ -88,6 +102,12 @@ export class SqliteState implements StateRepository {
 
   commitWallet(snapshot: WalletSnapshot, alerts: Alerts, now: Date): Promise<number> {
     return new Promise((resolve, reject) => this.enqueue({ kind: 'wallet', snapshot, alerts, now: now.getTime(), resolve, reject }));
+  }
+
+  /** All or nothing, written at once (after any single commits still waiting, to keep their order). */
+  async commitMany(batch: StateCommitBatch, now: Date): Promise<number> {
+    this.flush();
+    return this.commitManyTx.immediate(batch, now.getTime());
   }
 
   /** Writes every waiting commit now. Called before reads and on close. */

@@ -63,6 +63,29 @@ describe('commits made together', () => {
     expect((await store.outbox.due('telegram', T0, 10)).map((row) => row.event.key)).toEqual(['good']);
   });
 
+  it('commitMany writes a batch of tokens and wallets all or nothing, after the single commits before it', async () => {
+    void store.state.commitToken(tokenSnapshot('TokenA', 1), [], T0);
+    const to = [{ chat: chat('1'), label: null }];
+    const added = await store.state.commitMany(
+      {
+        tokens: [
+          { snapshot: tokenSnapshot('TokenA', 2), alerts: [{ event: priceEvent('TokenA', 'a1'), to }] },
+          { snapshot: tokenSnapshot('TokenB', 2), alerts: [{ event: priceEvent('TokenB', 'b1'), to }, { event: priceEvent('TokenB', 'a1'), to }] },
+        ],
+        wallets: [{ snapshot: walletSnapshot('WalletA'), alerts: [] }],
+      },
+      T0,
+    );
+    expect(added).toBe(2);
+    expect((await store.state.token('TokenA'))?.seenAt).toBe(2);
+    expect(await store.state.wallet('WalletA')).toEqual(walletSnapshot('WalletA'));
+    const broken = { ...priceEvent('TokenC', 'c1'), at: 10n as unknown as number };
+    await expect(
+      store.state.commitMany({ tokens: [{ snapshot: tokenSnapshot('TokenC'), alerts: [] }, { snapshot: tokenSnapshot('TokenD'), alerts: [{ event: broken, to }] }], wallets: [] }, T0),
+    ).rejects.toThrow();
+    expect(await store.state.token('TokenC')).toBeNull();
+  });
+
   it('are visible to a read made before they were awaited, and written by close', async () => {
     void store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k1'), to: [{ chat: chat('1'), label: null }] }], T0);
     expect((await store.outbox.due('telegram', T0, 10)).length).toBe(1);
