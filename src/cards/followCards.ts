@@ -1,0 +1,97 @@
+/**
+ * The cards of the follow commands: what a chat follows and with which options, a follow added or
+ * changed, removed, muted, and the bot's status. Addresses and labels are shown as they were
+ * stored; labels come from chat members, so they go in as plain text for the renderers to escape.
+ */
+import type { StatusReport } from '../delivery/status';
+import type { Follow, FollowOptions } from '../store/store';
+import { code, field, rich, text, type Card, type CardField, type RichText } from './card';
+import { duration, relativeTime, shortAddress, usd } from './format';
+
+const SIDE_WORDS = { buy: 'buys', sell: 'sells', both: 'buys and sells' } as const;
+
+/** The options in words: "risk, flags, liquidity, price ±10%, whales" or "buys and sells ≥ $500". */
+export function followOptionsText(kind: Follow['kind'], options: FollowOptions): string {
+  if (kind === 'wallet') {
+    return `${SIDE_WORDS[options.side]}${options.minUsd > 0 ? ` of at least ${usd(options.minUsd)}` : ''}`;
+  }
+  const all = options.events.length === 0;
+  const wanted = (kind: FollowOptions['events'][number]) => all || options.events.includes(kind);
+  const parts = [
+    wanted('risk-status') ? 'risk status' : null,
+    wanted('risk-flag') ? 'risk flags' : null,
+    wanted('liquidity') ? 'liquidity pulled' : null,
+    wanted('price') ? `price moves of ${options.thresholdPct}% or more` : null,
+    wanted('whale') ? 'whales' : null,
+  ].filter((part): part is string => part !== null);
+  return parts.length === 0 ? 'nothing' : parts.join(', ');
+}
+
+function mutedText(follow: Follow, now: Date): string | null {
+  if (follow.mutedUntil === null || follow.mutedUntil.getTime() <= now.getTime()) return null;
+  return `muted, ${relativeTime(follow.mutedUntil, now).replace(/^in /, 'for ')}`;
+}
+
+/** The line a token card gains when /track answers with it. */
+export function trackingField(follow: Follow, created: boolean, now: Date): CardField {
+  const muted = mutedText(follow, now);
+  return field(created ? 'Now tracking in this chat' : 'Tracking updated', `${followOptionsText(follow.kind, follow.options)}${muted === null ? '' : ` (${muted})`}`);
+}
+
+/** /track wallet's answer. */
+export function walletTrackedCard(follow: Follow, created: boolean, now: Date): Card {
+  const name = follow.label ?? shortAddress(follow.address);
+  return {
+    title: `${created ? 'Tracking' : 'Updated'} wallet ${name}`,
+    description: rich('Alerts in this chat for its ', followOptionsText('wallet', follow.options), '.'),
+    color: 'info',
+    fields: [field('Wallet', code(follow.address)), ...(follow.label === null ? [] : [field('Label', follow.label, true)])],
+    footer: mutedText(follow, now) ?? 'Change it with /track again, stop it with /untrack.',
+    actions: [{ label: 'Trades', command: 'wallet', args: [follow.address] }],
+  };
+}
+
+export function notice(title: string, description: RichText, color: Card['color'] = 'info'): Card {
+  return { title, description, color, fields: [], actions: [] };
+}
+
+export const FOLLOWING_PAGE_SIZE = 10;
+
+/** /following: one page of the chat's follows, oldest first, with a Next button when more follow. */
+export function followingCard(follows: Follow[], total: number, page: number, now: Date): Card {
+  const pages = Math.max(1, Math.ceil(total / FOLLOWING_PAGE_SIZE));
+  if (total === 0) {
+    return notice('Nothing followed here yet', rich('Follow a token with ', code('/track token ADDRESS'), ' or a wallet with ', code('/track wallet ADDRESS label'), '.'), 'neutral');
+  }
+  const fields = follows.map((follow) => {
+    const muted = mutedText(follow, now);
+    const name = follow.kind === 'wallet' && follow.label !== null ? `wallet “${follow.label}”` : follow.kind;
+    return field(name, rich(code(follow.address), text(` · ${followOptionsText(follow.kind, follow.options)}${muted === null ? '' : ` · ${muted}`}`)));
+  });
+  return {
+    title: `Followed in this chat: ${total}`,
+    color: 'info',
+    fields,
+    footer: `page ${page} of ${pages}`,
+    actions: page < pages ? [{ label: 'Next page', command: 'following', args: [String(page + 1)] }] : [],
+  };
+}
+
+function ago(date: Date | null, now: Date): string {
+  if (date === null) return '—';
+  return duration(Math.max(0, Math.round((now.getTime() - date.getTime()) / 1000)));
+}
+
+/** /status: streams, follows and delivery, as a person checking the bot wants them. */
+export function statusCard(report: StatusReport, now: Date): Card {
+  const { streams, follows, outbox } = report;
+  const healthy = streams.open === streams.sockets && report.paused === null;
+  const fields = [
+    field('Live streams', `${streams.open} of ${streams.sockets} sockets up, ${streams.subscriptions} subscriptions`, true),
+    field('Follows', `${follows.follows} in ${follows.chats} chats: ${follows.tokens} tokens, ${follows.wallets} wallets`, true),
+    field('Alerts waiting', outbox.pending === 0 ? 'none' : `${outbox.pending}, oldest ${ago(outbox.oldest, now)} old`, true),
+    field('Up for', ago(new Date(report.startedAt), now), true),
+  ];
+  if (report.paused !== null) fields.push(field('This chat is paused', `alerts could not be sent here (${report.paused}); /track or /unmute resumes it`));
+  return { title: 'TokenWatch status', color: healthy ? 'safe' : 'warning', fields, timestamp: now, actions: [] };
+}

@@ -1,0 +1,44 @@
+/**
+ * The console as an alert platform: each alert is printed as it arrives, as one write, so it lands
+ * between command answers and never inside one. A terminal gets its prompt back after it.
+ * Buttons are not printed: the text renderer already lists a card's actions as commands to type.
+ */
+import type { Card } from '../../cards/card';
+import type { ActionButton, ChatRef } from '../chat';
+import type { AlertSender, SendOutcome } from '../../delivery/sender';
+import { renderCardText } from './render';
+
+/** The console's one chat: the person at the terminal. */
+export const CONSOLE_CHAT: ChatRef = { platform: 'console', chatId: 'console', threadId: null, scopeId: null };
+
+export interface ConsoleAlertSenderOptions {
+  output: NodeJS.WritableStream;
+  /** Colour and a fresh prompt after each alert, for a terminal. */
+  interactive: boolean;
+}
+
+export function createConsoleAlertSender(options: ConsoleAlertSenderOptions): AlertSender {
+  const { output, interactive } = options;
+  return {
+    platform: 'console',
+    async send(_chat: ChatRef, card: Card, _buttons: ActionButton[]): Promise<SendOutcome> {
+      const text = `${interactive ? '\n' : ''}alert ▸ ${renderCardText(card, { color: interactive })}\n${interactive ? '> ' : ''}`;
+      // Honour back-pressure: a slow pipe holds the alert, not the process's memory.
+      // A closed output (the reader went away) must not hold shutdown either.
+      if (!output.write(text)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            output.off('drain', done);
+            output.off('close', done);
+            output.off('error', done);
+            resolve();
+          };
+          output.once('drain', done);
+          output.once('close', done);
+          output.once('error', done);
+        });
+      }
+      return { status: 'sent' };
+    },
+  };
+}

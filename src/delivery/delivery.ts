@@ -1,0 +1,159 @@
+/**
+ * Delivery: one outbox drain per platform, woken at once when the watcher commits new alerts
+ * (`notify`), and by a slow poll as a safety net (a notify lost, a retry coming due, rows left by
+ * a previous run). Alert cards are built once per event and shared by every platform.
+ */
+import type { Card } from '../cards/card';
+import type { ChatRef, Platform } from '../chats/chat';
+import type { Logger } from '../log';
+import type { Store } from '../store/store';
+import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
+import { AlertCardCache, type AlertCardBuilder } from './cardCache';
+import { DIGEST_THRESHOLD } from './digest';
+import { OutboxDrain, type ButtonsFor, type DrainCounters } from './outboxDrain';
+import type { AlertSender } from './sender';
+
+export interface DeliveryOptions {
+  store: Store;
+  senders: readonly AlertSender[];
+  /** The pipeline's button issuer: a card's actions as short keys valid in one chat. */
+  buttonsFor: ButtonsFor;
+  alertCard: AlertCardBuilder;
+  logger: Logger;
+  now?: () => Date;
+  /** The safety-net poll, in ms (default 5 s). */
+  pollMs?: number;
+  batchSize?: number;
+  concurrency?: number;
+  digestThreshold?: number;
+  backoff?: BackoffPolicy;
+  onPaused?: (chat: ChatRef, reason: string) => void;
+}
+
+export interface Delivery {
+  /** Starts the poll and drains what an earlier run left. */
+  start(): void;
+  /** New rows were committed: drain now. */
+  notify(): void;
+  /** Drains every platform until nothing more is due now (tests and shutdown use it). */
+  drain(): Promise<void>;
+  /** Stops polling; sends under way finish and are recorded before it resolves. */
+  stop(): Promise<void>;
+  counters(platform: Platform): DrainCounters | null;
+  /** Alert cards built so far (one per event and label). */
+  readonly cardsBuilt: number;
+}
+
+class PlatformLoop {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    readonly drain: OutboxDrain,
+    private readonly pollMs: number,
+    private readonly logger: Logger,
+    private readonly now: () => Date,
+  ) {}
+
+  kick(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running !== null) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.loop().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async loop(): Promise<void> {
+    let nextRetryAt: number | null = null;
+    for (;;) {
+      this.again = false;
+      try {
+        const round = await this.drain.round();
+        if (round.nextRetryAt !== null) nextRetryAt = nextRetryAt === null ? round.nextRetryAt : Math.min(nextRetryAt, round.nextRetryAt);
+        if (this.stopped || (!round.more && !this.again)) break;
+      } catch (error) {
+        // The store closed under us or a disk error: the poll tries again later.
+        this.logger.error({ err: error, platform: this.drain.platform }, 'alert delivery round failed');
+        break;
+      }
+    }
+    this.schedule(nextRetryAt);
+  }
+
+  private schedule(nextRetryAt: number | null): void {
+    if (this.stopped) return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    const untilRetry = nextRetryAt === null ? this.pollMs : Math.max(0, nextRetryAt - this.now().getTime()) + 5;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.kick();
+    }, Math.min(this.pollMs, untilRetry));
+    // The poll never keeps the process alive by itself.
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.drain.stop();
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
+
+export function createDelivery(options: DeliveryOptions): Delivery {
+  const now = options.now ?? (() => new Date());
+  const cards = new AlertCardCache(options.alertCard);
+  const settings = {
+    batchSize: options.batchSize ?? 200,
+    concurrency: options.concurrency ?? 8,
+    digestThreshold: options.digestThreshold ?? DIGEST_THRESHOLD,
+    backoff: options.backoff ?? DEFAULT_BACKOFF,
+  };
+  const loops = new Map<Platform, PlatformLoop>();
+  for (const sender of options.senders) {
+    if (loops.has(sender.platform)) throw new Error(`two alert senders for ${sender.platform}`);
+    const drain = new OutboxDrain(
+      {
+        store: options.store,
+        sender,
+        cards,
+        buttonsFor: options.buttonsFor,
+        logger: options.logger,
+        now,
+        ...(options.onPaused === undefined ? {} : { onPaused: options.onPaused }),
+      },
+      settings,
+    );
+    loops.set(sender.platform, new PlatformLoop(drain, options.pollMs ?? 5_000, options.logger, now));
+  }
+
+  return {
+    start() {
+      for (const loop of loops.values()) void loop.kick();
+    },
+    notify() {
+      for (const loop of loops.values()) void loop.kick();
+    },
+    async drain() {
+      await Promise.all([...loops.values()].map((loop) => loop.kick()));
+    },
+    async stop() {
+      await Promise.all([...loops.values()].map((loop) => loop.stop()));
+    },
+    counters(platform) {
+      return loops.get(platform)?.drain.counters ?? null;
+    },
+    get cardsBuilt() {
+      return cards.built;
+    },
+  };
+}
+
+export type { AlertCardBuilder, ButtonsFor, Card };

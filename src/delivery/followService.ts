@@ -1,0 +1,135 @@
+/**
+ * What the follow commands do to the store, with the rules that keep a chat sane: at most
+ * MAX_FOLLOWS_PER_CHAT follows, labels of at most MAX_LABEL_LENGTH characters, one follow per
+ * address (tracking it again updates it), and the watcher told after every change so that a new
+ * follow is live at once and an untracked one stops costing a subscription.
+ */
+import type { ChatRef } from '../chats/chat';
+import { UsageError } from '../dispatch/parseArgs';
+import type { Logger } from '../log';
+import type { Follow, FollowKind, FollowOptions, Store } from '../store/store';
+
+/** Enough for a busy trading channel; more would turn alerts into noise and subscriptions into cost. */
+export const MAX_FOLLOWS_PER_CHAT = 100;
+/** A wallet's label is a name ("dev", "whale 2"), shown in every alert of it. */
+export const MAX_LABEL_LENGTH = 32;
+/** A price move alerts at this many percent unless the follow says otherwise. */
+export const DEFAULT_THRESHOLD_PCT = 10;
+
+export const DEFAULT_OPTIONS: FollowOptions = { events: [], minUsd: 0, thresholdPct: DEFAULT_THRESHOLD_PCT, side: 'both' };
+
+export interface TrackRequest {
+  chat: ChatRef;
+  userId: string;
+  kind: FollowKind;
+  address: string;
+  /** Undefined: keep the current label (or none). */
+  label?: string;
+  /** Only the options given; the rest keep their current (or default) values. */
+  options: Partial<FollowOptions>;
+  now: Date;
+}
+
+export interface TrackResult {
+  follow: Follow;
+  created: boolean;
+  /** The chat had been paused (the bot could not write there) and is resumed by this change. */
+  resumed: boolean;
+}
+
+export interface FollowServiceDeps {
+  store: Pick<Store, 'follows' | 'chats'>;
+  /** Brings the watcher's subscriptions in line with the store's follows. */
+  resync: () => Promise<void>;
+  logger: Logger;
+}
+
+export class FollowService {
+  constructor(private readonly deps: FollowServiceDeps) {}
+
+  async track(request: TrackRequest): Promise<TrackResult> {
+    const { follows } = this.deps.store;
+    const label = request.label?.trim();
+    if (label !== undefined && [...label].length > MAX_LABEL_LENGTH) {
+      throw new UsageError(`The label is too long: at most ${MAX_LABEL_LENGTH} characters.`, null);
+    }
+    const existing = await follows.get(request.chat, request.address);
+    if (existing !== null && existing.kind !== request.kind) {
+      throw new UsageError(`This chat follows ${request.address} as a ${existing.kind}. /untrack it first to follow it as a ${request.kind}.`, null);
+    }
+    if (existing === null && (await follows.countForChat(request.chat)) >= MAX_FOLLOWS_PER_CHAT) {
+      throw new UsageError(`This chat already follows ${MAX_FOLLOWS_PER_CHAT} tokens and wallets, the most it can. /untrack one first (see /following).`, null);
+    }
+    const options: FollowOptions = { ...(existing?.options ?? DEFAULT_OPTIONS), ...definedOnly(request.options) };
+    const { follow, created } = await follows.upsert({
+      chat: request.chat,
+      kind: request.kind,
+      address: request.address,
+      label: label === undefined ? (existing?.label ?? null) : label === '' ? null : label,
+      options,
+      addedBy: existing?.addedBy ?? request.userId,
+      now: request.now,
+    });
+    const resumed = await this.resumeIfPaused(request.chat);
+    await this.resync();
+    return { follow, created, resumed };
+  }
+
+  /** False when the chat did not follow it. */
+  async untrack(chat: ChatRef, address: string): Promise<boolean> {
+    const removed = await this.deps.store.follows.remove(chat, address);
+    if (removed) await this.resync();
+    return removed;
+  }
+
+  list(chat: ChatRef, page: { offset: number; limit: number }): Promise<{ follows: Follow[]; total: number }> {
+    return this.deps.store.follows.list(chat, page);
+  }
+
+  get(chat: ChatRef, address: string): Promise<Follow | null> {
+    return this.deps.store.follows.get(chat, address);
+  }
+
+  /** Mutes until `until`; false when the chat does not follow the address. */
+  mute(chat: ChatRef, address: string, until: Date): Promise<boolean> {
+    return this.deps.store.follows.setMutedUntil(chat, address, until);
+  }
+
+  /** Clears a mute, and resumes the chat when it was paused; `found` is false when the chat does not follow the address. */
+  async unmute(chat: ChatRef, address: string): Promise<{ found: boolean; resumed: boolean }> {
+    const found = await this.deps.store.follows.setMutedUntil(chat, address, null);
+    if (!found) return { found, resumed: false };
+    const resumed = await this.resumeIfPaused(chat);
+    if (resumed) await this.resync();
+    return { found, resumed };
+  }
+
+  /** A chat member changing follows shows the bot is there again: a paused chat is resumed. */
+  private async resumeIfPaused(chat: ChatRef): Promise<boolean> {
+    const { chats } = this.deps.store;
+    if ((await chats.pausedReason(chat)) === null) return false;
+    await chats.resume(chat);
+    return true;
+  }
+
+  /**
+   * A failed resync does not undo the change: the follow is stored, and the next reconciliation or
+   * change brings the watcher in line. The person is not told of an error that fixes itself.
+   */
+  private async resync(): Promise<void> {
+    try {
+      await this.deps.resync();
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'watcher resync after a follow change failed; the next reconciliation retries it');
+    }
+  }
+}
+
+function definedOnly(options: Partial<FollowOptions>): Partial<FollowOptions> {
+  const out: Partial<FollowOptions> = {};
+  if (options.events !== undefined) out.events = options.events;
+  if (options.minUsd !== undefined) out.minUsd = options.minUsd;
+  if (options.thresholdPct !== undefined) out.thresholdPct = options.thresholdPct;
+  if (options.side !== undefined) out.side = options.side;
+  return out;
+}

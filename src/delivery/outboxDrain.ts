@@ -1,0 +1,205 @@
+/**
+ * One platform's drain of the outbox: takes the rows that are due, groups them by chat, and sends
+ * each chat's alerts through the platform's AlertSender — chats side by side, each chat's alerts in
+ * the order they happened. A row is marked delivered only once the platform has accepted it, so a
+ * crash between the two sends that alert again on the next start (at least once, never lost); a
+ * row marked delivered is never sent again.
+ *
+ * Failures: a `retry` outcome waits (doubling, capped, or the platform's own figure when longer) and
+ * holds the whole chat until then, so a later alert never overtakes an earlier one; a `gone` outcome
+ * pauses the chat once, with one log line, and its rows wait for the chat to be resumed instead of
+ * being tried forever (Discord bans a bot that keeps writing where it may not).
+ */
+import type { Card } from '../cards/card';
+import { chatKey, type ActionButton, type ChatRef } from '../chats/chat';
+import type { Logger } from '../log';
+import type { OutboxEntry, Store } from '../store/store';
+import { retryDelayMs, type BackoffPolicy } from './backoff';
+import type { AlertCardCache } from './cardCache';
+import { DIGEST_MAX_ITEMS, digestCard } from './digest';
+import type { AlertSender, SendOutcome } from './sender';
+
+/** The buttons for a card's actions in one chat (action keys belong to the chat they are shown in). */
+export type ButtonsFor = (card: Card, chat: ChatRef) => Promise<ActionButton[]>;
+
+export interface DrainSettings {
+  /** Rows read per round. */
+  batchSize: number;
+  /** Chats sent to at the same time. */
+  concurrency: number;
+  /** More alerts than this waiting for one chat are merged into digests. */
+  digestThreshold: number;
+  backoff: BackoffPolicy;
+}
+
+export interface DrainDeps {
+  store: Store;
+  sender: AlertSender;
+  cards: AlertCardCache;
+  buttonsFor: ButtonsFor;
+  logger: Logger;
+  now: () => Date;
+  /** Called once when a chat is paused, so its follows leave the watcher's targets. */
+  onPaused?: (chat: ChatRef, reason: string) => void;
+}
+
+export interface DrainCounters {
+  sent: number;
+  /** Alerts that went out inside a digest (also counted in `sent`). */
+  digested: number;
+  digests: number;
+  retried: number;
+  paused: number;
+}
+
+export interface RoundResult {
+  /** A full batch was read and something moved: more may be due now. */
+  more: boolean;
+  /** Epoch ms of the earliest retry this round scheduled, so the loop wakes for it. */
+  nextRetryAt: number | null;
+}
+
+/** What goes out as one message: one alert, or a digest of several. */
+interface Unit {
+  ids: number[];
+  attempts: number;
+  card: Card;
+  buttons: ActionButton[];
+}
+
+export class OutboxDrain {
+  readonly counters: DrainCounters = { sent: 0, digested: 0, digests: 0, retried: 0, paused: 0 };
+  /**
+   * Chats held after a failure, until epoch ms. The store holds them too (deferChat), but a row
+   * committed after the failure is due at once: this keeps it behind the one that failed.
+   */
+  private readonly held = new Map<string, number>();
+  private stopping = false;
+
+  constructor(
+    private readonly deps: DrainDeps,
+    private readonly settings: DrainSettings,
+  ) {}
+
+  get platform(): AlertSender['platform'] {
+    return this.deps.sender.platform;
+  }
+
+  /** No new send starts after this; sends already under way finish and are recorded. */
+  stop(): void {
+    this.stopping = true;
+  }
+
+  async round(): Promise<RoundResult> {
+    const { store, sender } = this.deps;
+    const now = this.deps.now();
+    const rows = await store.outbox.due(sender.platform, now, this.settings.batchSize);
+    const byChat = new Map<string, { chat: ChatRef; rows: OutboxEntry[] }>();
+    for (const row of rows) {
+      const key = chatKey(row.chat);
+      const heldUntil = this.held.get(key);
+      if (heldUntil !== undefined && heldUntil > now.getTime()) continue;
+      this.held.delete(key);
+      const group = byChat.get(key);
+      if (group === undefined) byChat.set(key, { chat: row.chat, rows: [row] });
+      else group.rows.push(row);
+    }
+
+    const groups = [...byChat.values()];
+    let moved = 0;
+    let nextRetryAt: number | null = null;
+    const worker = async (): Promise<void> => {
+      for (let group = groups.shift(); group !== undefined && !this.stopping; group = groups.shift()) {
+        const result = await this.sendChat(group.chat, group.rows);
+        moved += result.moved;
+        if (result.retryAt !== null) nextRetryAt = nextRetryAt === null ? result.retryAt : Math.min(nextRetryAt, result.retryAt);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, groups.length) }, worker));
+    return { more: rows.length >= this.settings.batchSize && moved > 0 && !this.stopping, nextRetryAt };
+  }
+
+  /** The chat's units, in order: each alert alone, or digests when too many wait. */
+  private async unitsOf(chat: ChatRef, rows: OutboxEntry[]): Promise<Unit[]> {
+    const cards = rows.map((row) => this.deps.cards.get(row.event, row.label));
+    if (rows.length <= this.settings.digestThreshold) {
+      return Promise.all(
+        rows.map(async (row, index) => {
+          const card = cards[index] as Card;
+          return { ids: [row.id], attempts: row.attempts, card, buttons: await this.buttons(card, chat) };
+        }),
+      );
+    }
+    const parts = Math.ceil(rows.length / DIGEST_MAX_ITEMS);
+    const units: Unit[] = [];
+    for (let part = 0; part < parts; part += 1) {
+      const slice = rows.slice(part * DIGEST_MAX_ITEMS, (part + 1) * DIGEST_MAX_ITEMS);
+      units.push({
+        ids: slice.map((row) => row.id),
+        attempts: Math.max(...slice.map((row) => row.attempts)),
+        card: digestCard(cards.slice(part * DIGEST_MAX_ITEMS, (part + 1) * DIGEST_MAX_ITEMS), this.deps.now(), part + 1, parts),
+        buttons: [],
+      });
+    }
+    return units;
+  }
+
+  /** Buttons are a nicety: when they cannot be issued the alert still goes out, without them. */
+  private async buttons(card: Card, chat: ChatRef): Promise<ActionButton[]> {
+    if (card.actions.length === 0) return [];
+    try {
+      return await this.deps.buttonsFor(card, chat);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, chat: chatKey(chat) }, 'alert buttons could not be issued; sending without them');
+      return [];
+    }
+  }
+
+  private async send(chat: ChatRef, unit: Unit): Promise<SendOutcome> {
+    try {
+      return await this.deps.sender.send(chat, unit.card, unit.buttons);
+    } catch (error) {
+      // A sender should answer with an outcome; one that throws is treated as a passing failure.
+      return { status: 'retry', afterMs: null, reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  private async sendChat(chat: ChatRef, rows: OutboxEntry[]): Promise<{ moved: number; retryAt: number | null }> {
+    const { store, logger } = this.deps;
+    const key = chatKey(chat);
+    const units = await this.unitsOf(chat, rows);
+    let moved = 0;
+    for (const unit of units) {
+      if (this.stopping) break;
+      const outcome = await this.send(chat, unit);
+      const now = this.deps.now();
+      if (outcome.status === 'sent') {
+        await store.outbox.markDelivered(unit.ids, now);
+        moved += unit.ids.length;
+        this.counters.sent += unit.ids.length;
+        if (unit.ids.length > 1) {
+          this.counters.digests += 1;
+          this.counters.digested += unit.ids.length;
+        }
+        continue;
+      }
+      if (outcome.status === 'gone') {
+        await store.chats.pause(chat, outcome.reason, now);
+        this.counters.paused += 1;
+        logger.warn({ chat: key, reason: outcome.reason, waiting: rows.length - moved }, 'chat cannot be written to: its follows are paused');
+        this.deps.onPaused?.(chat, outcome.reason);
+        return { moved, retryAt: null };
+      }
+      const delay = retryDelayMs(unit.attempts + 1, this.settings.backoff, outcome.afterMs);
+      const until = now.getTime() + delay;
+      await store.outbox.retryAt(unit.ids, new Date(until), outcome.reason);
+      // The rest of the chat waits too, in the store and here, so that order holds.
+      await store.outbox.deferChat(chat, new Date(until));
+      this.held.set(key, until);
+      this.counters.retried += unit.ids.length;
+      logger.warn({ chat: key, attempts: unit.attempts + 1, retryInMs: delay, reason: outcome.reason }, 'alert not delivered; will retry');
+      return { moved, retryAt: until };
+    }
+    return { moved, retryAt: null };
+  }
+}
