@@ -4,6 +4,7 @@
  * Every variable is listed, with its default, in `.env.example` and the README.
  */
 import { existsSync } from 'node:fs';
+import cron from 'node-cron';
 import { z } from 'zod';
 import { parseDurationMs } from './duration';
 import { ENDPOINTS, isEndpointName, type EndpointName } from './market/endpoints';
@@ -38,6 +39,8 @@ export interface Config {
   /** Bytes of events that may wait for a slow consumer, per subscription. */
   wsQueueMaxBytes: number;
   logLevel: string;
+  /** When the alert reconciliation runs: a cron expression in UTC (src/jobs/reconcile.ts). */
+  reconcileCron: string;
   /** The SQLite file of follows, last-seen state and the outbox; its folder is created at start. */
   databasePath: string;
 }
@@ -183,6 +186,16 @@ const EnvSchema = z.object({
   TMDS_WS_QUEUE_MAX_SIZE: size('TMDS_WS_QUEUE_MAX_SIZE', 64 * 1024, 1024 * 1024 * 1024, 4 * 1024 * 1024),
   // The simulator's --seed flag takes the same range (src/simulator/cliArgs.ts).
   SIMULATOR_SEED: wholeNumber('SIMULATOR_SEED', 0, 2 ** 32 - 1, 42),
+  RECONCILE_CRON: z
+    .string()
+    .optional()
+    .transform((value) => {
+      const expression = (value ?? '').trim() || '* * * * *';
+      if (!cron.validate(expression)) {
+        throw new ConfigError('RECONCILE_CRON', 'must be a cron expression of 5 fields (or 6, with seconds first), e.g. "* * * * *" for every minute');
+      }
+      return expression;
+    }),
   DATABASE_PATH: z
     .string()
     .optional()
@@ -243,6 +256,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     wsMaxFrameBytes: parsed.TMDS_WS_MAX_FRAME,
     wsQueueMaxBytes: parsed.TMDS_WS_QUEUE_MAX_SIZE,
     logLevel: parsed.LOG_LEVEL,
+    reconcileCron: parsed.RECONCILE_CRON,
     databasePath: parsed.DATABASE_PATH,
   };
 }

@@ -31,6 +31,7 @@ import {
   TechnicalsEnvelopeReadingSchema,
   type Token,
   TokenEnvelopeReadingSchema,
+  TokenSchema,
   type TradeHistory,
   TradeHistoryReadingSchema,
 } from './schemas';
@@ -142,6 +143,9 @@ export const MARKET_CLIENT_DEFAULTS = {
   connections: 16,
 } as const;
 
+/** The most addresses one token-data request takes (spec §4.1). */
+export const TOKEN_DATA_MAX_ADDRESSES = 100;
+
 /** Added to a Retry-After before retrying, so the retry lands after the service's window turned. */
 const RETRY_AFTER_MARGIN_MS = 100;
 
@@ -244,6 +248,29 @@ export class MarketClient {
       // A token missing from a good answer, or unreadable within it, is left out; a failed request fails the call.
       if (isTokenOfBatch(error)) continue;
       throw error;
+    }
+    return found;
+  }
+
+  /**
+   * §4.1 for up to TOKEN_DATA_MAX_ADDRESSES tokens in ONE request, fresh: no cache, no merging
+   * with look-ups. For the alert reconciliation, which reads every tracked token each run and must
+   * stay within ceil(N / 100) requests. Tokens come keyed by their own address; unknown or
+   * unreadable ones are left out (the unreadable counted as dropped).
+   */
+  async tokenBatch(addresses: string[]): Promise<Map<string, Token>> {
+    if (this.closed) throw closedError('token-data');
+    const requested = [...new Set(addresses.map((address) => normalizeAddress(checkAddress('token-data', address, 'token'))))];
+    const found = new Map<string, Token>();
+    if (requested.length === 0) return found;
+    if (requested.length > TOKEN_DATA_MAX_ADDRESSES) {
+      throw new RangeError(`tokenBatch takes at most ${TOKEN_DATA_MAX_ADDRESSES} addresses, not ${requested.length}`);
+    }
+    const envelope = (await this.request('token-data', { addresses: requested.join(',') }, TokenEnvelopeReadingSchema)).value;
+    for (const raw of Object.values(envelope.data)) {
+      const parsed = TokenSchema.safeParse(raw);
+      if (parsed.success) found.set(normalizeAddress(parsed.data.address), parsed.data);
+      else this.counters['token-data'].dropped += 1;
     }
     return found;
   }

@@ -67,8 +67,13 @@ export interface PriceEvent extends EventBase {
   /** SOL per token at the start of the window and now. */
   from: number;
   to: number;
-  /** Signed percent change. */
+  /** Signed percent change from `from` to `to`. */
   changePct: number;
+  /**
+   * The change at the previous price seen, against the same start of the window: a follow is told
+   * when the move crosses its threshold (|previousChangePct| below it, |changePct| at or above it).
+   */
+  previousChangePct?: number;
   windowSecs: number;
   priceUsd: number | null;
 }
@@ -77,9 +82,9 @@ export interface WalletTradeEvent extends EventBase {
   kind: 'wallet-trade';
   wallet: string;
   side: 'buy' | 'sell';
-  /** Token amount in smallest units (decimal string) and the token's decimals. */
+  /** Token amount in smallest units (decimal string) and the token's decimals (null when not known: the card shows the raw amount). */
   tokenAmount: string;
-  decimals: number;
+  decimals: number | null;
   /** SOL paid or received, in lamports (decimal string), when the other side is SOL. */
   nativeAmount: string | null;
   amountUsd: number | null;
@@ -94,8 +99,8 @@ export interface WhaleEvent extends EventBase {
   kind: 'whale';
   wallet: string;
   direction: 'in' | 'out';
-  /** Share of supply in percent, before and after. */
-  fromPct: number;
+  /** Share of supply in percent, before (null when the holder was not known before) and after. */
+  fromPct: number | null;
   toPct: number;
 }
 

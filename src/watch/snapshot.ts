@@ -2,12 +2,23 @@
  * The last-seen state of a followed token or wallet: what the detectors compare new data with, and
  * what the store keeps so that a restart neither repeats old alerts nor misses new ones. Plain
  * JSON-safe data (amounts as decimal strings), so any store can keep it as it is.
+ *
+ * Also the builders: `snapshotOfToken` reads the client's Token (from a stream or from a
+ * reconciliation's token-data answer) into the next snapshot, carrying over what a Token does not
+ * say (the price history of the move window, the whales seen on holders-live, the pools' peaks).
  */
+import type { Holder, LiquidityPool, Token, Trade } from '../market/schemas';
 
 export interface PoolSnapshot {
   poolAddress: string;
   /** The quote side (SOL) reserves, smallest units, as a decimal string; null when unread. */
   quoteReserves: string | null;
+  /**
+   * Highest quote reserves seen since the last liquidity alert for this pool (decimal string): a
+   * pool drained in many small steps still alerts once the total drop passes the threshold.
+   * Absent in snapshots written before it existed: the current reserves stand in.
+   */
+  peakQuoteReserves?: string | null;
 }
 
 export interface TokenSnapshot {
@@ -31,6 +42,12 @@ export interface TokenSnapshot {
   whales: Record<string, string>;
   /** Epoch ms of the data this snapshot was built from. */
   seenAt: number;
+  /** Total supply, smallest units (decimal string): the whale share is a share of it. Absent in older snapshots. */
+  totalSupply?: string | null;
+  /** Epoch ms when holders-live first told this token's holders: before it, a whale list is a baseline, not a change. */
+  holdersSeenAt?: number | null;
+  /** Decimals of the token, for amounts on cards. */
+  decimals?: number | null;
 }
 
 export interface WalletSnapshot {
@@ -40,4 +57,167 @@ export interface WalletSnapshot {
   /** Epoch seconds of that trade. */
   newestTimestamp: number | null;
   seenAt: number;
+  /**
+   * Every trade seen at `newestTimestamp` (`hash:logIndex`): trades of the same second are told
+   * apart by these, not by time. Absent in older snapshots (then only `newestTrade` is known).
+   */
+  newestIds?: string[];
+}
+
+/** A pool's quote reserves down this many percent from their peak is liquidity pulled (detectors/liquidity.ts). */
+export const LIQUIDITY_DROP_PCT = 30;
+
+/** Wrapped SOL: the quote side of every Solana pool the service reports. */
+export const WSOL = 'So11111111111111111111111111111111111111112';
+const SOL_DECIMALS = 9;
+
+/**
+ * The window of a price move: a price is compared with the oldest one seen within the last hour.
+ * An hour is what a trader means by "it moved": long enough for a pump or a dump, short enough
+ * that a slow drift over a day is not news.
+ */
+export const PRICE_WINDOW_MS = 60 * 60_000;
+/** At most one kept price per minute (the newest of the minute replaces the one before): at most 61 points a token. */
+export const PRICE_SAMPLE_MS = 60_000;
+
+/** Trade id as the wallet snapshot keeps it: hash and log index. */
+export function tradeId(trade: Pick<Trade, 'transactionHash' | 'logIndex'>): string {
+  return `${trade.transactionHash}:${trade.logIndex ?? 0}`;
+}
+
+/**
+ * The quote (SOL) side of a pool as read from the token's side. The service lists the token as
+ * token0 and SOL as token1; when the token is token1, its other side is token0's reserves, which
+ * the service calls base. A pool whose other side is not SOL has no SOL figure.
+ */
+function quoteReservesOf(token: Pick<Token, 'address'>, pool: LiquidityPool): bigint | null {
+  const tokenIsToken1 = pool.token1Address === token.address && pool.token0Address !== token.address;
+  const quoteAddress = tokenIsToken1 ? pool.token0Address : pool.token1Address;
+  if (quoteAddress !== WSOL) return null;
+  return tokenIsToken1 ? pool.suspectedBaseTokenReserves : pool.suspectedQuoteTokenReserves;
+}
+
+function poolPrice(token: Pick<Token, 'address' | 'decimals'>, pool: LiquidityPool, quote: bigint | null): number | null {
+  const own = pool.suspectedBaseTokenPrice;
+  if (typeof own === 'number' && Number.isFinite(own) && own > 0) return own;
+  const tokenIsToken1 = pool.token1Address === token.address && pool.token0Address !== token.address;
+  const base = tokenIsToken1 ? pool.suspectedQuoteTokenReserves : pool.suspectedBaseTokenReserves;
+  if (quote === null || base === null || base <= 0n) return null;
+  const baseDecimals = (tokenIsToken1 ? pool.token1Decimals : pool.token0Decimals) ?? token.decimals;
+  const value = (Number(quote) / 10 ** SOL_DECIMALS) / (Number(base) / 10 ** baseDecimals);
+  return Number.isFinite(value) && value > 0 ? value : null;
+}
+
+/**
+ * The price in SOL as the cards show it (src/cards/tokenFacts.ts priceSol): that of the deepest
+ * SOL pool that gives one. Written here again without the card's text cleaning, as it runs for
+ * every pushed token.
+ */
+function readPools(token: Token, previous: TokenSnapshot | null): { pools: PoolSnapshot[]; price: number | null } {
+  const peaks = new Map<string, string | null>();
+  if (previous) for (const pool of previous.pools) peaks.set(pool.poolAddress, pool.peakQuoteReserves ?? pool.quoteReserves);
+  const pools: PoolSnapshot[] = [];
+  let price: number | null = null;
+  let deepest = -1n;
+  for (const pool of token.liquidityPools) {
+    const quote = quoteReservesOf(token, pool);
+    const quoteText = quote === null ? null : quote.toString();
+    const oldPeak = peaks.get(pool.poolAddress);
+    let peak = quoteText;
+    if (oldPeak !== undefined && oldPeak !== null && quote !== null) {
+      const old = BigInt(oldPeak);
+      // Above the current reserves the peak stays, unless they fell past the alert line: the alert resets it.
+      if (old > quote && (old - quote) * 100n < old * BigInt(LIQUIDITY_DROP_PCT)) peak = oldPeak;
+    }
+    pools.push({ poolAddress: pool.poolAddress, quoteReserves: quoteText, peakQuoteReserves: peak });
+    const poolPriceSol = poolPrice(token, pool, quote);
+    if (poolPriceSol !== null && (quote ?? 0n) > deepest) {
+      deepest = quote ?? 0n;
+      price = poolPriceSol;
+    }
+  }
+  return { pools, price };
+}
+
+/** The previous prices still inside the window, then `price` at `now` (replacing a point of the same minute). */
+export function nextPriceHistory(history: ReadonlyArray<[number, number]>, price: number | null, now: number): Array<[number, number]> {
+  const since = now - PRICE_WINDOW_MS;
+  const kept: Array<[number, number]> = [];
+  for (const point of history) if (point[0] >= since && point[0] <= now) kept.push(point);
+  if (price === null) return kept;
+  const last = kept[kept.length - 1];
+  const beforeLast = kept[kept.length - 2];
+  // The newest point moves forward within its minute; the first point of a minute stays, so the window keeps its start.
+  if (last && beforeLast && now - beforeLast[0] < PRICE_SAMPLE_MS) kept[kept.length - 1] = [now, price];
+  else kept.push([now, price]);
+  return kept;
+}
+
+/**
+ * The snapshot after `token` was read at `now`. `previous` (null on first sight) lends what the
+ * Token does not carry: the price window, the whales and when holders were first seen, the pools'
+ * peaks. `solUsd`, when known, gives the price in USD.
+ */
+export function snapshotOfToken(token: Token, previous: TokenSnapshot | null, now: number, solUsd: number | null = null): TokenSnapshot {
+  const { pools, price } = readPools(token, previous);
+  const analysis = token.riskAnalysis;
+  return {
+    address: token.address,
+    symbol: token.symbol,
+    name: token.name,
+    riskStatus: token.riskStatus,
+    mintAuthority: analysis?.mintAuthority ?? null,
+    freezeAuthority: analysis?.freezeAuthority ?? null,
+    isMutable: analysis?.isMutable ?? null,
+    ownerBalance: analysis?.ownerBalance === null || analysis?.ownerBalance === undefined ? null : analysis.ownerBalance.toString(),
+    pools,
+    priceNative: price,
+    priceUsd: price !== null && solUsd !== null ? price * solUsd : null,
+    holdersCount: token.holdersCount,
+    priceHistory: nextPriceHistory(previous?.priceHistory ?? [], price, now),
+    whales: previous?.whales ?? {},
+    seenAt: now,
+    totalSupply: token.totalSupply === null ? (previous?.totalSupply ?? null) : token.totalSupply.toString(),
+    holdersSeenAt: previous?.holdersSeenAt ?? null,
+    decimals: token.decimals,
+  };
+}
+
+/**
+ * The whale share: a wallet holding at least 1% of the supply. On a launch token 1% is already a
+ * holder who can move the price alone; it is also the line most holder screeners draw.
+ */
+export const WHALE_SHARE_PCT = 1;
+
+/** Share of supply in percent, exact to 6 decimals; null when the supply is unknown. */
+export function shareOfSupply(balance: bigint, totalSupply: string | null | undefined): number | null {
+  if (totalSupply === null || totalSupply === undefined) return null;
+  const supply = BigInt(totalSupply);
+  if (supply <= 0n) return null;
+  return Number((balance * 100_000_000n) / supply) / 1_000_000;
+}
+
+/** The snapshot after a holder record was read: the whale list updated with this holder (and holdersSeenAt set). */
+export function snapshotWithHolder(previous: TokenSnapshot, holder: Pick<Holder, 'address' | 'currentlyHoldingAmount'>, now: number): TokenSnapshot {
+  const share = shareOfSupply(holder.currentlyHoldingAmount, previous.totalSupply);
+  const whales = { ...previous.whales };
+  if (share !== null && share >= WHALE_SHARE_PCT) whales[holder.address] = holder.currentlyHoldingAmount.toString();
+  else delete whales[holder.address];
+  return { ...previous, whales, holdersSeenAt: previous.holdersSeenAt ?? now, seenAt: now };
+}
+
+/** The wallet snapshot after `trades` (any order) were seen at `now`; the newest trade moves forward only. */
+export function snapshotOfWallet(address: string, previous: WalletSnapshot | null, trades: readonly Trade[], now: number): WalletSnapshot {
+  let newestTrade = previous?.newestTrade ?? null;
+  let newestTimestamp = previous?.newestTimestamp ?? null;
+  let ids = new Set(previous?.newestIds ?? (newestTrade === null ? [] : [newestTrade]));
+  for (const trade of trades) {
+    if (newestTimestamp === null || trade.timestamp > newestTimestamp) {
+      newestTimestamp = trade.timestamp;
+      newestTrade = tradeId(trade);
+      ids = new Set([newestTrade]);
+    } else if (trade.timestamp === newestTimestamp) ids.add(tradeId(trade));
+  }
+  // A wallet trades a handful of times a second at most; the bound only guards the snapshot's size.
+  return { address, newestTrade, newestTimestamp, seenAt: now, newestIds: [...ids].slice(-100) };
 }

@@ -1,0 +1,574 @@
+/**
+ * The watcher: one live subscription per distinct followed token or wallet, every pushed change
+ * through the detectors, and each alert into the outbox of every chat that follows it, in the same
+ * transaction as the new last-seen state.
+ *
+ * Wiring (src/main.ts):
+ *
+ *   const watcher = createWatcher({ store, streams, logger, describeToken });
+ *   await watcher.start();                  // loads follows and last-seen state, opens subscriptions
+ *   watcher.onAlerts(() => senders.wake()); // new outbox rows were written
+ *   await watcher.resync(address?);         // after /track, /untrack, /mute…: follows changed
+ *   const job = startReconcileJob({ watcher, market, cron: config.reconcileCron, logger }); // src/jobs/reconcile.ts
+ *   ...
+ *   await job.stop(); await watcher.close();
+ *
+ * - Targets are the distinct tokens and wallets followed in chats that are not paused
+ *   (`store.follows.targets()`); `sync(targets)` diffs them against the open subscriptions:
+ *   token-feed for every token, holders-live for the tokens where some follow wants whale alerts,
+ *   trades-live for every wallet (one wallet per subscription). However many chats follow a
+ *   target, it has one subscription per stream.
+ * - Every input (a pushed token, holder or trade, or a reconciliation's token-data and
+ *   wallet-tracker answers) goes through one queue, processed in order in batches: the last-seen
+ *   state of a token is never compared by two paths at once, so the stream and a reconciliation
+ *   seeing the same change make one alert. A batch (what one tick brought) is committed in one
+ *   transaction (`store.state.commitMany` when the store has it).
+ * - The last-seen state and the follows of each target are kept in memory (the store holds the
+ *   durable copy); `resync(address)` reloads one target's follows, `resync()` all of them.
+ * - A reconnection shows as a second snapshot on a subscription that had one: `onReconnect`
+ *   listeners hear of it (at most once a second), and the reconciliation job runs then.
+ */
+import type { Logger } from '../log';
+import { silentLogger } from '../log';
+import type { StreamName } from '../market/endpoints';
+import type { Holder, Token, Trade } from '../market/schemas';
+import type { StreamClient, StreamEvent, StreamTarget } from '../market/stream';
+import { tradedToken } from '../market/stream/decode';
+import type { AlertDelivery, Follow, FollowKind, StateCommitBatch, Store } from '../store/store';
+import { detectTokenChanges } from './detectors';
+import type { TokenNamer } from './detectors/walletTrade';
+import { detectWalletTrades } from './detectors/walletTrade';
+import { detectWhale } from './detectors/whale';
+import type { AlertEvent, TokenRef } from './events';
+import { deliveriesFor, needsHolders } from './fanout';
+import { type TokenSnapshot, type WalletSnapshot, snapshotOfToken, snapshotOfWallet, snapshotWithHolder } from './snapshot';
+
+export interface WatchTargets {
+  tokens: string[];
+  wallets: string[];
+}
+
+/** What the watcher needs of the stream client (a StreamClient, or a fake in a test). */
+export type WatcherStreams = Pick<StreamClient, 'subscribe'>;
+
+export interface WatcherDeps {
+  store: Store;
+  streams: WatcherStreams;
+  logger?: Logger;
+  /** Epoch ms; default Date.now. */
+  now?: () => number;
+  /**
+   * Name and decimals of a token a followed wallet traded that no chat follows (the alert card
+   * names it). Optional; without it, or when it fails, the card shows the address. Typically
+   * `(address) => market.token(address)` (cached, batched).
+   */
+  describeToken?: (address: string) => Promise<Pick<Token, 'symbol' | 'name' | 'decimals'> | null>;
+  /** USD per SOL when known, for the price in USD on price alerts. */
+  solUsd?: () => number | null;
+}
+
+export interface WatcherStatus {
+  tokens: number;
+  wallets: number;
+  subscriptions: Record<StreamName, number>;
+  /** Inputs processed (pushed events and reconciliation answers) since start. */
+  processed: number;
+  /** Alert events found, and outbox rows written for them. */
+  events: number;
+  rows: number;
+  /** Inputs waiting to be processed. */
+  queued: number;
+}
+
+export interface Watcher {
+  /** Loads the targets from the store and opens their subscriptions. */
+  start(): Promise<void>;
+  /** Opens and closes subscriptions so that exactly `targets` are watched. */
+  sync(targets: WatchTargets): Promise<void>;
+  /**
+   * Follows changed (a command added, removed, muted or changed one): re-reads the targets, and the
+   * follows of `address` (or of every target without it), then syncs. Cheap; call it after each change.
+   */
+  resync(address?: string): Promise<void>;
+  /** Tokens read by a reconciliation (token-data): compared like pushed ones. Resolves once committed, with the outbox rows added. */
+  applyTokens(tokens: readonly Token[]): Promise<number>;
+  /** A wallet's recent trades read by a reconciliation (wallet-tracker). Resolves once committed. */
+  applyWalletTrades(wallet: string, trades: readonly Trade[]): Promise<number>;
+  /** The targets watched now. */
+  targets(): WatchTargets;
+  /** Called (at most once a second) after a stream reconnected. */
+  onReconnect(listener: () => void): () => void;
+  /** Called after a batch wrote outbox rows, with how many. */
+  onAlerts(listener: (rows: number) => void): () => void;
+  status(): WatcherStatus;
+  /** Resolves when every input queued so far is committed. */
+  idle(): Promise<void>;
+  /** Closes every subscription (not the stream client) and waits for the queue. */
+  close(): Promise<void>;
+}
+
+type Input =
+  | { type: 'token'; token: Token; snapshot: boolean }
+  | { type: 'holder'; tokenAddress: string; holder: Holder; snapshot: boolean }
+  | { type: 'trades'; wallet: string; trades: readonly Trade[]; snapshot: boolean };
+
+interface Batch {
+  inputs: Input[];
+  done: Promise<number>;
+  /** The same, without the count: what a stream callback awaits (one promise per batch, not per event). */
+  settled: Promise<void>;
+  resolve: (rows: number) => void;
+}
+
+type Alerts = Array<{ event: AlertEvent; to: AlertDelivery[] }>;
+
+/** What inputs join after close: nothing is processed. */
+const CLOSED_BATCH: Batch = { inputs: [], done: Promise.resolve(0), settled: Promise.resolve(), resolve: () => undefined };
+
+/** Names of tokens traded by followed wallets that no chat follows; bounded, oldest out. */
+const NAMES_KEPT = 5_000;
+const RECONNECT_DEBOUNCE_MS = 1_000;
+/** Holder records kept for a token whose own data has not come yet (holders-live sends 20 on subscribing). */
+const HOLDERS_WAITING = 100;
+
+export function createWatcher(deps: WatcherDeps): Watcher {
+  return new WatcherImpl(deps);
+}
+
+class WatcherImpl implements Watcher {
+  private readonly store: Store;
+  private readonly streams: WatcherStreams;
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  private readonly tokenState = new Map<string, TokenSnapshot>();
+  private readonly walletState = new Map<string, WalletSnapshot>();
+  private readonly followers = new Map<string, Follow[]>();
+  private readonly open = new Map<string, () => void>();
+  private readonly baselines = new Set<string>();
+  private readonly holdersWaiting = new Map<string, Input[]>();
+  private readonly names = new Map<string, { token: TokenRef; decimals: number | null }>();
+  private readonly reconnectListeners = new Set<() => void>();
+  private readonly alertListeners = new Set<(rows: number) => void>();
+  private wanted: WatchTargets = { tokens: [], wallets: [] };
+  private pending: Batch | null = null;
+  private running: Promise<void> | null = null;
+  private syncing: Promise<void> = Promise.resolve();
+  private lastReconnectAt = 0;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+  private readonly counts = { processed: 0, events: 0, rows: 0 };
+
+  constructor(private readonly deps: WatcherDeps) {
+    this.store = deps.store;
+    this.streams = deps.streams;
+    this.logger = (deps.logger ?? silentLogger).child({ component: 'watcher' });
+    this.now = deps.now ?? Date.now;
+  }
+
+  async start(): Promise<void> {
+    await this.resync();
+  }
+
+  resync(address?: string): Promise<void> {
+    // One sync at a time, in the order asked: the last one sees the newest follows.
+    const run = this.syncing.then(async () => {
+      if (this.closed) return;
+      if (address === undefined) this.followers.clear();
+      else this.followers.delete(address);
+      const targets = await this.store.follows.targets();
+      await this.syncNow(targets);
+    });
+    this.syncing = run.catch((error: unknown) => {
+      this.logger.error({ error: errorText(error) }, 'could not read the follows; subscriptions unchanged');
+    });
+    return run;
+  }
+
+  sync(targets: WatchTargets): Promise<void> {
+    const run = this.syncing.then(() => this.syncNow(targets));
+    this.syncing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async syncNow(targets: WatchTargets): Promise<void> {
+    if (this.closed) return;
+    const tokens = [...new Set(targets.tokens)];
+    const wallets = [...new Set(targets.wallets)];
+    this.wanted = { tokens, wallets };
+    await this.loadFollowers('token', tokens);
+    await this.loadFollowers('wallet', wallets);
+    await this.loadTokenState(tokens);
+    await this.loadWalletState(wallets);
+
+    const wantedKeys = new Map<string, { stream: StreamName; target: StreamTarget; address: string }>();
+    for (const token of tokens) {
+      wantedKeys.set(subKey('token-feed', token), { stream: 'token-feed', target: { tokenAddress: token }, address: token });
+      if (needsHolders(this.followers.get(followerKey('token', token)) ?? [])) {
+        wantedKeys.set(subKey('holders-live', token), { stream: 'holders-live', target: { tokenAddress: token }, address: token });
+      }
+    }
+    for (const wallet of wallets) {
+      wantedKeys.set(subKey('trades-live', wallet), { stream: 'trades-live', target: { wallets: [wallet] }, address: wallet });
+    }
+    for (const [key, stop] of this.open) {
+      if (wantedKeys.has(key)) continue;
+      stop();
+      this.open.delete(key);
+    }
+    for (const [key, want] of wantedKeys) {
+      if (this.open.has(key)) continue;
+      try {
+        this.open.set(key, this.subscribe(want.stream, want.target, want.address));
+      } catch (error) {
+        // A target the client can never serve (not an address): said once, the others go on.
+        this.logger.warn({ stream: want.stream, address: want.address, error: errorText(error) }, 'cannot watch this target');
+      }
+    }
+    // State of targets no longer followed is forgotten here (the store keeps it for a later follow).
+    const tokenSet = new Set(tokens);
+    for (const address of this.tokenState.keys()) if (!tokenSet.has(address)) this.tokenState.delete(address);
+    const walletSet = new Set(wallets);
+    for (const address of this.walletState.keys()) if (!walletSet.has(address)) this.walletState.delete(address);
+  }
+
+  private subscribe(stream: StreamName, target: StreamTarget, address: string): () => void {
+    let hadSnapshot = false;
+    let hadLive = false;
+    return this.streams.subscribe(
+      stream,
+      target,
+      (event) => {
+        if (event.snapshot) {
+          // A snapshot after this subscription was already served: the socket came back.
+          if ((stream === 'token-feed' && hadSnapshot) || hadLive) this.reconnected();
+          hadSnapshot = true;
+          hadLive = false;
+        } else hadLive = true;
+        return this.onStreamEvent(event, address);
+      },
+      {
+        onRejected: (rejection) => {
+          this.logger.warn({ stream: rejection.stream, address, code: rejection.code, reason: rejection.reason }, 'the service refused to stream this target');
+        },
+      },
+    );
+  }
+
+  /** Resolves when the event's batch is committed, so a subscription's queue waits for it (backpressure). */
+  private onStreamEvent(event: StreamEvent, address: string): Promise<void> | undefined {
+    switch (event.kind) {
+      case 'token':
+        return this.enqueueBatch({ type: 'token', token: event.token, snapshot: event.snapshot }).settled;
+      case 'holder':
+        return this.enqueueBatch({ type: 'holder', tokenAddress: address, holder: event.holder, snapshot: event.snapshot }).settled;
+      case 'trade':
+        return this.enqueueBatch({ type: 'trades', wallet: address, trades: [event.trade], snapshot: event.snapshot }).settled;
+      default:
+        return undefined;
+    }
+  }
+
+  private reconnected(): void {
+    if (this.reconnectTimer !== null || this.closed) return;
+    const wait = Math.max(0, this.lastReconnectAt + RECONNECT_DEBOUNCE_MS - this.now());
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.lastReconnectAt = this.now();
+      for (const listener of this.reconnectListeners) {
+        try {
+          listener();
+        } catch (error) {
+          this.logger.warn({ error: errorText(error) }, 'reconnect listener failed');
+        }
+      }
+    }, wait);
+    this.reconnectTimer.unref();
+  }
+
+  applyTokens(tokens: readonly Token[]): Promise<number> {
+    if (tokens.length === 0) return Promise.resolve(0);
+    let done: Promise<number> = Promise.resolve(0);
+    for (const token of tokens) done = this.enqueue({ type: 'token', token, snapshot: false });
+    return done;
+  }
+
+  applyWalletTrades(wallet: string, trades: readonly Trade[]): Promise<number> {
+    return this.enqueue({ type: 'trades', wallet, trades, snapshot: false });
+  }
+
+  /** Queues an input; the batch it joins is processed on the next turn of the event loop. Resolves with the batch's rows. */
+  private enqueue(input: Input): Promise<number> {
+    return this.enqueueBatch(input).done;
+  }
+
+  private enqueueBatch(input: Input): Batch {
+    if (this.closed) return CLOSED_BATCH;
+    if (this.pending === null) {
+      let resolve: (rows: number) => void = () => undefined;
+      const done = new Promise<number>((r) => {
+        resolve = r;
+      });
+      this.pending = { inputs: [], done, settled: done.then(() => undefined), resolve };
+      if (this.running === null) this.running = this.drain();
+    }
+    this.pending.inputs.push(input);
+    return this.pending;
+  }
+
+  private async drain(): Promise<void> {
+    // Let the rest of this tick's frames join the batch.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.pending !== null) {
+      const batch = this.pending;
+      this.pending = null;
+      let rows = 0;
+      try {
+        rows = await this.process(batch.inputs);
+      } catch (error) {
+        this.logger.error({ error: errorText(error), inputs: batch.inputs.length }, 'could not commit alerts; their state is read again from the store');
+        this.forget(batch.inputs);
+      }
+      batch.resolve(rows);
+      if (rows > 0) for (const listener of this.alertListeners) safely(() => listener(rows), this.logger);
+    }
+    this.running = null;
+  }
+
+  /** After a failed commit, memory may be ahead of the store: the targets concerned are read from it again. */
+  private forget(inputs: readonly Input[]): void {
+    for (const input of inputs) {
+      if (input.type === 'token') this.tokenState.delete(input.token.address);
+      else if (input.type === 'holder') this.tokenState.delete(input.tokenAddress);
+      else this.walletState.delete(input.wallet);
+    }
+  }
+
+  private async process(inputs: readonly Input[]): Promise<number> {
+    await this.prepare(inputs);
+    const now = this.now();
+    const solUsd = this.deps.solUsd?.() ?? null;
+    const tokens = new Map<string, { snapshot: TokenSnapshot; alerts: Alerts }>();
+    const wallets = new Map<string, { snapshot: WalletSnapshot; alerts: Alerts }>();
+    let events = 0;
+    const namer: TokenNamer = (address) => this.nameOf(address);
+
+    for (const input of inputs) {
+      this.counts.processed += 1;
+      if (input.type === 'token') {
+        const address = input.token.address;
+        const last = this.tokenState.get(address) ?? null;
+        const next = snapshotOfToken(input.token, last, now, solUsd);
+        const found = detectTokenChanges(last, next);
+        this.tokenState.set(address, next);
+        events += this.record(tokens, address, next, found, 'token', now);
+        const waiting = this.holdersWaiting.get(address);
+        if (waiting) {
+          this.holdersWaiting.delete(address);
+          let withHolders = next;
+          for (const early of waiting) if (early.type === 'holder') withHolders = snapshotWithHolder(withHolders, early.holder, now);
+          this.tokenState.set(address, withHolders);
+          this.record(tokens, address, withHolders, [], 'token', now);
+          this.baselines.add(`holders:${address}`);
+        }
+      } else if (input.type === 'holder') {
+        const address = input.tokenAddress;
+        const last = this.tokenState.get(address) ?? null;
+        if (last === null) {
+          // The holders came before the token (two streams): they wait for it, as a baseline.
+          const waiting = this.holdersWaiting.get(address) ?? [];
+          if (waiting.length < HOLDERS_WAITING) waiting.push(input);
+          this.holdersWaiting.set(address, waiting);
+          continue;
+        }
+        const burst = `holders:${address}`;
+        const baseline = last.holdersSeenAt === null || last.holdersSeenAt === undefined || (input.snapshot && this.baselines.has(burst));
+        if (input.snapshot && baseline) this.baselines.add(burst);
+        if (!input.snapshot) this.baselines.delete(burst);
+        const found = baseline ? [] : detectWhale(last, { holder: input.holder, snapshot: input.snapshot, at: now });
+        const next = snapshotWithHolder(last, input.holder, now);
+        this.tokenState.set(address, next);
+        events += this.record(tokens, address, next, found, 'token', now);
+      } else {
+        const address = input.wallet;
+        const last = this.walletState.get(address) ?? null;
+        const burst = `wallet:${address}`;
+        const baseline = last === null || (input.snapshot && this.baselines.has(burst));
+        if (input.snapshot && baseline) this.baselines.add(burst);
+        if (!input.snapshot) this.baselines.delete(burst);
+        const found = baseline ? [] : detectWalletTrades(last, address, input.trades, now, namer);
+        const next = snapshotOfWallet(address, last, input.trades, now);
+        this.walletState.set(address, next);
+        events += this.record(wallets, address, next, found, 'wallet', now);
+      }
+    }
+    this.counts.events += events;
+    const batch: StateCommitBatch = { tokens: [...tokens.values()], wallets: [...wallets.values()] };
+    const rows = await this.commit(batch, new Date(now));
+    this.counts.rows += rows;
+    return rows;
+  }
+
+  /** Keeps the newest snapshot of a target for this batch's commit, with every alert found for it. */
+  private record<S>(into: Map<string, { snapshot: S; alerts: Alerts }>, address: string, snapshot: S, found: AlertEvent[], kind: FollowKind, now: number): number {
+    let entry = into.get(address);
+    if (!entry) into.set(address, (entry = { snapshot, alerts: [] }));
+    else entry.snapshot = snapshot;
+    if (found.length === 0) return 0;
+    const followers = this.followers.get(followerKey(kind, address)) ?? [];
+    for (const event of found) {
+      const to = deliveriesFor(event, followers, now);
+      if (to.length > 0) entry.alerts.push({ event, to });
+    }
+    return found.length;
+  }
+
+  private async commit(batch: StateCommitBatch, now: Date): Promise<number> {
+    const state = this.store.state;
+    if (state.commitMany) return state.commitMany(batch, now);
+    let rows = 0;
+    for (const item of batch.tokens) rows += await state.commitToken(item.snapshot, item.alerts, now);
+    for (const item of batch.wallets) rows += await state.commitWallet(item.snapshot, item.alerts, now);
+    return rows;
+  }
+
+  /** Before a batch: state, follows and token names it needs that are not in memory yet. */
+  private async prepare(inputs: readonly Input[]): Promise<void> {
+    const tokens = new Set<string>();
+    const wallets = new Set<string>();
+    const traded = new Set<string>();
+    for (const input of inputs) {
+      if (input.type === 'token') {
+        if (!this.tokenState.has(input.token.address)) tokens.add(input.token.address);
+        if (!this.followers.has(followerKey('token', input.token.address))) tokens.add(input.token.address);
+      } else if (input.type === 'holder') {
+        if (!this.followers.has(followerKey('token', input.tokenAddress))) tokens.add(input.tokenAddress);
+      } else {
+        if (!this.walletState.has(input.wallet) || !this.followers.has(followerKey('wallet', input.wallet))) wallets.add(input.wallet);
+        if (this.deps.describeToken) for (const trade of input.trades) traded.add(tradedToken(trade));
+      }
+    }
+    if (tokens.size > 0) {
+      await this.loadFollowers('token', [...tokens]);
+      await this.loadTokenState([...tokens]);
+    }
+    if (wallets.size > 0) {
+      await this.loadFollowers('wallet', [...wallets]);
+      await this.loadWalletState([...wallets]);
+    }
+    const unnamed = [...traded].filter((address) => !this.tokenState.has(address) && !this.names.has(address));
+    if (unnamed.length > 0) await Promise.all(unnamed.map((address) => this.describe(address)));
+  }
+
+  private async describe(address: string): Promise<void> {
+    const describe = this.deps.describeToken;
+    if (!describe) return;
+    try {
+      const found = await describe(address);
+      if (!found) return;
+      if (this.names.size >= NAMES_KEPT) {
+        const oldest = this.names.keys().next().value;
+        if (oldest !== undefined) this.names.delete(oldest);
+      }
+      this.names.set(address, { token: { address, symbol: found.symbol, name: found.name }, decimals: found.decimals });
+    } catch (error) {
+      this.logger.debug({ address, error: errorText(error) }, 'could not name a traded token; the alert shows its address');
+    }
+  }
+
+  private nameOf(address: string): { token: TokenRef; decimals: number | null } {
+    const known = this.tokenState.get(address);
+    if (known) return { token: { address, symbol: known.symbol, name: known.name }, decimals: known.decimals ?? null };
+    return this.names.get(address) ?? { token: { address, symbol: '', name: '' }, decimals: null };
+  }
+
+  private async loadFollowers(kind: FollowKind, addresses: readonly string[]): Promise<void> {
+    const missing = addresses.filter((address) => !this.followers.has(followerKey(kind, address)));
+    await Promise.all(
+      missing.map(async (address) => {
+        this.followers.set(followerKey(kind, address), await this.store.follows.followersOf(kind, address));
+      }),
+    );
+  }
+
+  private async loadTokenState(addresses: readonly string[]): Promise<void> {
+    const missing = addresses.filter((address) => !this.tokenState.has(address));
+    if (missing.length === 0) return;
+    const found = await this.store.state.tokens(missing);
+    for (const [address, snapshot] of found) if (!this.tokenState.has(address)) this.tokenState.set(address, snapshot);
+  }
+
+  private async loadWalletState(addresses: readonly string[]): Promise<void> {
+    const missing = addresses.filter((address) => !this.walletState.has(address));
+    await Promise.all(
+      missing.map(async (address) => {
+        const snapshot = await this.store.state.wallet(address);
+        if (snapshot && !this.walletState.has(address)) this.walletState.set(address, snapshot);
+      }),
+    );
+  }
+
+  targets(): WatchTargets {
+    return { tokens: [...this.wanted.tokens], wallets: [...this.wanted.wallets] };
+  }
+
+  onReconnect(listener: () => void): () => void {
+    this.reconnectListeners.add(listener);
+    return () => this.reconnectListeners.delete(listener);
+  }
+
+  onAlerts(listener: (rows: number) => void): () => void {
+    this.alertListeners.add(listener);
+    return () => this.alertListeners.delete(listener);
+  }
+
+  status(): WatcherStatus {
+    const subscriptions: Record<StreamName, number> = { 'token-feed': 0, 'chart-live': 0, 'holders-live': 0, 'trades-live': 0 };
+    for (const key of this.open.keys()) {
+      const stream = key.slice(0, key.indexOf('|')) as StreamName;
+      subscriptions[stream] += 1;
+    }
+    return {
+      tokens: this.wanted.tokens.length,
+      wallets: this.wanted.wallets.length,
+      subscriptions,
+      processed: this.counts.processed,
+      events: this.counts.events,
+      rows: this.counts.rows,
+      queued: this.pending?.inputs.length ?? 0,
+    };
+  }
+
+  async idle(): Promise<void> {
+    while (this.running !== null) await this.running;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const stop of this.open.values()) stop();
+    this.open.clear();
+    if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    await this.syncing;
+    await this.idle();
+  }
+}
+
+function subKey(stream: StreamName, address: string): string {
+  return `${stream}|${address}`;
+}
+
+function followerKey(kind: FollowKind, address: string): string {
+  return `${kind}|${address}`;
+}
+
+function safely(run: () => void, logger: Logger): void {
+  try {
+    run();
+  } catch (error) {
+    logger.warn({ error: errorText(error) }, 'alert listener failed');
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
