@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { ChatRef } from '../chats/chat';
 import type { ActionKeyStore, ResolvedAction, StoredAction } from './actionKeys';
 import type { SqliteDatabase } from './openDatabase';
+import { threadColumn } from './rows';
 
 const KEY_BYTES = 15;
 const KEY_FORM = /^[A-Za-z0-9_-]{1,20}$/;
@@ -26,13 +27,13 @@ export class SqliteActionKeys implements ActionKeyStore {
   private readonly deleteExpired;
 
   constructor(db: SqliteDatabase) {
-    this.insert = db.prepare<[string, string, string, string, string, number]>(
-      'INSERT OR IGNORE INTO action_keys (key, platform, chat_id, command, args, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+    this.insert = db.prepare<[string, string, string, string, string, string, number, number]>(
+      'INSERT OR IGNORE INTO action_keys (key, platform, chat_id, thread_id, command, args, refresh, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    this.select = db.prepare<[string], { platform: string; chat_id: string; command: string; args: string; expires_at: number }>(
-      'SELECT platform, chat_id, command, args, expires_at FROM action_keys WHERE key = ?',
+    this.select = db.prepare<[string], { platform: string; chat_id: string; thread_id: string; command: string; args: string; refresh: number; expires_at: number }>(
+      'SELECT platform, chat_id, thread_id, command, args, refresh, expires_at FROM action_keys WHERE key = ?',
     );
-    this.deleteExpired = db.prepare<[number]>('DELETE FROM action_keys WHERE expires_at < ?');
+    this.deleteExpired = db.prepare<[number]>('DELETE FROM action_keys WHERE expires_at <= ?');
   }
 
   async issue(action: StoredAction, chat: ChatRef, expiresAt: Date): Promise<string> {
@@ -40,24 +41,27 @@ export class SqliteActionKeys implements ActionKeyStore {
     // A collision of 120 random bits does not happen; the loop is there so that it could not matter.
     for (;;) {
       const key = newKey();
-      if (this.insert.run(key, chat.platform, chat.chatId, action.command, args, expiresAt.getTime()).changes > 0) return key;
+      const refresh = action.refresh === true ? 1 : 0;
+      if (this.insert.run(key, chat.platform, chat.chatId, threadColumn(chat.threadId), action.command, args, refresh, expiresAt.getTime()).changes > 0) return key;
     }
   }
 
   /**
-   * The key is bound to the chat it was shown in (platform and chat id; a forum topic shares its
-   * group's keys). A key from another chat is `wrong-chat` even when it has expired, so a press
-   * elsewhere never learns more about it.
+   * The key is bound to the chat it was shown in: platform, chat id and thread (a forum topic),
+   * as the in-memory store binds it. The checks come in the same order as there: unknown, then
+   * expired, then another chat's.
    */
   async resolve(key: string, chat: ChatRef, now: Date): Promise<ResolvedAction> {
     if (!KEY_FORM.test(key)) return { status: 'unknown' };
     const row = this.select.get(key);
     if (!row) return { status: 'unknown' };
-    if (row.platform !== chat.platform || row.chat_id !== chat.chatId) return { status: 'wrong-chat' };
     if (row.expires_at <= now.getTime()) return { status: 'expired' };
+    if (row.platform !== chat.platform || row.chat_id !== chat.chatId || row.thread_id !== threadColumn(chat.threadId)) return { status: 'wrong-chat' };
     const args = parseArgs(row.args);
     if (args === null) return { status: 'unknown' };
-    return { status: 'ok', action: { command: row.command, args } };
+    const action: StoredAction = { command: row.command, args };
+    if (row.refresh !== 0) action.refresh = true;
+    return { status: 'ok', action };
   }
 
   async prune(now: Date): Promise<number> {

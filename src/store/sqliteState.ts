@@ -12,6 +12,7 @@
  * read of this store first writes what is waiting, so a reader always sees the commits it awaited
  * and any it did not.
  */
+import { setImmediate } from 'node:timers';
 import type { AlertEvent } from '../watch/events';
 import type { TokenSnapshot, WalletSnapshot } from '../watch/snapshot';
 import type { AlertDelivery, StateCommitBatch, StateRepository } from './store';
@@ -123,6 +124,8 @@ export class SqliteState implements StateRepository {
     this.waiting.push(commit);
     if (!this.scheduled) {
       this.scheduled = true;
+      // node:timers' own setImmediate, not the global: a test that fakes timers must not stop
+      // commits from being written (the end of a turn is not a time to be faked).
       setImmediate(() => {
         this.scheduled = false;
         this.flush();

@@ -31,6 +31,16 @@ export class SqliteStore implements Store {
   }
 
   /**
+   * A consistent copy of the whole database at `destination`, taken while the store runs (SQLite's
+   * online backup, through this connection: the lock keeps every other reader out). Commits go on
+   * meanwhile; the copy is as of the moment it completes. Not part of the Store interface.
+   */
+  async backup(destination: string): Promise<void> {
+    this.state.flush();
+    await this.db.backup(destination);
+  }
+
+  /**
    * Writes the commits still waiting, then closes: the WAL is checkpointed into the file and the
    * lock released. Closing twice is harmless.
    */

@@ -31,8 +31,18 @@ describe('action keys', () => {
     expect(keys.size).toBe(200);
     const key = await store.actionKeys.issue({ command: 'chart', args: ['TokenA', '1h'] }, chat('1'), LATER);
     expect(await store.actionKeys.resolve(key, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'chart', args: ['TokenA', '1h'] } });
-    // A topic of the same group shares its keys.
-    expect((await store.actionKeys.resolve(key, chat('1', 'telegram', '3'), NOW)).status).toBe('ok');
+    // Bound to the thread too, as the in-memory store binds it.
+    expect((await store.actionKeys.resolve(key, chat('1', 'telegram', '3'), NOW)).status).toBe('wrong-chat');
+    const inTopic = await store.actionKeys.issue({ command: 'chart', args: [] }, chat('1', 'telegram', '3'), LATER);
+    expect((await store.actionKeys.resolve(inTopic, chat('1', 'telegram', '3'), NOW)).status).toBe('ok');
+    expect((await store.actionKeys.resolve(inTopic, chat('1'), NOW)).status).toBe('wrong-chat');
+  });
+
+  it('keeps the Refresh flag of an action, and only when set', async () => {
+    const refresh = await store.actionKeys.issue({ command: 'token', args: ['TokenA'], refresh: true }, chat('1'), LATER);
+    const plain = await store.actionKeys.issue({ command: 'token', args: ['TokenA'], refresh: false }, chat('1'), LATER);
+    expect(await store.actionKeys.resolve(refresh, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'], refresh: true } });
+    expect(await store.actionKeys.resolve(plain, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'] } });
   });
 
   it('refuses keys of other chats, unknown keys and expired keys', async () => {
@@ -42,6 +52,8 @@ describe('action keys', () => {
     expect(await store.actionKeys.resolve('nope', chat('1'), NOW)).toEqual({ status: 'unknown' });
     expect(await store.actionKeys.resolve("x' OR 1=1 --", chat('1'), NOW)).toEqual({ status: 'unknown' });
     expect(await store.actionKeys.resolve(key, chat('1'), LATER)).toEqual({ status: 'expired' });
+    // The same order of checks as the in-memory store: expired before another chat's.
+    expect(await store.actionKeys.resolve(key, chat('2'), LATER)).toEqual({ status: 'expired' });
   });
 
   it('survive a restart until they expire, and prune forgets expired ones', async () => {
@@ -50,7 +62,8 @@ describe('action keys', () => {
     await store.close();
     store = openSqliteStore(path);
     expect(await store.actionKeys.resolve(lasting, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'] } });
-    expect(await store.actionKeys.prune(new Date(NOW.getTime() + 2000))).toBe(1);
+    expect(await store.actionKeys.prune(new Date(NOW.getTime() + 999))).toBe(0);
+    expect(await store.actionKeys.prune(new Date(NOW.getTime() + 1000))).toBe(1);
     expect(await store.actionKeys.resolve(brief, chat('1'), NOW)).toEqual({ status: 'unknown' });
     expect((await store.actionKeys.resolve(lasting, chat('1'), NOW)).status).toBe('ok');
   });

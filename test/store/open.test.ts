@@ -1,10 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/store/migrations/index';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations/index';
 import { openSqliteStore, StoreOpenError } from '../../src/store/sqliteStore';
-import { chat, newFollow, tempDir } from './helpers';
+import { chat, newFollow, tempDir, tokenSnapshot } from './helpers';
 
 let cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -56,6 +56,39 @@ describe('opening the store', () => {
     db.close();
   });
 
+  it('upgrades a database of schema 1, keeping its rows', async () => {
+    const { path } = temp();
+    const old = new Database(path);
+    old.exec(MIGRATIONS[0]!.sql);
+    old.pragma('user_version = 1');
+    old.prepare("INSERT INTO action_keys (key, platform, chat_id, command, args, expires_at) VALUES ('oldkey', 'telegram', '1', 'token', '[\"TokenA\"]', ?)").run(Date.now() + 60_000);
+    old.prepare("INSERT INTO follows (platform, chat_id, kind, address, added_by, added_at) VALUES ('telegram', '1', 'token', 'TokenA', 'u', 1)").run();
+    old.close();
+    const store = openSqliteStore(path);
+    expect(await store.actionKeys.resolve('oldkey', chat('1'), new Date())).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'] } });
+    expect(await store.follows.countForChat(chat('1'))).toBe(1);
+    await store.close();
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('backs up while open: the copy opens as a store of its own, with the same data', async () => {
+    const { path, dir } = temp();
+    const store = openSqliteStore(path);
+    await store.follows.upsert(newFollow(chat('1'), 'TokenA'));
+    void store.state.commitToken(tokenSnapshot('TokenA'), [], new Date(0));
+    const copyPath = join(dir, 'backup', 'copy.db');
+    mkdirSync(join(dir, 'backup'));
+    await store.backup(copyPath);
+    await store.follows.upsert(newFollow(chat('1'), 'TokenB'));
+    const copy = openSqliteStore(copyPath);
+    expect((await copy.follows.list(chat('1'), { offset: 0, limit: 10 })).follows.map((f) => f.address)).toEqual(['TokenA']);
+    expect(await copy.state.token('TokenA')).toEqual(tokenSnapshot('TokenA'));
+    await copy.close();
+    await store.close();
+  });
+
   it('refuses a file of garbage with one line naming the path, and leaves it byte for byte', () => {
     const { path, dir } = temp();
     const garbage = Buffer.from('this is not a database, just some text that happens to be here\n'.repeat(200));
@@ -67,6 +100,25 @@ describe('opening the store', () => {
     expect(readFileSync(path).equals(garbage)).toBe(true);
     expect(existsSync(`${path}-wal`)).toBe(false);
     expect(existsSync(join(dir, 'tokenwatch.db-journal'))).toBe(false);
+  });
+
+  it('refuses a database damaged inside (a page overwritten), and leaves it byte for byte', async () => {
+    const { path } = temp();
+    const store = openSqliteStore(path);
+    await store.follows.upsertMany(Array.from({ length: 3000 }, (_, i) => newFollow(chat(String(i % 50)), `Token${i}`)));
+    await store.close();
+    const bytes = readFileSync(path);
+    const pageSize = bytes.readUInt16BE(16) === 1 ? 65536 : bytes.readUInt16BE(16);
+    expect(bytes.length / pageSize).toBeGreaterThan(20);
+    // Scribble over a page in the middle of the follows table, header untouched.
+    const damaged = Buffer.from(bytes);
+    damaged.fill(0x5a, 10 * pageSize, 11 * pageSize);
+    writeFileSync(path, damaged);
+    const error = openError(path);
+    expect(error.reason).toBe('corrupt');
+    expect(error.message).toContain(path);
+    expect(error.message).not.toContain('\n');
+    expect(readFileSync(path).equals(damaged)).toBe(true);
   });
 
   it('refuses a database locked by another connection, naming the path, and changes nothing', async () => {
@@ -104,6 +156,14 @@ describe('opening the store', () => {
     const again = openSqliteStore(path);
     expect(await again.follows.countForChat(chat('1'))).toBe(1);
     await again.close();
+  });
+
+  it('refuses a folder at the path with one line naming it', () => {
+    const { dir } = temp();
+    const error = openError(dir);
+    expect(error.reason).toBe('unreadable');
+    expect(error.message).toContain(dir);
+    expect(error.message).not.toContain('\n');
   });
 
   it('refuses a database written by a newer schema, and one holding tables that are not ours', () => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
 import { chat, newFollow, priceEvent, tempDir, tokenSnapshot, walletSnapshot } from './helpers';
 
@@ -84,6 +84,15 @@ describe('commits made together', () => {
       store.state.commitMany({ tokens: [{ snapshot: tokenSnapshot('TokenC'), alerts: [] }, { snapshot: tokenSnapshot('TokenD'), alerts: [{ event: broken, to }] }], wallets: [] }, T0),
     ).rejects.toThrow();
     expect(await store.state.token('TokenC')).toBeNull();
+  });
+
+  it('are written even while a test fakes the timers', async () => {
+    vi.useFakeTimers();
+    try {
+      await expect(store.state.commitToken(tokenSnapshot('TokenA'), [], T0)).resolves.toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('are visible to a read made before they were awaited, and written by close', async () => {

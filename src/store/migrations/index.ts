@@ -5,6 +5,7 @@
  * add the next number.
  */
 import { sql as initial } from './001_initial';
+import { sql as actionKeyRefresh } from './002_action_key_refresh';
 
 export interface Migration {
   version: number;
@@ -12,7 +13,10 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'action key refresh', sql: actionKeyRefresh },
+];
 
 /** The schema version this build writes and understands. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,67 @@
+/**
+ * The in-memory and the SQLite action key stores answer alike: the same cases run against both.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ActionKeyStore } from '../../src/store/actionKeys';
+import { MemoryActionKeyStore } from '../../src/store/memoryActionKeys';
+import { openSqliteStore } from '../../src/store/sqliteStore';
+import { chat, tempDir } from './helpers';
+
+let cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups) await cleanup();
+  cleanups = [];
+});
+
+const STORES: Array<[string, () => ActionKeyStore]> = [
+  ['memory', () => new MemoryActionKeyStore()],
+  [
+    'sqlite',
+    () => {
+      const { path, cleanup } = tempDir();
+      const store = openSqliteStore(path);
+      cleanups.push(async () => {
+        await store.close();
+        cleanup();
+      });
+      return store.actionKeys;
+    },
+  ],
+];
+
+const NOW = new Date(1_700_000_000_000);
+const LATER = new Date(1_700_000_600_000);
+
+describe.each(STORES)('the %s action key store', (_name, make) => {
+  it('answers ok, expired, wrong-chat and unknown alike', async () => {
+    const keys = make();
+    const here = chat('1', 'telegram', '4');
+    const key = await keys.issue({ command: 'holders', args: ['TokenA', '2'], refresh: true }, here, LATER);
+    expect(key).toMatch(/^[A-Za-z0-9_-]{1,20}$/);
+    expect(await keys.resolve(key, here, NOW)).toEqual({ status: 'ok', action: { command: 'holders', args: ['TokenA', '2'], refresh: true } });
+    expect(await keys.resolve(key, chat('1', 'telegram', null), NOW)).toEqual({ status: 'wrong-chat' });
+    expect(await keys.resolve(key, chat('2', 'telegram', '4'), NOW)).toEqual({ status: 'wrong-chat' });
+    expect(await keys.resolve(key, chat('1', 'discord', '4'), NOW)).toEqual({ status: 'wrong-chat' });
+    expect(await keys.resolve(key, here, LATER)).toEqual({ status: 'expired' });
+    expect(await keys.resolve(key, chat('2'), LATER)).toEqual({ status: 'expired' });
+    expect(await keys.resolve('A'.repeat(21), here, NOW)).toEqual({ status: 'unknown' });
+    expect(await keys.resolve('unknownkey', here, NOW)).toEqual({ status: 'unknown' });
+  });
+
+  it('keeps what was issued, whatever happens to the action afterwards', async () => {
+    const keys = make();
+    const action = { command: 'token', args: ['TokenA'] };
+    const key = await keys.issue(action, chat('1'), LATER);
+    action.args.push('changed');
+    expect(await keys.resolve(key, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'] } });
+  });
+
+  it('prunes keys expired at or before now', async () => {
+    const keys = make();
+    await keys.issue({ command: 'token', args: [] }, chat('1'), new Date(NOW.getTime() + 1000));
+    await keys.issue({ command: 'token', args: [] }, chat('1'), LATER);
+    expect(await keys.prune(new Date(NOW.getTime() + 999))).toBe(0);
+    expect(await keys.prune(new Date(NOW.getTime() + 1000))).toBe(1);
+    expect(await keys.prune(LATER)).toBe(1);
+  });
+});
