@@ -11,6 +11,7 @@ import { MarketClient } from '../src/market/client';
 import { QueryService } from '../src/query/service';
 import { startSimulator, type RunningSimulator } from '../src/simulator/server';
 import { recordResult, writeResults } from './results';
+import { benchCharts } from './charts';
 import { benchStreams } from './streams';
 
 const API_KEY = 'bench-key';
@@ -115,6 +116,7 @@ async function benchLookups(): Promise<Row[]> {
 const SECTIONS: Section[] = [
   { name: 'lookups', run: benchLookups },
   { name: 'streams', run: benchStreams },
+  { name: 'charts', run: benchCharts },
 ];
 
 async function main(): Promise<void> {

@@ -39,6 +39,9 @@ export interface BarWindow {
   maxBars: number;
 }
 
+/** Widths merged bars take when one fits: the widths charting sites offer. */
+const MERGED_WIDTHS = [120, 300, 600, 900, 1800, 3600, 7200, 14_400, 21_600, 43_200, 86_400, 2 * 86_400, 7 * 86_400] as const;
+
 function readable(candle: Candle): boolean {
   const values = [candle.open, candle.high, candle.low, candle.close];
   return Number.isFinite(candle.timestamp) && values.every((v) => Number.isFinite(v) && v >= 0) && Number.isFinite(candle.volume);
@@ -61,10 +64,21 @@ export function barsFor(candles: readonly Candle[], window: BarWindow): BarSerie
   const firstSecs = Math.min(lastSecs, window.fromSecs ?? (usable.length > 0 ? Math.floor(minMs / 1000) : lastSecs));
   const slotsWanted = Math.floor(lastSecs / interval) - Math.floor(firstSecs / interval) + 1;
   const maxBars = Math.max(1, Math.floor(window.maxBars));
-  let factor = Math.max(1, Math.ceil(slotsWanted / maxBars));
-  // Merged slots align to multiples of their own width, which can add one slot at an edge.
-  while (Math.floor(lastSecs / (interval * factor)) - Math.floor(firstSecs / (interval * factor)) + 1 > maxBars) factor += 1;
-  const slotSecs = interval * factor;
+  const slotsAt = (width: number) => Math.floor(lastSecs / width) - Math.floor(firstSecs / width) + 1;
+  let slotSecs = interval;
+  if (slotsAt(interval) > maxBars) {
+    // A merged bar is as wide as a usual candle (so the title can name it) when one fits, else the
+    // least multiple of the interval that does. Merged slots align to multiples of their own
+    // width, which can add one slot at an edge: hence the check on the aligned count.
+    const least = interval * Math.ceil(slotsWanted / maxBars);
+    const round = MERGED_WIDTHS.find((width) => width >= least && width % interval === 0 && slotsAt(width) <= maxBars);
+    if (round !== undefined) slotSecs = round;
+    else {
+      let factor = Math.ceil(least / interval);
+      while (slotsAt(interval * factor) > maxBars) factor += 1;
+      slotSecs = interval * factor;
+    }
+  }
   const fromSecs = Math.floor(firstSecs / slotSecs) * slotSecs;
   const axisTo = Math.floor(lastSecs / slotSecs) * slotSecs + slotSecs;
 

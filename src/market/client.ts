@@ -266,8 +266,8 @@ export class MarketClient {
     if (requested.length > TOKEN_DATA_MAX_ADDRESSES) {
       throw new RangeError(`tokenBatch takes at most ${TOKEN_DATA_MAX_ADDRESSES} addresses, not ${requested.length}`);
     }
-    const envelope = (await this.request('token-data', { addresses: requested.join(',') }, TokenEnvelopeReadingSchema)).value;
-    for (const raw of Object.values(envelope.data)) {
+    const envelope = await this.request('token-data', { addresses: requested.join(',') }, TokenEnvelopeReadingSchema);
+    for (const raw of Object.values(envelope.value.data)) {
       const parsed = TokenSchema.safeParse(raw);
       if (parsed.success) found.set(normalizeAddress(parsed.data.address), parsed.data);
       else this.counters['token-data'].dropped += 1;

@@ -14,6 +14,8 @@ export interface TokenRef {
   address: string;
   symbol: string;
   name: string;
+  /** Decimals of its amounts, when known (an owner balance on the card is shown in whole tokens). */
+  decimals?: number | null;
 }
 
 export type RiskFlagName = 'mintAuthority' | 'freezeAuthority' | 'mutable' | 'ownerBalance';
@@ -76,6 +78,8 @@ export interface PriceEvent extends EventBase {
   previousChangePct?: number;
   windowSecs: number;
   priceUsd: number | null;
+  /** The prices of the window, [epoch ms, SOL per token] oldest first (at most one a minute), for the card's small chart. */
+  points?: Array<[number, number]>;
 }
 
 export interface WalletTradeEvent extends EventBase {

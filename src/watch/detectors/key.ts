@@ -17,6 +17,6 @@ export function eventKey(kind: AlertKind, subject: string, parts: ReadonlyArray<
   return `${kind}:${subject.slice(0, 120)}:${digest}`;
 }
 
-export function tokenRef(snapshot: Pick<TokenSnapshot, 'address' | 'symbol' | 'name'>): TokenRef {
-  return { address: snapshot.address, symbol: snapshot.symbol, name: snapshot.name };
+export function tokenRef(snapshot: Pick<TokenSnapshot, 'address' | 'symbol' | 'name' | 'decimals'>): TokenRef {
+  return { address: snapshot.address, symbol: snapshot.symbol, name: snapshot.name, decimals: snapshot.decimals ?? null };
 }

@@ -39,6 +39,7 @@ export function detectPriceMove(last: TokenSnapshot | null, next: TokenSnapshot)
       previousChangePct: Number.isFinite(previousChangePct) ? previousChangePct : 0,
       windowSecs: Math.round((next.seenAt - startAt) / 1000),
       priceUsd: next.priceUsd,
+      points: next.priceHistory.map(([at, price]): [number, number] => [at, price]),
     },
   ];
 }

@@ -1,0 +1,227 @@
+/**
+ * The alert card: what changed, on which token, from what to what, and buttons to look closer.
+ * Built once per event (and follow label) and rendered by the same renderers as the look-ups, so
+ * every text written by strangers (token names, statuses, authorities, a chat's wallet label) is
+ * cleaned here and escaped there; nothing is markup.
+ *
+ * `alertCard(event, label)` builds the card at once, without pictures. `alertCardWithChart` is
+ * the same card with, for a price move, the small chart of its window (src/charts/moveChart.ts;
+ * PNG encoding runs off the event loop, hence a promise): what delivery should send when it can
+ * wait for it. Either is built once per event and label.
+ */
+import type { AlertEvent, FlagChange, LiquidityEvent, PriceEvent, RiskFlagEvent, RiskStatusEvent, TokenRef, WalletTradeEvent, WhaleEvent } from '../watch/events';
+import { renderMoveChart } from '../charts/moveChart';
+import { type Card, type CardAction, type CardColor, type CardField, type RichText, bold, field, link, rich, riskColor } from './card';
+import { duration, explorerAccountUrl, explorerTokenUrl, explorerTxUrl, formatTokenAmount, percent, price, shortAddress, solFromLamports, usd } from './format';
+import { LABEL_MAX, UNKNOWN, tokenTitle } from './tokenFacts';
+import { untrusted } from './sanitize';
+
+const STATUS_MAX = 24;
+const FLAG_VALUE_MAX = 64;
+const POOL_LINES = 5;
+
+/** The token as a card names it: "Name (SYM)", or its short address when the service gave no name. */
+function tokenName(token: TokenRef): string {
+  if (token.name.trim() === '' && token.symbol.trim() === '') return shortAddress(untrusted(token.address, 64, '?'));
+  return tokenTitle(token);
+}
+
+function tokenLink(token: TokenRef): RichText {
+  return [link(shortAddress(untrusted(token.address, 64, '?')), explorerTokenUrl(token.address))];
+}
+
+function walletLink(wallet: string): RichText {
+  return [link(shortAddress(untrusted(wallet, 64, '?')), explorerAccountUrl(wallet))];
+}
+
+function status(value: string | null): string {
+  return untrusted(value, STATUS_MAX, UNKNOWN).toUpperCase();
+}
+
+function tokenActions(token: TokenRef, extra: CardAction[] = []): CardAction[] {
+  return [
+    { label: 'Token', command: 'token', args: [token.address] },
+    { label: 'Chart', command: 'chart', args: [token.address] },
+    { label: 'Holders', command: 'holders', args: [token.address] },
+    ...extra,
+  ];
+}
+
+const FLAG_LABELS: Record<FlagChange['flag'], string> = {
+  mintAuthority: 'Mint authority',
+  freezeAuthority: 'Freeze authority',
+  mutable: 'Metadata',
+  ownerBalance: 'Owner balance',
+};
+
+function authorityState(value: string | null): string {
+  return value === null ? 'renounced' : `active (${shortAddress(untrusted(value, FLAG_VALUE_MAX, '?'))})`;
+}
+
+function ownerAmount(value: string | null, token: TokenRef): string {
+  if (value === null) return 'none';
+  let amount: bigint;
+  try {
+    amount = BigInt(value);
+  } catch {
+    return UNKNOWN;
+  }
+  if (amount === 0n) return 'none';
+  const decimals = token.decimals;
+  return decimals === null || decimals === undefined ? `${formatTokenAmount(amount, 0)} units` : formatTokenAmount(amount, decimals);
+}
+
+/** "Mint authority: renounced → active (AbCd…WxYz)" */
+export function flagChangeText(change: FlagChange, token: TokenRef): string {
+  const label = FLAG_LABELS[change.flag];
+  switch (change.flag) {
+    case 'mintAuthority':
+    case 'freezeAuthority':
+      return `${label}: ${authorityState(change.from)} → ${authorityState(change.to)}`;
+    case 'mutable': {
+      const word = (value: string | null) => (value === 'true' ? 'mutable' : value === 'false' ? 'immutable' : UNKNOWN);
+      return `${label}: ${word(change.from)} → ${word(change.to)}`;
+    }
+    case 'ownerBalance':
+      return `${label}: ${ownerAmount(change.from, token)} → ${ownerAmount(change.to, token)}`;
+  }
+}
+
+function base(event: AlertEvent, title: string, color: CardColor, fields: CardField[], actions: CardAction[], description?: RichText): Card {
+  const url = explorerTokenUrl(event.token.address);
+  return {
+    title,
+    ...(url === null ? {} : { url }),
+    ...(description === undefined ? {} : { description }),
+    color,
+    fields,
+    footer: `${shortAddress(untrusted(event.token.address, 64, '?'))} · alert`,
+    timestamp: new Date(event.at),
+    actions,
+  };
+}
+
+function riskStatusCard(event: RiskStatusEvent): Card {
+  const from = status(event.from);
+  const to = status(event.to);
+  const fields = [field('Status', rich(bold(from), ' → ', bold(to)), true), field('Token', tokenLink(event.token), true)];
+  if (event.flags.length > 0) fields.push(field('Changed with it', event.flags.map((change) => flagChangeText(change, event.token)).join('\n')));
+  return base(event, `Risk ${from} → ${to}: ${tokenName(event.token)}`, riskColor(to), fields, tokenActions(event.token), rich('Risk status changed from ', bold(from), ' to ', bold(to), '.'));
+}
+
+function riskFlagCard(event: RiskFlagEvent): Card {
+  const lines = event.changes.map((change) => flagChangeText(change, event.token));
+  const worse = event.changes.some((change) => (change.flag === 'mutable' ? change.to === 'true' : change.flag === 'ownerBalance' ? true : change.to !== null));
+  return base(event, `Risk flag changed: ${tokenName(event.token)}`, worse ? 'warning' : 'info', [field('Changed', lines.join('\n')), field('Token', tokenLink(event.token), true)], tokenActions(event.token));
+}
+
+function lamports(value: string | null): string {
+  if (value === null) return UNKNOWN;
+  try {
+    return solFromLamports(BigInt(value));
+  } catch {
+    return UNKNOWN;
+  }
+}
+
+function liquidityCard(event: LiquidityEvent): Card {
+  const lines = event.pools.slice(0, POOL_LINES).map((pool) => {
+    const name = shortAddress(untrusted(pool.poolAddress, 64, '?'));
+    if (pool.gone) return `Pool ${name}: gone (had ${lamports(pool.from)})`;
+    const drop = pool.dropPct === null ? '' : ` (−${percent(pool.dropPct)})`;
+    return `Pool ${name}: ${lamports(pool.from)} → ${lamports(pool.to)}${drop}`;
+  });
+  if (event.pools.length > POOL_LINES) lines.push(`and ${event.pools.length - POOL_LINES} more`);
+  return base(event, `Liquidity pulled: ${tokenName(event.token)}`, 'danger', [field('Pools', lines.join('\n')), field('Token', tokenLink(event.token), true)], tokenActions(event.token));
+}
+
+function priceCard(event: PriceEvent): Card {
+  const up = event.changePct >= 0;
+  // Whole minutes: "in 47m", not "in 47m13s".
+  const within = duration(Math.max(60, Math.round(event.windowSecs / 60) * 60));
+  const change = percent(event.changePct, { signed: true });
+  const fields = [
+    field('Change', rich(bold(change), ` in ${within}`), true),
+    field('Price', rich(`${price(event.from)} → `, bold(`${price(event.to)} SOL`)), true),
+  ];
+  if (event.priceUsd !== null) fields.push(field('Price (USD)', usd(event.priceUsd), true));
+  fields.push(field('Token', tokenLink(event.token), true));
+  const title = `Price ${up ? 'up' : 'down'} ${percent(Math.abs(event.changePct))}: ${tokenName(event.token)}`;
+  return base(event, title, up ? 'safe' : 'danger', fields, tokenActions(event.token));
+}
+
+function walletTradeCard(event: WalletTradeEvent, label: string | null): Card {
+  const who = label === null ? shortAddress(untrusted(event.wallet, 64, '?')) : untrusted(label, LABEL_MAX, shortAddress(untrusted(event.wallet, 64, '?')));
+  let amount = UNKNOWN;
+  try {
+    const units = BigInt(event.tokenAmount);
+    amount = event.decimals === null ? `${formatTokenAmount(units, 0)} units` : formatTokenAmount(units, event.decimals);
+  } catch {
+    // left unknown
+  }
+  const symbol = untrusted(event.token.symbol, 16);
+  const fields = [
+    field('Amount', rich(bold(amount), symbol === '' ? '' : ` ${symbol}`), true),
+    field(event.side === 'buy' ? 'Paid' : 'Received', event.nativeAmount === null ? UNKNOWN : lamports(event.nativeAmount), true),
+    field('Value', event.amountUsd === null ? UNKNOWN : usd(event.amountUsd), true),
+    field('Price', event.price === null ? UNKNOWN : `${price(event.price)} SOL`, true),
+    field('Wallet', walletLink(event.wallet), true),
+    field('Transaction', [link(shortAddress(untrusted(event.transactionHash, 100, '?')), explorerTxUrl(event.transactionHash))], true),
+  ];
+  const verb = event.side === 'buy' ? 'bought' : 'sold';
+  return base(
+    event,
+    `${who} ${verb} ${tokenName(event.token)}`,
+    event.side === 'buy' ? 'safe' : 'warning',
+    fields,
+    [
+      { label: 'Token', command: 'token', args: [event.token.address] },
+      { label: 'Trades', command: 'trades', args: [event.token.address, event.wallet] },
+      { label: 'Wallet', command: 'wallet', args: [event.wallet] },
+    ],
+  );
+}
+
+function whaleCard(event: WhaleEvent): Card {
+  const from = event.fromPct === null ? 'under 1%' : percent(event.fromPct);
+  const fields = [
+    field('Share of supply', rich(`${from} → `, bold(percent(event.toPct))), true),
+    field('Wallet', walletLink(event.wallet), true),
+    field('Token', tokenLink(event.token), true),
+  ];
+  const title = `Whale ${event.direction === 'in' ? 'in' : 'out'}: ${tokenName(event.token)}`;
+  return base(event, title, event.direction === 'in' ? 'warning' : 'info', fields, tokenActions(event.token, [{ label: 'Wallet', command: 'wallet', args: [event.wallet] }]));
+}
+
+/** The alert card of an event; `label` is the follow's name for a wallet (untrusted). No picture. */
+export function alertCard(event: AlertEvent, label: string | null): Card {
+  switch (event.kind) {
+    case 'risk-status':
+      return riskStatusCard(event);
+    case 'risk-flag':
+      return riskFlagCard(event);
+    case 'liquidity':
+      return liquidityCard(event);
+    case 'price':
+      return priceCard(event);
+    case 'wallet-trade':
+      return walletTradeCard(event, label);
+    case 'whale':
+      return whaleCard(event);
+  }
+}
+
+/** The alert card, and for a price move with at least two prices the picture of its window. */
+export async function alertCardWithChart(event: AlertEvent, label: string | null): Promise<Card> {
+  const card = alertCard(event, label);
+  if (event.kind !== 'price') return card;
+  const points = event.points ?? [];
+  if (points.length < 2) return card;
+  try {
+    const png = await renderMoveChart(points, { symbol: event.token.symbol, quote: 'SOL', basePrice: event.from });
+    card.image = { filename: 'price-move.png', contentType: 'image/png', data: png, description: 'Price over the move window' };
+  } catch {
+    // A card without its picture is still the alert.
+  }
+  return card;
+}
