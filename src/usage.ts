@@ -10,6 +10,12 @@ interface OptionBase {
   /** One line of help, at most 100 characters (Discord's limit). */
   description: string;
   required: boolean;
+  /**
+   * The forms of the command this option belongs to: values of the command's first option, a
+   * choice (`/track token …` and `/track wallet …`). Absent: every form. Typed text fills only the
+   * options of the form chosen; Discord registers one subcommand per form (docs/delivery.md).
+   */
+  forms?: readonly string[];
 }
 
 export interface AddressOption extends OptionBase {
@@ -54,8 +60,15 @@ export interface CommandUsage {
 
 /** `/name <required> [optional]`, for help and error replies. */
 export function usageOf(command: CommandUsage): string {
-  const parts = command.options.map((option) => (option.required ? `<${option.name}>` : `[${option.name}]`));
-  return [`/${command.name}`, ...parts].join(' ');
+  const [first, ...rest] = command.options;
+  const part = (option: OptionSpec) => (option.required ? `<${option.name}>` : `[${option.name}]`);
+  // A command with forms reads best one form at a time: "/track token <address> … or /track wallet <address> …".
+  if (first?.type === 'choice' && rest.some((option) => option.forms !== undefined)) {
+    return first.choices
+      .map((choice) => [`/${command.name}`, choice.value, ...rest.filter((option) => option.forms === undefined || option.forms.includes(choice.value)).map(part)].join(' '))
+      .join(' or ');
+  }
+  return [`/${command.name}`, ...command.options.map(part)].join(' ');
 }
 
 /** Input a person can fix: the message says what to type instead. `command` is null when no command was recognised. */

@@ -166,7 +166,7 @@ export function buildTokenCard({ token, solUsd, now }: TokenCardInput): Card {
       { label: 'Chart', command: 'chart', args: [token.address] },
       { label: 'Holders', command: 'holders', args: [token.address] },
       { label: 'Technicals', command: 'technicals', args: [token.address] },
-      { label: 'Track', command: 'track', args: [token.address] },
+      { label: 'Track', command: 'track', args: ['token', token.address] },
     ],
   };
 }

@@ -39,8 +39,8 @@ export interface TrackResult {
 
 export interface FollowServiceDeps {
   store: Pick<Store, 'follows' | 'chats'>;
-  /** Brings the watcher's subscriptions in line with the store's follows. */
-  resync: () => Promise<void>;
+  /** Brings the watcher's subscriptions and follower lists in line with the store's follows of `address` (of every target when null: a resumed chat brings several back). */
+  resync: (address: string | null) => Promise<void>;
   logger: Logger;
 }
 
@@ -71,14 +71,14 @@ export class FollowService {
       now: request.now,
     });
     const resumed = await this.resumeIfPaused(request.chat);
-    await this.resync();
+    await this.resync(resumed ? null : request.address);
     return { follow, created, resumed };
   }
 
   /** False when the chat did not follow it. */
   async untrack(chat: ChatRef, address: string): Promise<boolean> {
     const removed = await this.deps.store.follows.remove(chat, address);
-    if (removed) await this.resync();
+    if (removed) await this.resync(address);
     return removed;
   }
 
@@ -91,8 +91,11 @@ export class FollowService {
   }
 
   /** Mutes until `until`; false when the chat does not follow the address. */
-  mute(chat: ChatRef, address: string, until: Date): Promise<boolean> {
-    return this.deps.store.follows.setMutedUntil(chat, address, until);
+  async mute(chat: ChatRef, address: string, until: Date): Promise<boolean> {
+    const found = await this.deps.store.follows.setMutedUntil(chat, address, until);
+    // The watcher keeps each target's followers in memory: it must see the mute.
+    if (found) await this.resync(address);
+    return found;
   }
 
   /** Clears a mute, and resumes the chat when it was paused; `found` is false when the chat does not follow the address. */
@@ -100,7 +103,7 @@ export class FollowService {
     const found = await this.deps.store.follows.setMutedUntil(chat, address, null);
     if (!found) return { found, resumed: false };
     const resumed = await this.resumeIfPaused(chat);
-    if (resumed) await this.resync();
+    await this.resync(resumed ? null : address);
     return { found, resumed };
   }
 
@@ -116,9 +119,9 @@ export class FollowService {
    * A failed resync does not undo the change: the follow is stored, and the next reconciliation or
    * change brings the watcher in line. The person is not told of an error that fixes itself.
    */
-  private async resync(): Promise<void> {
+  private async resync(address: string | null): Promise<void> {
     try {
-      await this.deps.resync();
+      await this.deps.resync(address);
     } catch (error) {
       this.deps.logger.warn({ err: error }, 'watcher resync after a follow change failed; the next reconciliation retries it');
     }

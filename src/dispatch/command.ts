@@ -6,6 +6,8 @@
  */
 import type { Card } from '../cards/card';
 import type { ChatRef } from '../chats/chat';
+import type { FollowService } from '../delivery/followService';
+import type { StatusSource } from '../delivery/status';
 import type { QueryService } from '../query/service';
 import type { OptionSpec } from '../usage';
 
@@ -37,6 +39,13 @@ export type ArgsOf<O extends readonly OptionSpec[]> = {
  */
 export interface CommandServices {
   query: QueryService;
+  /**
+   * Follows of this chat (the follow commands). Optional so that a chat or a test that runs only
+   * look-ups needs none; a follow command run without it answers that following is not set up.
+   */
+  follows?: FollowService;
+  /** The bot's health for /status. */
+  status?: StatusSource;
 }
 
 /** What a command's `run` receives besides its arguments: the services, who asked and where. */

@@ -85,11 +85,35 @@ function readOne(command: AnyCommand, option: OptionSpec, raw: string | number):
 /** A value as a chat hands it over: Discord's slash options are typed, a line of text is not. */
 export type RawValue = string | number | boolean | undefined;
 
+/**
+ * The form a command takes, when its first option is a choice that other options' `forms` name:
+ * the choice's value as given (by value or label, any case), else undefined.
+ */
+export function formOf(command: AnyCommand, given: RawValue): string | undefined {
+  const first = command.options[0];
+  if (first?.type !== 'choice' || given === undefined || !command.options.some((option) => option.forms !== undefined)) return undefined;
+  const wanted = String(given).trim().toLowerCase();
+  return first.choices.find((choice) => choice.value.toLowerCase() === wanted || choice.label.toLowerCase() === wanted)?.value;
+}
+
+/** Whether an option belongs to the form chosen (every option does while no form is known). */
+function belongsTo(option: OptionSpec, form: string | undefined): boolean {
+  return option.forms === undefined || form === undefined || option.forms.includes(form);
+}
+
 /** Validates named values, as a slash command delivers them, against the command's options. */
 export function readOptions(command: AnyCommand, named: Record<string, RawValue>): Args {
   const args: Args = {};
+  const form = formOf(command, named[command.options[0]?.name ?? '']);
   for (const option of command.options) {
     const raw = named[option.name];
+    if (!belongsTo(option, form)) {
+      if (raw !== undefined && !(typeof raw === 'string' && raw.trim() === '')) {
+        throw new UsageError(`${option.name} belongs to /${command.name} ${(option.forms ?? []).join(' or ')}, not /${command.name} ${form}. Usage: ${usageOf(command)}`, command);
+      }
+      args[option.name] = undefined;
+      continue;
+    }
     if (raw === undefined || (typeof raw === 'string' && raw.trim() === '')) {
       if (option.required) throw new UsageError(`Missing ${option.name}. Usage: ${usageOf(command)}`, command);
       args[option.name] = undefined;
@@ -124,7 +148,12 @@ export function parseWords(command: AnyCommand, text: string): Args {
     else positional.push(word);
   }
 
-  const open = command.options.filter((option) => named[option.name] === undefined);
+  // The first option fills first, so a command with forms knows its form before the rest fill.
+  const first = command.options[0];
+  const hasForms = command.options.some((option) => option.forms !== undefined);
+  if (hasForms && first !== undefined && named[first.name] === undefined && positional.length > 0) named[first.name] = positional.shift() ?? '';
+  const form = formOf(command, named[first?.name ?? '']);
+  const open = command.options.filter((option) => named[option.name] === undefined && belongsTo(option, form));
   open.forEach((option, index) => {
     if (positional.length === 0) return;
     const isLast = index === open.length - 1;

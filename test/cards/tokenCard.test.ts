@@ -212,7 +212,7 @@ describe('buildTokenCard', () => {
       { label: 'Chart', command: 'chart', args: [TOKEN] },
       { label: 'Holders', command: 'holders', args: [TOKEN] },
       { label: 'Technicals', command: 'technicals', args: [TOKEN] },
-      { label: 'Track', command: 'track', args: [TOKEN] },
+      { label: 'Track', command: 'track', args: ['token', TOKEN] },
     ]);
   });
 });

@@ -8,9 +8,6 @@ import type { ActionButton, ChatRef } from '../chat';
 import type { AlertSender, SendOutcome } from '../../delivery/sender';
 import { renderCardText } from './render';
 
-/** The console's one chat: the person at the terminal. */
-export const CONSOLE_CHAT: ChatRef = { platform: 'console', chatId: 'console', threadId: null, scopeId: null };
-
 export interface ConsoleAlertSenderOptions {
   output: NodeJS.WritableStream;
   /** Colour and a fresh prompt after each alert, for a terminal. */

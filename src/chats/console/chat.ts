@@ -26,6 +26,8 @@ export interface ConsoleChatOptions {
   outDir: string;
   /** Colour and a prompt, for a terminal. */
   interactive: boolean;
+  /** Stops reading at once (shutdown); the answer under way is still written. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -61,6 +63,8 @@ async function saveAttachment(card: Card, outDir: string): Promise<string | null
 export async function runConsoleChat(options: ConsoleChatOptions): Promise<void> {
   const { input, output, dispatcher, outDir, interactive } = options;
   const lines = createInterface({ input, terminal: false, crlfDelay: Infinity });
+  if (options.signal?.aborted === true) lines.close();
+  options.signal?.addEventListener('abort', () => lines.close(), { once: true });
   const prompt = () => {
     if (interactive) output.write('> ');
   };

@@ -1,0 +1,121 @@
+/**
+ * /track token <address> [events] [threshold] and /track wallet <address> [label] [minusd] [side]:
+ * follow a token or a wallet in this chat. One definition, two forms: the first option, `kind`,
+ * chooses the form, and each later option names the forms it belongs to (`forms`), so typed text
+ * fills `/track wallet ADDR whale 500 buy` in the wallet's order and Discord registers one
+ * subcommand per kind (see docs/delivery.md).
+ */
+import { rich } from '../src/cards/card';
+import { trackingField, walletTrackedCard } from '../src/cards/followCards';
+import { defineCommand } from '../src/dispatch/command';
+import { followsOf } from '../src/delivery/services';
+import { UsageError } from '../src/usage';
+import { MAX_LABEL_LENGTH } from '../src/delivery/followService';
+import type { AlertKind } from '../src/watch/events';
+import type { TradeSide } from '../src/store/store';
+
+/** What a person may write in `events`, and the alert kinds each word means. */
+const EVENT_WORDS: Record<string, readonly AlertKind[]> = {
+  all: ['risk-status', 'risk-flag', 'liquidity', 'price', 'whale'],
+  risk: ['risk-status', 'risk-flag'],
+  'risk-status': ['risk-status'],
+  status: ['risk-status'],
+  'risk-flag': ['risk-flag'],
+  flags: ['risk-flag'],
+  liquidity: ['liquidity'],
+  price: ['price'],
+  whale: ['whale'],
+  whales: ['whale'],
+};
+
+function readEvents(text: string): AlertKind[] {
+  const kinds = new Set<AlertKind>();
+  for (const word of text.toLowerCase().split(/[\s,+]+/).filter(Boolean)) {
+    const meant = EVENT_WORDS[word];
+    if (meant === undefined) {
+      throw new UsageError(`events: "${word.slice(0, 30)}" is not an alert kind. Use any of risk, flags, liquidity, price, whale (comma-separated), or all.`, null);
+    }
+    for (const kind of meant) kinds.add(kind);
+  }
+  // Every token kind named is the same as none named: "all", which also takes kinds added later.
+  return kinds.size === EVENT_WORDS.all?.length ? [] : [...kinds];
+}
+
+export default defineCommand({
+  name: 'track',
+  description: 'Follow a token or a wallet in this chat and get alerts here',
+  help: [
+    'Follows a token or a wallet in this chat; tracking it again changes its options.',
+    '/track token <address> [events] [threshold]: alerts on risk status and flags, liquidity pulled, price moves of at least',
+    'threshold % (default 10), and whales. events narrows them: risk, flags, liquidity, price, whale, comma-separated.',
+    `/track wallet <address> [label] [minusd] [side]: alerts on the wallet's trades of at least minusd USD (default all), side buy, sell or both; label (up to ${MAX_LABEL_LENGTH} characters) names it in alerts.`,
+    'Example: /track token 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25 risk,price 25',
+    'Example: /track wallet 9rTkGv8SVaTgivWmYpzwKv5RaUBLmcAUa3ZyKNSL1NSU dev 500 sell',
+  ].join('\n'),
+  manager: true,
+  slow: true,
+  options: [
+    {
+      name: 'kind',
+      type: 'choice',
+      description: 'token or wallet',
+      required: true,
+      choices: [
+        { value: 'token', label: 'token' },
+        { value: 'wallet', label: 'wallet' },
+      ],
+    },
+    { name: 'address', type: 'address', description: 'The token’s or wallet’s address', required: true },
+    { name: 'events', type: 'text', description: 'Alerts wanted: risk, flags, liquidity, price, whale (comma-separated); default all', required: false, maxLength: 100, forms: ['token'] },
+    { name: 'threshold', type: 'number', description: 'Price move that alerts, in percent (default 10)', required: false, min: 1, max: 1000, forms: ['token'] },
+    { name: 'label', type: 'text', description: 'A name for the wallet, shown in its alerts', required: false, maxLength: MAX_LABEL_LENGTH, forms: ['wallet'] },
+    { name: 'minusd', type: 'number', description: 'Smallest trade that alerts, in USD (default 0: all)', required: false, min: 0, max: 1_000_000_000, forms: ['wallet'] },
+    {
+      name: 'side',
+      type: 'choice',
+      description: 'Which trades: buy, sell or both (default both)',
+      required: false,
+      forms: ['wallet'],
+      choices: [
+        { value: 'both', label: 'both' },
+        { value: 'buy', label: 'buy' },
+        { value: 'sell', label: 'sell' },
+      ],
+    },
+  ],
+  async run(args, ctx) {
+    const now = ctx.now();
+    if (args.kind === 'token') {
+      // The look-up comes first: an address the service does not know is refused, never followed.
+      const card = await ctx.query.token(args.address);
+      const { follow, created, resumed } = await followsOf(ctx).track({
+        chat: ctx.chat,
+        userId: ctx.userId,
+        kind: 'token',
+        address: args.address,
+        options: {
+          ...(args.events === undefined ? {} : { events: readEvents(args.events) }),
+          ...(args.threshold === undefined ? {} : { thresholdPct: args.threshold }),
+        },
+        now,
+      });
+      const fields = [trackingField(follow, created, now), ...card.fields];
+      if (resumed) fields.unshift({ name: 'Alerts resumed', value: rich('This chat was paused; alerts flow here again.') });
+      return { ...card, fields, actions: card.actions.filter((action) => action.command !== 'track') };
+    }
+    const { follow, created, resumed } = await followsOf(ctx).track({
+      chat: ctx.chat,
+      userId: ctx.userId,
+      kind: 'wallet',
+      address: args.address,
+      ...(args.label === undefined ? {} : { label: args.label }),
+      options: {
+        ...(args.minusd === undefined ? {} : { minUsd: args.minusd }),
+        ...(args.side === undefined ? {} : { side: args.side as TradeSide }),
+      },
+      now,
+    });
+    const card = walletTrackedCard(follow, created, now);
+    return resumed ? { ...card, fields: [{ name: 'Alerts resumed', value: rich('This chat was paused; alerts flow here again.') }, ...card.fields] } : card;
+  },
+});

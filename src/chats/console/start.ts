@@ -1,0 +1,56 @@
+/**
+ * The console chat as one of the bot's chats: a banner, then commands read line by line from the
+ * input, and alerts printed as they arrive. It ends at the end of its input, which ends the bot.
+ */
+import type { Market } from '../../simulator/market';
+import type { RunningSimulator } from '../../simulator/server';
+import type { ChatStarter } from '../startChats';
+import { createConsoleAlertSender } from './alertSender';
+import { runConsoleChat } from './chat';
+
+export interface ConsoleIo {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /** Colour and a prompt, for a terminal. */
+  interactive: boolean;
+  /** Where pictures (charts) are written. */
+  outDir: string;
+}
+
+/**
+ * Addresses for the banner: tokens with ordinary names first (the hostile ones are there to be
+ * found, not to greet), and wallets that traded the first of them, so `/trades` with the two
+ * suggestions has something to show.
+ */
+export function addressesToTry(market: Market): { tokens: string[]; wallets: string[] } {
+  const hostile = new Set(market.hostileTokens());
+  const listing = market.listing();
+  const tokens = listing.tokens.filter((token) => !hostile.has(token.address)).slice(0, 3).map((token) => token.address);
+  const first = tokens[0];
+  const traded = first === undefined ? [] : (market.tokenTrades(first, listing.wallets)?.tradeHistory ?? []).map((trade) => trade.makerData.address);
+  const wallets = [...new Set([...traded, ...listing.wallets])].slice(0, 2);
+  return { tokens, wallets };
+}
+
+function banner(simulator: RunningSimulator | null, seed: number, baseUrl: string): string {
+  if (simulator === null) return `TokenWatch console chat on ${baseUrl}; type /help\n`;
+  const { tokens, wallets } = addressesToTry(simulator.market);
+  return `TokenWatch console chat on the built-in simulator (seed ${seed}, ${simulator.baseUrl}); try /token ${tokens.join(' or ')}, /track token ${tokens[0] ?? 'ADDRESS'}, /wallet ${wallets.join(' or ')}, /help\n`;
+}
+
+export function createConsoleChat(io: ConsoleIo, simulator: RunningSimulator | null, baseUrl: string): ChatStarter {
+  return async ({ dispatcher, config }) => {
+    io.output.write(banner(simulator, config.simulatorSeed, baseUrl));
+    const abort = new AbortController();
+    const ended = runConsoleChat({ input: io.input, output: io.output, dispatcher, outDir: io.outDir, interactive: io.interactive, signal: abort.signal });
+    return {
+      name: 'console',
+      sender: createConsoleAlertSender({ output: io.output, interactive: io.interactive }),
+      ended,
+      async stop() {
+        abort.abort();
+        await ended;
+      },
+    };
+  };
+}

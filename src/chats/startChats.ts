@@ -1,0 +1,63 @@
+/**
+ * The chats the bot talks through, started once the commands and the store are ready. Each
+ * platform is one starter: it returns null when it is not configured (no token), else a running
+ * chat with its alert sender. With no platform configured, the console chat runs instead, so a
+ * fresh checkout answers at once.
+ *
+ * Adding a platform is adding its starter to PLATFORM_CHATS (src/chats/<platform>/start.ts).
+ */
+import type { Config } from '../config';
+import type { AlertSender } from '../delivery/sender';
+import type { Dispatcher } from '../dispatch/dispatcher';
+import type { Logger } from '../log';
+import type { Store } from '../store/store';
+
+export interface ChatDeps {
+  config: Config;
+  logger: Logger;
+  dispatcher: Dispatcher;
+  store: Store;
+}
+
+export interface RunningChat {
+  /** For log lines: "console", "discord", "telegram". */
+  name: string;
+  /** Where the platform's alerts go; null for a chat that shows none. */
+  sender: AlertSender | null;
+  /** Resolves when the chat ends by itself (the console at the end of its input); null when it runs until stopped. */
+  ended: Promise<void> | null;
+  /** Stops taking commands; answers under way finish. */
+  stop(): Promise<void>;
+}
+
+/** Starts a platform's chat, or returns null when the platform is not configured. */
+export type ChatStarter = (deps: ChatDeps) => Promise<RunningChat | null>;
+
+/** Discord and Telegram: each starts when its token is configured. */
+export const PLATFORM_CHATS: readonly ChatStarter[] = [
+  // startDiscordChat,  (src/chats/discord/start.ts)
+  // startTelegramChat, (src/chats/telegram/start.ts)
+];
+
+/**
+ * Starts every configured platform; when none is, `fallback` (the console). A platform that fails
+ * to start stops start-up: the chats started before it are stopped first.
+ */
+export async function startChats(deps: ChatDeps, platforms: readonly ChatStarter[], fallback: ChatStarter): Promise<RunningChat[]> {
+  const running: RunningChat[] = [];
+  try {
+    for (const start of platforms) {
+      const chat = await start(deps);
+      if (chat !== null) running.push(chat);
+    }
+    if (running.length === 0) {
+      const chat = await fallback(deps);
+      if (chat !== null) running.push(chat);
+    }
+  } catch (error) {
+    await Promise.allSettled(running.map((chat) => chat.stop()));
+    throw error;
+  }
+  for (const chat of running) deps.logger.info({ chat: chat.name }, 'chat started');
+  return running;
+}
