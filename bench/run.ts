@@ -12,6 +12,7 @@ import { QueryService } from '../src/query/service';
 import { startSimulator, type RunningSimulator } from '../src/simulator/server';
 import { recordResult, writeResults } from './results';
 import { benchCharts } from './charts';
+import { benchLookup } from './lookup';
 import { benchStreams } from './streams';
 
 const API_KEY = 'bench-key';
@@ -117,6 +118,7 @@ const SECTIONS: Section[] = [
   { name: 'lookups', run: benchLookups },
   { name: 'streams', run: benchStreams },
   { name: 'charts', run: benchCharts },
+  { name: 'lookup', run: benchLookup },
 ];
 
 async function main(): Promise<void> {

@@ -10,6 +10,8 @@ export default defineCommand({
     'realised profit, tags and how long it has held.',
     'Example: /holders 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25 totalSoldUSD',
   ].join('\n'),
+  slow: true,
+  refresh: true,
   options: [
     { name: 'address', type: 'address', description: 'The token’s address', required: true },
     {

@@ -8,6 +8,10 @@ export default defineCommand({
     '(other tokens, rug history, share sold, own trades) and how the first buyers behaved (held, sold part, sold all, snipers).',
     'Example: /technicals 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25',
   ].join('\n'),
+  slow: true,
+  refresh: true,
+  // The service allows token-technicals 100 calls a minute for the whole bot: one person may not spend them in a burst.
+  cooldown: '3s',
   options: [{ name: 'address', type: 'address', description: 'The token’s address', required: true }],
   run: (args, ctx) => ctx.query.technicals(args.address),
 });

@@ -9,6 +9,9 @@ export default defineCommand({
     'deployer, the largest pools and the project links.',
     'Example: /token 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25',
   ].join('\n'),
+  // A network look-up: chats defer the reply when it runs long, and its card can be refreshed in place.
+  slow: true,
+  refresh: true,
   options: [{ name: 'address', type: 'address', description: 'The token’s address', required: true }],
   run: (args, ctx) => ctx.query.token(args.address),
 });

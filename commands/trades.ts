@@ -14,6 +14,8 @@ export default defineCommand({
     `Give up to ${MAX_WALLETS} wallets, separated by spaces or commas.`,
     'Example: /trades 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25 9rTkGv8SVaTgivWmYpzwKv5RaUBLmcAUa3ZyKNSL1NSU',
   ].join('\n'),
+  slow: true,
+  refresh: true,
   options: [
     { name: 'token', type: 'address', description: 'Token address', required: true },
     { name: 'wallets', type: 'addresses', description: 'Wallet addresses, separated by spaces or commas', required: true, max: MAX_WALLETS },

@@ -14,6 +14,8 @@ export default defineCommand({
     `Give up to ${MAX_WALLETS} wallets, separated by spaces or commas.`,
     'Example: /wallet 9rTkGv8SVaTgivWmYpzwKv5RaUBLmcAUa3ZyKNSL1NSU',
   ].join('\n'),
+  slow: true,
+  refresh: true,
   options: [
     { name: 'wallets', type: 'addresses', description: 'Wallet addresses, separated by spaces or commas', required: true, max: MAX_WALLETS },
   ],

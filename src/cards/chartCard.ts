@@ -7,7 +7,8 @@
  */
 import type { Candle } from '../market/schemas';
 import { bold, field, text, type Card, type CardAction, type CardAttachment, type RichText } from './card';
-import { compact, duration, explorerTokenUrl, percent, price } from './format';
+import { compact, duration, percent, price } from './format';
+import { explorerTokenUrl } from './explorer';
 import { tokenSymbol, tokenTitle, type TokenInfo } from './tradeFacts';
 
 export interface CandleSummary {

@@ -5,7 +5,8 @@
  */
 import type { Holder, Token } from '../market/schemas';
 import { type Card, type CardAction, type CardField, type RichText, bold, field, joinRich, link, rich, text } from './card';
-import { explorerAccountUrl, explorerTokenUrl, formatTokenAmount, percent, relativeTime, shortAddress, usd } from './format';
+import { formatTokenAmount, percent, relativeTime, shortAddress, usd } from './format';
+import { explorerAccountUrl, explorerTokenUrl } from './explorer';
 import { UNKNOWN, sharePercent, tokenColor, tokenTitle, tokenUnit, top10SharePercent } from './tokenFacts';
 import { untrusted } from './sanitize';
 import { unreadNote } from './unread';

@@ -6,7 +6,8 @@
 import { unreadNote } from './unread';
 import type { InitialBuyer, TechnicalsPoint, Technicals, Token } from '../market/schemas';
 import { type Card, type CardField, type RichText, bold, field, joinRich, link, rich } from './card';
-import { explorerAccountUrl, explorerTokenUrl, formatTokenAmount, percent, relativeTime, shortAddress, sol, usd } from './format';
+import { formatTokenAmount, percent, relativeTime, shortAddress, sol, usd } from './format';
+import { explorerAccountUrl, explorerTokenUrl } from './explorer';
 import { OK_MARK, RISK_MARK, UNKNOWN, sharePercent, tokenColor, tokenTitle, tokenUnit } from './tokenFacts';
 import { untrusted } from './sanitize';
 

@@ -4,7 +4,8 @@
  */
 import type { Token } from '../market/schemas';
 import { type Card, type CardField, type RichText, type Span, bold, field, italic, joinRich, link, rich, text } from './card';
-import { age, explorerAccountUrl, explorerTokenUrl, percent, price, relativeTime, shortAddress, sol, usd } from './format';
+import { age, percent, price, relativeTime, shortAddress, sol, usd } from './format';
+import { explorerAccountUrl, explorerTokenUrl } from './explorer';
 import { safeUrl } from './sanitize';
 import {
   UNKNOWN,

@@ -8,13 +8,12 @@
  * screeners that add the token side show about twice this); USD values are SOL values times a
  * SOL→USD rate given by the caller, or null when no rate is known.
  */
+import { WSOL_ADDRESS } from '../market/address';
 import type { LiquidityPool, Token } from '../market/schemas';
 import { type CardColor, riskColor } from './card';
 import { fromSmallestUnit, percent } from './format';
 import { cleanText, untrusted } from './sanitize';
 
-/** Wrapped SOL: a pool's SOL side is the side holding this mint. */
-export const WSOL_ADDRESS = 'So11111111111111111111111111111111111111112';
 export const SOL_DECIMALS = 9;
 
 export const NAME_MAX = 64;

@@ -9,14 +9,13 @@
  *
  * Pure functions over the client's exact types; nothing here fetches.
  */
-import { addressKind } from '../market/address';
+import { addressKind, WSOL_ADDRESS } from '../market/address';
 import type { Trade, TokenMetadata } from '../market/schemas';
 import { joinRich, link, rich, type RichText } from './card';
-import { explorerAccountUrl, explorerTxUrl, formatTokenAmount, shortAddress, solFromLamports, usd } from './format';
+import { formatTokenAmount, shortAddress, solFromLamports, usd } from './format';
+import { explorerAccountUrl, explorerTxUrl } from './explorer';
 import { cleanText, untrusted } from './sanitize';
 
-/** Wrapped SOL: the quote side of every Solana pool the service reports. */
-export const WSOL_ADDRESS = 'So11111111111111111111111111111111111111112';
 /** Lamports per SOL, as decimals. */
 export const SOL_DECIMALS = 9;
 

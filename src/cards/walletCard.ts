@@ -7,7 +7,8 @@
 import { unreadNote } from './unread';
 import type { Trade, TradeHistory } from '../market/schemas';
 import { bold, field, joinRich, rich, type Card, type CardAction, type CardField, type RichText } from './card';
-import { explorerAccountUrl, formatTokenAmount, relativeTime, shortAddress, usd } from './format';
+import { formatTokenAmount, relativeTime, shortAddress, usd } from './format';
+import { explorerAccountUrl } from './explorer';
 import { cleanText } from './sanitize';
 import {
   profitByToken,

@@ -194,16 +194,21 @@ export function unknownCommand(name: string): UsageError {
 
 /**
  * Parsed arguments written back as words that parseWords reads to the same values, for an action
- * that repeats a command (Refresh). Null when a value cannot be written as one word.
+ * that repeats a command (Refresh): positional while no option is skipped, `name=value` after a
+ * gap. Null when a value cannot be written as one word.
  */
 export function argWords(command: AnyCommand, args: Args): string[] | null {
   const words: string[] = [];
+  let skipped = false;
   for (const option of command.options) {
     const value = args[option.name];
-    if (value === undefined) continue;
+    if (value === undefined) {
+      skipped = true;
+      continue;
+    }
     const text = Array.isArray(value) ? value.join(',') : String(value);
     if (text === '' || /\s/.test(text)) return null;
-    words.push(`${option.name}=${text}`);
+    words.push(skipped ? `${option.name}=${text}` : text);
   }
   return words;
 }

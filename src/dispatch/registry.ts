@@ -6,9 +6,16 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
+import { parseDurationMs } from '../duration';
 import type { AnyCommand } from './command';
 
 export const COMMANDS_DIR = fileURLToPath(new URL('../../commands/', import.meta.url));
+
+/**
+ * Command files are TypeScript when the bot runs from source (tsx, vitest) and JavaScript when it
+ * runs from the build in dist/, where this file is JavaScript too: the registry loads its own kind.
+ */
+export const COMMAND_EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
 const MAX_DESCRIPTION = 100;
@@ -35,6 +42,10 @@ export function checkCommand(command: AnyCommand, source: string): void {
   if (!NAME.test(command.name)) fail('must be 1–32 lower-case letters, digits or dashes, starting with a letter');
   if (command.description.length === 0 || command.description.length > MAX_DESCRIPTION) fail(`needs a description of 1–${MAX_DESCRIPTION} characters`);
   if (command.options.length > MAX_OPTIONS) fail(`has more than ${MAX_OPTIONS} options`);
+  if (command.cooldown !== undefined) {
+    const ms = parseDurationMs(command.cooldown);
+    if (ms === null || ms <= 0) fail(`has cooldown "${command.cooldown}", which is not a duration such as 10s or 1m`);
+  }
   let optionalSeen = false;
   const names = new Set<string>();
   for (const option of command.options) {
@@ -48,9 +59,9 @@ export function checkCommand(command: AnyCommand, source: string): void {
 }
 
 /** Imports every command file, sorted by name; duplicate names are refused. */
-export async function loadCommands(dir: string = COMMANDS_DIR): Promise<AnyCommand[]> {
+export async function loadCommands(dir: string = COMMANDS_DIR, extension: string = COMMAND_EXTENSION): Promise<AnyCommand[]> {
   const files = readdirSync(dir)
-    .filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts'))
+    .filter((file) => file.endsWith(extension) && !file.endsWith(`.d${extension}`))
     .sort();
   const commands: AnyCommand[] = [];
   for (const file of files) {

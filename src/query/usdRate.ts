@@ -11,7 +11,7 @@
 import { isAddress } from '../market/address';
 import type { MarketClient } from '../market/client';
 import type { Trade } from '../market/schemas';
-import { WSOL_ADDRESS } from '../cards/tokenFacts';
+import { WSOL_ADDRESS } from '../market/address';
 
 /** A rate younger than this is used without asking again. */
 export const RATE_FRESH_MS = 60_000;

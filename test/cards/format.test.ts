@@ -1,23 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  age,
-  compact,
-  duration,
-  explorerAccountUrl,
-  explorerTokenUrl,
-  explorerTxUrl,
-  formatTokenAmount,
-  fromSmallestUnit,
-  percent,
-  price,
-  relativeTime,
-  shortAddress,
-  sol,
-  solFromLamports,
-  toDecimalString,
-  usd,
-} from '../../src/cards/format';
+import { age, compact, duration, formatTokenAmount, fromSmallestUnit, percent, price, relativeTime, shortAddress, sol, solFromLamports, toDecimalString, usd } from '../../src/cards/format';
+import { explorerAccountUrl, explorerTokenUrl, explorerTxUrl } from '../../src/cards/explorer';
 import { parseDuration } from '../../src/duration';
 import { safeUrl } from '../../src/cards/sanitize';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { plainText, type Card, type CardField } from '../../src/cards/card';
 import { UNSAFE_CHARACTER } from '../../src/cards/sanitize';
-import { solAmountOf, tokenAmountOf, tokenInfoFrom, tokenTitle, tradeSide, tradeToken, WSOL_ADDRESS } from '../../src/cards/tradeFacts';
+import { solAmountOf, tokenAmountOf, tokenInfoFrom, tokenTitle, tradeSide, tradeToken } from '../../src/cards/tradeFacts';
+import { WSOL_ADDRESS } from '../../src/market/address';
 import { buildTradesCard, MAX_TRADE_FIELDS } from '../../src/cards/tradesCard';
 import { TradeHistorySchema, type TradeHistory } from '../../src/market/schemas';
 

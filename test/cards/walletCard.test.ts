@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { plainText, type Card } from '../../src/cards/card';
-import { profitByToken, tokenInfoFrom, WSOL_ADDRESS, type TokenInfo } from '../../src/cards/tradeFacts';
+import { profitByToken, tokenInfoFrom, type TokenInfo } from '../../src/cards/tradeFacts';
+import { WSOL_ADDRESS } from '../../src/market/address';
 import { buildWalletCard, MAX_PROFIT_FIELDS, MAX_TRADE_LINES, signedUsd } from '../../src/cards/walletCard';
 import { TradeHistorySchema, type TradeHistory } from '../../src/market/schemas';
 

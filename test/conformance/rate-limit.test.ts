@@ -1,6 +1,6 @@
 /**
  * Spec §8: 100 requests per minute per key on token-technicals, and 429 with Retry-After beyond.
- * Its own file, so its own simulator: the burst exhausts the key it uses.
+ * Its own file and its own simulator: the burst exhausts the key it uses, which the other files share.
  */
 import { describe, expect, it } from 'vitest';
 import { expectStatus, Problems, show } from './support/checks';
@@ -22,7 +22,7 @@ const target =
     : base;
 
 describe.skipIf(target.mode === 'skip')(titleFor('conformance: rate limit (§8)', target), () => {
-  const ctx = useConformance(target);
+  const ctx = useConformance(target, { ownSimulator: true });
 
   it(`answers the first ${LIMIT} token-technicals requests of a minute, then 429 with Retry-After`, async () => {
     const c = ctx();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answered } from '../support/commandContext';
 import { plainText, type Card } from '../../src/cards/card';
-import { explorerTxUrl, usd } from '../../src/cards/format';
+import { usd } from '../../src/cards/format';
+import { explorerTxUrl } from '../../src/cards/explorer';
 import { MAX_TRADE_LINES } from '../../src/cards/walletCard';
 import { MarketClient } from '../../src/market/client';
 import { silentLogger } from '../../src/log';

@@ -45,7 +45,8 @@ export async function answerLine(line: string, dispatcher: Dispatcher): Promise<
   const trimmed = line.trim();
   if (trimmed === '') return null;
   const reply = await dispatcher.runLine(asCommandLine(trimmed, dispatcher), CONSOLE_CALLER);
-  if (reply !== null) return reply.card;
+  // Printed cards are never edited, so a Refresh hint would only repeat the line just typed.
+  if (reply !== null) return { ...reply.card, actions: reply.card.actions.filter((action) => action.refresh !== true) };
   return cardForError(new UsageError(`"${trimmed.slice(0, 40)}" is not a command: commands start with /, such as /help.`, null));
 }
 

@@ -1,0 +1,98 @@
+/**
+ * `npm run bench -- lookup`: what the command pipeline costs on top of the network. A /token typed
+ * in a chat goes through the Dispatcher (parse, policy, run, action keys) to the query service, the
+ * market client (batcher, limiter, retry, schema) and back to a card rendered as text; the
+ * baseline is a bare undici GET of the same token-data URL with its JSON parsed. Both talk to the
+ * built-in simulator over 127.0.0.1, interleaved, 200 times each; the figures are medians.
+ *
+ * lookup_overhead_ratio: pipeline / bare GET, with the client's cache off (goal ≤ 1.2).
+ * lookup_cached_ms: the same /token within the cache's lifetime (goal < 1 ms).
+ */
+import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
+import { renderCardText } from '../src/chats/console/render';
+import { CONSOLE_CALLER } from '../src/chats/console/chat';
+import { Dispatcher } from '../src/dispatch/dispatcher';
+import { loadCommands } from '../src/dispatch/registry';
+import { silentLogger } from '../src/log';
+import { MarketClient } from '../src/market/client';
+import { QueryService } from '../src/query/service';
+import { startSimulator } from '../src/simulator/server';
+import { MemoryActionKeyStore } from '../src/store/memoryActionKeys';
+import { recordResult } from './results';
+import type { Row } from './run';
+
+const API_KEY = 'bench-key';
+const SAMPLES = 200;
+const WARM_UP = 100;
+const CACHE_OFF = { 'token-data': 0, 'token-technicals': 0, 'holders-history': 0, 'trades-history': 0, 'chart-history': 0, 'wallet-tracker': 0 };
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+async function time(run: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+
+export async function benchLookup(): Promise<Row[]> {
+  const sim = await startSimulator({ apiKey: API_KEY, port: 0, seed: 42 });
+  const commands = await loadCommands();
+  const address = sim.market.listing().tokens[0]?.address ?? '';
+  const line = `/token ${address}`;
+  const url = `${sim.baseUrl}/api/token-data?address=${encodeURIComponent(address)}`;
+  const bareAgent = new Agent({ keepAliveTimeout: 30_000 });
+
+  const dispatcherOver = (client: MarketClient) =>
+    new Dispatcher({ commands, services: { query: new QueryService(client) }, actionKeys: new MemoryActionKeyStore(), logger: silentLogger });
+  const answer = async (dispatcher: Dispatcher) => {
+    const reply = await dispatcher.runLine(line, CONSOLE_CALLER);
+    if (reply === null || reply.errorId !== null) throw new Error(`/token failed in the bench: ${reply?.card.title ?? 'not a command'}`);
+    return renderCardText(reply.card);
+  };
+  const bare = async () => {
+    const response = await request(url, { headers: { 'x-api-key': API_KEY }, dispatcher: bareAgent });
+    if (response.statusCode !== 200) throw new Error(`bare GET answered ${response.statusCode}`);
+    return response.body.json();
+  };
+
+  const uncached = new MarketClient({ baseUrl: sim.baseUrl, apiKey: API_KEY, logger: silentLogger, cacheTtlMs: CACHE_OFF });
+  const cached = new MarketClient({ baseUrl: sim.baseUrl, apiKey: API_KEY, logger: silentLogger });
+  const uncachedDispatcher = dispatcherOver(uncached);
+  const cachedDispatcher = dispatcherOver(cached);
+
+  // Warm both paths: sockets open, the SOL→USD rate known, code paths compiled.
+  for (let index = 0; index < WARM_UP; index++) {
+    await answer(uncachedDispatcher);
+    await bare();
+  }
+  const pipelineMs: number[] = [];
+  const bareMs: number[] = [];
+  // Interleaved, so a slow stretch of the machine weighs on both sides alike.
+  for (let index = 0; index < SAMPLES; index++) {
+    pipelineMs.push(await time(() => answer(uncachedDispatcher)));
+    bareMs.push(await time(bare));
+  }
+
+  await answer(cachedDispatcher);
+  const cachedMs: number[] = [];
+  for (let index = 0; index < SAMPLES; index++) cachedMs.push(await time(() => answer(cachedDispatcher)));
+
+  const ratio = median(pipelineMs) / median(bareMs);
+  recordResult('lookup_overhead_ratio', ratio, 'ratio');
+  recordResult('lookup_cached_ms', median(cachedMs), 'ms');
+
+  await uncached.close();
+  await cached.close();
+  await bareAgent.close();
+  await sim.close();
+  return [
+    { what: '/token through the Dispatcher to a rendered card, no cache (median)', figure: `${median(pipelineMs).toFixed(3)} ms` },
+    { what: 'bare undici GET of the same token-data URL (median)', figure: `${median(bareMs).toFixed(3)} ms` },
+    { what: 'lookup_overhead_ratio (goal ≤ 1.2)', figure: ratio.toFixed(2) },
+    { what: 'lookup_cached_ms: /token within the cache lifetime (goal < 1)', figure: `${median(cachedMs).toFixed(3)} ms` },
+  ];
+}

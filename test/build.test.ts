@@ -1,0 +1,75 @@
+/**
+ * The production build: `npm run build` emits JavaScript to dist/, and `node dist/src/main.js`,
+ * with no TypeScript tooling at run time, answers in the console on the built-in simulator as
+ * `npm start` does, its commands loaded as .js files.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Market } from '../src/simulator/market';
+
+const ROOT = process.cwd();
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], input: string): Promise<Run> {
+  const cwd = mkdtempSync(join(tmpdir(), 'tokenwatch-build-'));
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/**
+ * What must agree between two runs: the lines of the cards with the figures taken out, since the
+ * simulated market trades on its own clock and each run starts it anew.
+ */
+function shape(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .slice(1)
+    .map((line) => line.replace(/\d[\d.,₀-₉]*/g, '#').replace(/(synced|ago|just now|in #\w).*$/, '…'));
+}
+
+const token = new Market({ seed: 42 }).listing().tokens[0]!.address;
+
+describe('npm run build', () => {
+  beforeAll(async () => {
+    await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: 240_000 });
+  }, 240_000);
+
+  it('emits the bot and every command as JavaScript', () => {
+    expect(existsSync(join(ROOT, 'dist', 'src', 'main.js'))).toBe(true);
+    const sources = readdirSync(join(ROOT, 'commands')).filter((file) => file.endsWith('.ts'));
+    const built = readdirSync(join(ROOT, 'dist', 'commands')).filter((file) => file.endsWith('.js'));
+    expect(built.map((file) => file.replace(/\.js$/, ''))).toEqual(sources.map((file) => file.replace(/\.ts$/, '')));
+  });
+
+  it('runs under plain node and answers /token as npm start does', async () => {
+    const input = `/token ${token}\n/help\n`;
+    const [built, source] = await Promise.all([
+      run(process.execPath, [join(ROOT, 'dist', 'src', 'main.js')], input),
+      run(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'src', 'main.ts')], input),
+    ]);
+    expect(built.code, built.stderr).toBe(0);
+    expect(source.code, source.stderr).toBe(0);
+    expect(built.stdout.split('\n')[0]).toContain('built-in simulator');
+    expect(built.stdout).toContain(`/token ${token}`);
+    expect(built.stdout).toContain('Commands');
+    expect(built.stdout).not.toContain('[ERROR]');
+    expect(shape(built.stdout)).toEqual(shape(source.stdout));
+  }, 120_000);
+});
