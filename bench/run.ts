@@ -14,6 +14,7 @@ import { recordResult, writeResults } from './results';
 import { benchCharts } from './charts';
 import { benchLookup } from './lookup';
 import { benchStreams } from './streams';
+import { benchTelegram } from './telegram';
 
 const API_KEY = 'bench-key';
 const ROUNDS = 5;
@@ -119,6 +120,7 @@ const SECTIONS: Section[] = [
   { name: 'streams', run: benchStreams },
   { name: 'charts', run: benchCharts },
   { name: 'lookup', run: benchLookup },
+  { name: 'telegram', run: benchTelegram },
 ];
 
 async function main(): Promise<void> {

@@ -11,6 +11,7 @@ export default defineCommand({
     'Interval is the width of one candle (15m unless given), range how far back to look (24h unless given). When the range holds more candles than the picture can draw, the next coarser interval is used, and the card says so.',
     'Example: /chart 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25 1h 7d',
   ].join('\n'),
+  // A service look-up and a picture to draw and encode: more than Discord's 3 s first reply may allow.
   slow: true,
   refresh: true,
   options: [

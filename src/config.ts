@@ -43,6 +43,16 @@ export interface Config {
   reconcileCron: string;
   /** The SQLite file of follows, last-seen state and the outbox; its folder is created at start. */
   databasePath: string;
+  /** Null: no Telegram bot token, Telegram is off. */
+  telegram: TelegramConfig | null;
+}
+
+export interface TelegramConfig {
+  token: string;
+  /** Bot API server, without a trailing slash (default https://api.telegram.org). */
+  apiRoot: string | null;
+  /** Null: long polling. Otherwise the public HTTPS URL Telegram posts updates to. */
+  webhook: { url: string; secret: string | null; port: number } | null;
 }
 
 export class ConfigError extends Error {
@@ -205,6 +215,11 @@ const EnvSchema = z.object({
       if (path.includes('\u0000')) throw new ConfigError('DATABASE_PATH', 'must be a file path');
       return path;
     }),
+  TELEGRAM_BOT_TOKEN: z.string().optional(),
+  TELEGRAM_API_ROOT: httpUrl('TELEGRAM_API_ROOT', ['http:', 'https:']),
+  TELEGRAM_WEBHOOK_URL: httpUrl('TELEGRAM_WEBHOOK_URL', ['https:', 'http:']),
+  TELEGRAM_WEBHOOK_SECRET: z.string().optional(),
+  TELEGRAM_WEBHOOK_PORT: wholeNumber('TELEGRAM_WEBHOOK_PORT', 1, 65_535, 8080),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -258,6 +273,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: parsed.LOG_LEVEL,
     reconcileCron: parsed.RECONCILE_CRON,
     databasePath: parsed.DATABASE_PATH,
+    telegram: readTelegram(parsed),
+  };
+}
+
+/** Telegram's token form, `<bot id>:<secret>`; checked so a pasted typo fails at start, not on the first call. */
+const TELEGRAM_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{1,100}$/;
+/** What Telegram accepts as a webhook secret_token. */
+const WEBHOOK_SECRET = /^[A-Za-z0-9_-]{1,256}$/;
+
+function readTelegram(parsed: z.output<typeof EnvSchema>): TelegramConfig | null {
+  const token = parsed.TELEGRAM_BOT_TOKEN?.trim() ?? '';
+  const secret = parsed.TELEGRAM_WEBHOOK_SECRET?.trim() ?? '';
+  if (token === '') {
+    if (parsed.TELEGRAM_WEBHOOK_URL !== undefined) throw new ConfigError('TELEGRAM_BOT_TOKEN', 'is required when TELEGRAM_WEBHOOK_URL is set');
+    return null;
+  }
+  // The value is never echoed: it is a secret.
+  if (!TELEGRAM_TOKEN.test(token)) throw new ConfigError('TELEGRAM_BOT_TOKEN', 'must be the token BotFather gave, digits, a colon, then letters, digits, _ or -');
+  if (secret !== '' && !WEBHOOK_SECRET.test(secret)) throw new ConfigError('TELEGRAM_WEBHOOK_SECRET', 'must be 1-256 letters, digits, _ or -');
+  return {
+    token,
+    apiRoot: parsed.TELEGRAM_API_ROOT ?? null,
+    webhook: parsed.TELEGRAM_WEBHOOK_URL === undefined ? null : { url: parsed.TELEGRAM_WEBHOOK_URL, secret: secret === '' ? null : secret, port: parsed.TELEGRAM_WEBHOOK_PORT },
   };
 }
 

@@ -148,7 +148,8 @@ function drawGrid(ctx: SKRSContext2D, geometry: CandleChartGeometry, lastY: numb
     ctx.stroke();
     const label = timeLabel(t, time.stepSecs);
     const half = ctx.measureText(label).width / 2;
-    if (x - half < lastRight + 8 || x + half > plotRight + 40) continue;
+    // A label that would leave the picture on the left or reach the "UTC" on the right is left out.
+    if (x - half < Math.max(2, lastRight + 8) || x + half > plotRight + 4) continue;
     ctx.fillStyle = CHART_COLORS.axisText;
     ctx.fillText(label, x, timeBaseline);
     lastRight = x + half;

@@ -1,0 +1,104 @@
+/**
+ * The grammY bot as TokenWatch uses it: pointed at the configured Bot API server, with Telegram's
+ * pace kept on every message it sends, and a capped retry of what Telegram asks to be retried.
+ *
+ * Order matters: the throttle is installed first and auto-retry second, so auto-retry wraps the
+ * throttle and a retried call queues again behind the chat's pace.
+ *
+ * The throttle (transformer-throttler, over Bottleneck) applies only to what Telegram counts as
+ * messages — sends and edits — not to getChatMember, answerCallbackQuery or getUpdates, which
+ * would otherwise wait a second behind a chat's alerts. Its settings keep a small margin under
+ * Telegram's published limits, because Telegram counts arrivals and a request's time on the wire
+ * varies: 29.4 messages a second overall (one every 34 ms, evenly, never a burst of 30 at the turn
+ * of a second), one a second and a bit in a chat, and 20 a minute in a group.
+ *
+ * Auto-retry waits out a 429's retry_after only up to `maxRetryDelaySeconds` (Telegram has
+ * answered hours): past it, the error comes back to the caller, and delivery reschedules that
+ * chat's alerts instead of holding a send — and the chats behind it — for an hour. Network errors
+ * are not retried here (the plugin would retry them forever); delivery and the runner retry.
+ */
+import { autoRetry } from '@grammyjs/auto-retry';
+import { apiThrottler, type APIThrottlerOptions } from '@grammyjs/transformer-throttler';
+import { Bot, type Context, type Transformer } from 'grammy';
+import type { UserFromGetMe } from 'grammy/types';
+
+/** Methods Telegram counts against a chat's and the bot's sending limits. */
+export const PACED_METHODS: ReadonlySet<string> = new Set([
+  'sendMessage',
+  'sendPhoto',
+  'sendDocument',
+  'sendMediaGroup',
+  'copyMessage',
+  'forwardMessage',
+  'editMessageText',
+  'editMessageCaption',
+  'editMessageMedia',
+  'editMessageReplyMarkup',
+]);
+
+export interface TelegramPace {
+  /** Smallest gap between two messages, all chats together (ms). */
+  overallMinMs: number;
+  /** Smallest gap between two messages to one chat (ms). */
+  perChatMinMs: number;
+  /** Messages to one group per `groupWindowMs`. */
+  perGroup: number;
+  groupWindowMs: number;
+}
+
+export const DEFAULT_PACE: TelegramPace = { overallMinMs: 34, perChatMinMs: 1_020, perGroup: 20, groupWindowMs: 60_500 };
+
+export interface TelegramBotOptions {
+  token: string;
+  /** A Bot API server other than Telegram's (no trailing slash). */
+  apiRoot?: string | null;
+  /** Longest 429 retry_after waited for inside a call; longer ones come back as errors. */
+  maxRetryDelaySeconds?: number;
+  /** Retries of one call after a 429 or a 5xx. */
+  maxRetryAttempts?: number;
+  pace?: TelegramPace;
+  /** Bot info known beforehand (tests and restarts skip a getMe). */
+  botInfo?: UserFromGetMe;
+}
+
+export const DEFAULT_MAX_RETRY_DELAY_SECONDS = 30;
+
+export function throttlerOptions(pace: TelegramPace): APIThrottlerOptions {
+  return {
+    global: { maxConcurrent: null, minTime: pace.overallMinMs },
+    group: {
+      maxConcurrent: 1,
+      minTime: pace.perChatMinMs,
+      reservoir: pace.perGroup,
+      reservoirRefreshAmount: pace.perGroup,
+      reservoirRefreshInterval: pace.groupWindowMs,
+    },
+    out: { maxConcurrent: 1, minTime: pace.perChatMinMs },
+  };
+}
+
+/** The throttle, for paced methods only. */
+export function pacedTransformer(pace: TelegramPace = DEFAULT_PACE): Transformer {
+  const throttle = apiThrottler(throttlerOptions(pace));
+  return (prev, method, payload, signal) => (PACED_METHODS.has(method) ? throttle(prev, method, payload, signal) : prev(method, payload, signal));
+}
+
+export function createTelegramBot(options: TelegramBotOptions): Bot<Context> {
+  const bot = new Bot(options.token, {
+    ...(options.botInfo === undefined ? {} : { botInfo: options.botInfo }),
+    client: {
+      ...(options.apiRoot ? { apiRoot: options.apiRoot } : {}),
+      // A long poll is held up to 30 s by Telegram; anything else answers well within this.
+      timeoutSeconds: 60,
+    },
+  });
+  bot.api.config.use(pacedTransformer(options.pace ?? DEFAULT_PACE));
+  bot.api.config.use(
+    autoRetry({
+      maxDelaySeconds: options.maxRetryDelaySeconds ?? DEFAULT_MAX_RETRY_DELAY_SECONDS,
+      maxRetryAttempts: options.maxRetryAttempts ?? 3,
+      rethrowHttpErrors: true,
+    }),
+  );
+  return bot;
+}
