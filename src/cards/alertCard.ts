@@ -12,7 +12,8 @@
 import type { AlertEvent, FlagChange, LiquidityEvent, PriceEvent, RiskFlagEvent, RiskStatusEvent, TokenRef, WalletTradeEvent, WhaleEvent } from '../watch/events';
 import { renderMoveChart } from '../charts/moveChart';
 import { type Card, type CardAction, type CardColor, type CardField, type RichText, bold, field, link, rich, riskColor } from './card';
-import { duration, explorerAccountUrl, explorerTokenUrl, explorerTxUrl, formatTokenAmount, percent, price, shortAddress, solFromLamports, usd } from './format';
+import { explorerAccountUrl, explorerTokenUrl, explorerTxUrl } from './explorer';
+import { duration, formatTokenAmount, percent, price, shortAddress, solFromLamports, usd } from './format';
 import { LABEL_MAX, UNKNOWN, tokenTitle } from './tokenFacts';
 import { untrusted } from './sanitize';
 
