@@ -144,7 +144,8 @@ function fitTotal(parts: Part[], title: Part): void {
   }
 }
 
-function buttonRows(buttons: readonly ActionButton[]): ButtonRow[] {
+/** Buttons as rows of five, at most five rows; keys Discord would refuse are left off. */
+export function buttonRows(buttons: readonly ActionButton[]): ButtonRow[] {
   const usable = (Array.isArray(buttons) ? buttons : []).filter((b) => typeof b.key === 'string' && VALID_KEY.test(b.key) && b.key.length <= CUSTOM_ID_MAX);
   const seen = new Set<string>();
   const unique = usable.filter((b) => !seen.has(b.key) && seen.add(b.key) !== undefined);
@@ -169,7 +170,17 @@ function isoTime(date: Date | undefined): string | undefined {
   return date instanceof Date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
 }
 
+/** The card's embed and picture, without buttons: the part shared by every chat an alert goes to. */
+export interface RenderedCard {
+  embeds: APIEmbed[];
+  files: DiscordFile[];
+}
+
 export function renderCardMessage(card: Card, buttons: readonly ActionButton[] = []): DiscordCardMessage {
+  return { ...renderCard(card), components: buttonRows(buttons) };
+}
+
+export function renderCard(card: Card): RenderedCard {
   const title = part(EMBED_TITLE_MAX, (limit) => renderLine(typeof card.title === 'string' ? card.title : '', limit) || UNTITLED);
   const description: RichText = Array.isArray(card.description) ? card.description : [];
   const descriptionPart = part(EMBED_DESCRIPTION_MAX, (limit) => renderRich(description, limit, { multiline: true }));
@@ -200,7 +211,7 @@ export function renderCardMessage(card: Card, buttons: readonly ActionButton[] =
     embed.image = { url: `attachment://${name}` };
   }
 
-  return { embeds: [embed], components: buttonRows(buttons), files };
+  return { embeds: [embed], files };
 }
 
 /** Characters Discord counts toward an embed's 6,000: title, description, field names and values, footer. */

@@ -6,7 +6,9 @@
  * (ephemeral), with the pipeline's short message and error id; never a stack trace.
  */
 import {
+  ApplicationCommandOptionType,
   MessageFlags,
+  type CommandInteractionOption,
   type AutocompleteInteraction,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
@@ -16,6 +18,7 @@ import {
   type RepliableInteraction,
 } from 'discord.js';
 import type { ChatRef, ChatReply } from '../chat';
+import type { AnyCommand } from '../../dispatch/command';
 import type { CommandCaller, Dispatcher } from '../../dispatch/dispatcher';
 import type { RawValue } from '../../dispatch/parseArgs';
 import type { Logger } from '../../log';
@@ -24,6 +27,7 @@ import { cleanText } from '../../cards/sanitize';
 import { renderCardMessage } from './embed';
 import { AUTOCOMPLETE_CHOICES_MAX, CHOICE_TEXT_MAX } from './limits';
 import { isManagerPermissions } from './permissions';
+import { formOption } from './slashCommands';
 
 export interface InteractionDeps {
   dispatcher: Dispatcher;
@@ -79,13 +83,25 @@ async function withDeadline<T>(work: () => Promise<T>, defer: () => Promise<unkn
   }
 }
 
-/** Slash command options as the pipeline reads them: by name, strings, numbers and booleans. */
-function optionValues(interaction: ChatInputCommandInteraction): Record<string, RawValue> {
+/**
+ * Slash command options as the pipeline reads them: by name, strings, numbers and booleans. A
+ * subcommand (`/track wallet …`) is the value of the command's form option (`kind: 'wallet'`).
+ */
+function optionValues(interaction: ChatInputCommandInteraction, command: AnyCommand | undefined): Record<string, RawValue> {
   const values: Record<string, RawValue> = {};
-  for (const option of interaction.options.data) {
-    const value = option.value;
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') values[option.name] = value;
-  }
+  const read = (options: readonly CommandInteractionOption[]) => {
+    for (const option of options) {
+      if (option.type === ApplicationCommandOptionType.Subcommand) {
+        const form = command === undefined ? null : formOption(command);
+        if (form !== null) values[form.name] = option.name;
+        read(option.options ?? []);
+        continue;
+      }
+      const value = option.value;
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') values[option.name] = value;
+    }
+  };
+  read(interaction.options.data);
   return values;
 }
 
@@ -102,7 +118,7 @@ export class InteractionHandler {
     const { dispatcher, deferAfterMs } = this.deps;
     const name = interaction.commandName;
     const { value: reply, deferred } = await withDeadline(
-      () => dispatcher.run(name, { kind: 'options', values: optionValues(interaction) }, callerOf(interaction, chat)),
+      () => dispatcher.run(name, { kind: 'options', values: optionValues(interaction, dispatcher.commands.find((c) => c.name === name)) }, callerOf(interaction, chat)),
       () => interaction.deferReply(),
       deferAfterMs,
       dispatcher.isSlow(name),

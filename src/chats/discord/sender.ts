@@ -13,7 +13,8 @@ import type { Card } from '../../cards/card';
 import type { ActionButton, ChatRef } from '../chat';
 import type { Logger } from '../../log';
 import type { AlertSender, SendOutcome } from '../../delivery/sender';
-import { renderCardMessage, type DiscordCardMessage } from './embed';
+import { renderOnce } from '../../delivery/renderOnce';
+import { buttonRows, renderCard, type DiscordCardMessage } from './embed';
 import { ChannelPacer } from './pacer';
 
 /** Discord's JSON error codes that mean the channel cannot be written to. */
@@ -74,6 +75,7 @@ export class DiscordAlertSender implements AlertSender {
   private readonly pacer: ChannelPacer;
   private readonly gone = new Map<string, { reason: string; at: number }>();
   private readonly now: () => number;
+  private readonly render = renderOnce(renderCard);
   /** Sends made, for the bench and the logs. */
   sent = 0;
 
@@ -86,7 +88,8 @@ export class DiscordAlertSender implements AlertSender {
     const channel = chat.chatId;
     const known = this.knownGone(channel);
     if (known !== null) return { status: 'gone', reason: known };
-    const { body, files } = messageBody(renderCardMessage(card, buttons));
+    // The embed is rendered once per alert however many channels get it; buttons belong to each channel.
+    const { body, files } = messageBody({ ...this.render(card), components: buttonRows(buttons) });
     await this.pacer.take(channel);
     // A send that waited for its slot may find the channel gone meanwhile.
     const goneWhileWaiting = this.knownGone(channel);

@@ -9,10 +9,11 @@ import {
   ApplicationCommandType,
   InteractionContextType,
   PermissionFlagsBits,
+  type APIApplicationCommandBasicOption,
   type APIApplicationCommandOption,
   type RESTPutAPIApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { AnyCommand, OptionSpec } from '../../dispatch/command';
+import type { AnyCommand, ChoiceOption, OptionSpec } from '../../dispatch/command';
 import { CHOICE_TEXT_MAX } from './limits';
 
 type CommandJson = RESTPutAPIApplicationCommandsJSONBody[number];
@@ -34,7 +35,7 @@ function cut(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 
-function optionJson(option: OptionSpec): APIApplicationCommandOption {
+function optionJson(option: OptionSpec): APIApplicationCommandBasicOption {
   const base = { name: option.name, description: cut(option.description, 100), required: option.required };
   switch (option.type) {
     case 'address':
@@ -60,12 +61,35 @@ function optionJson(option: OptionSpec): APIApplicationCommandOption {
   }
 }
 
+/**
+ * The choice that picks a command's form (`/track token …`, `/track wallet …`): a required first
+ * option of type choice, when some later option names the forms it belongs to. Null otherwise.
+ */
+export function formOption(command: Pick<AnyCommand, 'options'>): ChoiceOption | null {
+  const [first, ...rest] = command.options;
+  if (first === undefined || first.type !== 'choice' || !first.required) return null;
+  return rest.some((option) => option.forms !== undefined) ? first : null;
+}
+
+/** A command with forms is registered as one subcommand per form, each with its own options. */
+function optionsJson(command: AnyCommand): APIApplicationCommandOption[] {
+  const form = formOption(command);
+  if (form === null) return command.options.map(optionJson);
+  const rest = command.options.slice(1);
+  return form.choices.map((choice) => ({
+    type: ApplicationCommandOptionType.Subcommand,
+    name: choice.value,
+    description: cut(`${command.description} (${choice.label})`, 100),
+    options: rest.filter((option) => option.forms === undefined || option.forms.includes(choice.value)).map(optionJson) as APIApplicationCommandBasicOption[],
+  }));
+}
+
 export function slashCommandJson(command: AnyCommand): CommandJson {
   return {
     type: ApplicationCommandType.ChatInput,
     name: command.name,
     description: cut(command.description, 100),
-    options: command.options.map(optionJson),
+    options: optionsJson(command),
     // Follows live in server channels: the commands are offered in servers only.
     contexts: [InteractionContextType.Guild],
     ...(command.manager === true ? { default_member_permissions: MANAGER_DEFAULT_PERMISSIONS.toString() } : {}),

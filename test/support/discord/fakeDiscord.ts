@@ -315,9 +315,10 @@ export class FakeDiscord {
   }
 
   /** A slash command typed by a member: INTERACTION_CREATE type 2. */
-  slashCommand(name: string, values: Record<string, string | number>, options: InteractionOptions): SentInteraction {
+  slashCommand(name: string, values: Record<string, string | number>, options: InteractionOptions, subcommand?: string): SentInteraction {
     const payload = this.interactionBase(2, options);
-    const commandOptions = Object.entries(values).map(([optionName, value]) => ({ name: optionName, type: typeof value === 'number' ? 10 : 3, value }));
+    const given = Object.entries(values).map(([optionName, value]) => ({ name: optionName, type: typeof value === 'number' ? 10 : 3, value }));
+    const commandOptions = subcommand === undefined ? given : [{ name: subcommand, type: 1, options: given }];
     payload.data = { id: nextSnowflake(), name, type: 1, guild_id: options.guildId, options: commandOptions };
     this.broadcast('INTERACTION_CREATE', payload);
     return { id: payload.id, token: payload.token };
