@@ -36,8 +36,8 @@ export type ChatStarter = (deps: ChatDeps) => Promise<RunningChat | null>;
 
 /** Discord and Telegram: each starts when its token is configured. */
 export const PLATFORM_CHATS: readonly ChatStarter[] = [
-  // discordChat, (src/chats/discord/)
-  telegramChat,
+  // startDiscordChat,  (src/chats/discord/start.ts)
+  telegramChat, // src/chats/telegram/chatStarter.ts
 ];
 
 /**
