@@ -12,6 +12,7 @@ import { QueryService } from '../src/query/service';
 import { startSimulator, type RunningSimulator } from '../src/simulator/server';
 import { recordResult, writeResults } from './results';
 import { benchCharts } from './charts';
+import { benchHostile } from './hostile';
 import { benchAlerts } from './alerts';
 import { benchLookup } from './lookup';
 import { benchStreams } from './streams';
@@ -123,6 +124,7 @@ const SECTIONS: Section[] = [
   { name: 'charts', run: benchCharts },
   { name: 'telegram', run: benchTelegram },
   { name: 'lookup', run: benchLookup },
+  { name: 'hostile', run: benchHostile },
 ];
 
 async function main(): Promise<void> {

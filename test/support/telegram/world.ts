@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTelegramChat, type RunningTelegramChat, type TelegramChatOptions } from '../../../src/chats/telegram/start';
 import type { AnyCommand } from '../../../src/dispatch/command';
+import { FollowService } from '../../../src/delivery/followService';
 import { Dispatcher } from '../../../src/dispatch/dispatcher';
 import { loadCommands } from '../../../src/dispatch/registry';
 import { silentLogger } from '../../../src/log';
@@ -26,18 +27,28 @@ export interface TelegramWorld {
   dispatcher: Dispatcher;
   chat: RunningTelegramChat;
   commands: AnyCommand[];
+  /** What follow changes call, so a test's watcher follows them live. */
+  resync: { current: (address: string | null) => Promise<void> };
   close(): Promise<void>;
 }
 
 export async function startTelegramWorld(
-  options: { api?: BotApiOptions; chat?: Partial<TelegramChatOptions>; extraCommands?: AnyCommand[]; actionKeys?: ActionKeyStore } = {},
+  options: {
+    api?: BotApiOptions;
+    chat?: Partial<TelegramChatOptions>;
+    extraCommands?: AnyCommand[];
+    actionKeys?: ActionKeyStore;
+    market?: Parameters<typeof startTestMarket>[0];
+  } = {},
 ): Promise<TelegramWorld> {
   const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-telegram-'));
-  const market = await startTestMarket();
+  const market = await startTestMarket(options.market);
   const api = await startBotApi(options.api);
   const store = openSqliteStore(join(dir, 'tokenwatch.db'));
   const commands = [...(await loadCommands()), ...(options.extraCommands ?? [])];
-  const dispatcher = new Dispatcher({ commands, services: { query: market.query, chatSettings: store.chats }, actionKeys: options.actionKeys ?? store.actionKeys, logger: silentLogger });
+  const resync = { current: async (_address: string | null): Promise<void> => {} };
+  const follows = new FollowService({ store, logger: silentLogger, resync: (address) => resync.current(address) });
+  const dispatcher = new Dispatcher({ commands, services: { query: market.query, chatSettings: store.chats, follows }, actionKeys: options.actionKeys ?? store.actionKeys, logger: silentLogger });
   const chat = await startTelegramChat({ token: BOT_TOKEN, apiRoot: api.apiRoot, dispatcher, store, logger: silentLogger, ...options.chat });
   return {
     api,
@@ -46,6 +57,7 @@ export async function startTelegramWorld(
     dispatcher,
     chat,
     commands,
+    resync,
     async close() {
       await chat.stop();
       await api.close();

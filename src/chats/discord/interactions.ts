@@ -1,0 +1,193 @@
+/**
+ * Interactions: slash commands, button clicks and autocomplete, each answered within Discord's
+ * three seconds. A command the pipeline marks slow is deferred at once; any other answer not ready
+ * after `deferAfterMs` (about two seconds) is deferred then, so a slow service never shows
+ * "The application did not respond". Errors and refusals are shown only to the person who asked
+ * (ephemeral), with the pipeline's short message and error id; never a stack trace.
+ */
+import {
+  ApplicationCommandOptionType,
+  MessageFlags,
+  type CommandInteractionOption,
+  type AutocompleteInteraction,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type InteractionEditReplyOptions,
+  type InteractionReplyOptions,
+  type InteractionUpdateOptions,
+  type RepliableInteraction,
+} from 'discord.js';
+import type { ChatRef, ChatReply } from '../chat';
+import type { AnyCommand } from '../../dispatch/command';
+import type { CommandCaller, Dispatcher } from '../../dispatch/dispatcher';
+import type { RawValue } from '../../dispatch/parseArgs';
+import type { Logger } from '../../log';
+import type { Store } from '../../store/store';
+import { cleanText } from '../../cards/sanitize';
+import { renderCardMessage } from './embed';
+import { AUTOCOMPLETE_CHOICES_MAX, CHOICE_TEXT_MAX } from './limits';
+import { isManagerPermissions } from './permissions';
+import { formOption } from './slashCommands';
+
+export interface InteractionDeps {
+  dispatcher: Dispatcher;
+  store: Pick<Store, 'follows'>;
+  logger: Logger;
+  /** An answer not ready after this long is deferred (Discord waits 3 s for the first answer). */
+  deferAfterMs: number;
+}
+
+const NO_MENTIONS = { parse: [] as [] };
+
+/** The chat of an interaction: its channel, scoped to its server. Null outside a server. */
+export function chatOf(interaction: { guildId: string | null; channelId: string | null }): ChatRef | null {
+  if (interaction.guildId === null || interaction.channelId === null) return null;
+  return { platform: 'discord', chatId: interaction.channelId, threadId: null, scopeId: interaction.guildId };
+}
+
+function callerOf(interaction: RepliableInteraction | AutocompleteInteraction, chat: ChatRef): CommandCaller {
+  return {
+    chat,
+    userId: interaction.user.id,
+    // Discord sends the member's permissions in the channel with every interaction: no request needed.
+    isManager: async () => isManagerPermissions(interaction.memberPermissions?.bitfield ?? null),
+  };
+}
+
+function replyOptions(reply: ChatReply): InteractionReplyOptions & InteractionEditReplyOptions {
+  const message = renderCardMessage(reply.card, reply.buttons);
+  return {
+    embeds: message.embeds,
+    components: message.components,
+    files: message.files.map((file) => ({ attachment: file.data, name: file.name, ...(file.description === undefined ? {} : { description: file.description }) })),
+    allowedMentions: NO_MENTIONS,
+  };
+}
+
+/**
+ * Runs `work`, deferring the interaction with `defer` if it is not done within `afterMs`, or at
+ * once when `now` is set. Resolves with the work's result and whether a defer went out.
+ */
+async function withDeadline<T>(work: () => Promise<T>, defer: () => Promise<unknown>, afterMs: number, now: boolean): Promise<{ value: T; deferred: boolean }> {
+  let deferring: Promise<unknown> | null = now ? defer() : null;
+  const timer = now ? null : setTimeout(() => {
+    deferring = defer();
+  }, afterMs);
+  try {
+    const value = await work();
+    return { value, deferred: deferring !== null };
+  } finally {
+    if (timer !== null) clearTimeout(timer);
+    // The defer must have reached Discord before the answer that follows it.
+    if (deferring !== null) await deferring;
+  }
+}
+
+/**
+ * Slash command options as the pipeline reads them: by name, strings, numbers and booleans. A
+ * subcommand (`/track wallet …`) is the value of the command's form option (`kind: 'wallet'`).
+ */
+function optionValues(interaction: ChatInputCommandInteraction, command: AnyCommand | undefined): Record<string, RawValue> {
+  const values: Record<string, RawValue> = {};
+  const read = (options: readonly CommandInteractionOption[]) => {
+    for (const option of options) {
+      if (option.type === ApplicationCommandOptionType.Subcommand) {
+        const form = command === undefined ? null : formOption(command);
+        if (form !== null) values[form.name] = option.name;
+        read(option.options ?? []);
+        continue;
+      }
+      const value = option.value;
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') values[option.name] = value;
+    }
+  };
+  read(interaction.options.data);
+  return values;
+}
+
+export class InteractionHandler {
+  constructor(private readonly deps: InteractionDeps) {}
+
+  private async notInServer(interaction: RepliableInteraction): Promise<void> {
+    await interaction.reply({ content: 'TokenWatch answers in servers only.', flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+  }
+
+  async command(interaction: ChatInputCommandInteraction): Promise<void> {
+    const chat = chatOf(interaction);
+    if (chat === null) return this.notInServer(interaction);
+    const { dispatcher, deferAfterMs } = this.deps;
+    const name = interaction.commandName;
+    const { value: reply, deferred } = await withDeadline(
+      () => dispatcher.run(name, { kind: 'options', values: optionValues(interaction, dispatcher.commands.find((c) => c.name === name)) }, callerOf(interaction, chat)),
+      () => interaction.deferReply(),
+      deferAfterMs,
+      dispatcher.isSlow(name),
+    );
+    await this.answer(interaction, reply, deferred);
+  }
+
+  /** The answer to a command: a reply, or the edit of a deferred one. */
+  private async answer(interaction: RepliableInteraction, reply: ChatReply, deferred: boolean): Promise<void> {
+    const options = replyOptions(reply);
+    if (!deferred) {
+      await interaction.reply({ ...options, ...(reply.ephemeral ? { flags: MessageFlags.Ephemeral } : {}) });
+      return;
+    }
+    if (!reply.ephemeral) {
+      await interaction.editReply(options);
+      return;
+    }
+    // A deferred answer is public; an error is not: the placeholder goes, the error follows privately.
+    await interaction.deleteReply();
+    await interaction.followUp({ ...options, flags: MessageFlags.Ephemeral });
+  }
+
+  async button(interaction: ButtonInteraction): Promise<void> {
+    const chat = chatOf(interaction);
+    if (chat === null) return this.notInServer(interaction);
+    const { dispatcher, deferAfterMs } = this.deps;
+    const { value: reply, deferred } = await withDeadline(
+      () => dispatcher.press(interaction.customId, callerOf(interaction, chat)),
+      // Whether the press refreshes the card is known only once it ran: a deferred update leaves
+      // both ways open (edit the card, or follow up with a new message).
+      () => interaction.deferUpdate(),
+      deferAfterMs,
+      false,
+    );
+    const options = replyOptions(reply);
+    if (reply.refresh) {
+      // Refresh edits the card it was pressed on; the old picture goes with the old card.
+      const update: InteractionUpdateOptions & InteractionEditReplyOptions = { ...options, attachments: [] };
+      if (deferred) await interaction.editReply(update);
+      else await interaction.update(update);
+      return;
+    }
+    const flags = reply.ephemeral ? { flags: MessageFlags.Ephemeral as const } : {};
+    if (deferred) await interaction.followUp({ ...options, ...flags });
+    else await interaction.reply({ ...options, ...flags });
+  }
+
+  /** Addresses the channel follows, matching what was typed so far, for options that take one. */
+  async autocomplete(interaction: AutocompleteInteraction): Promise<void> {
+    const chat = chatOf(interaction);
+    if (chat === null) {
+      await interaction.respond([]);
+      return;
+    }
+    const typed = String(interaction.options.getFocused()).trim().toLowerCase();
+    let choices: Array<{ name: string; value: string }> = [];
+    try {
+      const { follows } = await this.deps.store.follows.list(chat, { offset: 0, limit: 100 });
+      choices = follows
+        .filter((follow) => typed === '' || follow.address.toLowerCase().includes(typed) || (follow.label ?? '').toLowerCase().includes(typed))
+        .slice(0, AUTOCOMPLETE_CHOICES_MAX)
+        .map((follow) => {
+          const label = cleanText(follow.label, 40);
+          return { name: cleanText(`${label === '' ? follow.kind : label} · ${follow.address}`, CHOICE_TEXT_MAX), value: follow.address.slice(0, CHOICE_TEXT_MAX) };
+        });
+    } catch (error) {
+      this.deps.logger.warn({ err: error, chat: chat.chatId }, 'autocomplete: follows not read');
+    }
+    await interaction.respond(choices);
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The Discord chat: a discord.js client with the Guilds intent only (plus message content when
+ * pasted addresses are to be answered), caches cut to what the bot uses, and one error boundary
+ * around every interaction. It hands commands to the Dispatcher and returns the AlertSender that
+ * delivery uses for channels.
+ *
+ * The REST base address is configurable (DISCORD_REST_API); the gateway address comes from its
+ * `/gateway/bot`, as discord.js reads it, so a proxy or a local fake works for both.
+ */
+import {
+  Client,
+  Events,
+  GatewayIntentBits,
+  MessageFlags,
+  Options,
+  Routes,
+  type Interaction,
+  type Message,
+} from 'discord.js';
+import type { Dispatcher } from '../../dispatch/dispatcher';
+import { newErrorId } from '../../dispatch/dispatcher';
+import { registerSecret, type Logger } from '../../log';
+import { isAddress } from '../../market/address';
+import type { Store } from '../../store/store';
+import { InteractionHandler, chatOf } from './interactions';
+import { DiscordAlertSender, messageBody } from './sender';
+import { renderCardMessage } from './embed';
+import { slashCommandsJson } from './slashCommands';
+
+export const DEFAULT_REST_API = 'https://discord.com/api';
+/** Under Discord's three seconds, with room for the defer to travel. */
+export const DEFAULT_DEFER_AFTER_MS = 2000;
+
+export interface DiscordChatOptions {
+  token: string;
+  appId: string;
+  /** Commands are registered in this server at start (instant, for development); see registerCommands. */
+  guildId?: string | null;
+  /** REST base, without the version (`https://discord.com/api`). */
+  restApi?: string;
+  dispatcher: Dispatcher;
+  store: Store;
+  logger: Logger;
+  /** Answer a message that is just an address with its token card (needs the Message Content intent). */
+  detectAddresses?: boolean;
+  /** Register the slash commands at start: in guildId when set, else nowhere (use `npm run register`). */
+  registerOnStart?: boolean;
+  deferAfterMs?: number;
+}
+
+export interface DiscordChat {
+  client: Client;
+  sender: DiscordAlertSender;
+  /** Stops taking interactions and closes the gateway; sends already under way finish. */
+  stop(): Promise<void>;
+}
+
+/** Caches the bot never reads are off; the bot's own member and user stay, as discord.js needs them. */
+function makeCache() {
+  return Options.cacheWithLimits({
+    ...Options.DefaultMakeCacheSettings,
+    MessageManager: 0,
+    GuildMessageManager: 0,
+    DMMessageManager: 0,
+    ThreadMemberManager: 0,
+    PresenceManager: 0,
+    ReactionManager: 0,
+    ReactionUserManager: 0,
+    GuildEmojiManager: 0,
+    BaseGuildEmojiManager: 0,
+    GuildStickerManager: 0,
+    GuildInviteManager: 0,
+    GuildBanManager: 0,
+    GuildScheduledEventManager: 0,
+    StageInstanceManager: 0,
+    VoiceStateManager: 0,
+    AutoModerationRuleManager: 0,
+    ApplicationCommandManager: 0,
+    GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
+    UserManager: { maxSize: 0, keepOverLimit: (user) => user.id === user.client.user.id },
+  });
+}
+
+export function discordIntents(detectAddresses: boolean): GatewayIntentBits[] {
+  return detectAddresses ? [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent] : [GatewayIntentBits.Guilds];
+}
+
+export function createDiscordClient(options: { restApi?: string; detectAddresses?: boolean }): Client {
+  return new Client({
+    intents: discordIntents(options.detectAddresses === true),
+    makeCache: makeCache(),
+    sweepers: {
+      ...Options.DefaultSweeperSettings,
+      threads: { interval: 3600, lifetime: 3600 },
+    },
+    rest: { api: options.restApi ?? DEFAULT_REST_API },
+    // Never let a message ping, whatever a path forgets.
+    allowedMentions: { parse: [] },
+    // Ready even if a server is unavailable at start.
+    waitGuildTimeout: 5000,
+  });
+}
+
+export async function registerCommands(client: Pick<Client, 'rest'>, appId: string, guildId: string | null, dispatcher: Pick<Dispatcher, 'commands'>): Promise<number> {
+  const body = slashCommandsJson(dispatcher.commands);
+  const route = guildId === null ? Routes.applicationCommands(appId) : Routes.applicationGuildCommands(appId, guildId);
+  await client.rest.put(route, { body });
+  return body.length;
+}
+
+export async function startDiscordChat(options: DiscordChatOptions): Promise<DiscordChat> {
+  const { dispatcher, logger } = options;
+  registerSecret(options.token);
+  const detectAddresses = options.detectAddresses === true;
+  const client = createDiscordClient({ restApi: options.restApi, detectAddresses });
+  const handler = new InteractionHandler({ dispatcher, store: options.store, logger, deferAfterMs: options.deferAfterMs ?? DEFAULT_DEFER_AFTER_MS });
+  let stopping = false;
+  const inFlight = new Set<Promise<void>>();
+
+  const boundary = async (interaction: Interaction): Promise<void> => {
+    try {
+      if (interaction.isChatInputCommand()) await handler.command(interaction);
+      else if (interaction.isButton()) await handler.button(interaction);
+      else if (interaction.isAutocomplete()) await handler.autocomplete(interaction);
+    } catch (error) {
+      const errorId = newErrorId();
+      logger.error({ err: error, errorId, interaction: interaction.type, guild: interaction.guildId, channel: interaction.channelId }, 'discord interaction failed');
+      // One last, short answer when nothing was sent yet; never the error itself.
+      if (interaction.isRepliable() && !interaction.replied) {
+        const content = `Something went wrong. Error id ${errorId}.`;
+        const answer = interaction.deferred
+          ? interaction.followUp({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } })
+          : interaction.reply({ content, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } });
+        await answer.catch((replyError: unknown) => logger.warn({ err: replyError, errorId }, 'discord error answer not sent'));
+      }
+    }
+  };
+
+  client.on(Events.InteractionCreate, (interaction) => {
+    if (stopping) return;
+    const run = boundary(interaction).finally(() => inFlight.delete(run));
+    inFlight.add(run);
+  });
+
+  if (detectAddresses) {
+    client.on(Events.MessageCreate, (message: Message) => {
+      if (stopping || message.author.bot || message.guildId === null) return;
+      const text = message.content.trim();
+      if (!isAddress(text)) return;
+      const chat = chatOf(message);
+      if (chat === null) return;
+      const run = (async () => {
+        const reply = await dispatcher.run('token', { kind: 'text', text }, { chat, userId: message.author.id, isManager: async () => false });
+        // A pasted address that is not a token stays unanswered: the paste was not a question.
+        if (reply.errorId !== null || reply.ephemeral) return;
+        const { body, files } = messageBody(renderCardMessage(reply.card, reply.buttons));
+        await client.rest.post(Routes.channelMessages(message.channelId), { body: { ...body, message_reference: { message_id: message.id, fail_if_not_exists: false } }, files: files.length > 0 ? files : undefined });
+      })()
+        .catch((error: unknown) => logger.warn({ err: error, channel: message.channelId }, 'discord address answer failed'))
+        .finally(() => inFlight.delete(run));
+      inFlight.add(run);
+    });
+  }
+
+  client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+  client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
+  client.rest.on('invalidRequestWarning', (info) => logger.warn({ count: info.count, remainingMs: info.remainingTime }, 'discord invalid requests are adding up'));
+  client.rest.on('rateLimited', (info) => logger.debug({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
+
+  const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+  await client.login(options.token);
+  await ready;
+  logger.info({ guilds: client.guilds.cache.size, intents: discordIntents(detectAddresses).length }, 'discord chat ready');
+
+  if (options.registerOnStart === true && options.guildId !== undefined && options.guildId !== null) {
+    const count = await registerCommands(client, options.appId, options.guildId, dispatcher);
+    logger.info({ guild: options.guildId, count }, 'discord commands registered in the development server');
+  }
+
+  const sender = new DiscordAlertSender({ rest: client.rest, logger });
+  return {
+    client,
+    sender,
+    async stop() {
+      stopping = true;
+      await Promise.allSettled([...inFlight]);
+      await client.destroy();
+    },
+  };
+}

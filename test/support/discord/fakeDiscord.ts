@@ -1,0 +1,533 @@
+/**
+ * A small local Discord for tests: the gateway (hello, identify, ready, guild create, heartbeats,
+ * interaction dispatch) over `ws`, and the REST routes the bot uses over `node:http`: /gateway/bot,
+ * application commands, interaction callbacks, webhook edits and follow-ups (JSON or multipart),
+ * and channel messages with embeds and files. Every request is recorded for assertions, a channel
+ * can be made to answer 403 or 404 as Discord does, and the real discord.js talks to it unchanged
+ * (`rest: { api: fake.restApi }`).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import busboy from 'busboy';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+export interface RecordedFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Path after /api/v10, decoded (`@original`, not `%40original`). */
+  path: string;
+  query: URLSearchParams;
+  /** The JSON body, or a multipart body's payload_json. */
+  body: unknown;
+  files: RecordedFile[];
+  authorization: string | undefined;
+  /** Answer status the fake gave. */
+  status: number;
+}
+
+export interface FakeChannel {
+  id: string;
+  name: string;
+  /** 0: text channel. */
+  type?: number;
+}
+
+export interface FakeGuild {
+  id: string;
+  name: string;
+  channels: FakeChannel[];
+}
+
+export interface FakeDiscordOptions {
+  appId: string;
+  botId?: string;
+  token: string;
+  guilds: FakeGuild[];
+}
+
+/** A message as the fake keeps it: what the bot posted, sent as a reply or edited later. */
+export interface FakeMessage {
+  id: string;
+  channelId: string;
+  /** The interaction token it answers, for webhook edits of `@original`. */
+  interactionToken: string | null;
+  ephemeral: boolean;
+  /** The latest body (embeds, components, allowed_mentions, content, flags). */
+  body: Record<string, unknown>;
+  files: RecordedFile[];
+  edits: number;
+}
+
+export interface InteractionOptions {
+  guildId: string;
+  channelId: string;
+  userId?: string;
+  /** The member's permissions in the channel, as Discord computes them (a bitfield). */
+  permissions?: bigint;
+}
+
+export interface SentInteraction {
+  id: string;
+  token: string;
+}
+
+export interface ChannelFailure {
+  status: number;
+  code: number;
+  message: string;
+}
+
+/** Discord's own error bodies for the failures the bot must treat as "gone". */
+export const DISCORD_ERRORS = {
+  unknownChannel: { status: 404, code: 10003, message: 'Unknown Channel' },
+  missingAccess: { status: 403, code: 50001, message: 'Missing Access' },
+  missingPermissions: { status: 403, code: 50013, message: 'Missing Permissions' },
+} as const satisfies Record<string, ChannelFailure>;
+
+/** Everything a member can do except manage: view, send, read history. */
+export const PLAIN_MEMBER = (1n << 10n) | (1n << 11n) | (1n << 16n);
+export const MANAGE_CHANNELS = 1n << 4n;
+export const MANAGE_GUILD = 1n << 5n;
+
+let snowflake = 1_100_000_000_000_000_000n;
+export function nextSnowflake(): string {
+  snowflake += 1n;
+  return snowflake.toString();
+}
+
+function readBody(req: IncomingMessage): Promise<{ body: unknown; files: RecordedFile[] }> {
+  const type = req.headers['content-type'] ?? '';
+  if (type.startsWith('multipart/form-data')) {
+    return new Promise((resolve, reject) => {
+      const files: RecordedFile[] = [];
+      let body: unknown = null;
+      const parser = busboy({ headers: req.headers });
+      parser.on('field', (name, value) => {
+        if (name === 'payload_json') body = JSON.parse(value);
+      });
+      parser.on('file', (field, stream, info) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => files.push({ field, filename: info.filename ?? '', contentType: info.mimeType, data: Buffer.concat(chunks) }));
+      });
+      parser.on('close', () => resolve({ body, files }));
+      parser.on('error', reject);
+      req.pipe(parser);
+    });
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      try {
+        resolve({ body: text === '' ? null : JSON.parse(text), files: [] });
+      } catch (error) {
+        reject(error);
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export class FakeDiscord {
+  readonly requests: RecordedRequest[] = [];
+  readonly messages: FakeMessage[] = [];
+  /** IDENTIFY payloads received, for the intents. */
+  readonly identifies: Array<Record<string, unknown>> = [];
+  /** Registered commands by scope: 'global' or a guild id. */
+  readonly commands = new Map<string, unknown[]>();
+  readonly heartbeats: number[] = [];
+  private readonly failures = new Map<string, ChannelFailure>();
+  private readonly sockets = new Set<WebSocket>();
+  private readonly waiters: Array<() => void> = [];
+  private sequence = 0;
+  private http!: Server;
+  private wss!: WebSocketServer;
+  port = 0;
+  readonly botId: string;
+
+  private constructor(readonly options: FakeDiscordOptions) {
+    this.botId = options.botId ?? nextSnowflake();
+  }
+
+  static async start(options: FakeDiscordOptions): Promise<FakeDiscord> {
+    const fake = new FakeDiscord(options);
+    await fake.listen();
+    return fake;
+  }
+
+  /** The REST base to give discord.js (`rest.api`) and the bot's DISCORD_REST_API. */
+  get restApi(): string {
+    return `http://127.0.0.1:${this.port}/api`;
+  }
+
+  private async listen(): Promise<void> {
+    this.http = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        res.statusCode = 500;
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ message: String(error), code: 0 }));
+      });
+    });
+    this.wss = new WebSocketServer({ server: this.http });
+    this.wss.on('connection', (socket) => this.onSocket(socket));
+    await new Promise<void>((resolve) => this.http.listen(0, '127.0.0.1', resolve));
+    this.port = (this.http.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    this.http.closeAllConnections();
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+  }
+
+  /** Every later message to `channelId` is answered with this failure (null: accepted again). */
+  failChannel(channelId: string, failure: ChannelFailure | null): void {
+    if (failure === null) this.failures.delete(channelId);
+    else this.failures.set(channelId, failure);
+  }
+
+  // ---- gateway ----
+
+  private onSocket(socket: WebSocket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('message', (raw) => {
+      const packet: unknown = JSON.parse(raw.toString());
+      if (!isRecord(packet)) return;
+      if (packet.op === 1) {
+        this.heartbeats.push(Date.now());
+        socket.send(JSON.stringify({ op: 11, d: null }));
+      } else if (packet.op === 2 && isRecord(packet.d)) {
+        this.identifies.push(packet.d);
+        this.ready(socket);
+      }
+    });
+    socket.send(JSON.stringify({ op: 10, d: { heartbeat_interval: 41_250 } }));
+  }
+
+  private dispatch(socket: WebSocket, t: string, d: unknown): void {
+    this.sequence += 1;
+    socket.send(JSON.stringify({ op: 0, t, s: this.sequence, d }));
+  }
+
+  private ready(socket: WebSocket): void {
+    this.dispatch(socket, 'READY', {
+      v: 10,
+      user: { id: this.botId, username: 'TokenWatch', discriminator: '0000', global_name: null, avatar: null, bot: true, flags: 0 },
+      guilds: this.options.guilds.map((guild) => ({ id: guild.id, unavailable: true })),
+      session_id: 'fake-session',
+      resume_gateway_url: `ws://127.0.0.1:${this.port}`,
+      application: { id: this.options.appId, flags: 0 },
+      shard: [0, 1],
+    });
+    for (const guild of this.options.guilds) this.dispatch(socket, 'GUILD_CREATE', this.guildPayload(guild));
+  }
+
+  private guildPayload(guild: FakeGuild): Record<string, unknown> {
+    return {
+      id: guild.id,
+      name: guild.name,
+      icon: null,
+      owner_id: nextSnowflake(),
+      afk_timeout: 300,
+      verification_level: 0,
+      default_message_notifications: 0,
+      explicit_content_filter: 0,
+      mfa_level: 0,
+      premium_tier: 0,
+      system_channel_flags: 0,
+      nsfw_level: 0,
+      preferred_locale: 'en-US',
+      features: [],
+      roles: [{ id: guild.id, name: '@everyone', permissions: PLAIN_MEMBER.toString(), position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }],
+      emojis: [],
+      stickers: [],
+      channels: guild.channels.map((channel, position) => ({ id: channel.id, name: channel.name, type: channel.type ?? 0, position, permission_overwrites: [], nsfw: false, parent_id: null })),
+      threads: [],
+      members: [],
+      voice_states: [],
+      presences: [],
+      stage_instances: [],
+      guild_scheduled_events: [],
+      soundboard_sounds: [],
+      member_count: 2,
+      large: false,
+      unavailable: false,
+      joined_at: new Date().toISOString(),
+    };
+  }
+
+  private broadcast(t: string, d: unknown): void {
+    if (this.sockets.size === 0) throw new Error('no bot is connected to the fake gateway');
+    for (const socket of this.sockets) this.dispatch(socket, t, d);
+  }
+
+  /** Resolves once a bot has identified (READY sent). */
+  async connected(timeoutMs = 10_000): Promise<void> {
+    await this.until(() => this.identifies.length > 0, timeoutMs, 'no IDENTIFY');
+  }
+
+  private interactionBase(type: number, options: InteractionOptions): SentInteraction & Record<string, unknown> {
+    const userId = options.userId ?? '200000000000000001';
+    const permissions = (options.permissions ?? PLAIN_MEMBER).toString();
+    const token = `itoken-${nextSnowflake()}`;
+    // Replies to this interaction land in its channel.
+    this.interactionChannels.set(token, options.channelId);
+    return {
+      id: nextSnowflake(),
+      token,
+      type,
+      version: 1,
+      application_id: this.options.appId,
+      guild_id: options.guildId,
+      channel_id: options.channelId,
+      channel: { id: options.channelId, type: 0, guild_id: options.guildId, name: 'channel' },
+      member: {
+        user: { id: userId, username: `user${userId.slice(-4)}`, discriminator: '0', global_name: null, avatar: null },
+        roles: [],
+        joined_at: new Date().toISOString(),
+        deaf: false,
+        mute: false,
+        flags: 0,
+        permissions,
+      },
+      app_permissions: PLAIN_MEMBER.toString(),
+      locale: 'en-US',
+      guild_locale: 'en-US',
+      entitlements: [],
+      authorizing_integration_owners: { '0': options.guildId },
+      context: 0,
+      attachment_size_limit: 10_485_760,
+    };
+  }
+
+  /** A slash command typed by a member: INTERACTION_CREATE type 2. */
+  slashCommand(name: string, values: Record<string, string | number>, options: InteractionOptions, subcommand?: string): SentInteraction {
+    const payload = this.interactionBase(2, options);
+    const given = Object.entries(values).map(([optionName, value]) => ({ name: optionName, type: typeof value === 'number' ? 10 : 3, value }));
+    const commandOptions = subcommand === undefined ? given : [{ name: subcommand, type: 1, options: given }];
+    payload.data = { id: nextSnowflake(), name, type: 1, guild_id: options.guildId, options: commandOptions };
+    this.broadcast('INTERACTION_CREATE', payload);
+    return { id: payload.id, token: payload.token };
+  }
+
+  /** Typing in an option with autocomplete: INTERACTION_CREATE type 4. */
+  autocomplete(name: string, focused: string, typed: string, options: InteractionOptions): SentInteraction {
+    const payload = this.interactionBase(4, options);
+    payload.data = { id: nextSnowflake(), name, type: 1, guild_id: options.guildId, options: [{ name: focused, type: 3, value: typed, focused: true }] };
+    this.broadcast('INTERACTION_CREATE', payload);
+    return { id: payload.id, token: payload.token };
+  }
+
+  /** A click on a button of `message`: INTERACTION_CREATE type 3. */
+  clickButton(message: FakeMessage, customId: string, options: Omit<InteractionOptions, 'channelId'>): SentInteraction {
+    const payload = this.interactionBase(3, { ...options, channelId: message.channelId });
+    payload.data = { custom_id: customId, component_type: 2 };
+    payload.message = this.messagePayload(message);
+    this.clickedMessage.set(payload.token, message);
+    this.broadcast('INTERACTION_CREATE', payload);
+    return { id: payload.id, token: payload.token };
+  }
+
+  private messagePayload(message: FakeMessage): Record<string, unknown> {
+    const body = message.body;
+    return {
+      id: message.id,
+      channel_id: message.channelId,
+      author: { id: this.botId, username: 'TokenWatch', discriminator: '0000', global_name: null, avatar: null, bot: true },
+      content: typeof body.content === 'string' ? body.content : '',
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      tts: false,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      attachments: [],
+      embeds: Array.isArray(body.embeds) ? body.embeds : [],
+      components: Array.isArray(body.components) ? body.components : [],
+      pinned: false,
+      type: 0,
+      flags: typeof body.flags === 'number' ? body.flags : 0,
+      application_id: this.options.appId,
+    };
+  }
+
+  // ---- REST ----
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${this.port}`);
+    const path = decodeURIComponent(url.pathname.replace(/^\/api(\/v\d+)?/, ''));
+    const { body, files } = await readBody(req);
+    const record: RecordedRequest = { method: req.method ?? 'GET', path, query: url.searchParams, body, files, authorization: req.headers.authorization, status: 200 };
+    this.requests.push(record);
+    const answer = (status: number, json?: unknown) => {
+      record.status = status;
+      res.statusCode = status;
+      if (json === undefined) {
+        // A 204 must not claim JSON: discord.js would try to read the empty body.
+        res.end();
+      } else {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(json));
+      }
+      this.wake();
+    };
+    if (req.headers.authorization !== `Bot ${this.options.token}` && !path.startsWith('/interactions/') && !path.startsWith('/webhooks/')) {
+      answer(401, { message: '401: Unauthorized', code: 0 });
+      return;
+    }
+    const method = record.method;
+    let match: RegExpExecArray | null;
+    if (method === 'GET' && (path === '/gateway/bot' || path === '/gateway')) {
+      answer(200, {
+        url: `ws://127.0.0.1:${this.port}`,
+        shards: 1,
+        session_start_limit: { total: 1000, remaining: 1000, reset_after: 86_400_000, max_concurrency: 1 },
+      });
+    } else if ((match = /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/.exec(path)) !== null) {
+      const scope = match[2] ?? 'global';
+      if (method === 'PUT' && Array.isArray(body)) {
+        const stored = body.map((command: unknown) => ({ ...(isRecord(command) ? command : {}), id: nextSnowflake(), application_id: match![1], version: nextSnowflake() }));
+        this.commands.set(scope, stored);
+        answer(200, stored);
+      } else {
+        answer(200, this.commands.get(scope) ?? []);
+      }
+    } else if (method === 'POST' && (match = /^\/interactions\/(\d+)\/([^/]+)\/callback$/.exec(path)) !== null) {
+      this.interactionCallback(match[2] ?? '', body, files);
+      answer(204);
+    } else if ((match = /^\/webhooks\/(\d+)\/([^/]+)\/messages\/(@original|\d+)$/.exec(path)) !== null) {
+      const message = this.messages.find((m) => m.interactionToken === match![2] && (match![3] === '@original' || m.id === match![3]));
+      if (message === undefined) {
+        answer(404, { message: 'Unknown Message', code: 10008 });
+        return;
+      }
+      if (method === 'DELETE') {
+        this.messages.splice(this.messages.indexOf(message), 1);
+        answer(204);
+        return;
+      }
+      if (method === 'PATCH' && isRecord(body)) {
+        message.body = { ...message.body, ...body };
+        if (files.length > 0) message.files = files;
+        message.edits += 1;
+      }
+      answer(200, this.messagePayload(message));
+    } else if (method === 'POST' && (match = /^\/webhooks\/(\d+)\/([^/]+)$/.exec(path)) !== null) {
+      const message = this.addMessage(this.channelOfToken(match[2] ?? ''), match[2] ?? null, isRecord(body) ? body : {}, files);
+      answer(200, this.messagePayload(message));
+    } else if (method === 'POST' && (match = /^\/channels\/(\d+)\/messages$/.exec(path)) !== null) {
+      const channelId = match[1] ?? '';
+      const failure = this.failures.get(channelId);
+      if (failure !== undefined) {
+        answer(failure.status, { message: failure.message, code: failure.code });
+        return;
+      }
+      if (!this.options.guilds.some((guild) => guild.channels.some((channel) => channel.id === channelId))) {
+        answer(404, { message: 'Unknown Channel', code: 10003 });
+        return;
+      }
+      const message = this.addMessage(channelId, null, isRecord(body) ? body : {}, files);
+      answer(200, this.messagePayload(message));
+    } else {
+      answer(404, { message: `404: Not Found (${method} ${path})`, code: 0 });
+    }
+  }
+
+  /** Interaction tokens of answered interactions, with their channel, for follow-ups. */
+  private readonly interactionChannels = new Map<string, string>();
+
+  private channelOfToken(token: string): string {
+    return this.interactionChannels.get(token) ?? '0';
+  }
+
+  /** What an interaction's answer does to the fake's messages. */
+  private interactionCallback(token: string, body: unknown, files: RecordedFile[]): void {
+    if (!isRecord(body)) return;
+    const data = isRecord(body.data) ? body.data : {};
+    const channelId = this.channelOfToken(token);
+    // 4: a message; 5: "thinking…", a message edited later; 7: the clicked message, updated.
+    if (body.type === 4 || body.type === 5) {
+      this.addMessage(channelId, token, body.type === 5 ? { ...data, deferred: true } : data, files);
+    } else if (body.type === 7) {
+      const clicked = this.clickedMessage.get(token);
+      if (clicked !== undefined) {
+        clicked.body = { ...clicked.body, ...data };
+        if (files.length > 0) clicked.files = files;
+        clicked.edits += 1;
+      }
+    } else if (body.type === 6) {
+      // Deferred update: a later edit of @original edits the clicked message.
+      const clicked = this.clickedMessage.get(token);
+      if (clicked !== undefined) clicked.interactionToken = token;
+    }
+  }
+
+  private readonly clickedMessage = new Map<string, FakeMessage>();
+
+  private addMessage(channelId: string, token: string | null, body: Record<string, unknown>, files: RecordedFile[]): FakeMessage {
+    const flags = typeof body.flags === 'number' ? body.flags : 0;
+    const message: FakeMessage = { id: nextSnowflake(), channelId, interactionToken: token, ephemeral: (flags & 64) !== 0, body, files, edits: 0 };
+    this.messages.push(message);
+    return message;
+  }
+
+  // ---- waiting ----
+
+  private wake(): void {
+    for (const waiter of this.waiters.splice(0)) waiter();
+  }
+
+  /** Waits until `check` holds, re-checked after every request; fails after `timeoutMs`. */
+  async until(check: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!check()) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`fake Discord: timed out waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, 200));
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** The message that answers an interaction, once its final form is there (a deferred one once edited). */
+  async answerTo(interaction: SentInteraction, timeoutMs = 10_000): Promise<FakeMessage> {
+    let found: FakeMessage | undefined;
+    await this.until(
+      () => {
+        found = this.messages.find((m) => m.interactionToken === interaction.token && (m.body.deferred !== true || m.edits > 0));
+        return found !== undefined;
+      },
+      timeoutMs,
+      `the answer to interaction ${interaction.id}`,
+    );
+    return found!;
+  }
+
+  /** Callback requests of one interaction, in order. */
+  callbacks(interaction: SentInteraction): RecordedRequest[] {
+    return this.requests.filter((r) => r.path === `/interactions/${interaction.id}/${interaction.token}/callback`);
+  }
+
+  /** Messages posted to a channel by the bot through `POST /channels/{id}/messages`. */
+  channelMessages(channelId: string): FakeMessage[] {
+    return this.messages.filter((m) => m.channelId === channelId && m.interactionToken === null);
+  }
+}
