@@ -83,30 +83,39 @@ export const amount = z.unknown().optional().transform((value, ctx) => {
 
 /** The nullable variants: null, absent and unreadable-but-empty values all become null. */
 export const optionalDecimal = z.unknown().optional().transform((value) => readDecimal(value));
-export const optionalInteger = z.unknown().optional().transform((value) => {
+export const optionalInteger = z.unknown().optional().transform((value) => readOptionalInteger(value));
+
+/** optionalInteger's reading as a plain function, for hand-written hot-path readers (readToken.ts). */
+export function readOptionalInteger(value: unknown): number | null {
   const parsed = readDecimal(value);
   return parsed === null ? null : Math.trunc(parsed);
-});
+}
 /** An optional amount: absent or empty is null, but an over-long one is unreadable, not absent. */
 export const optionalAmount = z.unknown().optional().transform((value, ctx) => (isOverlongAmount(value) ? issue(ctx, OVERLONG) : readAmount(value)));
 
 /** Text that may be null or absent (or, from a careless producer, a number). */
-export const optionalText = z.unknown().optional().transform((value): string | null => {
+export const optionalText = z.unknown().optional().transform((value): string | null => readOptionalText(value));
+
+/** optionalText's reading as a plain function (readToken.ts). */
+export function readOptionalText(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return null;
-});
+}
 
 /** Text the spec types as string, read leniently: a missing value becomes the empty string. */
 export const text = optionalText.transform((value) => value ?? '');
 
 /** A flag that may arrive as a boolean, "true"/"false", or 0/1; anything else is null. */
-export const optionalFlag = z.unknown().optional().transform((value): boolean | null => {
+export const optionalFlag = z.unknown().optional().transform((value): boolean | null => readOptionalFlag(value));
+
+/** optionalFlag's reading as a plain function (readToken.ts). */
+export function readOptionalFlag(value: unknown): boolean | null {
   if (typeof value === 'boolean') return value;
   if (value === 'true' || value === 1 || value === '1') return true;
   if (value === 'false' || value === 0 || value === '0') return false;
   return null;
-});
+}
 
 /** A list of strings; non-string members are dropped, a missing list is empty. */
 export const textList = z.unknown().optional().transform((value): string[] =>
@@ -114,12 +123,15 @@ export const textList = z.unknown().optional().transform((value): string[] =>
 );
 
 /** A map from names to strings (token links); non-string values are dropped. */
-export const textMap = z.unknown().optional().transform((value): Record<string, string> => {
+export const textMap = z.unknown().optional().transform((value): Record<string, string> => readTextMap(value));
+
+/** textMap's reading as a plain function (readToken.ts). */
+export function readTextMap(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return out;
   for (const [key, item] of Object.entries(value)) if (typeof item === 'string') out[key] = item;
   return out;
-});
+}
 
 /** An element left out of a list because it failed its schema: where it was and why, for the log (never its value). */
 export interface DroppedElement {

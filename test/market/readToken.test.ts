@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { readTokenFast } from '../../src/market/readToken';
+import { TokenSchema } from '../../src/market/schemas';
+import { Market } from '../../src/simulator/market';
+import { token, wireToken } from './stream/support/samples';
+
+/** The hand-written reader must give exactly what the schema gives, or hand the value to it (null). */
+function expectSameAsSchema(value: Record<string, unknown>): void {
+  const fast = readTokenFast(value);
+  const schema = TokenSchema.safeParse(value);
+  if (fast === null) return;
+  expect(schema.success).toBe(true);
+  if (!schema.success) return;
+  expect(fast).toStrictEqual(schema.data);
+  expect(Object.keys(fast)).toEqual(Object.keys(schema.data));
+}
+
+const base = (): Record<string, unknown> => JSON.parse(JSON.stringify(wireToken(token(1)))) as Record<string, unknown>;
+
+describe('readTokenFast', () => {
+  it('reads the stream samples exactly as TokenSchema does', () => {
+    const value = base();
+    expect(readTokenFast(value)).not.toBeNull();
+    expectSameAsSchema(value);
+  });
+
+  it('reads simulator tokens exactly as TokenSchema does', () => {
+    const market = new Market({ seed: 7 });
+    const addresses = market.tokenAddresses().slice(0, 50);
+    expect(addresses.length).toBeGreaterThan(0);
+    for (const address of addresses) {
+      const value = JSON.parse(JSON.stringify(market.token(address))) as Record<string, unknown>;
+      expect(readTokenFast(value)).not.toBeNull();
+      expectSameAsSchema(value);
+    }
+  });
+
+  const nines = '9'.repeat(81);
+  it.each<[string, (value: Record<string, unknown>) => void, 'fast' | 'schema']>([
+    ['no address', (value) => delete value.address, 'schema'],
+    ['an empty address', (value) => (value.address = ''), 'schema'],
+    ['a numeric address', (value) => (value.address = 5), 'schema'],
+    ['no decimals', (value) => delete value.decimals, 'schema'],
+    ['an over-long total supply', (value) => (value.totalSupply = nines), 'schema'],
+    ['an over-long numeric top-10 supply', (value) => (value.top10HoldersSupply = 1e90), 'schema'],
+    ['an over-long owner balance', (value) => (value.riskAnalysis = { ownerBalance: nines }), 'schema'],
+    ['a risk analysis that is a list', (value) => (value.riskAnalysis = [1]), 'schema'],
+    ['pools as text', (value) => (value.liquidityPools = 'pools'), 'schema'],
+    ['a pool that is a list', (value) => (value.liquidityPools = { p: [1, 2] }), 'schema'],
+    ['numbers as text and text as numbers', (value) => Object.assign(value, { decimals: '6.7', holdersCount: '12', name: 42, symbol: null }), 'fast'],
+    ['flags as text', (value) => (value.isVerifiedSourceCode = '1'), 'fast'],
+    ['pools as a list, with junk', (value) => (value.liquidityPools = [{ poolAddress: 'p1', suspectedQuoteTokenReserves: '10' }, 3, null, { poolAddress: 5 }]), 'fast'],
+    ['pools keyed by address', (value) => (value.liquidityPools = { p2: { token1Address: 'x', suspectedBaseTokenReserves: 7 }, p3: 'junk' }), 'fast'],
+    ['a pool with over-long reserves', (value) => (value.liquidityPools = { p4: { suspectedQuoteTokenReserves: nines }, p5: {} }), 'fast'],
+    ['links with junk', (value) => (value.links = { site: 'https://x', n: 1, o: {} }), 'fast'],
+    ['a risk analysis of nulls', (value) => (value.riskAnalysis = null), 'fast'],
+    ['extra fields', (value) => Object.assign(value, { partnerStats: { a: 1 }, extra: 'x' }), 'fast'],
+  ])('%s: same as the schema', (_name, change, path) => {
+    const value = base();
+    change(value);
+    const fast = readTokenFast(value);
+    expect(fast === null ? 'schema' : 'fast').toBe(path);
+    expectSameAsSchema(value);
+  });
+});
