@@ -20,8 +20,24 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** Plain digits within the cap: what the service sends for nearly every amount. */
+const SHORT_DIGITS = /^\d{1,80}$/;
+
+/**
+ * wire.ts's amount reading (isOverlongAmount, then readAmount), with a shortcut for plain digit text of at most 80 characters (which
+ * is never over-long and which readAmount would read as BigInt(value) too): one test instead of
+ * the trims, regexes and zero-stripping of the general path.
+ */
 function optionalAmount(value: unknown): bigint | null {
+  if (typeof value === 'string' && SHORT_DIGITS.test(value)) return BigInt(value);
   if (isOverlongAmount(value)) throw UNREAD;
+  return readAmount(value);
+}
+
+/** optionalAmount, but an over-long amount is undefined (the pool is left out) rather than the token unread. */
+function poolAmount(value: unknown): bigint | null | undefined {
+  if (typeof value === 'string' && SHORT_DIGITS.test(value)) return BigInt(value);
+  if (isOverlongAmount(value)) return undefined;
   return readAmount(value);
 }
 
@@ -29,10 +45,10 @@ function readPool(raw: Record<string, unknown>, key: string | null): LiquidityPo
   // The map's key stands in for a missing poolAddress, as in schemas.ts poolMap.
   const poolAddress = key !== null && !('poolAddress' in raw) ? key : raw.poolAddress;
   if (typeof poolAddress !== 'string') return null;
-  const baseReserves = raw.suspectedBaseTokenReserves;
-  const quoteReserves = raw.suspectedQuoteTokenReserves;
+  const baseReserves = poolAmount(raw.suspectedBaseTokenReserves);
+  const quoteReserves = poolAmount(raw.suspectedQuoteTokenReserves);
   // An over-long amount fails the pool's schema: the pool is left out, the token kept.
-  if (isOverlongAmount(baseReserves) || isOverlongAmount(quoteReserves)) return null;
+  if (baseReserves === undefined || quoteReserves === undefined) return null;
   return {
     chainId: readOptionalInteger(raw.chainId),
     pairId: readOptionalText(raw.pairId),
@@ -47,8 +63,8 @@ function readPool(raw: Record<string, unknown>, key: string | null): LiquidityPo
     creationBlockTimestamp: readOptionalInteger(raw.creationBlockTimestamp),
     suspectedBaseTokenPrice: readDecimal(raw.suspectedBaseTokenPrice),
     suspectedQuoteTokenPrice: readDecimal(raw.suspectedQuoteTokenPrice),
-    suspectedBaseTokenReserves: readAmount(baseReserves),
-    suspectedQuoteTokenReserves: readAmount(quoteReserves),
+    suspectedBaseTokenReserves: baseReserves,
+    suspectedQuoteTokenReserves: quoteReserves,
   };
 }
 

@@ -54,6 +54,11 @@ describe('readTokenFast', () => {
     ['a pool with over-long reserves', (value) => (value.liquidityPools = { p4: { suspectedQuoteTokenReserves: nines }, p5: {} }), 'fast'],
     ['links with junk', (value) => (value.links = { site: 'https://x', n: 1, o: {} }), 'fast'],
     ['a risk analysis of nulls', (value) => (value.riskAnalysis = null), 'fast'],
+    ['an amount of exactly 80 digits', (value) => (value.totalSupply = '9'.repeat(80)), 'fast'],
+    ['amounts with spaces, signs, zeros, fractions', (value) => Object.assign(value, { totalSupply: ' 12 ', top10HoldersSupply: '-5' }), 'fast'],
+    ['an amount of 81 characters that is zeros first', (value) => (value.totalSupply = `0${'9'.repeat(80)}`), 'fast'],
+    ['amounts as numbers and decimals', (value) => Object.assign(value, { totalSupply: 1e20, top10HoldersSupply: '12.9e3' }), 'fast'],
+    ['pool reserves of every kind', (value) => (value.liquidityPools = { a: { suspectedBaseTokenReserves: '9'.repeat(80) }, b: { suspectedQuoteTokenReserves: ' 7' }, c: { suspectedQuoteTokenReserves: 'x' } }), 'fast'],
     ['extra fields', (value) => Object.assign(value, { partnerStats: { a: 1 }, extra: 'x' }), 'fast'],
   ])('%s: same as the schema', (_name, change, path) => {
     const value = base();
