@@ -52,6 +52,7 @@ export class SqliteFollows implements FollowRepository {
   /** Identical options (most follows keep the defaults) share one frozen object. */
   private readonly options = new Map<string, FollowOptions>();
   private readonly cache = new Map<string, readonly Follow[]>();
+  private readonly addedBy = new Map<string, string>();
 
   private readonly selectOne;
   private readonly insert;
@@ -162,7 +163,8 @@ export class SqliteFollows implements FollowRepository {
     const id = `${kind}\u0000${address}`;
     let found = this.cache.get(id);
     if (found === undefined) {
-      found = Object.freeze(this.selectFollowers.all(kind, address).map((row) => this.toFollow(row)));
+      // The rows' address is the one asked for: one string for all of them instead of a copy per row.
+      found = Object.freeze(this.selectFollowers.all(kind, address).map((row) => this.toFollow(row, address)));
       if (this.cache.size >= CACHE_LIMIT) {
         // Drop the oldest entry (Maps keep insertion order): cheap, and good enough for a working set.
         const oldest = this.cache.keys().next();
@@ -195,18 +197,27 @@ export class SqliteFollows implements FollowRepository {
     this.cache.delete(`wallet\u0000${address}`);
   }
 
-  private toFollow(row: FollowRow): Follow {
+  private toFollow(row: FollowRow, address: string = row.address): Follow {
     return Object.freeze({
       id: row.id,
       chat: this.chats.chat(row),
       kind: kindOf(row.kind),
-      address: row.address,
+      address,
       label: row.label,
       options: this.optionsOf(row),
       mutedUntil: row.muted_until === null ? null : new Date(row.muted_until),
-      addedBy: row.added_by,
+      addedBy: this.addedByOf(row.added_by),
       addedAt: new Date(row.added_at),
     });
+  }
+
+  /** Who added a follow: a handful of users add most follows, so each name is kept once, not once per row. */
+  private addedByOf(text: string): string {
+    const known = this.addedBy.get(text);
+    if (known !== undefined) return known;
+    if (this.addedBy.size >= 10_000) this.addedBy.clear();
+    this.addedBy.set(text, text);
+    return text;
   }
 
   private optionsOf(row: FollowRow): FollowOptions {
