@@ -14,6 +14,8 @@ import { QueryService } from './query/service';
 import type { Market } from './simulator/market';
 import { startSimulator, type RunningSimulator } from './simulator/server';
 import { MemoryActionKeyStore } from './store/memoryActionKeys';
+import { openSqliteStore } from './store/sqliteStore';
+import { telegramChat } from './chats/telegram/chatStarter';
 
 function readConfig(): Config {
   try {
@@ -74,6 +76,22 @@ async function main(): Promise<void> {
     cacheMaxBytes: config.cacheMaxBytes,
   });
   const commands = await loadCommands();
+  if (config.telegram !== null) {
+    // A chat platform keeps its state (button keys, chat settings) in the store.
+    const store = openSqliteStore(config.databasePath);
+    const dispatcher = new Dispatcher({ commands, services: { query: new QueryService(client), chatSettings: store.chats }, actionKeys: store.actionKeys, logger });
+    const telegram = await telegramChat({ config, logger, dispatcher, store });
+    const stop = async () => {
+      await telegram?.stop();
+      await client.close();
+      await simulator?.close();
+      await store.close();
+      process.exit(0);
+    };
+    process.once('SIGTERM', () => void stop());
+    process.once('SIGINT', () => void stop());
+    return;
+  }
   const dispatcher = new Dispatcher({ commands, services: { query: new QueryService(client) }, actionKeys: new MemoryActionKeyStore(), logger });
 
   const shutdown = async () => {

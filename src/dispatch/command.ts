@@ -9,6 +9,7 @@ import type { ChatRef } from '../chats/chat';
 import type { FollowService } from '../delivery/followService';
 import type { StatusSource } from '../delivery/status';
 import type { QueryService } from '../query/service';
+import type { ChatRepository } from '../store/store';
 import type { OptionSpec } from '../usage';
 
 export type {
@@ -39,6 +40,8 @@ export type ArgsOf<O extends readonly OptionSpec[]> = {
  */
 export interface CommandServices {
   query: QueryService;
+  /** Per chat settings (/settings); optional so that a look-up-only chat or test needs none. */
+  chatSettings?: Pick<ChatRepository, 'settings' | 'updateSettings'>;
   /**
    * Follows of this chat (the follow commands). Optional so that a chat or a test that runs only
    * look-ups needs none; a follow command run without it answers that following is not set up.

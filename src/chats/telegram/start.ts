@@ -1,0 +1,305 @@
+/**
+ * The Telegram chat: grammY over long polling (grammY's runner: updates handled concurrently, in
+ * order within a chat) or a webhook, every command of `commands/` through the Dispatcher, cards as
+ * HTML with inline keyboards, pasted addresses answered with the token card, and the alert sender
+ * for delivery. The only place (with its folder) that imports grammY.
+ *
+ * Where a reply goes: to the message it answers, in that message's forum topic when it has one.
+ * Who may change a group (track, untrack, mute, settings): its administrators and creator, asked
+ * of Telegram and remembered for a minute (admins.ts); in a private chat, the person in it.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
+import { webhookCallback, type Bot, type Context } from 'grammy';
+import type { Message, MessageEntity } from 'grammy/types';
+import { plainText } from '../../cards/card';
+import type { Dispatcher, CommandCaller } from '../../dispatch/dispatcher';
+import { registerSecret, type Logger } from '../../log';
+import type { Store } from '../../store/store';
+import { chatKey, type ChatRef, type ChatReply } from '../chat';
+import { AdminCache, DEFAULT_ADMIN_CACHE_MS } from './admins';
+import { createTelegramBot, type TelegramPace } from './api';
+import { detectAddress } from './detect';
+import { classifyTelegramError } from './failures';
+import { plainNotice, renderCardMessages } from './html';
+import { DEFAULT_PASTE_LIMITS, PasteLimiter, type PasteLimitOptions } from './pasteLimits';
+import { sendRendered, type SendTarget } from './send';
+import { TelegramAlertSender } from './sender';
+
+/** The updates the bot asks for; anything else Telegram keeps to itself. */
+export const ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
+
+export interface TelegramWebhookOptions {
+  /** The public HTTPS address Telegram posts to; its path is where the local server listens. */
+  url: string;
+  /** Telegram's secret_token, checked on every post; a random one per start when null. */
+  secret: string | null;
+  port: number;
+  /** Listen address (default all interfaces, as behind a reverse proxy). */
+  host?: string;
+}
+
+export interface TelegramChatOptions {
+  token: string;
+  apiRoot?: string | null;
+  webhook?: TelegramWebhookOptions | null;
+  dispatcher: Dispatcher;
+  store: Store;
+  logger: Logger;
+  pasteLimits?: PasteLimitOptions;
+  adminCacheMs?: number;
+  /** Longest 429 retry_after waited for inside one call (see api.ts). */
+  maxRetryDelaySeconds?: number;
+  pace?: TelegramPace;
+  now?: () => Date;
+}
+
+export interface RunningTelegramChat {
+  readonly name: 'telegram';
+  readonly sender: TelegramAlertSender;
+  readonly bot: Bot<Context>;
+  /** The bot's @username, without the @. */
+  readonly username: string;
+  /** Never ends by itself: runs until stopped. */
+  readonly ended: null;
+  /** In webhook mode, the local address the webhook server listens on (http://host:port). */
+  readonly webhookAddress: string | null;
+  stop(): Promise<void>;
+}
+
+/** A message's chat as the rest of the bot names it: the forum topic is part of it. */
+export function chatRefOf(message: Pick<Message, 'chat' | 'message_thread_id' | 'is_topic_message'>): ChatRef {
+  const thread = message.is_topic_message === true && message.message_thread_id !== undefined ? String(message.message_thread_id) : null;
+  return { platform: 'telegram', chatId: String(message.chat.id), threadId: thread, scopeId: null };
+}
+
+/** Targets of links hidden behind text and of plain links, for address detection. */
+function linksOf(entities: readonly MessageEntity[] | undefined): string[] {
+  return (entities ?? []).flatMap((entity) => (entity.type === 'text_link' ? [entity.url] : []));
+}
+
+/** Telegram command names allow letters, digits and underscores; ours may have dashes. */
+function telegramCommandName(name: string): string {
+  return name.replace(/-/g, '_');
+}
+
+/** A refusal or notice shown in a callback answer: Telegram shows 200 characters of plain text. */
+function noticeText(reply: ChatReply): string {
+  const description = reply.card.description === undefined ? '' : plainText(reply.card.description);
+  return plainNotice(description === '' ? reply.card.title : `${reply.card.title}: ${description}`);
+}
+
+export async function startTelegramChat(options: TelegramChatOptions): Promise<RunningTelegramChat> {
+  const { dispatcher, store, logger } = options;
+  const now = options.now ?? (() => new Date());
+  registerSecret(options.token);
+  const bot = createTelegramBot({
+    token: options.token,
+    apiRoot: options.apiRoot ?? null,
+    ...(options.maxRetryDelaySeconds === undefined ? {} : { maxRetryDelaySeconds: options.maxRetryDelaySeconds }),
+    ...(options.pace === undefined ? {} : { pace: options.pace }),
+  });
+  try {
+    await bot.init();
+  } catch (error) {
+    const failure = classifyTelegramError(error);
+    throw new Error(`Telegram: the Bot API refused to start the bot (${failure.reason}); check TELEGRAM_BOT_TOKEN and TELEGRAM_API_ROOT`);
+  }
+  const username = bot.botInfo.username;
+  const admins = new AdminCache(bot.api, options.adminCacheMs ?? DEFAULT_ADMIN_CACHE_MS, () => now().getTime());
+  const pastes = new PasteLimiter(options.pasteLimits ?? DEFAULT_PASTE_LIMITS);
+  const byName = new Map(dispatcher.commands.map((command) => [telegramCommandName(command.name), command.name]));
+  const sender = new TelegramAlertSender({
+    api: bot.api,
+    logger,
+    onMigrated: (from, to) => store.chats.migrate('telegram', from, to),
+    now: () => now().getTime(),
+  });
+
+  const callerOf = (message: Message, userId: number): CommandCaller => ({
+    chat: chatRefOf(message),
+    userId: String(userId),
+    isManager: () => admins.isManager({ chatId: message.chat.id, chatType: message.chat.type, userId, senderChatId: message.sender_chat?.id ?? null }),
+  });
+
+  const answer = async (reply: ChatReply, target: SendTarget): Promise<void> => {
+    try {
+      await sendRendered(bot.api, target, renderCardMessages(reply.card, reply.buttons));
+    } catch (error) {
+      logger.warn({ chat: String(target.chatId), reason: classifyTelegramError(error).reason, errorId: reply.errorId }, 'Telegram reply not sent');
+    }
+  };
+
+  /** `/name@bot args`: the Dispatcher's answer, or null for a command meant for another bot. */
+  const runCommand = async (message: Message, text: string, caller: CommandCaller): Promise<ChatReply | null> => {
+    const head = text.split(/\s/, 1)[0] ?? '';
+    const rest = text.slice(head.length).trim();
+    const addressed = /@(\w+)$/.exec(head)?.[1];
+    if (addressed !== undefined && addressed.toLowerCase() !== username.toLowerCase()) return null;
+    const typed = head.replace(/^\//, '').replace(/@\w+$/, '').toLowerCase();
+    // /start opens every private chat; with a deep-link address (t.me/bot?start=ADDR) it is /token.
+    if (typed === 'start') {
+      const address = detectAddress(rest);
+      return address !== null && byName.has('token') ? dispatcher.run('token', { kind: 'text', text: address.address }, caller) : dispatcher.run('help', { kind: 'text', text: '' }, caller);
+    }
+    const name = byName.get(typed);
+    // In a group, an unknown bare command is another bot's: answering it would be noise.
+    if (name === undefined && message.chat.type !== 'private' && addressed === undefined) return null;
+    return dispatcher.run(name ?? typed, { kind: 'text', text: rest }, caller);
+  };
+
+  const detectionOn = async (chat: ChatRef, chatType: string): Promise<boolean> => {
+    if (!byName.has('token')) return false;
+    const setting = (await store.chats.settings(chat)).detectAddresses;
+    // On by default in private chats, off in groups until an administrator switches it on.
+    return setting ?? chatType === 'private';
+  };
+
+  bot.use(sequentialize((ctx: Context) => (ctx.chat === undefined ? undefined : String(ctx.chat.id))));
+
+  bot.on('message:migrate_to_chat_id', async (ctx) => {
+    const from = String(ctx.message.chat.id);
+    const to = String(ctx.message.migrate_to_chat_id);
+    await store.chats.migrate('telegram', from, to);
+    logger.info({ from, to }, 'Telegram group became a supergroup: its follows moved');
+  });
+
+  bot.on('my_chat_member', async (ctx) => {
+    const chat = { platform: 'telegram' as const, chatId: String(ctx.myChatMember.chat.id) };
+    const status = ctx.myChatMember.new_chat_member.status;
+    if (status === 'kicked' || status === 'left') {
+      await store.chats.pause(chat, status === 'kicked' ? 'bot removed or blocked' : 'bot left the chat', now());
+      logger.info({ chat: chat.chatId, status }, 'Telegram chat paused: the bot was removed');
+    } else if ((await store.chats.pausedReason(chat)) !== null) {
+      await store.chats.resume(chat);
+      logger.info({ chat: chat.chatId, status }, 'Telegram chat resumed: the bot is back');
+    }
+  });
+
+  bot.on('callback_query:data', async (ctx) => {
+    const pressed = ctx.callbackQuery.message;
+    if (pressed === undefined || !('chat' in pressed) || pressed.date === 0) {
+      await ctx.answerCallbackQuery({ text: 'This button can no longer be used. Run the command again.', show_alert: true });
+      return;
+    }
+    const message = pressed as Message;
+    const caller = callerOf(message, ctx.callbackQuery.from.id);
+    const reply = await dispatcher.press(ctx.callbackQuery.data, caller);
+    if (reply.ephemeral) {
+      // Refusals and expired buttons are shown to the presser alone, as an alert.
+      await ctx.answerCallbackQuery({ text: noticeText(reply), show_alert: true });
+      return;
+    }
+    await ctx.answerCallbackQuery();
+    const messages = renderCardMessages(reply.card, reply.buttons);
+    const [only] = messages;
+    if (reply.refresh && messages.length === 1 && only?.kind === 'text' && message.text !== undefined) {
+      try {
+        await bot.api.editMessageText(message.chat.id, message.message_id, only.html, {
+          parse_mode: 'HTML',
+          ...(only.keyboard === null ? {} : { reply_markup: only.keyboard }),
+          link_preview_options: only.previewUrl === null ? { is_disabled: true } : { url: only.previewUrl, prefer_small_media: true },
+        });
+        return;
+      } catch (error) {
+        // Nothing changed since the card was shown: Telegram refuses the edit, and the card is right as it is.
+        if (/message is not modified/i.test(classifyTelegramError(error).reason)) return;
+        logger.debug({ reason: classifyTelegramError(error).reason }, 'refresh could not edit; sending anew');
+      }
+    }
+    await answer(reply, { chatId: message.chat.id, threadId: caller.chat.threadId === null ? null : Number(caller.chat.threadId), replyTo: null });
+  });
+
+  bot.on(['message:text', 'message:caption'], async (ctx) => {
+    const message = ctx.message;
+    const from = message.from;
+    if (from === undefined || from.is_bot) return;
+    const text = message.text ?? message.caption ?? '';
+    const caller = callerOf(message, from.id);
+    const target: SendTarget = { chatId: message.chat.id, threadId: caller.chat.threadId === null ? null : Number(caller.chat.threadId), replyTo: message.message_id };
+    if (text.startsWith('/')) {
+      const reply = await runCommand(message, text, caller);
+      if (reply !== null) await answer(reply, target);
+      return;
+    }
+    if (!(await detectionOn(caller.chat, message.chat.type))) return;
+    const found = detectAddress(text, linksOf(message.entities ?? message.caption_entities));
+    if (found === null || !pastes.allow(chatKey(caller.chat), caller.userId, found.address, now().getTime())) return;
+    const reply = await dispatcher.run('token', { kind: 'text', text: found.address }, caller);
+    // A paste that is no token (a wallet, a pool, a typo) gets no answer in a group: only the card is wanted there.
+    if ((reply.errorId !== null || reply.card.color === 'error') && message.chat.type !== 'private') return;
+    await answer(reply, target);
+  });
+
+  bot.catch((error) => {
+    const errorId = randomBytes(4).toString('hex');
+    logger.error({ errorId, err: error.error, updateId: error.ctx.update.update_id }, 'Telegram update failed');
+  });
+
+  try {
+    await bot.api.setMyCommands(
+      dispatcher.commands
+        .map((command) => ({ command: telegramCommandName(command.name), description: command.description.slice(0, 256) }))
+        .filter((command) => /^[a-z0-9_]{1,32}$/.test(command.command) && command.description.length >= 1),
+    );
+  } catch (error) {
+    // The menu is a convenience; commands still work without it.
+    logger.warn({ reason: classifyTelegramError(error).reason }, 'Telegram setMyCommands failed');
+  }
+
+  let runner: RunnerHandle | null = null;
+  let server: Server | null = null;
+  let webhookAddress: string | null = null;
+  if (options.webhook) {
+    const secret = options.webhook.secret ?? randomBytes(24).toString('base64url');
+    registerSecret(secret);
+    const path = new URL(options.webhook.url).pathname || '/';
+    // Telegram waits about a minute for an answer; a slow command answers through the API after the 200.
+    const handle = webhookCallback(bot, 'http', { secretToken: secret, onTimeout: 'return', timeoutMilliseconds: 9_000 });
+    server = createServer((req, res) => {
+      const requestPath = (req.url ?? '/').split('?', 1)[0];
+      if (req.method !== 'POST' || requestPath !== path) {
+        res.writeHead(404).end();
+        return;
+      }
+      handle(req, res).catch((error: unknown) => {
+        logger.warn({ err: error }, 'Telegram webhook request failed');
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    });
+    const listening = server;
+    await new Promise<void>((resolve, reject) => {
+      listening.once('error', reject);
+      listening.listen(options.webhook?.port ?? 8080, options.webhook?.host ?? '0.0.0.0', () => resolve());
+    });
+    const address = listening.address() as AddressInfo;
+    webhookAddress = `http://${address.address}:${address.port}`;
+    await bot.api.setWebhook(options.webhook.url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] });
+    logger.info({ url: options.webhook.url, listen: webhookAddress }, 'Telegram webhook set');
+  } else {
+    // Telegram refuses getUpdates while a webhook is set (from an earlier run in webhook mode).
+    await bot.api.deleteWebhook();
+    runner = run(bot, { runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES] } } });
+  }
+  logger.info({ bot: username, mode: options.webhook ? 'webhook' : 'long polling' }, 'Telegram chat started');
+
+  return {
+    name: 'telegram',
+    sender,
+    bot,
+    username,
+    ended: null,
+    webhookAddress,
+    async stop() {
+      if (runner?.isRunning() === true) await runner.stop();
+      const closing = server;
+      if (closing !== null) {
+        // The webhook stays set: Telegram keeps the updates for the next start.
+        closing.closeIdleConnections();
+        await new Promise<void>((resolve) => closing.close(() => resolve()));
+      }
+    },
+  };
+}

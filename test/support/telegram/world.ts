@@ -1,0 +1,69 @@
+/**
+ * The Telegram chat as it runs, for end-to-end tests: the real grammY bot (startTelegramChat)
+ * against the local Bot API (botApi.ts), the Dispatcher with every command of `commands/`, the
+ * simulator for market data, and the SQLite store on a temporary file.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTelegramChat, type RunningTelegramChat, type TelegramChatOptions } from '../../../src/chats/telegram/start';
+import type { AnyCommand } from '../../../src/dispatch/command';
+import { FollowService } from '../../../src/delivery/followService';
+import { Dispatcher } from '../../../src/dispatch/dispatcher';
+import { loadCommands } from '../../../src/dispatch/registry';
+import { silentLogger } from '../../../src/log';
+import { openSqliteStore } from '../../../src/store/sqliteStore';
+import type { ActionKeyStore } from '../../../src/store/actionKeys';
+import type { Store } from '../../../src/store/store';
+import { startTestMarket, type TestMarket } from '../market';
+import { startBotApi, type BotApiOptions, type FakeBotApi } from './botApi';
+
+export const BOT_TOKEN = '123456789:AAtest-token_for-e2e';
+
+export interface TelegramWorld {
+  api: FakeBotApi;
+  market: TestMarket;
+  store: Store;
+  dispatcher: Dispatcher;
+  chat: RunningTelegramChat;
+  commands: AnyCommand[];
+  /** What follow changes call, so a test's watcher follows them live. */
+  resync: { current: (address: string | null) => Promise<void> };
+  close(): Promise<void>;
+}
+
+export async function startTelegramWorld(
+  options: {
+    api?: BotApiOptions;
+    chat?: Partial<TelegramChatOptions>;
+    extraCommands?: AnyCommand[];
+    actionKeys?: ActionKeyStore;
+    market?: Parameters<typeof startTestMarket>[0];
+  } = {},
+): Promise<TelegramWorld> {
+  const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-telegram-'));
+  const market = await startTestMarket(options.market);
+  const api = await startBotApi(options.api);
+  const store = openSqliteStore(join(dir, 'tokenwatch.db'));
+  const commands = [...(await loadCommands()), ...(options.extraCommands ?? [])];
+  const resync = { current: async (_address: string | null): Promise<void> => {} };
+  const follows = new FollowService({ store, logger: silentLogger, resync: (address) => resync.current(address) });
+  const dispatcher = new Dispatcher({ commands, services: { query: market.query, chatSettings: store.chats, follows }, actionKeys: options.actionKeys ?? store.actionKeys, logger: silentLogger });
+  const chat = await startTelegramChat({ token: BOT_TOKEN, apiRoot: api.apiRoot, dispatcher, store, logger: silentLogger, ...options.chat });
+  return {
+    api,
+    market,
+    store,
+    dispatcher,
+    chat,
+    commands,
+    resync,
+    async close() {
+      await chat.stop();
+      await api.close();
+      await store.close();
+      await market.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
