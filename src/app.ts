@@ -1,0 +1,169 @@
+/**
+ * The bot wired once, in the order each part needs the one before it:
+ *
+ *   settings → market data (the service, or the built-in simulator) → store (DATABASE_PATH)
+ *   → live streams → watcher → commands (dispatcher) → chats → delivery → reconciliation
+ *
+ * Every part takes its neighbours as arguments, so a test starts the whole bot in-process with a
+ * temporary database and the simulator, or any part alone. `stop()` takes it down in the other
+ * order: no new commands, no new alerts, sends under way finished, sockets and the database closed.
+ */
+import { randomBytes } from 'node:crypto';
+import { alertCard } from './cards/alertCard';
+import { createConsoleChat } from './chats/console/start';
+import { PLATFORM_CHATS, startChats, type ChatStarter, type RunningChat } from './chats/startChats';
+import type { Config } from './config';
+import { createDelivery, type Delivery } from './delivery/delivery';
+import { FollowService } from './delivery/followService';
+import { createStatusSource } from './delivery/status';
+import { Dispatcher } from './dispatch/dispatcher';
+import { loadCommands } from './dispatch/registry';
+import { registerSecret, type Logger } from './log';
+import { MarketClient } from './market/client';
+import { StreamClient } from './market/stream';
+import { startReconcileJob, type ReconcileJob } from './jobs/reconcile';
+import { QueryService } from './query/service';
+import { startSimulator, type RunningSimulator } from './simulator/server';
+import { openSqliteStore } from './store/sqliteStore';
+import type { Store } from './store/store';
+import { createWatcher, type Watcher } from './watch/watcher';
+
+export interface AppOptions {
+  config: Config;
+  logger: Logger;
+  /** The console chat's input and output, used when no platform is configured. */
+  console: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; interactive: boolean; outDir: string };
+  /** The platform chats to try (default: Discord and Telegram); tests add their own. */
+  platforms?: readonly ChatStarter[];
+  now?: () => Date;
+}
+
+export interface App {
+  store: Store;
+  market: MarketClient;
+  streams: StreamClient;
+  watcher: Watcher;
+  dispatcher: Dispatcher;
+  delivery: Delivery;
+  reconcile: ReconcileJob;
+  chats: RunningChat[];
+  /** The built-in simulator, when no service is configured. */
+  simulator: RunningSimulator | null;
+  /** The service's base address. */
+  baseUrl: string;
+  /** Resolves when a chat ended by itself (the console at the end of its input). */
+  ended: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Runs `close` steps in order, each even when one before it failed; the first failure is thrown at the end. */
+async function closeAll(steps: Array<() => Promise<unknown> | undefined>): Promise<void> {
+  let first: unknown = null;
+  for (const step of steps) {
+    try {
+      await step();
+    } catch (error) {
+      first ??= error;
+    }
+  }
+  if (first !== null) throw first;
+}
+
+export async function startApp(options: AppOptions): Promise<App> {
+  const { config, logger } = options;
+  const now = options.now ?? (() => new Date());
+  const closers: Array<() => Promise<unknown> | undefined> = [];
+  try {
+    let simulator: RunningSimulator | null = null;
+    let market = config.market;
+    if (market === null) {
+      const apiKey = randomBytes(16).toString('hex');
+      simulator = await startSimulator({ apiKey, seed: config.simulatorSeed, port: 0 });
+      closers.unshift(() => simulator?.close());
+      market = { baseUrl: simulator.baseUrl, wsUrl: simulator.wsUrl, apiKey };
+    }
+    registerSecret(market.apiKey);
+
+    const client = new MarketClient({
+      baseUrl: market.baseUrl,
+      apiKey: market.apiKey,
+      logger,
+      connectTimeoutMs: config.connectTimeoutMs,
+      headersTimeoutMs: config.timeoutMs,
+      bodyTimeoutMs: config.timeoutMs,
+      maxRetries: config.maxRetries,
+      limits: config.rateLimits,
+      maxRateLimitWaitMs: config.rateLimitMaxWaitMs,
+      cacheTtlMs: config.cacheTtlMs,
+      tokenBatchSize: config.tokenBatchSize,
+    });
+    closers.unshift(() => client.close());
+
+    // Throws StoreOpenError (one line naming the path) for a damaged or locked file: main prints it.
+    const store = openSqliteStore(config.databasePath);
+    closers.unshift(() => store.close());
+
+    const streams = new StreamClient({ wsUrl: market.wsUrl, apiKey: market.apiKey, logger });
+    closers.unshift(() => streams.close());
+    const watcher = createWatcher({
+      store,
+      streams,
+      logger,
+      now: () => now().getTime(),
+      describeToken: async (address) => client.token(address),
+    });
+    closers.unshift(() => watcher.close());
+
+    // Every target's followers are re-read after a change: resync(address) keys its cache by the bare
+    // address while the cache holds kind|address, so a one-address resync would leave it stale.
+    const follows = new FollowService({ store, logger, resync: () => watcher.resync() });
+    const status = createStatusSource({ store, streams: () => streams.status(), startedAt: now().getTime() });
+    const commands = await loadCommands();
+    const dispatcher = new Dispatcher({ commands, services: { query: new QueryService(client), follows, status }, actionKeys: store.actionKeys, logger, now });
+
+    const chats = await startChats({ config, logger, dispatcher, store }, options.platforms ?? PLATFORM_CHATS, createConsoleChat(options.console, simulator, market.baseUrl));
+    closers.unshift(async () => {
+      await Promise.allSettled(chats.map((chat) => chat.stop()));
+    });
+
+    const delivery = createDelivery({
+      store,
+      senders: chats.flatMap((chat) => (chat.sender === null ? [] : [chat.sender])),
+      buttonsFor: (card, chat) => dispatcher.buttonsFor(card, chat),
+      alertCard,
+      logger,
+      now,
+      // A paused chat's follows leave the watcher's targets.
+      onPaused: () => void watcher.resync().catch((error: unknown) => logger.warn({ err: error }, 'resync after a pause failed')),
+    });
+    const offAlerts = watcher.onAlerts(() => delivery.notify());
+
+    await watcher.start();
+    const reconcile = startReconcileJob({ watcher, market: client, cron: config.reconcileCron, logger });
+    delivery.start();
+
+    const stop = async (): Promise<void> => {
+      logger.info('shutting down');
+      await closeAll([
+        // No new commands; answers under way finish.
+        async () => Promise.allSettled(chats.map((chat) => chat.stop())),
+        () => reconcile.stop(),
+        // The watcher commits what it holds; delivery stops after it, so those alerts are kept for the next start.
+        () => watcher.close(),
+        async () => offAlerts(),
+        // Sends under way finish and are recorded; nothing new starts.
+        () => delivery.stop(),
+        () => streams.close(),
+        () => client.close(),
+        () => store.close(),
+        () => simulator?.close(),
+      ]);
+    };
+    // Never resolves when no chat ends by itself (Discord, Telegram): those run until a signal.
+    const ended = Promise.race(chats.flatMap((chat) => (chat.ended === null ? [] : [chat.ended])));
+    return { store, market: client, streams, watcher, dispatcher, delivery, reconcile, chats, simulator, baseUrl: market.baseUrl, ended, stop };
+  } catch (error) {
+    await closeAll(closers).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,268 @@
+/**
+ * What issue 10 asks the whole path to show, with the simulator's scenario controls, a real SQLite
+ * file and real sockets: each alert kind reaches exactly the chats that follow it, once; a dropped
+ * socket during a change still ends in one alert (reconciliation); mute and untrack stop alerts; a
+ * restart keeps follows; stopping in the middle of delivery loses and repeats nothing; a chat that
+ * is gone is paused; a backlog becomes a digest.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { plainText, type Card } from '../../src/cards/card';
+import type { RunningSimulator } from '../../src/simulator/server';
+import { RecordingSender, capturedLogger, tempDb } from '../delivery/helpers';
+import { chatRef, quietSimulator, startHarness, type Harness } from './harness';
+
+const WAIT = { timeout: 10_000, interval: 25 };
+
+function cardText(card: Card): string {
+  return [card.title, plainText(card.description ?? []), ...card.fields.map((f) => `${f.name} ${plainText(f.value)}`)].join('\n');
+}
+
+/** Lets every queued stream event be committed and every due alert be sent, then returns. */
+async function settle(h: Harness): Promise<void> {
+  await h.app.watcher.idle();
+  await h.app.delivery.drain();
+}
+
+/** Waits for the watcher's first sight of a token (its baseline): a change before it would be the baseline itself. */
+async function baseline(h: Harness, token: string): Promise<void> {
+  await vi.waitFor(async () => expect(await h.app.store.state.token(token)).not.toBeNull(), WAIT);
+}
+
+let sim: RunningSimulator;
+let db: { path: string; cleanup: () => void };
+let h: Harness;
+let tokens: string[];
+let wallets: string[];
+
+const tgA = chatRef('telegram', '-100111');
+const tgB = chatRef('telegram', '-100222');
+const dc = chatRef('discord', '555');
+const tgOther = chatRef('telegram', '-100999');
+
+beforeAll(async () => {
+  sim = await quietSimulator();
+  const hostile = new Set(sim.market.hostileTokens());
+  tokens = sim.market.tokenAddresses().filter((t) => !hostile.has(t));
+  wallets = sim.market.wallets();
+});
+
+afterAll(async () => {
+  await sim.close();
+});
+
+beforeEach(async () => {
+  db = tempDb();
+  h = await startHarness(sim, db.path, process.env.E2E_LOG ? { logger: (await import('../../src/log')).createLogger('debug') } : {});
+});
+
+afterEach(async () => {
+  await h.app.stop();
+  db.cleanup();
+});
+
+function sent(platform: 'telegram' | 'discord', chatId: string): string[] {
+  const sender = h.senders.get(platform) as RecordingSender;
+  return sender.sent.filter((s) => s.chat.chatId === chatId).map((s) => cardText(s.card));
+}
+
+describe('alerts end to end', () => {
+  it('a forced risk change: one alert in each following chat, none in others, no repeat', async () => {
+    const T = tokens[0] as string;
+    for (const chat of [tgA, tgB, dc]) expect((await h.say(chat, `/track token ${T}`)).errorId).toBeNull();
+    await baseline(h, T);
+    const before = sim.market.token(T)?.riskStatus;
+    const to = before === 'DANGER' ? 'WARNING' : 'DANGER';
+    sim.controls.risk({ tokenAddress: T, riskStatus: to });
+    await vi.waitFor(() => {
+      for (const [platform, chat] of [['telegram', tgA], ['telegram', tgB], ['discord', dc]] as const) {
+        expect(sent(platform, chat.chatId).filter((text) => text.includes(to))).toHaveLength(1);
+      }
+    }, WAIT);
+    // Reconciliation sees the same change: the same event key, no second alert.
+    await h.app.reconcile.runNow();
+    await settle(h);
+    for (const [platform, chat] of [['telegram', tgA], ['telegram', tgB], ['discord', dc]] as const) {
+      const texts = sent(platform, chat.chatId);
+      expect(texts).toHaveLength(1);
+      expect(texts[0]).toContain(String(before));
+    }
+    expect(sent('telegram', tgOther.chatId)).toHaveLength(0);
+    sim.controls.risk({ tokenAddress: T, riskStatus: null });
+  });
+
+  it('a wallet trade above the follow’s minimum alerts, one below it does not', async () => {
+    const W = wallets[0] as string;
+    const T = tokens[1] as string;
+    expect((await h.say(tgA, `/track wallet ${W} whale 1000 both`)).errorId).toBeNull();
+    await vi.waitFor(async () => expect(await h.app.store.state.wallet(W)).not.toBeNull(), WAIT);
+    sim.controls.trade({ wallet: W, tokenAddress: T, side: 'buy', amountUSD: 200 });
+    sim.controls.trade({ wallet: W, tokenAddress: T, side: 'buy', amountUSD: 5_000 });
+    await vi.waitFor(() => expect(sent('telegram', tgA.chatId).filter((t) => t.startsWith('whale bought'))).toHaveLength(1), WAIT);
+    await settle(h);
+    const trades = sent('telegram', tgA.chatId);
+    expect(trades).toHaveLength(1);
+    expect(trades[0]).toMatch(/\$5(,000|\.00K|K)/);
+  });
+
+  it('a price move past the threshold alerts once', async () => {
+    const T = tokens[2] as string;
+    await h.say(tgA, `/track token ${T} price 10`);
+    await baseline(h, T);
+    sim.controls.price({ tokenAddress: T, changePct: 40 });
+    await vi.waitFor(() => expect(sent('telegram', tgA.chatId).filter((t) => t.startsWith('Price up'))).toHaveLength(1), WAIT);
+    await h.app.reconcile.runNow();
+    await settle(h);
+    expect(sent('telegram', tgA.chatId)).toHaveLength(1);
+  });
+
+  it('liquidity pulled alerts once', async () => {
+    const T = tokens[3] as string;
+    await h.say(dc, `/track token ${T} liquidity`);
+    await baseline(h, T);
+    sim.controls.liquidity({ tokenAddress: T, pull: true });
+    await vi.waitFor(() => expect(sent('discord', dc.chatId).filter((t) => t.startsWith('Liquidity pulled'))).toHaveLength(1), WAIT);
+    await h.app.reconcile.runNow();
+    await settle(h);
+    expect(sent('discord', dc.chatId)).toHaveLength(1);
+  });
+
+  it('a whale entering alerts once', async () => {
+    const T = tokens[4] as string;
+    await h.say(tgB, `/track token ${T} whale`);
+    await baseline(h, T);
+    // The holders stream's first frames set the whale list; wait for them before the change.
+    await vi.waitFor(async () => expect(Object.keys((await h.app.store.state.token(T))?.whales ?? {}).length).toBeGreaterThan(0), WAIT);
+    const known = new Set(Object.keys((await h.app.store.state.token(T))?.whales ?? {}));
+    const newcomer = wallets.find((w) => !known.has(w)) as string;
+    sim.controls.holder({ tokenAddress: T, wallet: newcomer, supplyPct: 6 });
+    await vi.waitFor(() => expect(sent('telegram', tgB.chatId).filter((t) => t.startsWith('Whale in'))).toHaveLength(1), WAIT);
+    await settle(h);
+    expect(sent('telegram', tgB.chatId).filter((t) => t.startsWith('Whale in'))).toHaveLength(1);
+  });
+
+  it('every socket dropped during a risk change: still exactly one alert, reconciliation included', async () => {
+    await h.app.stop();
+    const { logger, lines } = capturedLogger();
+    h = await startHarness(sim, db.path, { logger });
+    const T = tokens[5] as string;
+    await h.say(tgA, `/track token ${T}`);
+    await baseline(h, T);
+    const to = sim.market.token(T)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER';
+    sim.controls.drop();
+    sim.controls.risk({ tokenAddress: T, riskStatus: to });
+    // Reconciliation reads the change over REST, and runs again on the reconnect the drop causes.
+    await h.app.reconcile.runNow();
+    await vi.waitFor(() => expect(lines.some((line) => line.msg === 'reconciliation done' && line.reason === 'reconnect')).toBe(true), WAIT);
+    await h.app.reconcile.runNow();
+    await settle(h);
+    const texts = sent('telegram', tgA.chatId);
+    expect(texts.filter((t) => t.includes(`→ ${to}`))).toHaveLength(1);
+    expect(texts).toHaveLength(1);
+    sim.controls.risk({ tokenAddress: T, riskStatus: null });
+  });
+
+  it('mute and untrack stop alerts; other chats still get theirs', async () => {
+    const T = tokens[6] as string;
+    for (const chat of [tgA, tgB]) await h.say(chat, `/track token ${T}`);
+    await h.say(dc, `/track token ${T}`);
+    expect((await h.say(tgA, `/mute ${T} 1h`)).card.title).toBe('Muted');
+    expect((await h.say(tgB, `/untrack ${T}`)).card.title).toBe('No longer tracking');
+    await baseline(h, T);
+    const to = sim.market.token(T)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER';
+    sim.controls.risk({ tokenAddress: T, riskStatus: to });
+    await vi.waitFor(() => expect(sent('discord', dc.chatId)).toHaveLength(1), WAIT);
+    await h.app.reconcile.runNow();
+    await settle(h);
+    expect(sent('telegram', tgA.chatId)).toHaveLength(0);
+    expect(sent('telegram', tgB.chatId)).toHaveLength(0);
+    sim.controls.risk({ tokenAddress: T, riskStatus: null });
+  });
+
+  it('a restart keeps follows and last-seen state: the next change alerts once', async () => {
+    const T = tokens[7] as string;
+    // Risk only: a restart may meet holders the first run had not yet seen (whale alerts of their own).
+    await h.say(tgA, `/track token ${T} risk`);
+    await baseline(h, T);
+    await h.app.stop();
+    h = await startHarness(sim, db.path);
+    expect((await h.say(tgA, '/following')).card.title).toBe('Followed in this chat: 1');
+    const to = sim.market.token(T)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER';
+    sim.controls.risk({ tokenAddress: T, riskStatus: to });
+    await vi.waitFor(() => expect(sent('telegram', tgA.chatId)).toHaveLength(1), WAIT);
+    await h.app.reconcile.runNow();
+    await settle(h);
+    expect(sent('telegram', tgA.chatId)).toHaveLength(1);
+    sim.controls.risk({ tokenAddress: T, riskStatus: null });
+  });
+
+  it('stopped in the middle of delivery and started again on the same file: nothing lost, nothing repeated', async () => {
+    const T = tokens[8] as string;
+    const chats = [tgA, tgB, chatRef('telegram', '-100333'), chatRef('telegram', '-100444')];
+    for (const chat of chats) await h.say(chat, `/track token ${T} risk`);
+    await baseline(h, T);
+    const first = h.senders.get('telegram') as RecordingSender;
+    let release: () => void = () => undefined;
+    first.gate = new Promise((resolve) => {
+      release = resolve;
+    });
+    const to = sim.market.token(T)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER';
+    sim.controls.risk({ tokenAddress: T, riskStatus: to });
+    await vi.waitFor(() => expect(first.attempts.length).toBeGreaterThan(0), WAIT);
+    const stopping = h.app.stop();
+    release();
+    await stopping;
+    const before = first.sent.map((s) => s.chat.chatId);
+    expect(before.length).toBeGreaterThan(0);
+
+    h = await startHarness(sim, db.path);
+    await settle(h);
+    const second = h.senders.get('telegram') as RecordingSender;
+    await vi.waitFor(() => expect(before.length + second.sent.length).toBe(chats.length), WAIT);
+    const all = [...before, ...second.sent.map((s) => s.chat.chatId)].sort();
+    expect(all).toEqual(chats.map((c) => c.chatId).sort());
+    sim.controls.risk({ tokenAddress: T, riskStatus: null });
+  });
+
+  it('a chat that is gone is paused once; the others keep getting alerts', async () => {
+    const T = tokens[9] as string;
+    await h.say(tgA, `/track token ${T} risk`);
+    await h.say(tgB, `/track token ${T} risk`);
+    await baseline(h, T);
+    const telegram = h.senders.get('telegram') as RecordingSender;
+    telegram.answer = (attempt) => (attempt.chat.chatId === tgA.chatId ? { status: 'gone', reason: 'Forbidden: bot was kicked from the group chat' } : { status: 'sent' });
+    const first = sim.market.token(T)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER';
+    sim.controls.risk({ tokenAddress: T, riskStatus: first });
+    await vi.waitFor(() => expect(sent('telegram', tgB.chatId)).toHaveLength(1), WAIT);
+    await vi.waitFor(async () => expect(await h.app.store.chats.pausedReason(tgA)).not.toBeNull(), WAIT);
+    expect(plainText((await h.say(tgA, '/status')).card.fields.at(-1)?.value ?? [])).toContain('bot was kicked');
+    sim.controls.risk({ tokenAddress: T, riskStatus: 'SAFE' });
+    await vi.waitFor(() => expect(sent('telegram', tgB.chatId)).toHaveLength(2), WAIT);
+    await settle(h);
+    expect(telegram.attempts.filter((a) => a.chat.chatId === tgA.chatId)).toHaveLength(1);
+    sim.controls.risk({ tokenAddress: T, riskStatus: null });
+  });
+
+  it('a backlog in one chat arrives as a digest, nothing dropped', async () => {
+    const seven = tokens.slice(10, 17);
+    for (const T of seven) await h.say(tgA, `/track token ${T} risk`);
+    for (const T of seven) await baseline(h, T);
+    const telegram = h.senders.get('telegram') as RecordingSender;
+    let release: () => void = () => undefined;
+    telegram.gate = new Promise((resolve) => {
+      release = resolve;
+    });
+    const flip = (T: string) => sim.controls.risk({ tokenAddress: T, riskStatus: sim.market.token(T)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER' });
+    flip(seven[0] as string);
+    await vi.waitFor(() => expect(telegram.attempts).toHaveLength(1), WAIT);
+    for (const T of seven.slice(1)) flip(T);
+    await vi.waitFor(async () => expect((await h.app.store.outbox.pending()).count).toBe(seven.length), WAIT);
+    release();
+    await vi.waitFor(async () => expect((await h.app.store.outbox.pending()).count).toBe(0), WAIT);
+    const titles = telegram.sent.map((s) => s.card.title);
+    // The first alert was already on its way; the six behind it became one digest.
+    expect(titles).toHaveLength(2);
+    expect(titles[0]).toMatch(/^Risk /);
+    expect(titles[1]).toBe(`${seven.length - 1} alerts`);
+    for (const T of seven) sim.controls.risk({ tokenAddress: T, riskStatus: null });
+  });
+});

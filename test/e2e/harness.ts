@@ -1,0 +1,63 @@
+/**
+ * The whole bot in-process, as main starts it: the simulator (quiet: no trades of its own, with its
+ * controls), a real SQLite file, the real stream client, watcher, reconciliation, dispatcher and
+ * delivery. Chats are fakes of the platforms' AlertSender that record what they were sent, and
+ * commands are typed through the dispatcher as a chat would.
+ */
+import { PassThrough } from 'node:stream';
+import type { ChatRef, ChatReply, Platform } from '../../src/chats/chat';
+import type { ChatStarter } from '../../src/chats/startChats';
+import { loadConfig } from '../../src/config';
+import { startApp, type App } from '../../src/app';
+import { silentLogger, type Logger } from '../../src/log';
+import { startSimulator, type RunningSimulator } from '../../src/simulator/server';
+import { RecordingSender } from '../delivery/helpers';
+
+export const KEY = 'e2e-test-key-5f2a';
+
+export async function quietSimulator(): Promise<RunningSimulator> {
+  return startSimulator({ apiKey: KEY, port: 0, seed: 42, control: true, tradesPerSecond: 0 });
+}
+
+export interface Harness {
+  app: App;
+  senders: Map<Platform, RecordingSender>;
+  /** Runs `/line` in `chat` as its manager. */
+  say(chat: ChatRef, line: string): Promise<ChatReply>;
+}
+
+export function chatRef(platform: Platform, chatId: string): ChatRef {
+  return { platform, chatId, threadId: null, scopeId: platform === 'discord' ? 'guild-1' : null };
+}
+
+function fakePlatform(sender: RecordingSender): ChatStarter {
+  return async () => ({ name: sender.platform, sender, ended: null, stop: async () => undefined });
+}
+
+export async function startHarness(sim: RunningSimulator, databasePath: string, options: { logger?: Logger; senders?: RecordingSender[] } = {}): Promise<Harness> {
+  const config = loadConfig({
+    TMDS_BASE_URL: sim.baseUrl,
+    TMDS_WS_URL: sim.wsUrl,
+    TMDS_API_KEY: KEY,
+    DATABASE_PATH: databasePath,
+    // Reconciliation at start and after reconnects only: a test decides when the market changes.
+    RECONCILE_CRON: '0 0 1 1 *',
+    TMDS_CACHE_TTL: 'token-data=0',
+  });
+  const senders = options.senders ?? [new RecordingSender('telegram'), new RecordingSender('discord')];
+  const app = await startApp({
+    config,
+    logger: options.logger ?? silentLogger,
+    console: { input: new PassThrough(), output: new PassThrough(), interactive: false, outDir: '/tmp' },
+    platforms: senders.map(fakePlatform),
+  });
+  return {
+    app,
+    senders: new Map(senders.map((sender) => [sender.platform, sender])),
+    say: async (chat, line) => {
+      const reply = await app.dispatcher.runLine(line, { chat, userId: 'manager-1', isManager: async () => true });
+      if (reply === null) throw new Error(`not a command: ${line}`);
+      return reply;
+    },
+  };
+}
