@@ -12,6 +12,8 @@ import { QueryService } from '../src/query/service';
 import { startSimulator, type RunningSimulator } from '../src/simulator/server';
 import { recordResult, writeResults } from './results';
 import { benchCharts } from './charts';
+import { benchHostile } from './hostile';
+import { benchAlerts } from './alerts';
 import { benchLookup } from './lookup';
 import { benchStreams } from './streams';
 import { benchTelegram } from './telegram';
@@ -118,9 +120,11 @@ async function benchLookups(): Promise<Row[]> {
 const SECTIONS: Section[] = [
   { name: 'lookups', run: benchLookups },
   { name: 'streams', run: benchStreams },
+  { name: 'alerts', run: benchAlerts },
   { name: 'charts', run: benchCharts },
-  { name: 'lookup', run: benchLookup },
   { name: 'telegram', run: benchTelegram },
+  { name: 'lookup', run: benchLookup },
+  { name: 'hostile', run: benchHostile },
 ];
 
 async function main(): Promise<void> {

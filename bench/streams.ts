@@ -141,7 +141,7 @@ function benchStalledQueue(): BenchRow[] {
   const PUSHES = 1_000_000;
   const LIMIT = 1_000;
   let dropped = 0;
-  const queue = new DeliveryQueue<{ n: number }>(LIMIT, {
+  const queue = new DeliveryQueue<{ n: number }>({ events: LIMIT, bytes: Number.POSITIVE_INFINITY }, {
     deliver: () => new Promise<void>(() => {}),
     delivered: () => {},
     dropped: () => {

@@ -9,7 +9,7 @@
  * order: no new commands, no new alerts, sends under way finished, sockets and the database closed.
  */
 import { randomBytes } from 'node:crypto';
-import { alertCard } from './cards/alertCard';
+import { alertCardWithChart } from './cards/alertCard';
 import { createConsoleChat } from './chats/console/start';
 import { PLATFORM_CHATS, startChats, type ChatStarter, type RunningChat } from './chats/startChats';
 import type { Config } from './config';
@@ -96,6 +96,9 @@ export async function startApp(options: AppOptions): Promise<App> {
       maxRateLimitWaitMs: config.rateLimitMaxWaitMs,
       cacheTtlMs: config.cacheTtlMs,
       tokenBatchSize: config.tokenBatchSize,
+      callDeadlineMs: config.callDeadlineMs,
+      maxBodyBytes: config.bodyLimits,
+      cacheMaxBytes: config.cacheMaxBytes,
     });
     closers.unshift(() => client.close());
 
@@ -119,7 +122,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     const follows = new FollowService({ store, logger, resync: () => watcher.resync() });
     const status = createStatusSource({ store, streams: () => streams.status(), startedAt: now().getTime() });
     const commands = await loadCommands();
-    const dispatcher = new Dispatcher({ commands, services: { query: new QueryService(client), follows, status }, actionKeys: store.actionKeys, logger, now });
+    const dispatcher = new Dispatcher({ commands, services: { query: new QueryService(client), follows, status, chatSettings: store.chats }, actionKeys: store.actionKeys, logger, now });
 
     const chats = await startChats({ config, logger, dispatcher, store }, options.platforms ?? PLATFORM_CHATS, createConsoleChat(options.console, simulator, market.baseUrl));
     closers.unshift(async () => {
@@ -130,7 +133,8 @@ export async function startApp(options: AppOptions): Promise<App> {
       store,
       senders: chats.flatMap((chat) => (chat.sender === null ? [] : [chat.sender])),
       buttonsFor: (card, chat) => dispatcher.buttonsFor(card, chat),
-      alertCard,
+      // A price move carries the picture of its window.
+      alertCard: alertCardWithChart,
       logger,
       now,
       // A paused chat's follows leave the watcher's targets.

@@ -6,10 +6,11 @@
  * card is built, and it says how many, so nothing is shown as read that was not asked for.
  */
 import type { Candle } from '../market/schemas';
-import { bold, field, text, type Card, type CardAction, type CardAttachment, type RichText } from './card';
+import { bold, field, joinRich, text, type Card, type CardAction, type CardAttachment, type RichText } from './card';
 import { compact, duration, percent, price } from './format';
 import { explorerTokenUrl } from './explorer';
 import { tokenSymbol, tokenTitle, type TokenInfo } from './tradeFacts';
+import { unreadNote } from './unread';
 
 export interface CandleSummary {
   /** Open of the first candle. */
@@ -59,9 +60,11 @@ export interface ChartCardInput {
   image?: CardAttachment;
   /** True when drawing the picture failed: the card says the picture is missing. */
   pictureFailed?: boolean;
-  /** Candles the answer held that were left out, and how many it held in all. */
+  /** Readable candles the answer held that were left out, and how many candles it held in all (unreadable ones too). */
   dropped?: number;
   received?: number;
+  /** Candles the client could not read (left out before `candles`). */
+  unreadable?: number;
 }
 
 /** The wider view offered as a button, unless the chart already covers a week or more. */
@@ -88,16 +91,26 @@ export function buildChartCard(input: ChartCardInput): Card {
   const interval = duration(intervalSecs);
   const summary = summarizeCandles(candles);
   const dropped = input.dropped ?? 0;
-  const droppedNote: RichText =
-    dropped > 0
-      ? [text(`The service sent ${(input.received ?? dropped).toLocaleString('en-US')} candle${(input.received ?? dropped) === 1 ? '' : 's'} for the last ${range}; ${dropped.toLocaleString('en-US')} outside that range, repeated or beyond the number asked for were left out.`)]
-      : [];
+  const unread = unreadNote(input.unreadable ?? 0, 'candle');
+  const leftOutNote: RichText = joinRich(
+    [
+      dropped > 0
+        ? `The service sent ${(input.received ?? dropped).toLocaleString('en-US')} candle${(input.received ?? dropped) === 1 ? '' : 's'} for the last ${range}; ${dropped.toLocaleString('en-US')} outside that range, repeated or beyond the number asked for were left out.`
+        : [],
+      unread === null ? [] : `${unread}.`,
+    ],
+    ' ',
+  );
 
   if (summary === null) {
     return {
       title: `No chart for ${title}`,
       url,
-      description: [{ text: `No trades of ${title} in the last ${range}, so there are no ${interval} candles to show.` }, ...(dropped > 0 ? [text('\n'), ...droppedNote] : [])],
+      // With candles left out or unreadable, "no trades" would be a claim the answer did not make.
+      description:
+        leftOutNote.length > 0
+          ? [text(`No ${interval} candles of ${title} in the last ${range} could be shown.\n`), ...leftOutNote]
+          : [text(`No trades of ${title} in the last ${range}, so there are no ${interval} candles to show.`)],
       color: 'neutral',
       fields: [],
       timestamp: now,
@@ -113,7 +126,7 @@ export function buildChartCard(input: ChartCardInput): Card {
   return {
     title: `Chart of ${title}`,
     url,
-    ...(droppedNote.length > 0 ? { description: droppedNote } : {}),
+    ...(leftOutNote.length > 0 ? { description: leftOutNote } : {}),
     color: 'info',
     fields: [
       field('Open', solPrice(summary.open), true),

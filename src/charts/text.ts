@@ -9,8 +9,12 @@ import { cleanText } from '../cards/sanitize';
 /** Longest piece of untrusted text a picture shows before measuring. */
 const MAX_TEXT = 80;
 
+/**
+ * Card text defuses mentions with a fullwidth ＠ (U+FF20); a picture pings no one, and the bundled
+ * bold face has no such glyph, so pictures show a plain @.
+ */
 export function pictureText(s: string | null | undefined, fallback = ''): string {
-  return cleanText(s, MAX_TEXT, fallback);
+  return cleanText(s, MAX_TEXT, fallback).replace(/\uFF20/g, '@');
 }
 
 /** `text` cut with "…" until it fits `maxWidth` pixels in the context's current font. */

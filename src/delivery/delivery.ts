@@ -28,7 +28,12 @@ export interface DeliveryOptions {
   digestThreshold?: number;
   backoff?: BackoffPolicy;
   onPaused?: (chat: ChatRef, reason: string) => void;
+  /** Delivered rows older than this are forgotten (default 7 days); checked at start and every 6 hours. */
+  keepDeliveredMs?: number;
 }
+
+const PRUNE_EVERY_MS = 6 * 3_600_000;
+const KEEP_DELIVERED_MS = 7 * 24 * 3_600_000;
 
 export interface Delivery {
   /** Starts the poll and drains what an earlier run left. */
@@ -134,8 +139,24 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     loops.set(sender.platform, new PlatformLoop(drain, options.pollMs ?? 5_000, options.logger, now));
   }
 
+  // Delivered rows only guard against sending a change twice while its event could still be seen
+  // again; after a week the last-seen state alone does that, and the rows would only grow the file.
+  let pruneTimer: NodeJS.Timeout | null = null;
+  const prune = (): void => {
+    const before = new Date(now().getTime() - (options.keepDeliveredMs ?? KEEP_DELIVERED_MS));
+    options.store.outbox
+      .prune(before)
+      .then((removed) => {
+        if (removed > 0) options.logger.info({ removed }, 'delivered alerts pruned');
+      })
+      .catch((error: unknown) => options.logger.warn({ err: error }, 'pruning delivered alerts failed'));
+  };
+
   return {
     start() {
+      prune();
+      pruneTimer = setInterval(prune, PRUNE_EVERY_MS);
+      pruneTimer.unref();
       for (const loop of loops.values()) void loop.kick();
     },
     notify() {
@@ -145,6 +166,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
       await Promise.all([...loops.values()].map((loop) => loop.kick()));
     },
     async stop() {
+      if (pruneTimer !== null) clearInterval(pruneTimer);
       await Promise.all([...loops.values()].map((loop) => loop.stop()));
     },
     counters(platform) {

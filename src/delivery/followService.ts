@@ -5,7 +5,7 @@
  * follow is live at once and an untracked one stops costing a subscription.
  */
 import type { ChatRef } from '../chats/chat';
-import { UsageError } from '../dispatch/parseArgs';
+import { UsageError } from '../usage';
 import type { Logger } from '../log';
 import type { Follow, FollowKind, FollowOptions, Store } from '../store/store';
 

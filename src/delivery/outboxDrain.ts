@@ -121,7 +121,7 @@ export class OutboxDrain {
 
   /** The chat's units, in order: each alert alone, or digests when too many wait. */
   private async unitsOf(chat: ChatRef, rows: OutboxEntry[]): Promise<Unit[]> {
-    const cards = rows.map((row) => this.deps.cards.get(row.event, row.label));
+    const cards = await Promise.all(rows.map((row) => this.cardOf(row)));
     if (rows.length <= this.settings.digestThreshold) {
       return Promise.all(
         rows.map(async (row, index) => {
@@ -142,6 +142,19 @@ export class OutboxDrain {
       });
     }
     return units;
+  }
+
+  /**
+   * A card that cannot be built (a bug, a picture that fails in a way its builder did not catch)
+   * must not hold the chat's alerts forever: the alert goes out as a plain card naming what happened.
+   */
+  private async cardOf(row: OutboxEntry): Promise<Card> {
+    try {
+      return await this.deps.cards.get(row.event, row.label);
+    } catch (error) {
+      this.deps.logger.error({ err: error, event: row.event.key }, 'alert card could not be built; sending a plain one');
+      return { title: `Alert (${row.event.kind}): ${row.event.token.symbol || row.event.token.address}`, color: 'warning', fields: [], footer: row.event.token.address, actions: [] };
+    }
   }
 
   /** Buttons are a nicety: when they cannot be issued the alert still goes out, without them. */

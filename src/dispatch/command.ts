@@ -40,8 +40,6 @@ export type ArgsOf<O extends readonly OptionSpec[]> = {
  */
 export interface CommandServices {
   query: QueryService;
-  /** Per chat settings (/settings); optional so that a look-up-only chat or test needs none. */
-  chatSettings?: Pick<ChatRepository, 'settings' | 'updateSettings'>;
   /**
    * Follows of this chat (the follow commands). Optional so that a chat or a test that runs only
    * look-ups needs none; a follow command run without it answers that following is not set up.
@@ -49,6 +47,8 @@ export interface CommandServices {
   follows?: FollowService;
   /** The bot's health for /status. */
   status?: StatusSource;
+  /** Per chat settings (/settings); optional so that a look-up-only chat or test needs none. */
+  chatSettings?: Pick<ChatRepository, 'settings' | 'updateSettings'>;
 }
 
 /** What a command's `run` receives besides its arguments: the services, who asked and where. */

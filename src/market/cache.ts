@@ -40,6 +40,8 @@ export class ResponseCache<V extends {}> {
       // With a TTL of 0, every value counts as too large to keep: its callers get it, the cache does not.
       sizeCalculation: (value) => (this.stores ? Math.max(1, approxBytes(value)) : maxBytes + 1),
       ...(this.stores ? { ttl: options.ttlMs, ttlAutopurge: true } : {}),
+      // A load still on its way when the budget pushes its placeholder out answers its callers all the same.
+      ignoreFetchAbort: true,
       fetchMethod: (_key, _stale, { context }) => context(),
     });
   }
@@ -86,7 +88,8 @@ export function approxBytes(value: unknown, depth = 0): number {
     case 'undefined':
       return 8;
     case 'bigint':
-      return 24 + Math.ceil(value.toString(16).length / 2);
+      // Amounts are at most 80 digits (wire.ts), about 34 bytes of magnitude.
+      return 56;
     case 'object': {
       if (value === null) return 8;
       if (depth >= MAX_DEPTH) return 64;
@@ -101,8 +104,10 @@ export function approxBytes(value: unknown, depth = 0): number {
         for (const item of value) total += 8 + approxBytes(item, depth + 1);
         return total;
       }
+      // Property names are shared by every object of a shape; only the slots count.
       let total = 32;
-      for (const [key, item] of Object.entries(value)) total += 8 + key.length + approxBytes(item, depth + 1);
+      const record = value as Record<string, unknown>;
+      for (const key in record) total += 8 + approxBytes(record[key], depth + 1);
       return total;
     }
     default:

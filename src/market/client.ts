@@ -112,16 +112,17 @@ export const MARKET_CLIENT_DEFAULTS = {
   callDeadlineMs: 30_000,
   /**
    * Sized to what the spec's answers can hold with room to spare (docs/market-client.md): a batch
-   * of 30 tokens with their pools, thousands of holders or trades, a year of 15-minute candles.
+   * of 30 tokens with their pools (~100 KB), some 8,000 holders or trades, 25,000 candles (most of
+   * a year of 15-minute candles).
    * Parsing JSON takes up to ~10 times its bytes of heap, so these bound the memory of a call.
    */
   maxBodyBytes: {
-    'token-data': 4 * MIB,
-    'token-technicals': 2 * MIB,
-    'holders-history': 4 * MIB,
-    'trades-history': 4 * MIB,
-    'chart-history': 8 * MIB,
-    'wallet-tracker': 4 * MIB,
+    'token-data': 2 * MIB,
+    'token-technicals': 1 * MIB,
+    'holders-history': 2 * MIB,
+    'trades-history': 2 * MIB,
+    'chart-history': 4 * MIB,
+    'wallet-tracker': 2 * MIB,
   } as Record<EndpointName, number>,
   cacheMaxBytes: 48 * MIB,
   maxRetries: 3,

@@ -25,6 +25,8 @@ export interface HttpResponse {
   body: string;
   /** Milliseconds from sending to the end of the body, for the log. */
   elapsedMs: number;
+  /** Objects and lists the body can hold at most (its `{` and `[` bytes); absent when not counted. */
+  structures?: number;
 }
 
 export interface HttpOptions {
@@ -137,8 +139,14 @@ export class HttpTransport {
         headers: { 'x-api-key': this.apiKey, accept: 'application/json' },
         signal: controller.signal,
       });
-      const body = await readCapped(response.body, header(response.headers, 'content-length'), limits.maxBytes, controller.signal);
-      return { status: response.statusCode, headers: response.headers, body, elapsedMs: Math.round(performance.now() - started) };
+      const bytes = await readCapped(response.body, header(response.headers, 'content-length'), limits.maxBytes, controller.signal);
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        body: bytes.toString('utf8'),
+        structures: countStructures(bytes),
+        elapsedMs: Math.round(performance.now() - started),
+      };
     } catch (error) {
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
       const cause = reason instanceof DeadlineReached || reason instanceof TooLarge ? reason : error;
@@ -193,7 +201,7 @@ async function readCapped(
   contentLength: string | undefined,
   maxBytes: number,
   signal: AbortSignal,
-): Promise<string> {
+): Promise<Buffer> {
   const declared = contentLength === undefined ? Number.NaN : Number(contentLength);
   if (Number.isFinite(declared) && declared > maxBytes) {
     const error = new TooLarge(maxBytes);
@@ -213,7 +221,17 @@ async function readCapped(
     chunks.push(chunk);
   }
   if (signal.aborted) throw signal.reason;
-  return Buffer.concat(chunks, total).toString('utf8');
+  return Buffer.concat(chunks, total);
+}
+
+/** The `{` and `[` bytes of a body: an upper bound of the objects and lists its JSON holds. */
+function countStructures(bytes: Buffer): number {
+  let count = 0;
+  for (let index = 0; index < bytes.length; index += 1) {
+    const byte = bytes[index];
+    if (byte === 0x7b || byte === 0x5b) count += 1;
+  }
+  return count;
 }
 
 export function header(headers: ResponseHeaders, name: string): string | undefined {
@@ -318,8 +336,21 @@ function readErrorBody(text: string): { error: string | null; message: string | 
   return { error: body.error ?? null, message: body.message ?? null };
 }
 
+/**
+ * Bytes of body allowed per object or list. Real answers spend 60 bytes and more on each (a candle,
+ * a holder, a trade); `[{},{},…]` spends 3, and JSON.parse turns each into some 40 bytes of heap
+ * and several microseconds, so a body denser than this is refused before it is parsed.
+ */
+export const MIN_BYTES_PER_STRUCTURE = 16;
+/** Small bodies are never refused for density. */
+const DENSITY_FLOOR = 1_000;
+
 /** Parses a 2xx body as JSON, or fails as unreadable with an excerpt for the log. */
 export function readJson(endpoint: EndpointName, response: HttpResponse, context: Record<string, unknown> = {}): unknown {
+  const structures = response.structures;
+  if (structures !== undefined && structures > Math.max(DENSITY_FLOOR, response.body.length / MIN_BYTES_PER_STRUCTURE)) {
+    return failUnreadable(endpoint, response, 'the response holds more objects and lists than its size allows', { ...context, structures });
+  }
   try {
     return JSON.parse(response.body);
   } catch (error) {

@@ -118,9 +118,16 @@ export type Token = z.output<typeof TokenSchema>;
 export const TokenEnvelopeSchema = z.object({
   statusCode: optionalInteger,
   message: optionalText,
-  data: z
-    .union([z.record(z.string(), z.unknown()), z.null()]).optional()
-    .transform((value) => value ?? {}),
+  // Checked as a plain object and kept as it is: the batcher reads only the tokens it asked for,
+  // so a map of a million keys is not copied (z.record would) before they are looked up.
+  data: z.unknown().optional().transform((value, ctx): Record<string, unknown> => {
+    if (value === null || value === undefined) return {};
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      ctx.addIssue({ code: 'custom', message: 'expected a map of tokens' });
+      return z.NEVER;
+    }
+    return value as Record<string, unknown>;
+  }),
 });
 /** Nothing is left out here: tokenBatcher.ts reads the tokens one by one and reports an unreadable one itself. */
 export const TokenEnvelopeReadingSchema = TokenEnvelopeSchema.transform((value): Reading<typeof value> => ({ value, dropped: 0, examples: [] }));

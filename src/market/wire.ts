@@ -48,9 +48,10 @@ export function isOverlongAmount(value: unknown): boolean {
   if (typeof value === 'bigint') return (value < 0n ? -value : value).toString().length > MAX_AMOUNT_DIGITS;
   if (typeof value !== 'string') return false;
   if (value.length > MAX_NUMERIC_TEXT) return true;
-  const digits = /\d+/.exec(value)?.[0].length ?? 0;
-  if (digits > MAX_AMOUNT_DIGITS) return true;
-  const decimal = readDecimal(value);
+  const trimmed = value.trim();
+  // Integer text is judged by its digits (a float would round 80 nines up to 10^80).
+  if (INTEGER_TEXT.test(trimmed)) return trimmed.replace(/^[+-]?0*/, '').length > MAX_AMOUNT_DIGITS;
+  const decimal = readDecimal(trimmed);
   return decimal !== null && Math.abs(decimal) >= AMOUNT_LIMIT;
 }
 

@@ -124,7 +124,7 @@ export async function chartCard(client: MarketClient, query: ChartQuery, now: Da
   const window = chartWindow(query, now);
   const address = query.address.trim();
   const [answer, token] = await Promise.all([
-    client.chart(address, { from: window.from, to: window.to, intervalSecs: window.intervalSecs, countBack: window.countBack }),
+    client.readChart(address, { from: window.from, to: window.to, intervalSecs: window.intervalSecs, countBack: window.countBack }),
     // The name only titles the card; candles without it are still the answer.
     client.token(address).then(
       (found) => found,
@@ -133,7 +133,7 @@ export async function chartCard(client: MarketClient, query: ChartQuery, now: Da
   ]);
   const info = tokenInfoFrom(address, null);
   const tokenInfo = token === null ? info : completeWith(info, token);
-  const kept = keepWindowCandles(answer, window);
+  const kept = keepWindowCandles(answer.value, window);
   const range = rangeName(window.rangeSecs);
   const widened = window.intervalSecs !== window.requestedIntervalSecs;
 
@@ -176,6 +176,7 @@ export async function chartCard(client: MarketClient, query: ChartQuery, now: Da
     image,
     pictureFailed,
     dropped: kept.dropped,
-    received: kept.received,
+    received: kept.received + answer.unreadable,
+    unreadable: answer.unreadable,
   });
 }

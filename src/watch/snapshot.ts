@@ -140,8 +140,12 @@ function readPools(token: Token, previous: TokenSnapshot | null): { pools: PoolS
 }
 
 /** The previous prices still inside the window, then `price` at `now` (replacing a point of the same minute). */
-export function nextPriceHistory(history: ReadonlyArray<[number, number]>, price: number | null, now: number): Array<[number, number]> {
+export function nextPriceHistory(history: Array<[number, number]>, price: number | null, now: number): Array<[number, number]> {
   const since = now - PRICE_WINDOW_MS;
+  // The usual push changes no price within the minute: the same list serves (lists are never changed in place).
+  const first = history[0];
+  const newest = history[history.length - 1];
+  if (first && newest && first[0] >= since && newest[1] === price && now >= newest[0] && now - newest[0] < PRICE_SAMPLE_MS) return history;
   const kept: Array<[number, number]> = [];
   for (const point of history) if (point[0] >= since && point[0] <= now) kept.push(point);
   if (price === null) return kept;

@@ -128,6 +128,11 @@ const CLOSED_BATCH: Batch = { inputs: [], done: Promise.resolve(0), settled: Pro
 /** Names of tokens traded by followed wallets that no chat follows; bounded, oldest out. */
 const NAMES_KEPT = 5_000;
 const RECONNECT_DEBOUNCE_MS = 1_000;
+/**
+ * A token's state is written at least this often while it changes, so that a restart finds a
+ * recent price window; between, a push that changes nothing a detector reads stays in memory.
+ */
+const STATE_WRITE_MS = 30_000;
 /** Holder records kept for a token whose own data has not come yet (holders-live sends 20 on subscribing). */
 const HOLDERS_WAITING = 100;
 
@@ -146,6 +151,8 @@ class WatcherImpl implements Watcher {
   private readonly open = new Map<string, () => void>();
   private readonly baselines = new Set<string>();
   private readonly holdersWaiting = new Map<string, Input[]>();
+  /** When each token's state was last written, and what a detector reads of it then. */
+  private readonly written = new Map<string, { at: number; fingerprint: string }>();
   private readonly names = new Map<string, { token: TokenRef; decimals: number | null }>();
   private readonly reconnectListeners = new Set<() => void>();
   private readonly alertListeners = new Set<(rows: number) => void>();
@@ -337,9 +344,13 @@ class WatcherImpl implements Watcher {
   /** After a failed commit, memory may be ahead of the store: the targets concerned are read from it again. */
   private forget(inputs: readonly Input[]): void {
     for (const input of inputs) {
-      if (input.type === 'token') this.tokenState.delete(input.token.address);
-      else if (input.type === 'holder') this.tokenState.delete(input.tokenAddress);
-      else this.walletState.delete(input.wallet);
+      const token = input.type === 'token' ? input.token.address : input.type === 'holder' ? input.tokenAddress : null;
+      if (token !== null) {
+        this.tokenState.delete(token);
+        this.written.delete(token);
+      }
+      if (input.type === 'token' || input.type === 'holder') continue;
+      this.walletState.delete(input.wallet);
     }
   }
 
@@ -408,11 +419,28 @@ class WatcherImpl implements Watcher {
     return rows;
   }
 
-  /** Keeps the newest snapshot of a target for this batch's commit, with every alert found for it. */
-  private record<S>(into: Map<string, { snapshot: S; alerts: Alerts }>, address: string, snapshot: S, found: AlertEvent[], kind: FollowKind, now: number): number {
+  /**
+   * Keeps the newest snapshot of a target for this batch's commit, with every alert found for it.
+   * A token whose snapshot changed nothing a detector reads (a price within its minute, a holders
+   * count) and was written less than STATE_WRITE_MS ago is not written again: most pushes change
+   * only that, and the memory copy is the one compared. A token written here is always written
+   * with its alerts, in one transaction.
+   */
+  private record<S extends TokenSnapshot | WalletSnapshot>(
+    into: Map<string, { snapshot: S; alerts: Alerts }>,
+    address: string,
+    snapshot: S,
+    found: AlertEvent[],
+    kind: FollowKind,
+    now: number,
+  ): number {
     let entry = into.get(address);
-    if (!entry) into.set(address, (entry = { snapshot, alerts: [] }));
-    else entry.snapshot = snapshot;
+    const print = kind === 'token' ? fingerprint(snapshot as TokenSnapshot) : '';
+    if (!entry) {
+      if (found.length === 0 && kind === 'token' && !this.needsWrite(address, print, now)) return 0;
+      into.set(address, (entry = { snapshot, alerts: [] }));
+    } else entry.snapshot = snapshot;
+    if (kind === 'token') this.written.set(address, { at: now, fingerprint: print });
     if (found.length === 0) return 0;
     const followers = this.followers.get(followerKey(kind, address)) ?? [];
     for (const event of found) {
@@ -420,6 +448,11 @@ class WatcherImpl implements Watcher {
       if (to.length > 0) entry.alerts.push({ event, to });
     }
     return found.length;
+  }
+
+  private needsWrite(address: string, print: string, now: number): boolean {
+    const last = this.written.get(address);
+    return last === undefined || now - last.at >= STATE_WRITE_MS || last.fingerprint !== print;
   }
 
   private async commit(batch: StateCommitBatch, now: Date): Promise<number> {
@@ -551,6 +584,28 @@ class WatcherImpl implements Watcher {
     await this.syncing;
     await this.idle();
   }
+}
+
+/** What the detectors compare of a token, but its price (kept in the window, written at least every STATE_WRITE_MS). */
+function fingerprint(snapshot: TokenSnapshot): string {
+  let pools = '';
+  for (const pool of snapshot.pools) pools += `${pool.poolAddress}=${pool.quoteReserves ?? ''}/${pool.peakQuoteReserves ?? ''};`;
+  let whales = '';
+  for (const wallet in snapshot.whales) whales += `${wallet}=${snapshot.whales[wallet] ?? ''};`;
+  return [
+    snapshot.riskStatus,
+    snapshot.mintAuthority,
+    snapshot.freezeAuthority,
+    snapshot.isMutable,
+    snapshot.ownerBalance,
+    snapshot.totalSupply,
+    snapshot.holdersSeenAt,
+    snapshot.name,
+    snapshot.symbol,
+    snapshot.priceHistory.length === 0 ? '' : snapshot.priceHistory[0]?.[0],
+    pools,
+    whales,
+  ].join('|');
 }
 
 function subKey(stream: StreamName, address: string): string {

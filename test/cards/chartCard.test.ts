@@ -83,6 +83,8 @@ describe('buildChartCard', () => {
     expect(card.image).toBe(image);
     expect(values(card).Range).toBe('last 24h');
     expect(plainText(card.description ?? [])).toBe('The service sent 600,000 candles for the last 24h; 599,997 outside that range, repeated or beyond the number asked for were left out.');
+    const unread = buildChartCard({ token: BONK, candles: CANDLES, intervalSecs: 900, requestedIntervalSecs: 900, rangeSecs: 86_400, now: NOW, unreadable: 3 });
+    expect(plainText(unread.description ?? [])).toBe('3 candles could not be read.');
     const failed = buildChartCard({ token: BONK, candles: CANDLES, intervalSecs: 900, requestedIntervalSecs: 900, rangeSecs: 86_400, now: NOW, pictureFailed: true });
     expect(failed.image).toBeUndefined();
     expect(failed.description).toBeUndefined();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixedPrice, priceLabels } from '../../src/charts/priceLabel';
 import { paddedPriceSpan, priceTicks, timeLabel, timeTicks } from '../../src/charts/scale';
+import { pictureText } from '../../src/charts/text';
 
 const NOW = Date.parse('2025-03-05T14:07:00Z') / 1000;
 const HOUR = 3600;
@@ -53,5 +54,13 @@ describe('price axis', () => {
     expect(priceLabels([1.00012, 1.00014], 0.00002)).toEqual(['1.00012', '1.00014']);
     expect(fixedPrice(0.00000286725, 11)).toBe('0.0₅286725');
     expect(fixedPrice(12345.5, 1)).toBe('12,345.5');
+  });
+});
+
+describe('picture text', () => {
+  it('cleans hostile text to one line and shows a defused mention as a plain @', () => {
+    expect(pictureText('\u202eKNOB\u200b\n＠everyone')).toBe('KNOB @everyone');
+    expect(pictureText(null, '?')).toBe('?');
+    expect(Array.from(pictureText('x'.repeat(500))).length).toBeLessThanOrEqual(80);
   });
 });

@@ -200,4 +200,16 @@ describe('delivery', () => {
     d.notify();
     await vi.waitFor(() => expect(telegram.titlesFor('a')).toEqual(['alert left', 'alert new']));
   });
+
+  it('forgets delivered alerts after a week, at start', async () => {
+    const telegram = new RecordingSender('telegram');
+    const { logger, lines } = capturedLogger();
+    await commitAlerts(store, ['old'], [chat('a')], clock.now());
+    await delivery([telegram]).drain();
+    clock.advance(8 * 24 * 3_600_000);
+    await commitAlerts(store, ['fresh'], [chat('a')], clock.now());
+    delivery([telegram], { logger }).start();
+    await vi.waitFor(() => expect(lines.find((line) => line.msg === 'delivered alerts pruned')).toMatchObject({ removed: 1 }));
+    await vi.waitFor(() => expect(telegram.titlesFor('a')).toEqual(['alert old', 'alert fresh']));
+  });
 });

@@ -31,22 +31,35 @@ describe('retryDelayMs', () => {
 });
 
 describe('AlertCardCache', () => {
-  it('builds one card per event and label, and evicts the least recently used', () => {
+  it('builds one card per event and label, and evicts the least recently used', async () => {
     let built = 0;
     const cache = new AlertCardCache((event, label) => {
       built += 1;
       return card(`${event.key}/${label ?? ''}`);
     }, 2);
-    const a = cache.get(riskEvent('a'), null);
-    expect(cache.get(riskEvent('a'), null)).toBe(a);
-    expect(cache.get(riskEvent('a'), 'whale')).not.toBe(a);
+    const a = await cache.get(riskEvent('a'), null);
+    expect(await cache.get(riskEvent('a'), null)).toBe(a);
+    expect(await cache.get(riskEvent('a'), 'whale')).not.toBe(a);
     expect(built).toBe(2);
-    cache.get(riskEvent('a'), null); // touch a/null so that a/whale is the oldest
-    cache.get(riskEvent('b'), null);
+    await cache.get(riskEvent('a'), null); // touch a/null so that a/whale is the oldest
+    await cache.get(riskEvent('b'), null);
     expect(built).toBe(3);
-    expect(cache.get(riskEvent('a'), null)).toBe(a);
-    cache.get(riskEvent('a'), 'whale');
+    expect(await cache.get(riskEvent('a'), null)).toBe(a);
+    await cache.get(riskEvent('a'), 'whale');
     expect(built).toBe(4);
+  });
+
+  it('shares one asynchronous build between callers, and forgets a build that failed', async () => {
+    let builds = 0;
+    const cache = new AlertCardCache(async (event) => {
+      builds += 1;
+      if (builds === 1) throw new Error('picture failed');
+      return card(event.key);
+    });
+    await expect(cache.get(riskEvent('x'), null)).rejects.toThrow('picture failed');
+    const [one, two] = await Promise.all([cache.get(riskEvent('x'), null), cache.get(riskEvent('x'), null)]);
+    expect(one).toBe(two);
+    expect(builds).toBe(2);
   });
 });
 

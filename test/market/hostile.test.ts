@@ -183,7 +183,7 @@ describe('3. memory bounded by design', () => {
   });
 
   it('keeps no field the cards never show as raw JSON', async () => {
-    const blob = { nested: Array.from({ length: 1_000 }, (_, n) => ({ n, more: [n, n] })) };
+    const blob = { nested: Array.from({ length: 1_000 }, (_, n) => ({ n, note: 'third-party statistics '.repeat(2) })) };
     server.handle = (request, res) =>
       request.endpoint === 'token-data' ? json(res, 200, { data: { [address(1)]: wireToken(address(1), { partnerStats: blob }) } }) : answerWell(request, res);
     const token = await client().token(address(1));

@@ -226,11 +226,14 @@ describe('chart card against a service that sends more than was asked', () => {
   });
 
   it('says so on a card with no candles left', async () => {
-    answer = () => ({ candles: [{ timestamp: 1000, open: 1, high: 1, low: 1, close: 1, volume: 1 }] });
+    answer = () => ({ candles: [{ timestamp: 1000, open: 1, high: 1, low: 1, close: 1, volume: 1 }, { timestamp: 'soon', open: 'up' }] });
     // Another range than above, so the client's cache cannot answer.
     const card = await chartCard(client, { address: TOKEN, intervalSecs: 900, rangeSecs: 6 * 3600 }, now);
     expect(card.title).toBe(`No chart for ${TOKEN.slice(0, 4)}…${TOKEN.slice(-4)}`);
-    expect(plainText(card.description ?? [])).toContain('The service sent 1 candle for the last 6h; 1 outside that range');
+    expect(plainText(card.description ?? [])).toMatch(/^No 15m candles of DezX…B263 in the last 6h could be shown\.\n/);
+    expect(plainText(card.description ?? [])).not.toContain('No trades');
+    expect(plainText(card.description ?? [])).toContain('The service sent 2 candles for the last 6h; 1 outside that range');
+    expect(plainText(card.description ?? [])).toContain('1 candle could not be read.');
     expect(card.image).toBeUndefined();
   });
 });

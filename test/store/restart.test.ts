@@ -42,19 +42,23 @@ describe('closing and reopening in the middle of delivery', () => {
     expect(new Set(sent).size).toBe(sent.length);
   });
 
-  it('property: any interleaving of commit, due, deliver, fail and reopen delivers each (chat, key) once', async () => {
+  it('property: any interleaving of commit, due, deliver, fail, pause, defer and reopen delivers each (chat, key) once', async () => {
     type Op =
       | { op: 'commit'; key: number; chats: number[] }
       | { op: 'deliver'; take: number; send: number }
       | { op: 'fail'; take: number }
       | { op: 'reopen' }
       /** Commits fired without waiting for them: they share a transaction, or meet a close. */
-      | { op: 'burst'; keys: number[]; chatId: number };
+      | { op: 'burst'; keys: number[]; chatId: number }
+      | { op: 'pause' | 'resume'; chatId: number }
+      | { op: 'defer'; chatId: number; ticks: number };
     const opArb: fc.Arbitrary<Op> = fc.oneof(
       fc.record({ op: fc.constant('commit' as const), key: fc.integer({ min: 0, max: 15 }), chats: fc.uniqueArray(fc.integer({ min: 0, max: 3 }), { maxLength: 4 }) }),
       fc.record({ op: fc.constant('deliver' as const), take: fc.integer({ min: 1, max: 6 }), send: fc.integer({ min: 0, max: 6 }) }),
       fc.record({ op: fc.constant('fail' as const), take: fc.integer({ min: 1, max: 3 }) }),
       fc.constant({ op: 'reopen' as const }),
+      fc.record({ op: fc.constantFrom('pause' as const, 'resume' as const), chatId: fc.integer({ min: 0, max: 3 }) }),
+      fc.record({ op: fc.constant('defer' as const), chatId: fc.integer({ min: 0, max: 3 }), ticks: fc.integer({ min: 1, max: 5 }) }),
       fc.record({ op: fc.constant('burst' as const), keys: fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 1, maxLength: 5 }), chatId: fc.integer({ min: 0, max: 3 }) }),
     );
 
@@ -67,8 +71,11 @@ describe('closing and reopening in the middle of delivery', () => {
         const wanted = new Set<string>();
         const sent: string[] = [];
         const unawaited: Array<Promise<number>> = [];
+        const paused = new Set<string>();
         const drain = async (take: number, send: number) => {
           const rows = await store.outbox.due('telegram', new Date(clock), take);
+          // due() never gives a paused chat's rows.
+          for (const row of rows) expect(paused.has(row.chat.chatId)).toBe(false);
           const delivered = rows.slice(0, send);
           for (const row of delivered) sent.push(`${row.chat.chatId}/${row.event.key}`);
           await store.outbox.markDelivered(delivered.map((row) => row.id), new Date(clock));
@@ -86,6 +93,14 @@ describe('closing and reopening in the middle of delivery', () => {
                 const to = [{ chat: chat(String(op.chatId)), label: null }];
                 unawaited.push(store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', `k${key}`), to }], new Date(clock)));
               }
+            } else if (op.op === 'pause') {
+              paused.add(String(op.chatId));
+              await store.chats.pause(chat(String(op.chatId)), 'gone', new Date(clock));
+            } else if (op.op === 'resume') {
+              paused.delete(String(op.chatId));
+              await store.chats.resume(chat(String(op.chatId)));
+            } else if (op.op === 'defer') {
+              await store.outbox.deferChat(chat(String(op.chatId)), new Date(clock + op.ticks));
             } else if (op.op === 'deliver') {
               await drain(op.take, op.send);
             } else if (op.op === 'fail') {
@@ -97,9 +112,11 @@ describe('closing and reopening in the middle of delivery', () => {
             }
           }
           await Promise.all(unawaited);
-          // Finally, a restart and a full drain.
+          // Finally, a restart, every chat resumed, and a full drain.
           await store.close();
           store = openSqliteStore(path);
+          for (const id of paused) await store.chats.resume(chat(id));
+          paused.clear();
           clock += 10;
           for (let round = 0; round < 100; round += 1) {
             const before = sent.length;

@@ -110,7 +110,8 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
   const username = bot.botInfo.username;
   const admins = new AdminCache(bot.api, options.adminCacheMs ?? DEFAULT_ADMIN_CACHE_MS, () => now().getTime());
   const pastes = new PasteLimiter(options.pasteLimits ?? DEFAULT_PASTE_LIMITS);
-  const byName = new Map(dispatcher.commands.map((command) => [telegramCommandName(command.name), command.name]));
+  // Telegram's menu names (underscores) and our own (dashes) both lead to the command.
+  const byName = new Map(dispatcher.commands.flatMap((command) => [[telegramCommandName(command.name), command.name] as const, [command.name, command.name] as const]));
   const sender = new TelegramAlertSender({
     api: bot.api,
     logger,

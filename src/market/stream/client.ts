@@ -7,6 +7,8 @@
  */
 import type { RawData } from 'ws';
 import { registerSecret, scrubSecrets, silentLogger, type Logger } from '../../log';
+import { cleanServiceText } from '../../text/unsafe';
+import { systemClock, type Clock } from '../clock';
 import { STREAMS, type StreamName } from '../endpoints';
 import { looksLikeAuth } from './closeReason';
 import { Connection } from './connection';
@@ -34,9 +36,17 @@ export const STREAM_DEFAULTS = {
   authRetryMs: 300_000,
   rejectedRetryMs: 300_000,
   queueLimit: 1_000,
+  /** 4 MiB of events per subscription waiting for a slow consumer. */
+  queueMaxBytes: 4 * 1024 * 1024,
+  /** 1 MiB: a pushed Token, Candle, Holder or Trade is a few kilobytes; even a list of them is far below. */
+  maxFrameBytes: 1024 * 1024,
+  stableMs: 10_000,
 } as const;
 
-type Settings = Required<Omit<StreamClientOptions, 'logger'>> & { logger: Logger };
+/** The least weight given to one event in the delivery queue, for the objects around its payload. */
+const MIN_EVENT_BYTES = 256;
+
+type Settings = Required<Omit<StreamClientOptions, 'logger' | 'clock'>> & { logger: Logger; clock: Clock };
 
 export class StreamClient {
   private readonly settings: Settings;
@@ -45,13 +55,15 @@ export class StreamClient {
   private readonly subscriptions = new Map<number, Subscription>();
   private readonly authListeners = new Set<(info: AuthFailureInfo) => void>();
   private readonly closing = new Set<Promise<void>>();
-  private readonly counters: StreamCounters = { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0 };
+  private readonly counters: StreamCounters = { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 };
   private nextId = 0;
   private attemptSeq = 0;
   /** Set while the key is refused: the attempt sequence at the time the outage was noticed. */
   private authOutage: { sinceSeq: number } | null = null;
   /** Per socket, the problems warned since it was last served: a refusal repeated at every retry is warned once. */
   private readonly warned = new WeakMap<Connection, Set<string>>();
+  /** Sockets whose frame over the size limit was warned of. */
+  private readonly oversizeWarned = new WeakSet<Connection>();
   /** Subscriptions whose refusal the subscriber was told of, until the server accepts them again. */
   private readonly rejectionsReported = new Set<number>();
   private ended = false;
@@ -71,7 +83,7 @@ export class StreamClient {
     const checked = checkTarget(stream, target);
     const { logger } = this.settings;
     const label = describeTarget(checked);
-    const queue = new DeliveryQueue<StreamEvent>(this.settings.queueLimit, {
+    const queue = new DeliveryQueue<StreamEvent>({ events: this.settings.queueLimit, bytes: this.settings.queueMaxBytes }, {
       deliver: onEvent,
       delivered: () => {
         this.counters.delivered += 1;
@@ -104,9 +116,17 @@ export class StreamClient {
   }
 
   status(): StreamStatus {
+    let queuedEvents = 0;
+    let queuedBytes = 0;
+    for (const subscription of this.subscriptions.values()) {
+      queuedEvents += subscription.queue.size;
+      queuedBytes += subscription.queue.bytes;
+    }
     return {
       sockets: [...this.connections].map((connection) => connection.status()),
       counters: { ...this.counters },
+      queuedEvents,
+      queuedBytes,
     };
   }
 
@@ -158,6 +178,9 @@ export class StreamClient {
         reconnectMaxMs: settings.reconnectMaxMs,
         authRetryMs: settings.authRetryMs,
         rejectedRetryMs: settings.rejectedRetryMs,
+        stableMs: settings.stableMs,
+        maxFrameBytes: settings.maxFrameBytes,
+        clock: settings.clock,
         logger: settings.logger,
         redact: (text) => this.redact(text),
       },
@@ -170,6 +193,7 @@ export class StreamClient {
         frame: (from, data, isBinary) => this.onFrame(from, data, isBinary),
         authFailed: (from, reason) => this.onAuthFailed(from, reason),
         rejected: (from, code, reason) => this.onRejected(from, code, reason),
+        oversized: (from) => this.onOversized(from),
       },
     );
     this.connections.add(connection);
@@ -200,10 +224,15 @@ export class StreamClient {
       this.unreadable(connection, 'a binary frame');
       return;
     }
-    for (const item of decodeText(connection.stream, frameText(data))) {
+    const text = frameText(data);
+    const items = decodeText(connection.stream, text);
+    // Each event weighs its share of the frame: the parsed objects are about the size of their text, or more.
+    const events = items.reduce((count, item) => count + (item.type === 'event' ? 1 : 0), 0);
+    const eventBytes = Math.max(MIN_EVENT_BYTES, Math.ceil(text.length / Math.max(1, events)));
+    for (const item of items) {
       switch (item.type) {
         case 'unreadable':
-          this.unreadable(connection, item.reason);
+          this.unreadable(connection, item.reason, item.count);
           break;
         case 'subscribed':
           // Accepted now, so a later refusal of the same target is news again.
@@ -221,7 +250,7 @@ export class StreamClient {
         case 'event': {
           this.served(connection);
           const routed = routeEvent(item, connection);
-          if (routed.type === 'matched') routed.subscription.queue.push(routed.event);
+          if (routed.type === 'matched') routed.subscription.queue.push(routed.event, eventBytes);
           else if (routed.type === 'unroutable') this.unreadable(connection, 'an event naming no token or wallet on a shared socket');
           break;
         }
@@ -232,9 +261,23 @@ export class StreamClient {
     }
   }
 
-  private unreadable(connection: Connection, reason: string): void {
-    this.counters.unreadable += 1;
-    this.settings.logger.debug({ url: connection.shownUrl, reason }, 'unreadable stream frame dropped');
+  private unreadable(connection: Connection, reason: string, count = 1): void {
+    this.counters.unreadable += count;
+    this.settings.logger.debug({ url: connection.shownUrl, reason, count }, 'unreadable stream frame dropped');
+  }
+
+  /**
+   * A frame broke maxFrameBytes: counted every time, warned once per socket for good (being served
+   * again does not make it news: the server that sent it will likely send it again).
+   */
+  private onOversized(connection: Connection): void {
+    this.counters.oversized += 1;
+    const level = this.oversizeWarned.has(connection) ? 'debug' : 'warn';
+    this.oversizeWarned.add(connection);
+    this.settings.logger[level](
+      { url: connection.shownUrl, maxFrameBytes: this.settings.maxFrameBytes, oversized: this.counters.oversized },
+      'stream frame over the size limit; the socket closes and backs off',
+    );
   }
 
   private onAuthFailed(connection: Connection, reason: string): void {
@@ -316,10 +359,11 @@ export class StreamClient {
     }
   }
 
+  /** A text from the server or the socket, fit for the log and status: no key, no control or bidi character. */
   private redact(text: string): string {
     const { apiKey } = this.settings;
     const withoutKey = apiKey === '' ? text : text.split(apiKey).join('[redacted]');
-    return scrubSecrets(withoutKey);
+    return cleanServiceText(scrubSecrets(withoutKey));
   }
 }
 
@@ -339,6 +383,10 @@ function readOptions(options: StreamClientOptions): Settings {
     authRetryMs: positiveInteger('authRetryMs', options.authRetryMs, STREAM_DEFAULTS.authRetryMs),
     rejectedRetryMs: positiveInteger('rejectedRetryMs', options.rejectedRetryMs, STREAM_DEFAULTS.rejectedRetryMs),
     queueLimit: positiveInteger('queueLimit', options.queueLimit, STREAM_DEFAULTS.queueLimit),
+    queueMaxBytes: positiveInteger('queueMaxBytes', options.queueMaxBytes, STREAM_DEFAULTS.queueMaxBytes),
+    maxFrameBytes: positiveInteger('maxFrameBytes', options.maxFrameBytes, STREAM_DEFAULTS.maxFrameBytes),
+    stableMs: positiveInteger('stableMs', options.stableMs, STREAM_DEFAULTS.stableMs),
+    clock: options.clock ?? systemClock,
   };
 }
 

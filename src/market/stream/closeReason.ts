@@ -14,6 +14,8 @@ export type CloseKind =
 export const CLOSE_UNAUTHORIZED = 4001;
 export const CLOSE_MALFORMED = 4000;
 export const CLOSE_UNKNOWN_TOKEN = 4004;
+/** "Message too big": ws closes with it when a frame breaks maxPayload (RFC 6455 §7.4.1). */
+export const CLOSE_TOO_BIG = 1009;
 
 const AUTH_TEXT = /unauthori[sz]ed|invalid api[ _-]?key|api[ _-]?key (is )?(missing|required|invalid|wrong)|forbidden/i;
 const AUTH_STATUS = /unexpected server response: (401|403)\b/i;

@@ -4,12 +4,23 @@
  * loss (full-jitter backoff), or slowly after a refused key or a refused target. What frames mean
  * is the client's business; this file only keeps the link and the list of subscriptions it must
  * re-establish.
+ *
+ * Every wait is armed on the settings' clock (../clock.ts) and every jitter drawn from it, so a
+ * test on a manual clock sees the exact schedule of reconnections.
+ *
+ * The backoff starts afresh only after a socket proved itself: a pong (a full heartbeat after
+ * opening), or having been served (an acknowledgement or an event) and then staying up for
+ * `stableMs`. A server that acknowledges and then dies within seconds, again and again (say, at
+ * every frame over maxPayload), meets a backoff that keeps growing instead of a reconnection a
+ * second forever.
  */
 import WebSocket, { type RawData } from 'ws';
 import type { Logger } from '../../log';
+import type { Clock, Timer } from '../clock';
 import type { StreamName } from '../endpoints';
 import { backoffDelay, slowRetryDelay } from './backoff';
-import { classifyClose, isAuthError } from './closeReason';
+import { errorCode } from '../errors';
+import { CLOSE_TOO_BIG, classifyClose, isAuthError } from './closeReason';
 import type { RouteTable } from './route';
 import type { Subscription } from './subscription';
 import { addressKey, subscribeMessage, unsubscribeMessage } from './target';
@@ -32,6 +43,11 @@ export interface ConnectionSettings {
   reconnectMaxMs: number;
   authRetryMs: number;
   rejectedRetryMs: number;
+  /** How long a served socket must stay up before its loss starts the backoff afresh. */
+  stableMs: number;
+  /** The largest frame accepted (ws maxPayload); a larger one closes the socket with 1009. */
+  maxFrameBytes: number;
+  clock: Clock;
   logger: Logger;
   redact: (text: string) => string;
 }
@@ -46,6 +62,8 @@ export interface ConnectionEvents {
    * when to come back, so the client may first move subscriptions elsewhere.
    */
   rejected(connection: Connection, code: number, reason: string): void;
+  /** A frame over maxFrameBytes arrived; the socket closes (1009) and comes back after the backoff. */
+  oversized(connection: Connection): void;
 }
 
 export class Connection implements RouteTable {
@@ -59,6 +77,7 @@ export class Connection implements RouteTable {
   private state: ConnectionState = 'connecting';
   private reconnects = 0;
   private lastMessageAt: number | null = null;
+  private lastPongAt: number | null = null;
   private lastError: string | null = null;
   /** Sequence number of the current attempt (see ConnectionEvents.attempt). */
   private attemptSeq = 0;
@@ -74,12 +93,21 @@ export class Connection implements RouteTable {
   private readonly acknowledged = new Set<number>();
 
   private ws: WebSocket | null = null;
-  private retryTimer: NodeJS.Timeout | null = null;
-  private heartbeatTimer: NodeJS.Timeout | null = null;
-  private killTimer: NodeJS.Timeout | null = null;
+  private retryTimer: Timer | null = null;
+  private heartbeatTimer: Timer | null = null;
+  private killTimer: Timer | null = null;
   private awaitingPong = false;
-  /** Per socket: a pong arrived (the link proved healthy), the key was refused on upgrade, lastError was set. */
-  private session = { healthy: false, authRefused: false, noted: false };
+  /**
+   * Per socket: a pong arrived (the link proved healthy), the key was refused on upgrade, lastError
+   * was set, a frame broke maxPayload, and when it was first served (clock time; null before).
+   */
+  private session: { healthy: boolean; authRefused: boolean; noted: boolean; oversized: boolean; servedAt: number | null } = {
+    healthy: false,
+    authRefused: false,
+    noted: false,
+    oversized: false,
+    servedAt: null,
+  };
 
   private ended = false;
   private endedPromise: Promise<void> | null = null;
@@ -145,12 +173,12 @@ export class Connection implements RouteTable {
   }
 
   /**
-   * The server accepted a subscription or pushed an event: the link works, so the next loss starts
-   * the backoff afresh. Waiting for the first pong instead would leave a socket that was served but
-   * cut within one heartbeat interval with a backoff that only grows.
+   * The server accepted a subscription or pushed an event. The link works, but only staying up for
+   * `stableMs` from now proves it: the backoff is reset at the loss (onClose), not here, so a server
+   * that acknowledges and then dies within seconds is not reconnected to every second forever.
    */
   served(): void {
-    this.failures = 0;
+    this.session.servedAt ??= this.settings.clock.now();
     this.holdsRefused = false;
   }
 
@@ -190,6 +218,7 @@ export class Connection implements RouteTable {
       subscriptions: this.subscriptions.size,
       reconnects: this.reconnects,
       lastMessageAt: this.lastMessageAt,
+      lastPongAt: this.lastPongAt,
       lastError: this.lastError,
     };
   }
@@ -216,11 +245,11 @@ export class Connection implements RouteTable {
     });
     if (ws.readyState === WebSocket.OPEN) {
       ws.close(1000, 'client closing');
-      this.killTimer = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+      this.killTimer = this.settings.clock.setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
     } else if (ws.readyState === WebSocket.CONNECTING) {
       ws.terminate();
     } else {
-      this.killTimer = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+      this.killTimer = this.settings.clock.setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
     }
     return this.endedPromise;
   }
@@ -233,20 +262,22 @@ export class Connection implements RouteTable {
     if (isReconnect) this.reconnects += 1;
     this.attemptSeq = this.events.attempt(this, isReconnect);
     this.state = 'connecting';
-    this.session = { healthy: false, authRefused: false, noted: false };
+    this.session = { healthy: false, authRefused: false, noted: false, oversized: false, servedAt: null };
     this.awaitingPong = false;
 
     const ws = new WebSocket(this.url, {
       handshakeTimeout: Math.max(this.settings.heartbeatMs, MIN_HANDSHAKE_MS),
       // Small JSON frames gain little from compression, and a zlib context per socket costs memory at 1,000 sockets.
       perMessageDeflate: false,
+      // A frame is held whole before it is read: past this, ws closes the socket (1009) instead.
+      maxPayload: this.settings.maxFrameBytes,
     });
     this.ws = ws;
     ws.on('open', () => this.onOpen(ws));
     ws.on('message', (data, isBinary) => {
       // Frames still arriving while a retired socket closes belong to no subscription.
       if (this.ws !== ws || this.ended) return;
-      this.lastMessageAt = Date.now();
+      this.lastMessageAt = this.settings.clock.now();
       this.events.frame(this, data, isBinary);
     });
     ws.on('pong', () => this.onPong(ws));
@@ -262,8 +293,18 @@ export class Connection implements RouteTable {
     for (const subscription of this.subscriptions.values()) {
       this.send(subscribeMessage(subscription.target, this.settings.apiKey));
     }
-    this.heartbeatTimer = setInterval(() => this.beat(ws), this.settings.heartbeatMs);
+    this.armHeartbeat(ws);
     this.settings.logger.debug({ url: this.shownUrl, subscriptions: this.subscriptions.size }, 'stream open');
+  }
+
+  /** The heartbeat is a timer re-armed after each beat (an interval, built on the clock's one-shot timers). */
+  private armHeartbeat(ws: WebSocket): void {
+    this.heartbeatTimer = this.settings.clock.setTimeout(() => {
+      this.heartbeatTimer = null;
+      if (this.ws !== ws) return;
+      this.beat(ws);
+      if (this.ws === ws && ws.readyState === WebSocket.OPEN) this.armHeartbeat(ws);
+    }, this.settings.heartbeatMs);
   }
 
   private beat(ws: WebSocket): void {
@@ -285,15 +326,17 @@ export class Connection implements RouteTable {
   private onPong(ws: WebSocket): void {
     if (this.ws !== ws) return;
     this.awaitingPong = false;
-    if (!this.session.healthy) {
-      // A pong a full heartbeat after opening proves the link both ways: the next loss starts the backoff afresh.
-      this.session.healthy = true;
-      this.failures = 0;
-    }
+    this.lastPongAt = this.settings.clock.now();
+    // A pong a full heartbeat after opening proves the link both ways: its loss starts the backoff afresh (onClose).
+    this.session.healthy = true;
   }
 
   private onError(ws: WebSocket, error: Error): void {
     if (this.ws !== ws) return;
+    if (errorCode(error) === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+      this.noteOversized();
+      return;
+    }
     const message = this.settings.redact(error.message);
     if (isAuthError(message)) this.session.authRefused = true;
     this.noteError(message);
@@ -306,12 +349,18 @@ export class Connection implements RouteTable {
     this.stopHeartbeat();
     if (this.ended) {
       this.state = 'closed';
-      if (this.killTimer) clearTimeout(this.killTimer);
+      if (this.killTimer) this.settings.clock.clearTimeout(this.killTimer);
       this.killTimer = null;
       this.resolveEnded?.();
       return;
     }
     const reason = this.settings.redact(rawReason);
+    if (code === CLOSE_TOO_BIG) this.noteOversized();
+    // A pong, or served and then up for stableMs: the link proved itself, so this loss starts the
+    // backoff afresh. Never after a frame over maxPayload: the server would only send it again.
+    const { servedAt, healthy, oversized } = this.session;
+    const stable = servedAt !== null && this.settings.clock.now() - servedAt >= this.settings.stableMs;
+    if (!oversized && (healthy || stable)) this.failures = 0;
     if (reason !== '' || !this.session.noted) this.lastError = reason === '' ? `closed ${code}` : `closed ${code}: ${reason}`;
     const kind = this.session.authRefused ? 'auth' : classifyClose(code, reason);
 
@@ -319,7 +368,7 @@ export class Connection implements RouteTable {
       this.state = 'auth-failed';
       this.events.authFailed(this, this.lastError ?? `closed ${code}`);
       // Jittered, so that a thousand sockets refused together do not retry together.
-      this.schedule(slowRetryDelay(this.settings.authRetryMs));
+      this.schedule(slowRetryDelay(this.settings.authRetryMs, () => this.settings.clock.random()));
       return;
     }
     if (kind === 'rejected') {
@@ -329,14 +378,14 @@ export class Connection implements RouteTable {
       if (this.refusedSubscription()) {
         this.state = 'rejected';
         this.holdsRefused = true;
-        const delay = slowRetryDelay(this.settings.rejectedRetryMs);
+        const delay = slowRetryDelay(this.settings.rejectedRetryMs, () => this.settings.clock.random());
         this.settings.logger.debug({ url: this.shownUrl, code, delayMs: delay }, 'stream subscription refused; retrying slowly');
         this.schedule(delay);
         return;
       }
     }
     const step = this.failures;
-    const delay = backoffDelay(step, this.settings.reconnectBaseMs, this.settings.reconnectMaxMs);
+    const delay = backoffDelay(step, this.settings.reconnectBaseMs, this.settings.reconnectMaxMs, () => this.settings.clock.random());
     this.failures += 1;
     this.state = 'backoff';
     this.settings.logger.debug({ url: this.shownUrl, code, backoffStep: step, delayMs: delay }, 'stream lost; reconnecting after backoff');
@@ -345,7 +394,15 @@ export class Connection implements RouteTable {
 
   private schedule(delayMs: number): void {
     this.clearRetry();
-    this.retryTimer = setTimeout(() => this.connect(), delayMs);
+    this.retryTimer = this.settings.clock.setTimeout(() => this.connect(), delayMs);
+  }
+
+  /** The socket's frame broke maxPayload: reported once per socket, however ws tells of it. */
+  private noteOversized(): void {
+    if (this.session.oversized) return;
+    this.session.oversized = true;
+    this.noteError(`a frame larger than ${this.settings.maxFrameBytes} bytes (closed 1009)`);
+    this.events.oversized(this);
   }
 
   private send(text: string): void {
@@ -358,12 +415,12 @@ export class Connection implements RouteTable {
   }
 
   private clearRetry(): void {
-    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.retryTimer) this.settings.clock.clearTimeout(this.retryTimer);
     this.retryTimer = null;
   }
 
   private stopHeartbeat(): void {
-    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.heartbeatTimer) this.settings.clock.clearTimeout(this.heartbeatTimer);
     this.heartbeatTimer = null;
     this.awaitingPong = false;
   }

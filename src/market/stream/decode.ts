@@ -3,9 +3,15 @@
  * other servers may send the bare Token, Candle, Holder or Trade, a list of either, or a flat
  * object with `type` beside the fields. All are read; the payload's kind always comes from the
  * stream, since a socket serves exactly one. Nothing here throws: what cannot be read comes back
- * as an `unreadable` item with a reason.
+ * as an `unreadable` item with a reason and a count.
+ *
+ * A big frame is not one schema run per element: the envelope already says what the elements
+ * are, so each is first checked for what every payload needs (an object carrying its kind's
+ * identifying field) by a type check, and what fails that is counted in bulk, in one item, with no
+ * schema run and no error report built for it. Only plausible elements meet the schema.
  */
 import type { z } from 'zod';
+import { cleanServiceText } from '../../text/unsafe';
 import type { StreamName } from '../endpoints';
 import { CandleSchema, HolderSchema, TokenSchema, TradeSchema, type Candle, type Holder, type Token, type Trade } from '../schemas';
 import type { StreamEventKind } from './types';
@@ -22,7 +28,7 @@ export type Decoded =
   | { type: 'unsubscribed' }
   | { type: 'error'; message: string }
   | { type: 'ignored' }
-  | { type: 'unreadable'; reason: string };
+  | { type: 'unreadable'; reason: string; count: number };
 
 export const KIND_OF_STREAM: Record<StreamName, StreamEventKind> = {
   'token-feed': 'token',
@@ -47,6 +53,14 @@ const QUOTE_MINTS = new Set([
 
 const MAX_TEXT = 300;
 
+/** The field without which an element cannot be its stream's payload, checked before any schema. */
+const REQUIRED_FIELD: Record<StreamEventKind, string> = {
+  token: 'address',
+  candle: 'timestamp',
+  holder: 'address',
+  trade: 'transactionHash',
+};
+
 export function decodeText(stream: StreamName, text: string): Decoded[] {
   let value: unknown;
   try {
@@ -56,7 +70,16 @@ export function decodeText(stream: StreamName, text: string): Decoded[] {
   }
   if (Array.isArray(value)) {
     if (value.length === 0) return [unreadable('an empty list')];
-    return value.flatMap((item) => (Array.isArray(item) ? [unreadable('a nested list')] : decodeValue(stream, item)));
+    const out: Decoded[] = [];
+    const skipped = { count: 0 };
+    const kind = KIND_OF_STREAM[stream];
+    for (const item of value) {
+      // A bare list of payloads: anything that cannot be one is counted, not decoded.
+      if (!isRecord(item) || (typeof item.type !== 'string' && !(REQUIRED_FIELD[kind] in item) && !('data' in item))) skipped.count += 1;
+      else out.push(...decodeValue(stream, item));
+    }
+    if (skipped.count > 0) out.push(unreadable(`${skipped.count} list elements that are no ${kind}`, skipped.count));
+    return out;
   }
   return decodeValue(stream, value);
 }
@@ -78,7 +101,14 @@ function decodeValue(stream: StreamName, value: unknown): Decoded[] {
   if ('data' in value && (isRecord(value.data) || Array.isArray(value.data))) {
     const items: unknown[] = Array.isArray(value.data) ? value.data : [value.data];
     if (items.length === 0) return [unreadable('an envelope with an empty list')];
-    return items.map((item) => readPayload(kind, item, meta));
+    const out: Decoded[] = [];
+    let skipped = 0;
+    for (const item of items) {
+      if (isRecord(item) && REQUIRED_FIELD[kind] in item) out.push(readPayload(kind, item, meta));
+      else skipped += 1;
+    }
+    if (skipped > 0) out.push(unreadable(`${skipped} elements of the envelope that are no ${kind}`, skipped));
+    return out;
   }
   return [readPayload(kind, value, meta)];
 }
@@ -130,8 +160,8 @@ export function tradedToken(trade: Trade): string {
 
 function errorText(value: Record<string, unknown>): string {
   const parts = [textOrNull(value.error), textOrNull(value.message)].filter((part): part is string => part !== null && part !== '');
-  const text = parts.length > 0 ? parts.join(': ') : 'error without a message';
-  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+  // The server's words go to the log and the socket's status: cleaned of control and bidi characters as card text is.
+  return parts.length > 0 ? cleanServiceText(parts.join(': '), MAX_TEXT) : 'error without a message';
 }
 
 function firstIssue(error: z.ZodError): string {
@@ -140,8 +170,8 @@ function firstIssue(error: z.ZodError): string {
   return issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
 }
 
-function unreadable(reason: string): Decoded {
-  return { type: 'unreadable', reason };
+function unreadable(reason: string, count = 1): Decoded {
+  return { type: 'unreadable', reason, count };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

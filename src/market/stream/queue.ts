@@ -3,6 +3,10 @@
  * subscription's events reach it in the order they arrived; while it is busy, events wait here,
  * and a consumer that cannot keep up loses the oldest ones (counted) rather than growing memory
  * without bound. Live data makes the newest events the valuable ones.
+ *
+ * The bound is in events and in bytes (each event weighs what its share of the frame weighed on
+ * the wire): a thousand events of a few hundred bytes are nothing, a thousand of a megabyte each
+ * are a gigabyte.
  */
 import { Fifo } from './fifo';
 
@@ -16,13 +20,26 @@ export interface QueueHooks<T extends object> {
   failed(error: unknown): void;
 }
 
+export interface QueueLimits {
+  /** Events waiting at most. */
+  events: number;
+  /** Bytes of events waiting at most; a single event heavier than this still waits alone. */
+  bytes: number;
+}
+
+interface Waiting<T> {
+  item: T;
+  bytes: number;
+}
+
 export class DeliveryQueue<T extends object> {
-  private readonly waiting = new Fifo<T>();
+  private readonly waiting = new Fifo<Waiting<T>>();
+  private waitingBytes = 0;
   private running = false;
   private stopped = false;
 
   constructor(
-    private readonly limit: number,
+    private readonly limits: QueueLimits,
     private readonly hooks: QueueHooks<T>,
   ) {}
 
@@ -31,11 +48,18 @@ export class DeliveryQueue<T extends object> {
     return this.waiting.size;
   }
 
-  push(item: T): void {
+  /** Bytes of the items waiting. */
+  get bytes(): number {
+    return this.waitingBytes;
+  }
+
+  push(item: T, bytes = 0): void {
     if (this.stopped) return;
-    this.waiting.push(item);
-    while (this.waiting.size > this.limit) {
-      this.waiting.take();
+    this.waiting.push({ item, bytes });
+    this.waitingBytes += bytes;
+    while (this.waiting.size > this.limits.events || (this.waitingBytes > this.limits.bytes && this.waiting.size > 1)) {
+      const oldest = this.waiting.take();
+      this.waitingBytes -= oldest?.bytes ?? 0;
       this.hooks.dropped();
     }
     if (!this.running) void this.run();
@@ -45,6 +69,7 @@ export class DeliveryQueue<T extends object> {
   stop(): void {
     this.stopped = true;
     this.waiting.clear();
+    this.waitingBytes = 0;
   }
 
   private async run(): Promise<void> {
@@ -52,10 +77,11 @@ export class DeliveryQueue<T extends object> {
     try {
       for (;;) {
         if (this.stopped) return;
-        const item = this.waiting.take();
-        if (item === undefined) return;
+        const next = this.waiting.take();
+        if (next === undefined) return;
+        this.waitingBytes -= next.bytes;
         try {
-          await this.hooks.deliver(item);
+          await this.hooks.deliver(next.item);
         } catch (error) {
           this.hooks.failed(error);
         }

@@ -3,6 +3,7 @@
  * it can read about the connections (for a `/status` command and metrics).
  */
 import type { Logger } from '../../log';
+import type { Clock } from '../clock';
 import type { StreamName } from '../endpoints';
 import type { Candle, Holder, Token, Trade } from '../schemas';
 
@@ -39,6 +40,14 @@ export interface StreamClientOptions {
   rejectedRetryMs?: number;
   /** Default 1_000 events per subscription waiting for a slow consumer; beyond it the oldest are dropped. */
   queueLimit?: number;
+  /** Default 4 MiB of events per subscription waiting for a slow consumer (each weighs its share of its frame); beyond it the oldest are dropped. */
+  queueMaxBytes?: number;
+  /** Default 1 MiB: the largest frame accepted (ws maxPayload); a larger one closes the socket with 1009, counted in `oversized`. */
+  maxFrameBytes?: number;
+  /** Default 10_000: how long a served socket must stay up before its loss starts the backoff afresh. */
+  stableMs?: number;
+  /** Time, timers and jitter (../clock.ts); the system's by default. */
+  clock?: Clock;
 }
 
 export interface SocketStatus {
@@ -49,6 +58,9 @@ export interface SocketStatus {
   reconnects: number;
   /** Epoch milliseconds of the last frame received, null before the first. */
   lastMessageAt: number | null;
+  /** Epoch milliseconds of the last answer to a heartbeat ping, null before the first. */
+  lastPongAt: number | null;
+  /** The last problem, as the server or the socket told it (key scrubbed, control and bidi characters cleaned). */
   lastError: string | null;
 }
 
@@ -65,11 +77,16 @@ export interface StreamCounters {
   reconnects: number;
   /** Connection attempts refused for the key (every one, not once per outage). */
   authFailures: number;
+  /** Frames over maxFrameBytes (each closed its socket). */
+  oversized: number;
 }
 
 export interface StreamStatus {
   sockets: SocketStatus[];
   counters: StreamCounters;
+  /** Events waiting for their consumers, over every subscription, and their weight in bytes. */
+  queuedEvents: number;
+  queuedBytes: number;
 }
 
 /**

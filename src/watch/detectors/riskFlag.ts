@@ -13,7 +13,7 @@
 import type { FlagChange, RiskFlagEvent } from '../events';
 import { type TokenSnapshot, WHALE_SHARE_PCT } from '../snapshot';
 import { eventKey, tokenRef } from './key';
-import { normalizeStatus } from './riskStatus';
+import { normalizeStatus } from './status';
 
 export const OWNER_JUMP_PCT_OF_SUPPLY = WHALE_SHARE_PCT;
 

@@ -11,12 +11,9 @@ import type { RiskStatusEvent } from '../events';
 import type { TokenSnapshot } from '../snapshot';
 import { eventKey, tokenRef } from './key';
 import { flagChanges } from './riskFlag';
+import { normalizeStatus } from './status';
 
-export function normalizeStatus(status: string | null): string | null {
-  if (status === null) return null;
-  const trimmed = status.trim().toUpperCase();
-  return trimmed === '' ? null : trimmed;
-}
+export { normalizeStatus };
 
 export function detectRiskStatus(last: TokenSnapshot | null, next: TokenSnapshot): RiskStatusEvent[] {
   if (last === null) return [];

@@ -109,7 +109,7 @@ describe('Telegram chat', () => {
   });
 
   it('Refresh edits the card in place', async () => {
-    // The press carries the action's refresh mark, which the in-memory key store keeps.
+    // Both key stores keep an action's refresh mark: the in-memory one here, SQLite in the main world below.
     const own = await startTelegramWorld({ extraCommands: [counter], actionKeys: new MemoryActionKeyStore() });
     try {
       const user = own.api.user(5);
@@ -126,6 +126,12 @@ describe('Telegram chat', () => {
     } finally {
       await own.close();
     }
+    const user = newUser();
+    const first = await ask(world.api.privateChat(user), user, '/counter');
+    const refresh = buttonKeys(first).find((b) => b.text === 'Refresh');
+    world.api.press({ from: user, message: first, data: refresh?.data ?? '' });
+    const edited = await world.api.waitFor((sent) => sent.find((m) => m.edited && m.messageId === first.messageId));
+    expect(parseTelegramHtml(edited.text).text).toContain(`Count ${refreshed}`);
   });
 
   it('a pasted address, Solscan link, DEX Screener link or hidden link gets the token card in a private chat', async () => {

@@ -6,6 +6,7 @@ import { StreamFixture, type FixtureOptions } from './support/fixture';
 import { memoryLogger } from './support/logs';
 import { token, wireToken } from './support/samples';
 import { sleep, waitFor } from './support/wait';
+import { ManualClock } from '../support/manualClock';
 
 const KEY = 'fixture-key-0123456789';
 const FAST = { heartbeatMs: 1_000, reconnectBaseMs: 20, reconnectMaxMs: 200 } as const;
@@ -103,28 +104,38 @@ describe('a slow consumer', () => {
   });
 });
 
-describe('heartbeat', () => {
+describe('heartbeat, on a manual clock', () => {
   it('terminates a socket whose server stops answering pings, then reconnects and resubscribes once', async () => {
-    const { fixture, client } = await setUp({ autoPong: false }, QUICK_HEARTBEAT);
+    const clock = new ManualClock(Date.now(), [0.5]);
+    const { fixture, client } = await setUp({ autoPong: false }, { ...QUICK_HEARTBEAT, clock });
     const T = token(5);
     const { events } = collect(client, 'token-feed', { tokenAddress: T });
-    await waitFor(() => fixture.attempts['token-feed'] >= 2, 'a reconnection after the missed pong');
-    // The new socket's snapshot reaches the subscriber a moment after the server counts the subscription.
+    await waitFor(() => events.length === 1 && clock.pending().includes(100), 'the snapshot and the first heartbeat armed');
+    clock.advance(100); // ping
+    clock.advance(100); // no pong: terminated
+    // The loss is backed off by 0.5 × reconnectBaseMs (20 ms), on the clock.
+    await waitFor(() => clock.pending().includes(10), 'the reconnection armed');
+    expect(client.status().sockets[0]?.lastError ?? '').toMatch(/pong/);
+    clock.advance(10);
     await waitFor(
       () => fixture.openSockets().length === 1 && fixture.liveSubscriptions().length === 1 && events.filter((event) => event.snapshot).length >= 2,
       'the new socket and its snapshot',
     );
+    expect(fixture.attempts['token-feed']).toBe(2);
     expect(fixture.openSockets()[0]?.received).toEqual([{ tokenAddress: T, apiKey: KEY }]);
-    expect(client.status().counters.reconnects).toBeGreaterThanOrEqual(1);
-    const lastErrors = client.status().sockets.map((socket) => socket.lastError);
-    expect(lastErrors[0] ?? '').toMatch(/pong/);
+    expect(client.status().counters.reconnects).toBe(1);
   });
 
   it('keeps a socket whose server answers pings', async () => {
-    const { fixture, client } = await setUp({}, QUICK_HEARTBEAT);
+    const clock = new ManualClock(Date.now(), [0.5]);
+    const { fixture, client } = await setUp({}, { ...QUICK_HEARTBEAT, clock });
     const { events } = collect(client, 'token-feed', { tokenAddress: token(6) });
-    await waitFor(() => events.length === 1, 'the snapshot');
-    await sleep(450);
+    await waitFor(() => events.length === 1 && clock.pending().includes(100), 'the snapshot and the first heartbeat armed');
+    for (let beat = 1; beat <= 5; beat++) {
+      clock.advance(100);
+      const pongAt = clock.now();
+      await waitFor(() => client.status().sockets[0]?.lastPongAt === pongAt, `pong ${beat}`);
+    }
     expect(fixture.attempts['token-feed']).toBe(1);
     expect(client.status().sockets).toMatchObject([{ state: 'open', reconnects: 0, lastError: null }]);
   });
@@ -167,32 +178,59 @@ describe('after an abrupt drop', () => {
   });
 });
 
-describe('the backoff after a loss', () => {
-  /** The backoff step of each "stream lost" line: 0 means the wait was drawn from [0, reconnectBaseMs). */
-  const steps = (logs: ReturnType<typeof memoryLogger>) =>
-    logs.lines().filter((line) => line.msg === 'stream lost; reconnecting after backoff').map((line) => line.backoffStep);
-  // No pong within the test: only being served can reset the backoff.
-  const NO_PONG_YET = { heartbeatMs: 60_000, reconnectBaseMs: 20, reconnectMaxMs: 60_000 } as const;
+describe('the backoff after a loss, on a manual clock', () => {
+  // No pong within the test: only being served, and staying up, can reset the backoff.
+  const NO_PONG_YET = { heartbeatMs: 60_000, reconnectBaseMs: 20, reconnectMaxMs: 60_000, stableMs: 5_000 } as const;
+  /** The reconnection wait armed after a loss: the one pending timer below the heartbeat. */
+  const reconnectWait = (clock: ManualClock) => clock.pending().find((delay) => delay < 60_000);
 
-  it('starts afresh once the server has served the socket, even when it is cut before the first pong', async () => {
-    const logs = memoryLogger();
-    const { fixture, client } = await setUp({}, { ...NO_PONG_YET, logger: logs.logger });
+  it('starts afresh after a loss once the served socket stayed up for stableMs', async () => {
+    const clock = new ManualClock(Date.now(), [0.5]);
+    const { fixture, client } = await setUp({}, { ...NO_PONG_YET, clock });
     const { events } = collect(client, 'token-feed', { tokenAddress: token(400) });
+    const waits: number[] = [];
     for (let cut = 1; cut <= 4; cut++) {
       await waitFor(() => events.filter((event) => event.snapshot).length === cut, `snapshot ${cut}`);
+      clock.advance(5_000);
       fixture.dropAll();
+      await waitFor(() => reconnectWait(clock) !== undefined, `the wait after cut ${cut}`);
+      const wait = reconnectWait(clock) ?? 0;
+      waits.push(wait);
+      clock.advance(wait);
     }
-    await waitFor(() => events.filter((event) => event.snapshot).length === 5, 'the last snapshot');
-    expect(steps(logs)).toEqual([0, 0, 0, 0]);
+    // 0.5 × 20 ms each time: step 0 after every loss.
+    expect(waits).toEqual([10, 10, 10, 10]);
+  });
+
+  it('keeps growing when a served socket dies again within seconds, as after every frame over the limit', async () => {
+    const clock = new ManualClock(Date.now(), [0.5]);
+    const { fixture, client } = await setUp({}, { ...NO_PONG_YET, clock });
+    const { events } = collect(client, 'token-feed', { tokenAddress: token(402) });
+    const waits: number[] = [];
+    for (let cut = 1; cut <= 4; cut++) {
+      await waitFor(() => events.filter((event) => event.snapshot).length === cut, `snapshot ${cut}`);
+      clock.advance(1_000);
+      fixture.dropAll();
+      await waitFor(() => reconnectWait(clock) !== undefined, `the wait after cut ${cut}`);
+      const wait = reconnectWait(clock) ?? 0;
+      waits.push(wait);
+      clock.advance(wait);
+    }
+    expect(waits).toEqual([10, 20, 40, 80]);
   });
 
   it('keeps growing while the server closes every socket before serving it', async () => {
-    const logs = memoryLogger();
-    const { fixture } = await setUp({ closeOnSubscribe: 1001 }, { ...NO_PONG_YET, logger: logs.logger });
+    const clock = new ManualClock(Date.now(), [0.5]);
+    const { fixture } = await setUp({ closeOnSubscribe: 1001 }, { ...NO_PONG_YET, clock });
     collect(client!, 'token-feed', { tokenAddress: token(401) });
-    await waitFor(() => fixture.attempts['token-feed'] >= 4, 'a few attempts');
-    await waitFor(() => steps(logs).length >= 3, 'their log lines');
-    expect(steps(logs).slice(0, 3)).toEqual([0, 1, 2]);
+    const waits: number[] = [];
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await waitFor(() => fixture.attempts['token-feed'] === attempt && reconnectWait(clock) !== undefined, `attempt ${attempt} lost`);
+      const wait = reconnectWait(clock) ?? 0;
+      waits.push(wait);
+      clock.advance(wait);
+    }
+    expect(waits).toEqual([10, 20, 40, 80]);
   });
 });
 
@@ -224,16 +262,22 @@ describe('a refused subscription', () => {
     ['a malformed subscription', 4000, { malformedTokens: [token(310)] }, 'malformed subscription'],
   ] as const)('%s (%i) is reported once and retried only slowly', async (_what, code, fixtureOptions, reason) => {
     const RETRY_MS = 400;
-    const { fixture, client } = await setUp(fixtureOptions, { rejectedRetryMs: RETRY_MS });
+    const clock = new ManualClock(Date.now(), [0, 0.5, 0.999]);
+    const { fixture, client } = await setUp(fixtureOptions, { rejectedRetryMs: RETRY_MS, clock });
     const rejections: SubscriptionRejection[] = [];
     client.subscribe('token-feed', { tokenAddress: token(310) }, () => {}, { onRejected: (rejection) => rejections.push(rejection) });
-    await waitFor(() => fixture.attempts['token-feed'] >= 4, 'three retries', 10_000);
+    const waits: number[] = [];
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await waitFor(() => fixture.attempts['token-feed'] === attempt && client.status().sockets[0]?.state === 'rejected', `refusal ${attempt}`);
+      const [wait = 0] = clock.pending();
+      waits.push(wait);
+      clock.advance(wait);
+    }
+    // rejectedRetryMs ± 20%, drawn from the clock: never the fast backoff (reconnectBaseMs is 20 here).
+    expect(waits).toEqual([320, 400, 479]);
     expect(rejections).toEqual([{ stream: 'token-feed', target: { tokenAddress: token(310) }, code, reason }]);
     // The last attempt may be between the server's error message and its close: either names the reason.
     expect(client.status().sockets).toMatchObject([{ subscriptions: 1, lastError: expect.stringContaining(reason) }]);
-    // Each retry waits rejectedRetryMs ± 20%: never the fast backoff (reconnectBaseMs is 20 here).
-    const gaps = fixture.attemptTimes.slice(1).map((time, n) => time - (fixture.attemptTimes[n] ?? 0));
-    for (const gap of gaps.slice(0, 3)) expect(gap).toBeGreaterThanOrEqual(0.8 * RETRY_MS - 5);
   });
 
   it('is reported again only after the server accepted the target in between', async () => {
@@ -259,7 +303,8 @@ describe('a refused subscription', () => {
 
   it('a subscriber without onRejected still has its target retried slowly; a throwing callback is logged', async () => {
     const logs = memoryLogger();
-    const { fixture, client } = await setUp({ unknownTokens: [token(330), token(331)] }, { rejectedRetryMs: 60_000, logger: logs.logger });
+    const clock = new ManualClock(Date.now(), [0.5]);
+    const { fixture, client } = await setUp({ unknownTokens: [token(330), token(331)] }, { rejectedRetryMs: 60_000, logger: logs.logger, clock });
     collect(client, 'token-feed', { tokenAddress: token(330) });
     client.subscribe('token-feed', { tokenAddress: token(331) }, () => {}, {
       onRejected: () => {
@@ -267,7 +312,8 @@ describe('a refused subscription', () => {
       },
     });
     await waitFor(() => client.status().sockets.every((socket) => socket.state === 'rejected'), 'both refused');
-    await sleep(200);
+    // Both wait rejectedRetryMs, on the clock, whatever became of the callbacks.
+    expect(clock.pending()).toEqual([60_000, 60_000]);
     expect(fixture.attempts['token-feed']).toBe(2);
     expect(logs.lines().some((line) => line.msg === 'onRejected callback failed')).toBe(true);
   });

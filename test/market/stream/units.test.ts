@@ -136,7 +136,7 @@ describe('DeliveryQueue', () => {
     });
     let dropped = 0;
     let delivered = 0;
-    const queue = new DeliveryQueue<{ n: number }>(3, {
+    const queue = new DeliveryQueue<{ n: number }>({ events: 3, bytes: Number.POSITIVE_INFINITY }, {
       deliver: async ({ n }) => {
         seen.push(n);
         if (n === 0) await gate;
@@ -162,7 +162,7 @@ describe('DeliveryQueue', () => {
       release = resolve;
     });
     let dropped = 0;
-    const queue = new DeliveryQueue<{ n: number }>(1_000, {
+    const queue = new DeliveryQueue<{ n: number }>({ events: 1_000, bytes: Number.POSITIVE_INFINITY }, {
       deliver: async ({ n }) => {
         seen.push(n);
         if (n === 0) await gate;
@@ -184,7 +184,7 @@ describe('DeliveryQueue', () => {
   it('goes on after a consumer failure and delivers nothing after stop', async () => {
     const seen: number[] = [];
     const failures: unknown[] = [];
-    const queue = new DeliveryQueue<{ n: number }>(10, {
+    const queue = new DeliveryQueue<{ n: number }>({ events: 10, bytes: Number.POSITIVE_INFINITY }, {
       deliver: ({ n }) => {
         seen.push(n);
         if (n === 1) throw new Error('boom');

@@ -82,6 +82,8 @@ export interface BotApiOptions {
   pollWaitMs?: number;
   /** Answer 429 past Telegram's limits. */
   pace?: boolean | PaceLimits;
+  /** Listen port (default 0: any free one). */
+  port?: number;
 }
 
 export interface FakeBotApi {
@@ -469,7 +471,7 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<FakeBotA
       if (!res.headersSent) fail(res, 500, `Internal Server Error: ${error instanceof Error ? error.message : String(error)}`);
     });
   });
-  server.listen(0, '127.0.0.1');
+  server.listen(options.port ?? 0, '127.0.0.1');
   await once(server, 'listening');
   const apiRoot = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // The stock client posts to `${apiURL}/sendCommand` and the like.

@@ -1,0 +1,262 @@
+/**
+ * The alert path at scale, `npm run bench -- alerts`: 10,000 followed tokens, 100,000 follows in
+ * 1,000 chats, the real stream client, watcher and SQLite store, and a feeder (bench/alertFeeder.mjs,
+ * in a worker thread, so it has the other core) pushing token-feed frames over real sockets.
+ *
+ * Figures (bench/results.json):
+ * - alert_events_per_s: frames per second from the feeder's first send to the last frame's state
+ *   and outbox rows committed; one frame in ALERT_EVERY flips the token's risk status (an alert to
+ *   its 10 chats), the others change its holders count (state only);
+ * - alert_vs_bare_ws_ratio: that rate against a bare `ws` client that only JSON.parses the same
+ *   frames from the same feeder;
+ * - alert_p99_ms: frame send to outbox row, at 1,000 frames a second, every frame an alert;
+ * - rss_mb_10k_tokens: process RSS with everything loaded and subscribed (feeder included);
+ * - reconcile_requests: upstream requests of one reconciliation of the 10,000 tokens (against the
+ *   simulator, counted by the simulator).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import bs58 from 'bs58';
+import WebSocket from 'ws';
+import { reconcileOnce } from '../src/jobs/reconcile';
+import { silentLogger } from '../src/log';
+import { MarketClient } from '../src/market/client';
+import { StreamClient, type StreamEvent } from '../src/market/stream';
+import { startSimulator } from '../src/simulator/server';
+import { openSqliteStore } from '../src/store/sqliteStore';
+import type { StateCommitBatch } from '../src/store/store';
+import { createWatcher, type WatcherStreams } from '../src/watch/watcher';
+import { recordResult } from './results';
+
+const API_KEY = 'bench-key';
+/** BENCH_ALERTS_SCALE (0–1, default 1) shrinks tokens, follows and frames alike, for a quick look while working on the path. */
+const SCALE = Math.min(1, Math.max(0.01, Number(process.env.BENCH_ALERTS_SCALE ?? '1') || 1));
+const TOKENS = Math.round(10_000 * SCALE);
+const FOLLOWS = TOKENS * 10;
+const FOLLOWS_PER_CHAT = 100;
+const PER_SOCKET = 1_000;
+const FRAMES = Math.round(100_000 * SCALE);
+const ALERT_EVERY = 10;
+const PACE_PER_SECOND = 1_000;
+const PACE_SECONDS = 5;
+
+function progress(text: string): void {
+  process.stderr.write(`[alerts] ${new Date().toISOString().slice(11, 19)} ${text}\n`);
+}
+
+interface Row {
+  what: string;
+  figure: string;
+}
+
+const now = (): number => performance.timeOrigin + performance.now();
+
+async function until(condition: () => boolean, what: string, timeoutMs = 300_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/** A distinct, valid Solana-style address per index. */
+function address(index: number): string {
+  const bytes = new Uint8Array(32);
+  bytes[0] = 7;
+  new DataView(bytes.buffer).setUint32(28, index + 1);
+  return bs58.encode(bytes);
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+class Feeder {
+  private readonly worker: Worker;
+  private readonly waiting = new Map<string, (message: Record<string, unknown>) => void>();
+
+  constructor(template: unknown) {
+    this.worker = new Worker(new URL('./alertFeeder.mjs', import.meta.url), { workerData: { template } });
+    this.worker.on('message', (message: Record<string, unknown>) => {
+      const type = String(message.type);
+      const resolve = this.waiting.get(type);
+      this.waiting.delete(type);
+      resolve?.(message);
+    });
+  }
+
+  next(type: string): Promise<Record<string, unknown>> {
+    return new Promise((resolve) => this.waiting.set(type, resolve));
+  }
+
+  send(message: Record<string, unknown>): void {
+    this.worker.postMessage(message);
+  }
+
+  async close(): Promise<void> {
+    const closed = this.next('closed');
+    this.send({ type: 'close' });
+    await closed;
+    await this.worker.terminate();
+  }
+}
+
+/** The bare client: the same sockets and subscriptions, and only JSON.parse per frame. */
+async function bareRate(feeder: Feeder, wsUrl: string, tokens: string[]): Promise<number> {
+  let parsed = 0;
+  let lastAt = 0;
+  const sockets: WebSocket[] = [];
+  for (let first = 0; first < tokens.length; first += PER_SOCKET) {
+    const socket = new WebSocket(`${wsUrl}/ws/token-feed`);
+    sockets.push(socket);
+    socket.on('message', (data) => {
+      const message = JSON.parse(String(data)) as { type?: string };
+      if (message.type === 'token') {
+        parsed += 1;
+        lastAt = now();
+      }
+    });
+    await new Promise((resolve) => socket.once('open', resolve));
+    for (const tokenAddress of tokens.slice(first, first + PER_SOCKET)) socket.send(JSON.stringify({ tokenAddress, apiKey: API_KEY }));
+  }
+  await until(() => parsed >= tokens.length, 'the bare snapshots');
+  const start = parsed;
+  const blasted = feeder.next('blasted');
+  feeder.send({ type: 'blast', count: FRAMES, alertEvery: ALERT_EVERY });
+  const { startedAt } = await blasted;
+  await until(() => parsed - start >= FRAMES, 'the bare client to read every frame');
+  for (const socket of sockets) socket.terminate();
+  return FRAMES / ((lastAt - Number(startedAt)) / 1000);
+}
+
+export async function benchAlerts(): Promise<Row[]> {
+  const rows: Row[] = [];
+  const sim = await startSimulator({ apiKey: API_KEY, port: 0, seed: 42 });
+  const template = sim.market.token(sim.market.tokenAddresses()[0] ?? '');
+  const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-bench-'));
+  const store = openSqliteStore(join(dir, 'bench.db'));
+  const feeder = new Feeder(template);
+  const { port } = await feeder.next('listening');
+  const wsUrl = `ws://127.0.0.1:${String(port)}`;
+  const tokens = Array.from({ length: TOKENS }, (_, index) => address(index));
+
+  try {
+    // 100,000 follows: chat c follows 100 consecutive tokens, so every token has 10 chats.
+    const followStarted = performance.now();
+    const options = { events: [], minUsd: 0, thresholdPct: 10, side: 'both' as const };
+    for (let index = 0; index < FOLLOWS; index++) {
+      const chat = Math.floor(index / FOLLOWS_PER_CHAT);
+      await store.follows.upsert({
+        chat: { platform: 'telegram', chatId: String(1_000_000 + chat), threadId: null, scopeId: null },
+        kind: 'token',
+        address: tokens[(chat * FOLLOWS_PER_CHAT + (index % FOLLOWS_PER_CHAT)) % TOKENS] ?? '',
+        label: null,
+        options,
+        addedBy: 'bench',
+        now: new Date(),
+      });
+    }
+    rows.push({ what: `alerts: ${FOLLOWS.toLocaleString('en-US')} follows written`, figure: `${((performance.now() - followStarted) / 1000).toFixed(1)} s` });
+
+    progress('follows written; bare ws client');
+    const bare = await bareRate(feeder, wsUrl, tokens);
+    rows.push({ what: 'alerts: bare ws client, JSON.parse only', figure: `${Math.round(bare).toLocaleString('en-US')} frames/s` });
+
+    // The watcher, with a thin wrapper that reads each frame's send time (the token's `version`).
+    const sentAt = new Map<string, number>();
+    const streams = new StreamClient({ wsUrl, apiKey: API_KEY, logger: silentLogger, subscriptionsPerSocket: PER_SOCKET });
+    const timed: WatcherStreams = {
+      subscribe: (stream, target, onEvent, subscribeOptions) =>
+        streams.subscribe(
+          stream,
+          target,
+          (event: StreamEvent) => {
+            if (event.kind === 'token' && event.token.version !== null) sentAt.set(event.token.address, Number(event.token.version));
+            return onEvent(event);
+          },
+          subscribeOptions,
+        ),
+    };
+    const latencies: number[] = [];
+    let timing = false;
+    const commitMany = store.state.commitMany.bind(store.state);
+    store.state.commitMany = async (batch: StateCommitBatch, at: Date) => {
+      const rowsAdded = await commitMany(batch, at);
+      if (timing) {
+        const done = now();
+        for (const item of batch.tokens) if (item.alerts.length > 0) latencies.push(done - (sentAt.get(item.snapshot.address) ?? done));
+      }
+      return rowsAdded;
+    };
+    progress('bare done; watcher start');
+    const watcher = createWatcher({ store, streams: timed, logger: silentLogger });
+    const startStarted = performance.now();
+    await watcher.start();
+    await until(() => watcher.status().processed >= TOKENS, 'every token snapshot');
+    await watcher.idle();
+    rows.push({ what: 'alerts: watcher start, 10,000 tokens subscribed with their baseline', figure: `${((performance.now() - startStarted) / 1000).toFixed(1)} s` });
+
+    global.gc?.();
+    const rss = process.memoryUsage().rss / 1024 / 1024;
+    recordResult('rss_mb_10k_tokens', rss, 'MB');
+    rows.push({ what: 'alerts: process RSS at 10,000 tokens and 100,000 follows', figure: `${rss.toFixed(0)} MB` });
+
+    progress('watcher started; throughput');
+    // Throughput: frame to outbox row, as fast as the feeder can push.
+    const before = watcher.status();
+    const blasted = feeder.next('blasted');
+    feeder.send({ type: 'blast', count: FRAMES, alertEvery: ALERT_EVERY });
+    const { startedAt } = await blasted;
+    await until(() => watcher.status().processed - before.processed >= FRAMES, 'the watcher to process every frame');
+    await watcher.idle();
+    const rate = FRAMES / ((now() - Number(startedAt)) / 1000);
+    const after = watcher.status();
+    recordResult('alert_events_per_s', rate, 'events/s');
+    recordResult('alert_vs_bare_ws_ratio', rate / bare, 'ratio');
+    rows.push({
+      what: `alerts: frame → outbox row, ${FRAMES.toLocaleString('en-US')} frames, 1 in ${ALERT_EVERY} an alert`,
+      figure: `${Math.round(rate).toLocaleString('en-US')} events/s (${(rate / bare).toFixed(2)} of bare ws), ${(after.rows - before.rows).toLocaleString('en-US')} outbox rows`,
+    });
+
+    progress('throughput done; latency');
+    // Latency at a steady 1,000 frames a second, each an alert to 10 chats.
+    timing = true;
+    const paced = feeder.next('paced');
+    const beforePace = watcher.status().processed;
+    feeder.send({ type: 'pace', perSecond: PACE_PER_SECOND, count: PACE_PER_SECOND * PACE_SECONDS });
+    await paced;
+    await until(() => watcher.status().processed - beforePace >= PACE_PER_SECOND * PACE_SECONDS, 'the paced frames');
+    await watcher.idle();
+    timing = false;
+    const p99 = percentile(latencies, 99);
+    recordResult('alert_p99_ms', p99, 'ms');
+    rows.push({ what: 'alerts: frame → outbox row at 1,000/s, p50 / p99', figure: `${percentile(latencies, 50).toFixed(2)} / ${p99.toFixed(2)} ms (${latencies.length} alerts)` });
+
+    progress('latency done; reconciliation');
+    // One reconciliation of the 10,000 tokens, counted by the service.
+    const market = new MarketClient({ baseUrl: sim.baseUrl, apiKey: API_KEY, logger: silentLogger });
+    sim.stats.reset();
+    const reconcileStarted = performance.now();
+    const result = await reconcileOnce({ watcher, market });
+    const requests = sim.stats.count();
+    recordResult('reconcile_requests', requests, 'requests');
+    rows.push({
+      what: 'alerts: one reconciliation of 10,000 tokens',
+      figure: `${requests} requests (${result.requests} asked), ${((performance.now() - reconcileStarted) / 1000).toFixed(2)} s`,
+    });
+    await market.close();
+
+    await watcher.close();
+    await streams.close();
+  } finally {
+    await feeder.close();
+    await store.close();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
