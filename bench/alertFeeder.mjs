@@ -1,5 +1,6 @@
 /**
- * The alert bench's feeder (plain JavaScript: a worker thread does not get tsx's loader on Node 20), in a worker thread (the other core): a WebSocket server speaking the
+ * The alert bench's feeder, a child process of the bench (the other core, and its memory is not the
+ * bot's), in plain JavaScript: a WebSocket server speaking the
  * stream protocol of docs/streams.md for any number of tokens, which on command pushes token-feed
  * frames as fast as its sockets take them, or at a set pace. Frames are one simulated token's
  * JSON with the address, the risk status and the holders count filled in; the token's `version`
@@ -7,15 +8,15 @@
  * outbox row.
  */
 import { performance } from 'node:perf_hooks';
-import { parentPort, workerData } from 'node:worker_threads';
 import { WebSocketServer } from 'ws';
 
 // workerData: { template }, a wire token whose address, riskStatus, holdersCount and version are replaced.
 // Commands: { type: 'blast', count, alertEvery } | { type: 'pace', perSecond, count } | { type: 'close' }.
 
-const port = parentPort;
-if (!port) throw new Error('alertFeeder runs as a worker');
-const { template } = workerData;
+if (!process.send) throw new Error('alertFeeder runs as a child process (fork)');
+const port = { postMessage: (message) => process.send?.(message), on: (event, listener) => process.on(event, listener) };
+// The template comes in the environment, so the server can start at once.
+const template = JSON.parse(process.env.ALERT_FEEDER_TEMPLATE ?? '{}');
 
 const MARK = '\u0000';
 // The frame split around the four values that change, so a frame is a few concatenations.
@@ -126,6 +127,9 @@ port.on('message', (command) => {
   else if (command.type === 'pace') void pace(command.perSecond, command.count);
   else {
     for (const client of server.clients) client.terminate();
-    server.close(() => port.postMessage({ type: 'closed' }));
+    server.close(() => {
+      port.postMessage({ type: 'closed' });
+      process.disconnect?.();
+    });
   }
 });

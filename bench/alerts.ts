@@ -1,7 +1,7 @@
 /**
  * The alert path at scale, `npm run bench -- alerts`: 10,000 followed tokens, 100,000 follows in
  * 1,000 chats, the real stream client, watcher and SQLite store, and a feeder (bench/alertFeeder.mjs,
- * in a worker thread, so it has the other core) pushing token-feed frames over real sockets.
+ * a child process, so it has the other core and its memory is not counted) pushing token-feed frames over real sockets.
  *
  * Figures (bench/results.json):
  * - alert_events_per_s: frames per second from the feeder's first send to the last frame's state
@@ -10,7 +10,8 @@
  * - alert_vs_bare_ws_ratio: that rate against a bare `ws` client that only JSON.parses the same
  *   frames from the same feeder;
  * - alert_p99_ms: frame send to outbox row, at 1,000 frames a second, every frame an alert;
- * - rss_mb_10k_tokens: process RSS with everything loaded and subscribed (feeder included);
+ * - rss_mb_10k_tokens: the bench process's RSS with everything loaded and subscribed (the feeder
+ *   is another process);
  * - reconcile_requests: upstream requests of one reconciliation of the 10,000 tokens (against the
  *   simulator, counted by the simulator).
  */
@@ -18,7 +19,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import bs58 from 'bs58';
 import WebSocket from 'ws';
 import { reconcileOnce } from '../src/jobs/reconcile';
@@ -58,7 +60,7 @@ async function until(condition: () => boolean, what: string, timeoutMs = 300_000
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
@@ -76,12 +78,16 @@ function percentile(values: number[], p: number): number {
 }
 
 class Feeder {
-  private readonly worker: Worker;
+  private readonly child: ChildProcess;
   private readonly waiting = new Map<string, (message: Record<string, unknown>) => void>();
 
   constructor(template: unknown) {
-    this.worker = new Worker(new URL('./alertFeeder.mjs', import.meta.url), { workerData: { template } });
-    this.worker.on('message', (message: Record<string, unknown>) => {
+    this.child = fork(fileURLToPath(new URL('./alertFeeder.mjs', import.meta.url)), [], {
+      env: { ...process.env, ALERT_FEEDER_TEMPLATE: JSON.stringify(template) },
+      execArgv: [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.child.on('message', (message: Record<string, unknown>) => {
       const type = String(message.type);
       const resolve = this.waiting.get(type);
       this.waiting.delete(type);
@@ -94,14 +100,15 @@ class Feeder {
   }
 
   send(message: Record<string, unknown>): void {
-    this.worker.postMessage(message);
+    this.child.send(message);
   }
 
   async close(): Promise<void> {
-    const closed = this.next('closed');
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
     this.send({ type: 'close' });
-    await closed;
-    await this.worker.terminate();
+    const timer = setTimeout(() => this.child.kill(), 5_000);
+    await exited;
+    clearTimeout(timer);
   }
 }
 
@@ -135,8 +142,10 @@ async function bareRate(feeder: Feeder, wsUrl: string, tokens: string[]): Promis
 
 export async function benchAlerts(): Promise<Row[]> {
   const rows: Row[] = [];
-  const sim = await startSimulator({ apiKey: API_KEY, port: 0, seed: 42 });
-  const template = sim.market.token(sim.market.tokenAddresses()[0] ?? '');
+  // The frames are one simulated token; the simulator itself is started again only to count the reconciliation.
+  const templateSim = await startSimulator({ apiKey: API_KEY, port: 0, seed: 42 });
+  const template = templateSim.market.token(templateSim.market.tokenAddresses()[0] ?? '');
+  await templateSim.close();
   const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-bench-'));
   const store = openSqliteStore(join(dir, 'bench.db'));
   const feeder = new Feeder(template);
@@ -198,12 +207,12 @@ export async function benchAlerts(): Promise<Row[]> {
     await watcher.start();
     await until(() => watcher.status().processed >= TOKENS, 'every token snapshot');
     await watcher.idle();
-    rows.push({ what: 'alerts: watcher start, 10,000 tokens subscribed with their baseline', figure: `${((performance.now() - startStarted) / 1000).toFixed(1)} s` });
+    rows.push({ what: `alerts: watcher start, ${TOKENS.toLocaleString('en-US')} tokens subscribed with their baseline`, figure: `${((performance.now() - startStarted) / 1000).toFixed(1)} s` });
 
     global.gc?.();
     const rss = process.memoryUsage().rss / 1024 / 1024;
     recordResult('rss_mb_10k_tokens', rss, 'MB');
-    rows.push({ what: 'alerts: process RSS at 10,000 tokens and 100,000 follows', figure: `${rss.toFixed(0)} MB` });
+    rows.push({ what: `alerts: process RSS at ${TOKENS.toLocaleString('en-US')} tokens and ${FOLLOWS.toLocaleString('en-US')} follows`, figure: `${rss.toFixed(0)} MB` });
 
     progress('watcher started; throughput');
     // Throughput: frame to outbox row, as fast as the feeder can push.
@@ -238,6 +247,7 @@ export async function benchAlerts(): Promise<Row[]> {
 
     progress('latency done; reconciliation');
     // One reconciliation of the 10,000 tokens, counted by the service.
+    const sim = await startSimulator({ apiKey: API_KEY, port: 0, seed: 42 });
     const market = new MarketClient({ baseUrl: sim.baseUrl, apiKey: API_KEY, logger: silentLogger });
     sim.stats.reset();
     const reconcileStarted = performance.now();
@@ -245,17 +255,17 @@ export async function benchAlerts(): Promise<Row[]> {
     const requests = sim.stats.count();
     recordResult('reconcile_requests', requests, 'requests');
     rows.push({
-      what: 'alerts: one reconciliation of 10,000 tokens',
+      what: `alerts: one reconciliation of ${TOKENS.toLocaleString('en-US')} tokens`,
       figure: `${requests} requests (${result.requests} asked), ${((performance.now() - reconcileStarted) / 1000).toFixed(2)} s`,
     });
     await market.close();
+    await sim.close();
 
     await watcher.close();
     await streams.close();
   } finally {
     await feeder.close();
     await store.close();
-    await sim.close();
     rmSync(dir, { recursive: true, force: true });
   }
   return rows;

@@ -94,6 +94,13 @@ describe('loadConfig', () => {
     expect(message).not.toContain('\n');
   });
 
+  it('reads RECONCILE_CRON, every minute by default, and refuses what is not cron', () => {
+    expect(loadConfig({}).reconcileCron).toBe('* * * * *');
+    expect(loadConfig({ RECONCILE_CRON: '*/5 * * * *' }).reconcileCron).toBe('*/5 * * * *');
+    expect(loadConfig({ RECONCILE_CRON: '30 * * * * *' }).reconcileCron).toBe('30 * * * * *');
+    expect(() => loadConfig({ RECONCILE_CRON: 'every minute' })).toThrow(/RECONCILE_CRON must be a cron expression/);
+  });
+
   it('never repeats a secret in its error', () => {
     expect(() => loadConfig({ TMDS_BASE_URL: 'https://user:hunter2-secret@x.example', TMDS_API_KEY: 'k' })).toThrow(ConfigError);
     try {

@@ -148,7 +148,7 @@ class WatcherImpl implements Watcher {
   private readonly tokenState = new Map<string, TokenSnapshot>();
   private readonly walletState = new Map<string, WalletSnapshot>();
   private readonly followers = new Map<string, Follow[]>();
-  private readonly open = new Map<string, () => void>();
+  private readonly open = new Map<string, { stream: StreamName; stop: () => void }>();
   private readonly baselines = new Set<string>();
   private readonly holdersWaiting = new Map<string, Input[]>();
   /** When each token's state was last written, and what a detector reads of it then. */
@@ -164,6 +164,8 @@ class WatcherImpl implements Watcher {
   private reconnectTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly counts = { processed: 0, events: 0, rows: 0 };
+  /** Kept as subscriptions open and close: status() is read often (a /status, a bench) and must not walk them all. */
+  private readonly subscriptionCounts: Record<StreamName, number> = { 'token-feed': 0, 'chart-live': 0, 'holders-live': 0, 'trades-live': 0 };
 
   constructor(private readonly deps: WatcherDeps) {
     this.store = deps.store;
@@ -217,15 +219,17 @@ class WatcherImpl implements Watcher {
     for (const wallet of wallets) {
       wantedKeys.set(subKey('trades-live', wallet), { stream: 'trades-live', target: { wallets: [wallet] }, address: wallet });
     }
-    for (const [key, stop] of this.open) {
+    for (const [key, open] of this.open) {
       if (wantedKeys.has(key)) continue;
-      stop();
+      open.stop();
       this.open.delete(key);
+      this.subscriptionCounts[open.stream] -= 1;
     }
     for (const [key, want] of wantedKeys) {
       if (this.open.has(key)) continue;
       try {
-        this.open.set(key, this.subscribe(want.stream, want.target, want.address));
+        this.open.set(key, { stream: want.stream, stop: this.subscribe(want.stream, want.target, want.address) });
+        this.subscriptionCounts[want.stream] += 1;
       } catch (error) {
         // A target the client can never serve (not an address): said once, the others go on.
         this.logger.warn({ stream: want.stream, address: want.address, error: errorText(error) }, 'cannot watch this target');
@@ -555,15 +559,10 @@ class WatcherImpl implements Watcher {
   }
 
   status(): WatcherStatus {
-    const subscriptions: Record<StreamName, number> = { 'token-feed': 0, 'chart-live': 0, 'holders-live': 0, 'trades-live': 0 };
-    for (const key of this.open.keys()) {
-      const stream = key.slice(0, key.indexOf('|')) as StreamName;
-      subscriptions[stream] += 1;
-    }
     return {
       tokens: this.wanted.tokens.length,
       wallets: this.wanted.wallets.length,
-      subscriptions,
+      subscriptions: { ...this.subscriptionCounts },
       processed: this.counts.processed,
       events: this.counts.events,
       rows: this.counts.rows,
@@ -577,7 +576,10 @@ class WatcherImpl implements Watcher {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const stop of this.open.values()) stop();
+    for (const open of this.open.values()) {
+      open.stop();
+      this.subscriptionCounts[open.stream] -= 1;
+    }
     this.open.clear();
     if (this.reconnectTimer !== null) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
