@@ -1,12 +1,33 @@
 /**
- * The Discord chat as the app starts it: from the settings, or not at all when no DISCORD_TOKEN is
- * set. Commands are registered at start only in DISCORD_GUILD_ID (instant, for a development
- * server); globally they are registered once, with `npm run register`.
+ * The Discord chat as the app starts it (PLATFORM_CHATS in src/chats/startChats.ts): from the
+ * settings, or not at all when no DISCORD_TOKEN is set. Commands are registered at start only in
+ * DISCORD_GUILD_ID (instant, for a development server); globally they are registered once, with
+ * `npm run register`.
  */
-import type { ChatDeps, RunningChat } from '../startChats';
+import type { Config } from '../../config';
+import type { AlertSender } from '../../delivery/sender';
+import type { Dispatcher } from '../../dispatch/dispatcher';
+import type { Logger } from '../../log';
+import type { Store } from '../../store/store';
 import { startDiscordChat } from './start';
 
-export async function discordChat(deps: ChatDeps): Promise<RunningChat | null> {
+export interface DiscordChatDeps {
+  config: Config;
+  logger: Logger;
+  dispatcher: Dispatcher;
+  store: Store;
+}
+
+/** The shape of a running chat that startChats expects. */
+export interface RunningDiscordChat {
+  name: 'discord';
+  sender: AlertSender;
+  /** Discord runs until stopped. */
+  ended: null;
+  stop(): Promise<void>;
+}
+
+export async function discordChat(deps: DiscordChatDeps): Promise<RunningDiscordChat | null> {
   const settings = deps.config.discord;
   if (settings === null) return null;
   const chat = await startDiscordChat({
