@@ -69,16 +69,20 @@ server.on('listening', () => {
   port.postMessage({ type: 'listening', port: typeof address === 'object' && address !== null ? address.port : 0 });
 });
 
-const HIGH_WATER = 8 * 1024 * 1024;
+// Small: a pong queued behind megabytes of frames would arrive after the client's heartbeat gave up.
+const HIGH_WATER = 256 * 1024;
 
-/** The next frame for the n-th token of the round: a status flip every `alertEvery` rounds, else a holders count change. */
+/** The next frame for the n-th token: one frame in `alertEvery` flips its status, the others change its holders count. */
+let framesMade = 0;
+
 function next(index, round, alertEvery) {
   const address = order[index];
   if (address === undefined) return null;
   const socket = owners.get(address);
   const current = state.get(address);
   if (!socket || !current) return null;
-  if (alertEvery > 0 && round % alertEvery === 0) current.status = 1 - current.status;
+  framesMade += 1;
+  if (alertEvery > 0 && (alertEvery === 1 || framesMade % alertEvery === 0)) current.status = 1 - current.status;
   else current.holders += 1;
   return { socket, text: frame(address, STATUSES[current.status] ?? 'SAFE', current.holders, now()) };
 }
@@ -92,8 +96,12 @@ async function blast(count, alertEvery) {
       const item = next(index, round, alertEvery);
       if (!item) continue;
       // Wait for a socket whose reader is behind: a real service's kernel buffers do the same.
-      while (item.socket.bufferedAmount > HIGH_WATER) await new Promise((resolve) => setImmediate(resolve));
-      item.socket.send(item.text);
+      let socket = item.socket;
+      while (socket.readyState === socket.OPEN && socket.bufferedAmount > HIGH_WATER) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        socket = owners.get(order[index]) ?? socket;
+      }
+      socket.send(item.text);
       sent += 1;
     }
     round += 1;

@@ -106,7 +106,13 @@ export async function startApp(options: AppOptions): Promise<App> {
     const store = openSqliteStore(config.databasePath);
     closers.unshift(() => store.close());
 
-    const streams = new StreamClient({ wsUrl: market.wsUrl, apiKey: market.apiKey, logger });
+    const streams = new StreamClient({
+      wsUrl: market.wsUrl,
+      apiKey: market.apiKey,
+      logger,
+      maxFrameBytes: config.wsMaxFrameBytes,
+      queueMaxBytes: config.wsQueueMaxBytes,
+    });
     closers.unshift(() => streams.close());
     const watcher = createWatcher({
       store,

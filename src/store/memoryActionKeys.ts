@@ -11,6 +11,11 @@ import type { ActionKeyStore, ResolvedAction, StoredAction } from './actionKeys'
 const KEY_BYTES = 12;
 /** A key longer than the contract allows was never issued here; it is refused before any lookup. */
 const MAX_KEY_LENGTH = 20;
+/**
+ * The most keys held unless told otherwise: past it the oldest go first (a press on one gets "no longer known"), so a
+ * busy bot without a database stays within tens of megabytes whatever the action lifetime.
+ */
+export const MAX_MEMORY_KEYS = 100_000;
 
 interface Entry {
   action: StoredAction;
@@ -20,6 +25,8 @@ interface Entry {
 
 export class MemoryActionKeyStore implements ActionKeyStore {
   private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly maxKeys: number = MAX_MEMORY_KEYS) {}
 
   /** How many keys are held (expired ones included until pruned). */
   get size(): number {
@@ -32,6 +39,8 @@ export class MemoryActionKeyStore implements ActionKeyStore {
     const stored: StoredAction = { command: action.command, args: [...action.args] };
     if (action.refresh === true) stored.refresh = true;
     this.entries.set(key, { action: stored, chat: chatKey(chat), expiresAtMs: expiresAt.getTime() });
+    // A Map iterates in insertion order: its first key is the oldest.
+    if (this.entries.size > this.maxKeys) this.entries.delete(this.entries.keys().next().value ?? '');
     return Promise.resolve(key);
   }
 

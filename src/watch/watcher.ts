@@ -183,7 +183,11 @@ class WatcherImpl implements Watcher {
     const run = this.syncing.then(async () => {
       if (this.closed) return;
       if (address === undefined) this.followers.clear();
-      else this.followers.delete(address);
+      else {
+        // The cache is keyed by kind and address: an address may be followed as either.
+        this.followers.delete(followerKey('token', address));
+        this.followers.delete(followerKey('wallet', address));
+      }
       const targets = await this.store.follows.targets();
       await this.syncNow(targets);
     });

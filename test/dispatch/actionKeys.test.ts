@@ -120,4 +120,15 @@ describe('MemoryActionKeyStore', () => {
     expect(await store.resolve(key, group, now)).toEqual({ status: 'wrong-chat' });
     expect(await store.resolve(key, { ...group, threadId: '7' }, now)).toMatchObject({ status: 'ok' });
   });
+
+  it('holds at most its maximum of keys, dropping the oldest first', async () => {
+    const MAX = 1000;
+    const store = new MemoryActionKeyStore(MAX);
+    const first = await store.issue({ command: 'help', args: [] }, chat, later(1000));
+    let last = '';
+    for (let index = 0; index < MAX; index++) last = await store.issue({ command: 'help', args: [] }, chat, later(1000));
+    expect(store.size).toBe(MAX);
+    expect(await store.resolve(first, chat, now)).toEqual({ status: 'unknown' });
+    expect(await store.resolve(last, chat, now)).toMatchObject({ status: 'ok' });
+  });
 });

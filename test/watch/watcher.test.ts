@@ -136,6 +136,12 @@ describe('the watcher over the simulator', () => {
     await waitFor(() => watcher.status().rows >= 1, 'the alert for the new follow');
     expect((await alertsFor(B, 'risk-status')).length).toBe(1);
 
+    // A follow's options changed: a one-address resync reads them again (only risk flags now: no holders-live).
+    const holdersBefore = sim.streams.subscriptionCount('holders-live');
+    await follow(B, T3, 'token', { events: ['risk-flag'] });
+    await watcher.resync(T3);
+    await waitFor(() => sim.streams.subscriptionCount('holders-live') === holdersBefore - 1, 'the holders subscription closed');
+
     await store.follows.remove(B, T3);
     await watcher.resync(T3);
     await waitFor(() => sim.streams.subscriptionCount('token-feed') === 1, 'the subscription closed');
