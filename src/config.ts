@@ -45,6 +45,20 @@ export interface Config {
   databasePath: string;
   /** Null: no Telegram bot token, Telegram is off. */
   telegram: TelegramConfig | null;
+  /** Null: no Discord bot token, Discord is off. */
+  discord: DiscordConfig | null;
+}
+
+export interface DiscordConfig {
+  token: string;
+  /** The application's id (a snowflake), for registering commands and answering interactions. */
+  appId: string;
+  /** Null: commands are registered globally by `npm run register`; set: in this server, and at start. */
+  guildId: string | null;
+  /** REST base without the version (default https://discord.com/api); the gateway address comes from its /gateway/bot. */
+  restApi: string | null;
+  /** Answer a message that is only an address with its token card (needs the Message Content intent). */
+  detectAddresses: boolean;
 }
 
 export interface TelegramConfig {
@@ -220,6 +234,11 @@ const EnvSchema = z.object({
   TELEGRAM_WEBHOOK_URL: httpUrl('TELEGRAM_WEBHOOK_URL', ['https:', 'http:']),
   TELEGRAM_WEBHOOK_SECRET: z.string().optional(),
   TELEGRAM_WEBHOOK_PORT: wholeNumber('TELEGRAM_WEBHOOK_PORT', 1, 65_535, 8080),
+  DISCORD_TOKEN: z.string().optional(),
+  DISCORD_APP_ID: z.string().optional(),
+  DISCORD_GUILD_ID: z.string().optional(),
+  DISCORD_REST_API: httpUrl('DISCORD_REST_API', ['https:', 'http:']),
+  DISCORD_DETECT_ADDRESSES: z.string().optional(),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -274,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     reconcileCron: parsed.RECONCILE_CRON,
     databasePath: parsed.DATABASE_PATH,
     telegram: readTelegram(parsed),
+    discord: readDiscord(parsed),
   };
 }
 
@@ -296,6 +316,31 @@ function readTelegram(parsed: z.output<typeof EnvSchema>): TelegramConfig | null
     token,
     apiRoot: parsed.TELEGRAM_API_ROOT ?? null,
     webhook: parsed.TELEGRAM_WEBHOOK_URL === undefined ? null : { url: parsed.TELEGRAM_WEBHOOK_URL, secret: secret === '' ? null : secret, port: parsed.TELEGRAM_WEBHOOK_PORT },
+  };
+}
+
+/** Discord ids are snowflakes: decimal digits, 17 to 20 of them today. */
+const SNOWFLAKE = /^\d{15,21}$/;
+/** A bot token's form: three base64url parts joined by dots. Checked so a pasted typo fails at start. */
+const DISCORD_TOKEN = /^[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{3,}\.[A-Za-z0-9_-]{10,}$/;
+
+function readDiscord(parsed: z.output<typeof EnvSchema>): DiscordConfig | null {
+  const token = parsed.DISCORD_TOKEN?.trim() ?? '';
+  const appId = parsed.DISCORD_APP_ID?.trim() ?? '';
+  const guildId = parsed.DISCORD_GUILD_ID?.trim() ?? '';
+  const detect = parsed.DISCORD_DETECT_ADDRESSES?.trim().toLowerCase() ?? '';
+  if (token === '') return null;
+  // The value is never echoed: it is a secret.
+  if (!DISCORD_TOKEN.test(token)) throw new ConfigError('DISCORD_TOKEN', 'must be the bot token from the Developer Portal (three parts joined by dots)');
+  if (!SNOWFLAKE.test(appId)) throw new ConfigError('DISCORD_APP_ID', 'must be the application id from the Developer Portal (digits), and is required with DISCORD_TOKEN');
+  if (guildId !== '' && !SNOWFLAKE.test(guildId)) throw new ConfigError('DISCORD_GUILD_ID', 'must be a server id (digits)');
+  if (!['', '0', '1', 'true', 'false'].includes(detect)) throw new ConfigError('DISCORD_DETECT_ADDRESSES', 'must be 1 or 0');
+  return {
+    token,
+    appId,
+    guildId: guildId === '' ? null : guildId,
+    restApi: parsed.DISCORD_REST_API ?? null,
+    detectAddresses: detect === '1' || detect === 'true',
   };
 }
 

@@ -11,6 +11,7 @@ import type { AlertSender } from '../delivery/sender';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
+import { discordChat } from './discord/chatStarter';
 import { telegramChat } from './telegram/chatStarter';
 
 export interface ChatDeps {
@@ -36,7 +37,7 @@ export type ChatStarter = (deps: ChatDeps) => Promise<RunningChat | null>;
 
 /** Discord and Telegram: each starts when its token is configured. */
 export const PLATFORM_CHATS: readonly ChatStarter[] = [
-  // startDiscordChat,  (src/chats/discord/start.ts)
+  discordChat, // src/chats/discord/chatStarter.ts
   telegramChat, // src/chats/telegram/chatStarter.ts
 ];
 

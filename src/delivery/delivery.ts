@@ -24,6 +24,7 @@ export interface DeliveryOptions {
   /** The safety-net poll, in ms (default 5 s). */
   pollMs?: number;
   batchSize?: number;
+  /** Chats sent to at once, for every platform; unset, each sender's own (`AlertSender.concurrency`), else 8. */
   concurrency?: number;
   digestThreshold?: number;
   backoff?: BackoffPolicy;
@@ -32,6 +33,7 @@ export interface DeliveryOptions {
   keepDeliveredMs?: number;
 }
 
+const DEFAULT_CONCURRENCY = 8;
 const PRUNE_EVERY_MS = 6 * 3_600_000;
 const KEEP_DELIVERED_MS = 7 * 24 * 3_600_000;
 
@@ -117,7 +119,6 @@ export function createDelivery(options: DeliveryOptions): Delivery {
   const cards = new AlertCardCache(options.alertCard);
   const settings = {
     batchSize: options.batchSize ?? 200,
-    concurrency: options.concurrency ?? 8,
     digestThreshold: options.digestThreshold ?? DIGEST_THRESHOLD,
     backoff: options.backoff ?? DEFAULT_BACKOFF,
   };
@@ -134,7 +135,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
         now,
         ...(options.onPaused === undefined ? {} : { onPaused: options.onPaused }),
       },
-      settings,
+      { ...settings, concurrency: options.concurrency ?? sender.concurrency ?? DEFAULT_CONCURRENCY },
     );
     loops.set(sender.platform, new PlatformLoop(drain, options.pollMs ?? 5_000, options.logger, now));
   }

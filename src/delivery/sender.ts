@@ -15,5 +15,11 @@ export type SendOutcome =
 
 export interface AlertSender {
   readonly platform: Platform;
+  /**
+   * How many chats delivery may send to at once. A platform whose pace is per chat (Telegram: one
+   * message a second per chat, 30 overall) needs as many chats in flight as its overall rate, or a
+   * backlog moves at the per-chat pace times this number. Default: delivery's own setting.
+   */
+  readonly concurrency?: number;
   send(chat: ChatRef, card: Card, buttons: ActionButton[]): Promise<SendOutcome>;
 }

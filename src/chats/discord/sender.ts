@@ -4,9 +4,9 @@
  *
  * A channel the bot can no longer write to (deleted, permission lost, server left) answers 403 or
  * 404; every such answer counts toward Discord's invalid-request budget (10,000 in 10 minutes bans
- * the bot for a while), so the first one is reported as `gone`: delivery pauses the chat, and this
- * sender answers further alerts to it as gone without asking Discord again for a while, even those
- * already under way when the first failed.
+ * the bot for a while), so the first one is reported as `gone`: delivery pauses the chat and sends
+ * it nothing more, and a send to it already waiting for its slot when the first failed is answered
+ * as gone without asking Discord again. (A chat resumed later is tried afresh.)
  */
 import { DiscordAPIError, HTTPError, RateLimitError, Routes, type REST, type RawFile } from 'discord.js';
 import type { Card } from '../../cards/card';
@@ -26,8 +26,8 @@ export const GONE_CODES: ReadonlyMap<number, string> = new Map([
   [50007, 'Cannot send messages to this user'],
 ]);
 
-/** How long a channel found gone is answered from memory, so a resumed channel is tried again later. */
-const GONE_MEMORY_MS = 10 * 60 * 1000;
+/** How long a failure is remembered for sends that were waiting when it came; longer than any pacer wait. */
+const GONE_MEMORY_MS = 60 * 1000;
 /** A refused bot token: nothing will go through until the operator fixes it. */
 const UNAUTHORIZED_RETRY_MS = 10 * 60 * 1000;
 
@@ -86,13 +86,12 @@ export class DiscordAlertSender implements AlertSender {
 
   async send(chat: ChatRef, card: Card, buttons: ActionButton[]): Promise<SendOutcome> {
     const channel = chat.chatId;
-    const known = this.knownGone(channel);
-    if (known !== null) return { status: 'gone', reason: known };
+    const startedAt = this.now();
     // The embed is rendered once per alert however many channels get it; buttons belong to each channel.
     const { body, files } = messageBody({ ...this.render(card), components: buttonRows(buttons) });
     await this.pacer.take(channel);
     // A send that waited for its slot may find the channel gone meanwhile.
-    const goneWhileWaiting = this.knownGone(channel);
+    const goneWhileWaiting = this.goneSince(channel, startedAt);
     if (goneWhileWaiting !== null) return { status: 'gone', reason: goneWhileWaiting };
     try {
       await this.options.rest.post(Routes.channelMessages(channel), { body, files: files.length > 0 ? files : undefined });
@@ -101,7 +100,7 @@ export class DiscordAlertSender implements AlertSender {
     } catch (error) {
       const outcome = outcomeOfError(error);
       if (outcome.status === 'gone') {
-        this.gone.set(channel, { reason: outcome.reason, at: this.now() });
+        this.remember(channel, outcome.reason);
         this.options.logger.warn({ channel, guild: chat.scopeId, reason: outcome.reason }, 'discord channel cannot be written to; its alerts pause');
       } else if (outcome.status === 'retry') {
         this.options.logger.info({ channel, reason: outcome.reason }, 'discord alert send failed; delivery retries');
@@ -110,18 +109,15 @@ export class DiscordAlertSender implements AlertSender {
     }
   }
 
-  /** Forgets that a channel was gone (it was resumed). */
-  forget(channel: string): void {
-    this.gone.delete(channel);
+  private remember(channel: string, reason: string): void {
+    const now = this.now();
+    for (const [key, entry] of this.gone) if (now - entry.at > GONE_MEMORY_MS) this.gone.delete(key);
+    this.gone.set(channel, { reason, at: now });
   }
 
-  private knownGone(channel: string): string | null {
+  /** The reason a channel failed at or after `since`, or null. */
+  private goneSince(channel: string, since: number): string | null {
     const entry = this.gone.get(channel);
-    if (entry === undefined) return null;
-    if (this.now() - entry.at > GONE_MEMORY_MS) {
-      this.gone.delete(channel);
-      return null;
-    }
-    return entry.reason;
+    return entry !== undefined && entry.at >= since ? entry.reason : null;
   }
 }

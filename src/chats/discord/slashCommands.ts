@@ -11,12 +11,12 @@ import {
   PermissionFlagsBits,
   type APIApplicationCommandBasicOption,
   type APIApplicationCommandOption,
-  type RESTPutAPIApplicationCommandsJSONBody,
+  type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
 import type { AnyCommand, ChoiceOption, OptionSpec } from '../../dispatch/command';
 import { CHOICE_TEXT_MAX } from './limits';
 
-type CommandJson = RESTPutAPIApplicationCommandsJSONBody[number];
+type CommandJson = RESTPostAPIChatInputApplicationCommandsJSONBody;
 
 /**
  * Who sees a manager's command by default. Discord shows a command to members who hold every

@@ -13,6 +13,7 @@ import {
   GatewayIntentBits,
   MessageFlags,
   Options,
+  REST,
   Routes,
   type Interaction,
   type Message,
@@ -177,7 +178,11 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
     logger.info({ guild: options.guildId, count }, 'discord commands registered in the development server');
   }
 
-  const sender = new DiscordAlertSender({ rest: client.rest, logger });
+  // Alerts have a REST client of their own: delivery finishes its sends after the chat stops (and
+  // the client's REST loses its token when the client is destroyed).
+  const alertRest = new REST({ api: options.restApi ?? DEFAULT_REST_API }).setToken(options.token);
+  alertRest.on('invalidRequestWarning', (info) => logger.warn({ count: info.count, remainingMs: info.remainingTime }, 'discord invalid requests are adding up (alerts)'));
+  const sender = new DiscordAlertSender({ rest: alertRest, logger });
   return {
     client,
     sender,

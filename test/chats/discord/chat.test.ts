@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayIntentBits, type APIEmbed } from 'discord.js';
 import type { ChatRef } from '../../../src/chats/chat';
-import { DEFAULT_REST_API } from '../../../src/chats/discord/start';
+import { DEFAULT_REST_API, startDiscordChat } from '../../../src/chats/discord/start';
 import { DISCORD_ERRORS, PLAIN_MEMBER, MANAGE_CHANNELS, MANAGE_GUILD, type FakeMessage } from '../../support/discord/fakeDiscord';
 import { expectSafeMarkdown } from '../../support/discord/markdownCheck';
 import { ALERT_CHANNEL, APP_ID, CHANNEL, GONE_CHANNEL, GUILD, OTHER_CHANNEL, OTHER_GUILD, TOKEN, startHarness, type Harness } from './harness';
@@ -269,5 +269,27 @@ describe('alerts in Discord channels', () => {
     await h.delivery.drain();
     expect(posts()).toHaveLength(1);
     expect(h.logLines.some((line) => line.includes(GONE_CHANNEL) && /pause/i.test(line))).toBe(true);
+  });
+});
+
+describe('pasted addresses (DISCORD_DETECT_ADDRESSES=1)', () => {
+  it('asks for the message intents and answers a message that is only a token address', async () => {
+    await h.chat.stop();
+    const detecting = await startDiscordChat({ token: TOKEN, appId: APP_ID, restApi: h.fake.restApi, dispatcher: h.dispatcher, store: h.store, logger: h.logger, detectAddresses: true });
+    try {
+      expect(h.fake.identifies.at(-1)?.intents).toBe(GatewayIntentBits.Guilds | GatewayIntentBits.GuildMessages | GatewayIntentBits.MessageContent);
+      const before = h.fake.channelMessages(CHANNEL).length;
+      h.fake.postMessage(GUILD, CHANNEL, 'gm, what do we think of this one?');
+      const pasted = h.fake.postMessage(GUILD, CHANNEL, `  ${token}  `);
+      await h.fake.until(() => h.fake.channelMessages(CHANNEL).length > before, 15_000, 'the answer to the pasted address');
+      // The chatter came first and was handled first (ignored): only the address is answered.
+      const answers = h.fake.channelMessages(CHANNEL).slice(before);
+      expect(answers).toHaveLength(1);
+      expect(answers[0]?.body.message_reference).toMatchObject({ message_id: pasted });
+      expect(answers[0]?.body.allowed_mentions).toEqual({ parse: [] });
+      expect(embedOf(answers[0]!).title).toBe((await h.market.query.token(token)).title);
+    } finally {
+      await detecting.stop();
+    }
   });
 });

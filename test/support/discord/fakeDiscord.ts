@@ -332,6 +332,31 @@ export class FakeDiscord {
     return { id: payload.id, token: payload.token };
   }
 
+  /** A member posts a message in a channel: MESSAGE_CREATE (seen only by a bot with the message intents). */
+  postMessage(guildId: string, channelId: string, content: string, userId = '200000000000000001'): string {
+    const id = nextSnowflake();
+    this.broadcast('MESSAGE_CREATE', {
+      id,
+      channel_id: channelId,
+      guild_id: guildId,
+      author: { id: userId, username: `user${userId.slice(-4)}`, discriminator: '0', global_name: null, avatar: null },
+      member: { roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 },
+      content,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      tts: false,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      attachments: [],
+      embeds: [],
+      pinned: false,
+      type: 0,
+      flags: 0,
+    });
+    return id;
+  }
+
   /** A click on a button of `message`: INTERACTION_CREATE type 3. */
   clickButton(message: FakeMessage, customId: string, options: Omit<InteractionOptions, 'channelId'>): SentInteraction {
     const payload = this.interactionBase(3, { ...options, channelId: message.channelId });

@@ -1,0 +1,45 @@
+/**
+ * The Discord chat as the app starts it (PLATFORM_CHATS in src/chats/startChats.ts): from the
+ * settings, or not at all when no DISCORD_TOKEN is set. Commands are registered at start only in
+ * DISCORD_GUILD_ID (instant, for a development server); globally they are registered once, with
+ * `npm run register`.
+ */
+import type { Config } from '../../config';
+import type { AlertSender } from '../../delivery/sender';
+import type { Dispatcher } from '../../dispatch/dispatcher';
+import type { Logger } from '../../log';
+import type { Store } from '../../store/store';
+import { startDiscordChat } from './start';
+
+export interface DiscordChatDeps {
+  config: Config;
+  logger: Logger;
+  dispatcher: Dispatcher;
+  store: Store;
+}
+
+/** The shape of a running chat that startChats expects. */
+export interface RunningDiscordChat {
+  name: 'discord';
+  sender: AlertSender;
+  /** Discord runs until stopped. */
+  ended: null;
+  stop(): Promise<void>;
+}
+
+export async function discordChat(deps: DiscordChatDeps): Promise<RunningDiscordChat | null> {
+  const settings = deps.config.discord;
+  if (settings === null) return null;
+  const chat = await startDiscordChat({
+    token: settings.token,
+    appId: settings.appId,
+    guildId: settings.guildId,
+    registerOnStart: settings.guildId !== null,
+    restApi: settings.restApi ?? undefined,
+    detectAddresses: settings.detectAddresses,
+    dispatcher: deps.dispatcher,
+    store: deps.store,
+    logger: deps.logger,
+  });
+  return { name: 'discord', sender: chat.sender, ended: null, stop: () => chat.stop() };
+}
