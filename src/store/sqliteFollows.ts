@@ -187,7 +187,7 @@ export class SqliteFollows implements FollowRepository {
     return this.countAll.get() ?? { follows: 0, chats: 0 };
   }
 
-  /** A chat was paused, resumed or moved: any cached list may be wrong. */
+  /** A chat was paused, resumed or moved, so every cached list may be wrong. */
   forgetAll(): void {
     this.cache.clear();
   }
