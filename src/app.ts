@@ -123,9 +123,8 @@ export async function startApp(options: AppOptions): Promise<App> {
     });
     closers.unshift(() => watcher.close());
 
-    // Every target's followers are re-read after a change: resync(address) keys its cache by the bare
-    // address while the cache holds kind|address, so a one-address resync would leave it stale.
-    const follows = new FollowService({ store, logger, resync: () => watcher.resync() });
+    // A follow change re-reads that address's followers only; null (a chat resumed) re-reads them all.
+    const follows = new FollowService({ store, logger, resync: (address) => watcher.resync(address ?? undefined) });
     const status = createStatusSource({ store, streams: () => streams.status(), startedAt: now().getTime() });
     const commands = await loadCommands();
     const dispatcher = new Dispatcher({ commands, services: { query: new QueryService(client), follows, status, chatSettings: store.chats }, actionKeys: store.actionKeys, logger, now });
