@@ -340,9 +340,3 @@ export function shortAddress(address: string): string {
   if (chars.length <= 12) return address;
   return `${chars.slice(0, 4).join('')}…${chars.slice(-4).join('')}`;
 }
-
-/**
- * @deprecated Explorer links live in ./explorer now; this re-export keeps imports written before
- * the move compiling until they follow it.
- */
-export { explorerAccountUrl, explorerTokenUrl, explorerTxUrl } from './explorer';
