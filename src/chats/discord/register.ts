@@ -8,6 +8,7 @@ import { REST } from 'discord.js';
 import { ConfigError, loadConfig, loadDotEnv } from '../../config';
 import { loadCommands } from '../../dispatch/registry';
 import { registerSecret, scrubSecrets } from '../../log';
+import { discordRestOptions } from './restOptions';
 import { registerCommands, DEFAULT_REST_API } from './start';
 
 async function main(): Promise<number> {
@@ -19,7 +20,7 @@ async function main(): Promise<number> {
     return 2;
   }
   registerSecret(discord.token);
-  const rest = new REST({ api: discord.restApi ?? DEFAULT_REST_API }).setToken(discord.token);
+  const rest = new REST(discordRestOptions(discord.restApi ?? DEFAULT_REST_API)).setToken(discord.token);
   const commands = await loadCommands();
   const count = await registerCommands({ rest }, discord.appId, discord.guildId, { commands });
   const where = discord.guildId === null ? 'globally (Discord may take up to an hour to show changes everywhere)' : `in server ${discord.guildId}`;

@@ -24,6 +24,7 @@ import { registerSecret, type Logger } from '../../log';
 import { isAddress } from '../../market/address';
 import type { Store } from '../../store/store';
 import { InteractionHandler, chatOf } from './interactions';
+import { discordRestOptions } from './restOptions';
 import { DiscordAlertSender, messageBody } from './sender';
 import { renderCardMessage } from './embed';
 import { slashCommandsJson } from './slashCommands';
@@ -94,7 +95,7 @@ export function createDiscordClient(options: { restApi?: string; detectAddresses
       ...Options.DefaultSweeperSettings,
       threads: { interval: 3600, lifetime: 3600 },
     },
-    rest: { api: options.restApi ?? DEFAULT_REST_API },
+    rest: discordRestOptions(options.restApi ?? DEFAULT_REST_API),
     // Never let a message ping, whatever a path forgets.
     allowedMentions: { parse: [] },
     // Ready even if a server is unavailable at start.
@@ -180,7 +181,7 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
 
   // Alerts have a REST client of their own: delivery finishes its sends after the chat stops (and
   // the client's REST loses its token when the client is destroyed).
-  const alertRest = new REST({ api: options.restApi ?? DEFAULT_REST_API }).setToken(options.token);
+  const alertRest = new REST(discordRestOptions(options.restApi ?? DEFAULT_REST_API)).setToken(options.token);
   alertRest.on('invalidRequestWarning', (info) => logger.warn({ count: info.count, remainingMs: info.remainingTime }, 'discord invalid requests are adding up (alerts)'));
   const sender = new DiscordAlertSender({ rest: alertRest, logger });
   return {

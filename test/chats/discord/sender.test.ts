@@ -5,9 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordAPIError, HTTPError, REST } from 'discord.js';
+import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { field, type Card } from '../../../src/cards/card';
 import type { ChatRef } from '../../../src/chats/chat';
 import { ChannelPacer, type PacerClock } from '../../../src/chats/discord/pacer';
+import { discordRestOptions } from '../../../src/chats/discord/restOptions';
 import { DiscordAlertSender, outcomeOfError } from '../../../src/chats/discord/sender';
 import { silentLogger } from '../../../src/log';
 import { DISCORD_ERRORS, FakeDiscord, nextSnowflake } from '../../support/discord/fakeDiscord';
@@ -58,7 +60,7 @@ beforeAll(async () => {
   fake.failChannel(FORBIDDEN, DISCORD_ERRORS.missingAccess);
   fake.failChannel(DELETED, DISCORD_ERRORS.unknownChannel);
   fake.failChannel(NO_PERMISSION, DISCORD_ERRORS.missingPermissions);
-  rest = new REST({ api: fake.restApi, retries: 0 }).setToken(TOKEN);
+  rest = new REST({ ...discordRestOptions(fake.restApi), retries: 0 }).setToken(TOKEN);
 });
 afterAll(async () => {
   await fake.close();
@@ -82,6 +84,22 @@ describe('DiscordAlertSender', () => {
     expect((message?.body.embeds as Array<{ image: { url: string } }>)[0]?.image.url).toBe('attachment://move.png');
     expect(message?.files.map((f) => [f.filename, f.contentType, [...f.data]])).toEqual([['move.png', 'image/png', [0x89, 0x50, 0x4e, 0x47]]]);
     expect((message?.body.components as Array<{ components: Array<{ custom_id: string }> }>)[0]?.components[0]?.custom_id).toBe('abcDEF123_-');
+  });
+
+  it('uploads the picture whichever undici owns the process-wide dispatcher', async () => {
+    // The bot's own undici (the market client's) may load before discord.js's and own it.
+    const before = getGlobalDispatcher();
+    const agent = new Agent();
+    setGlobalDispatcher(agent);
+    try {
+      const sender = new DiscordAlertSender({ rest: new REST({ ...discordRestOptions(fake.restApi), retries: 0 }).setToken(TOKEN), logger: silentLogger });
+      const sent = fake.channelMessages(OK).length;
+      expect(await sender.send(chat(OK), card, [])).toEqual({ status: 'sent' });
+      expect(fake.channelMessages(OK).slice(sent).map((m) => m.files.map((f) => [f.filename, [...f.data]]))).toEqual([[['move.png', [0x89, 0x50, 0x4e, 0x47]]]]);
+    } finally {
+      setGlobalDispatcher(before);
+      await agent.close();
+    }
   });
 
   it('reports Missing Access, Unknown Channel and Missing Permissions as gone, after one request each', async () => {
