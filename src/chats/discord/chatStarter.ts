@@ -3,13 +3,15 @@
  * settings, or not at all when no DISCORD_TOKEN is set. Commands are registered at start only in
  * DISCORD_GUILD_ID (instant, for a development server); globally they are registered once, with
  * `npm run register`.
+ *
+ * discord.js loads only when a token is set: it takes about half a second, which a console or
+ * Telegram-only bot should not pay at every start.
  */
 import type { Config } from '../../config';
 import type { AlertSender } from '../../delivery/sender';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { Logger } from '../../log';
 import type { Store } from '../../store/store';
-import { startDiscordChat } from './start';
 
 export interface DiscordChatDeps {
   config: Config;
@@ -30,6 +32,7 @@ export interface RunningDiscordChat {
 export async function discordChat(deps: DiscordChatDeps): Promise<RunningDiscordChat | null> {
   const settings = deps.config.discord;
   if (settings === null) return null;
+  const { startDiscordChat } = await import('./start');
   const chat = await startDiscordChat({
     token: settings.token,
     appId: settings.appId,

@@ -1,12 +1,12 @@
 /**
  * The Telegram chat as the app starts it: from the settings, or not at all when no
- * TELEGRAM_BOT_TOKEN is set.
+ * TELEGRAM_BOT_TOKEN is set. grammY loads only then.
  */
 import type { Config } from '../../config';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { Logger } from '../../log';
 import type { Store } from '../../store/store';
-import { startTelegramChat, type RunningTelegramChat } from './start';
+import type { RunningTelegramChat } from './start';
 
 export interface TelegramChatDeps {
   config: Config;
@@ -18,6 +18,7 @@ export interface TelegramChatDeps {
 export async function telegramChat(deps: TelegramChatDeps): Promise<RunningTelegramChat | null> {
   const settings = deps.config.telegram;
   if (settings === null) return null;
+  const { startTelegramChat } = await import('./start');
   return startTelegramChat({
     token: settings.token,
     apiRoot: settings.apiRoot,

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TelegramPace } from '../../../src/chats/telegram/api';
 import { startTelegramChat, type RunningTelegramChat, type TelegramChatOptions } from '../../../src/chats/telegram/start';
 import type { AnyCommand } from '../../../src/dispatch/command';
 import { FollowService } from '../../../src/delivery/followService';
@@ -19,6 +20,13 @@ import { startTestMarket, type TestMarket } from '../market';
 import { startBotApi, type BotApiOptions, type FakeBotApi } from './botApi';
 
 export const BOT_TOKEN = '123456789:AAtest-token_for-e2e';
+
+/**
+ * The world's bot sends without waiting: Telegram's real pace (one message a second per chat)
+ * would make every test that asks a chat several things wait for seconds. The default pace has
+ * its own test against the local Bot API's pace mode (test/chats/telegram/pace.test.ts).
+ */
+export const UNPACED: TelegramPace = { overallMinMs: 0, perChatMinMs: 0, perGroup: 1_000_000, groupWindowMs: 60_000 };
 
 export interface TelegramWorld {
   api: FakeBotApi;
@@ -49,7 +57,7 @@ export async function startTelegramWorld(
   const resync = { current: async (_address: string | null): Promise<void> => {} };
   const follows = new FollowService({ store, logger: silentLogger, resync: (address) => resync.current(address) });
   const dispatcher = new Dispatcher({ commands, services: { query: market.query, chatSettings: store.chats, follows }, actionKeys: options.actionKeys ?? store.actionKeys, logger: silentLogger });
-  const chat = await startTelegramChat({ token: BOT_TOKEN, apiRoot: api.apiRoot, dispatcher, store, logger: silentLogger, ...options.chat });
+  const chat = await startTelegramChat({ token: BOT_TOKEN, apiRoot: api.apiRoot, dispatcher, store, logger: silentLogger, pace: UNPACED, ...options.chat });
   return {
     api,
     market,
