@@ -144,6 +144,7 @@ export class Market {
 
   // ----- reading -----
 
+  /** Every token's address, in listing order, without generating any token's history (listing() does). */
   tokenAddresses(): string[] {
     return this.profile.tokens.map((token) => token.address);
   }

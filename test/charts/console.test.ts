@@ -11,13 +11,13 @@ import { CHART_HEIGHT, CHART_WIDTH } from '../../src/charts/candleChart';
 import { CHART_COLORS } from '../../src/charts/theme';
 import { Market } from '../../src/simulator/market';
 import { countColor, decodePng } from './pixels';
+import { tsNode } from '../support/tsNode';
 
 function start(input: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const main = join(process.cwd(), 'src', 'main.ts');
-  const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+  const [command, args] = tsNode('src/main.ts');
   return new Promise((resolve, reject) => {
     // A directory of its own, so the run reads no developer's .env and writes into no data/.
-    const child = spawn(tsx, [main], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -14,10 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Market } from '../../src/simulator/market';
+import { tsNode } from '../support/tsNode';
 
 const KEY = 'walkthrough-key-3e9d';
 const ROOT = process.cwd();
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 const WAIT = { timeout: 20_000, interval: 50 };
 
 interface Proc {
@@ -28,8 +28,9 @@ interface Proc {
 
 const procs: Proc[] = [];
 
-function run(args: string[], env: Record<string, string>, cwd: string): Proc {
-  const child = spawn(TSX, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+function run([script, ...rest]: [string, ...string[]], env: Record<string, string>, cwd: string): Proc {
+  const [command, args] = tsNode(script, ...rest);
+  const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { USAGE, UsageError, parseCliArgs } from '../../src/simulator/cliArgs';
 import { Market } from '../../src/simulator/market';
+import { tsNode } from '../support/tsNode';
 
 const run = promisify(execFile);
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -15,7 +16,7 @@ const CLI = 'src/simulator/cli.ts';
 
 describe('simulator CLI', () => {
   it.concurrent('--list prints {tokens, wallets} on one line, the same as the in-process market', async () => {
-    const { stdout } = await run('npx', ['tsx', CLI, '--seed', '42', '--list'], { cwd: ROOT });
+    const { stdout } = await run(...tsNode(CLI, '--seed', '42', '--list'), { cwd: ROOT });
     const lines = stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const listing: unknown = JSON.parse(lines[0] ?? '');
@@ -27,7 +28,7 @@ describe('simulator CLI', () => {
 
   it.concurrent('starts, prints TMDS_BASE_URL and TMDS_WS_URL first, serves, and closes on SIGTERM', async () => {
     const secret = 'cli-secret-key-93f1';
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--api-key', secret, '--seed', '7'], {
+    const child = spawn(...tsNode(CLI, '--port', '0', '--api-key', secret, '--seed', '7'), {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -63,7 +64,7 @@ describe('simulator CLI', () => {
   });
 
   it.concurrent('a bad flag: one line on stderr, exit code 2', async () => {
-    const failure: unknown = await run(process.execPath, ['--import', 'tsx', CLI, '--port', 'abc'], { cwd: ROOT }).then(
+    const failure: unknown = await run(...tsNode(CLI, '--port', 'abc'), { cwd: ROOT }).then(
       () => new Error('expected a failure'),
       (error: unknown) => error,
     );

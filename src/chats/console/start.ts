@@ -20,15 +20,16 @@ export interface ConsoleIo {
 /**
  * Addresses for the banner: tokens with ordinary names first (the hostile ones are there to be
  * found, not to greet), and wallets that traded the first of them, so `/trades` with the two
- * suggestions has something to show.
+ * suggestions has something to show. Only the first token's history is generated: the whole
+ * listing would generate every token's, a quarter of a second at each start.
  */
 export function addressesToTry(market: Market): { tokens: string[]; wallets: string[] } {
   const hostile = new Set(market.hostileTokens());
-  const listing = market.listing();
-  const tokens = listing.tokens.filter((token) => !hostile.has(token.address)).slice(0, 3).map((token) => token.address);
+  const shared = market.wallets();
+  const tokens = market.tokenAddresses().filter((address) => !hostile.has(address)).slice(0, 3);
   const first = tokens[0];
-  const traded = first === undefined ? [] : (market.tokenTrades(first, listing.wallets)?.tradeHistory ?? []).map((trade) => trade.makerData.address);
-  const wallets = [...new Set([...traded, ...listing.wallets])].slice(0, 2);
+  const traded = first === undefined ? [] : (market.tokenTrades(first, shared)?.tradeHistory ?? []).map((trade) => trade.makerData.address);
+  const wallets = [...new Set([...traded, ...shared])].slice(0, 2);
   return { tokens, wallets };
 }
 

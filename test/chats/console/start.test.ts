@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Market } from '../../../src/simulator/market';
+import { tsNode } from '../../support/tsNode';
 
 interface Run {
   code: number | null;
@@ -21,10 +22,9 @@ function freshDir(): string {
 }
 
 function start(input: string, env: Record<string, string> = {}, cwd = freshDir()): Promise<Run> {
-  const main = join(process.cwd(), 'src', 'main.ts');
-  const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
+  const [command, args] = tsNode('src/main.ts');
   return new Promise((resolve, reject) => {
-    const child = spawn(tsx, [main], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

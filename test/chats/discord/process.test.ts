@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Market } from '../../../src/simulator/market';
 import { FakeDiscord, nextSnowflake } from '../../support/discord/fakeDiscord';
+import { tsNode } from '../../support/tsNode';
 
 const TOKEN = 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfakeX.abcdefghijklmnopqrstuvwxyz0123456789';
 const APP_ID = nextSnowflake();
@@ -36,8 +37,8 @@ interface Running {
 }
 
 function run(script: string, env: Record<string, string>): Running {
-  const tsx = join(process.cwd(), 'node_modules', '.bin', 'tsx');
-  const child = spawn(tsx, [join(process.cwd(), script)], {
+  const [command, args] = tsNode(script);
+  const child = spawn(command, args, {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: cwd, DISCORD_TOKEN: TOKEN, DISCORD_APP_ID: APP_ID, DISCORD_REST_API: fake.restApi, DATABASE_PATH: join(cwd, 'bot.db'), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
