@@ -186,7 +186,8 @@ describe('load and lifecycle', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
     await sim.close();
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Well under the 30 s the request is held for, with room for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(await pending).toBeInstanceOf(Error);
     await expect(fetch(`${sim.baseUrl}/api/token-data`)).rejects.toThrow();
   });
