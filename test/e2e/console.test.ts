@@ -69,8 +69,8 @@ describe('the console walk-through', () => {
       TMDS_WS_URL: wsUrl,
       TMDS_API_KEY: KEY,
       DATABASE_PATH: join(cwd, 'tokenwatch.db'),
-      // Reconciliation every 2 s instead of every minute, so the test sees it run after the alert.
-      RECONCILE_CRON: '*/2 * * * * *',
+      // Reconciliation every second instead of every minute, so the test sees it run after the alert.
+      RECONCILE_CRON: '* * * * * *',
       // Debug lines say when the token's subscription is served (its baseline).
       LOG_LEVEL: 'debug',
     }, cwd);
