@@ -25,12 +25,25 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
  */
 const ONE_UNIT_GRAPHEMES = /^[\x20-\x7e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2070-\u20bf\u2190-\u21ff\u2500-\u25ff]*$/;
 
+/** Counts of short texts the segmenter had to read: the same few words (✅, ⚠️, a flag) come back on every card. */
+const segmentedCounts = new Map<string, number>();
+const SEGMENTED_KEPT = 2_000;
+const SEGMENTED_MAX_LENGTH = 32;
+
 /** Number of graphemes (what a reader counts as characters). */
 export function graphemeCount(s: string): number {
   // The segmenter is slow, and nearly all text on a card is one grapheme per code unit.
   if (ONE_UNIT_GRAPHEMES.test(s)) return s.length;
+  const short = s.length <= SEGMENTED_MAX_LENGTH;
+  const known = short ? segmentedCounts.get(s) : undefined;
+  if (known !== undefined) return known;
   let count = 0;
   for (const _ of graphemes.segment(s)) count += 1;
+  if (short) {
+    // A bound, not an LRU: the map is a saving, never a requirement.
+    if (segmentedCounts.size >= SEGMENTED_KEPT) segmentedCounts.clear();
+    segmentedCounts.set(s, count);
+  }
   return count;
 }
 

@@ -46,14 +46,35 @@ export class ResponseCache<V extends {}> {
     });
   }
 
+  /** Loads on their way when nothing is stored (TTL 0), by key: identical concurrent calls still share one. */
+  private readonly inflight = new Map<string, Promise<V>>();
+
   /** The value for `key`, and where it came from. */
   async get(key: string, load: Load<V>): Promise<{ value: V; source: CacheSource }> {
+    // With nothing to store, the LRU's fetch (its placeholders, abort controllers and size
+    // calculation) is all cost: a map of the loads on their way does the coalescing alone.
+    if (!this.stores) return this.coalesce(key, load);
     const status: LRUCache.Status<string, V, Load<V>> = {};
     // The load starts on the next microtask, so a load that throws at once still settles through the fetch.
     const value = await this.lru.fetch(key, { context: () => Promise.resolve().then(load), status });
     if (value === undefined) throw new Error('the cache load gave no value');
     const source: CacheSource = status.fetch === 'hit' ? 'cache' : status.fetch === 'inflight' ? 'coalesced' : 'upstream';
     return { value, source };
+  }
+
+  private async coalesce(key: string, load: Load<V>): Promise<{ value: V; source: CacheSource }> {
+    const running = this.inflight.get(key);
+    if (running !== undefined) return { value: await running, source: 'coalesced' };
+    // The load starts on the next microtask, as through the LRU, so one that throws at once still settles here.
+    const started = Promise.resolve().then(load);
+    this.inflight.set(key, started);
+    try {
+      const value = await started;
+      if (value === undefined) throw new Error('the cache load gave no value');
+      return { value, source: 'upstream' };
+    } finally {
+      if (this.inflight.get(key) === started) this.inflight.delete(key);
+    }
   }
 
   /** Whether a fresh value is stored for `key`. */

@@ -3,7 +3,7 @@
  * running without a database. Keys do not survive a restart; a press after one gets the clear
  * "no longer known" answer, never a wrong action.
  */
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { chatKey, type ChatRef } from '../chats/chat';
 import type { ActionKeyStore, ResolvedAction, StoredAction } from './actionKeys';
 
@@ -23,6 +23,24 @@ interface Entry {
   expiresAtMs: number;
 }
 
+/**
+ * Random bytes drawn a few hundred keys at a time: a call into the system's generator per key cost
+ * more than the rest of issuing it. Each key takes fresh bytes of the pool; none is used twice.
+ */
+const POOL_KEYS = 256;
+const pool = Buffer.alloc(KEY_BYTES * POOL_KEYS);
+let poolNext = POOL_KEYS;
+
+function randomKey(): string {
+  if (poolNext >= POOL_KEYS) {
+    randomFillSync(pool);
+    poolNext = 0;
+  }
+  const start = poolNext * KEY_BYTES;
+  poolNext += 1;
+  return pool.toString('base64url', start, start + KEY_BYTES);
+}
+
 export class MemoryActionKeyStore implements ActionKeyStore {
   private readonly entries = new Map<string, Entry>();
 
@@ -34,7 +52,7 @@ export class MemoryActionKeyStore implements ActionKeyStore {
   }
 
   issue(action: StoredAction, chat: ChatRef, expiresAt: Date): Promise<string> {
-    const key = randomBytes(KEY_BYTES).toString('base64url');
+    const key = randomKey();
     // A copy, so a card changed after its buttons were issued cannot change what they do.
     const stored: StoredAction = { command: action.command, args: [...action.args] };
     if (action.refresh === true) stored.refresh = true;

@@ -114,29 +114,45 @@ function poolPrice(token: Pick<Token, 'address' | 'decimals'>, pool: LiquidityPo
  * every pushed token.
  */
 function readPools(token: Token, previous: TokenSnapshot | null): { pools: PoolSnapshot[]; price: number | null } {
-  const peaks = new Map<string, string | null>();
-  if (previous) for (const pool of previous.pools) peaks.set(pool.poolAddress, pool.peakQuoteReserves ?? pool.quoteReserves);
+  const before = previous?.pools ?? [];
   const pools: PoolSnapshot[] = [];
   let price: number | null = null;
   let deepest = -1n;
-  for (const pool of token.liquidityPools) {
+  // Whether every pool is the previous snapshot's, in the same order: then its list serves again.
+  let same = before.length === token.liquidityPools.length;
+  for (const [index, pool] of token.liquidityPools.entries()) {
     const quote = quoteReservesOf(token, pool);
     const quoteText = quote === null ? null : quote.toString();
-    const oldPeak = peaks.get(pool.poolAddress);
+    // Nearly always the pools come in the same order; a search only when they do not.
+    const prior = before[index]?.poolAddress === pool.poolAddress ? before[index] : before.find((known) => known.poolAddress === pool.poolAddress);
+    const oldPeak = prior === undefined ? undefined : (prior.peakQuoteReserves ?? prior.quoteReserves);
     let peak = quoteText;
-    if (oldPeak !== undefined && oldPeak !== null && quote !== null) {
+    if (oldPeak !== undefined && oldPeak !== null && quote !== null && oldPeak !== quoteText) {
       const old = BigInt(oldPeak);
       // Above the current reserves the peak stays, unless they fell past the alert line: the alert resets it.
       if (old > quote && (old - quote) * 100n < old * BigInt(LIQUIDITY_DROP_PCT)) peak = oldPeak;
     }
-    pools.push({ poolAddress: pool.poolAddress, quoteReserves: quoteText, peakQuoteReserves: peak });
+    // An unchanged pool keeps the previous snapshot's object: the state of thousands of tokens
+    // changes at every push, and what is kept, not what is thrown away, is what the collector copies.
+    if (prior !== undefined && prior.quoteReserves === quoteText && prior.peakQuoteReserves === peak) {
+      pools.push(prior);
+      if (before[index] !== prior) same = false;
+    } else {
+      pools.push({ poolAddress: pool.poolAddress, quoteReserves: quoteText, peakQuoteReserves: peak });
+      same = false;
+    }
     const poolPriceSol = poolPrice(token, pool, quote);
     if (poolPriceSol !== null && (quote ?? 0n) > deepest) {
       deepest = quote ?? 0n;
       price = poolPriceSol;
     }
   }
-  return { pools, price };
+  return { pools: same && previous ? previous.pools : pools, price };
+}
+
+/** The previous value when equal, so that the new copy is short-lived garbage rather than kept state. */
+function kept<T extends string | null>(value: T, previous: T | undefined): T {
+  return previous !== undefined && previous === value ? previous : value;
 }
 
 /** The previous prices still inside the window, then `price` at `now` (replacing a point of the same minute). */
@@ -165,15 +181,17 @@ export function nextPriceHistory(history: Array<[number, number]>, price: number
 export function snapshotOfToken(token: Token, previous: TokenSnapshot | null, now: number, solUsd: number | null = null): TokenSnapshot {
   const { pools, price } = readPools(token, previous);
   const analysis = token.riskAnalysis;
+  const ownerBalance = analysis?.ownerBalance === null || analysis?.ownerBalance === undefined ? null : analysis.ownerBalance.toString();
+  const totalSupply = token.totalSupply === null ? (previous?.totalSupply ?? null) : token.totalSupply.toString();
   return {
-    address: token.address,
-    symbol: token.symbol,
-    name: token.name,
-    riskStatus: token.riskStatus,
-    mintAuthority: analysis?.mintAuthority ?? null,
-    freezeAuthority: analysis?.freezeAuthority ?? null,
+    address: kept(token.address, previous?.address),
+    symbol: kept(token.symbol, previous?.symbol),
+    name: kept(token.name, previous?.name),
+    riskStatus: kept(token.riskStatus, previous?.riskStatus),
+    mintAuthority: kept(analysis?.mintAuthority ?? null, previous?.mintAuthority),
+    freezeAuthority: kept(analysis?.freezeAuthority ?? null, previous?.freezeAuthority),
     isMutable: analysis?.isMutable ?? null,
-    ownerBalance: analysis?.ownerBalance === null || analysis?.ownerBalance === undefined ? null : analysis.ownerBalance.toString(),
+    ownerBalance: kept(ownerBalance, previous?.ownerBalance),
     pools,
     priceNative: price,
     priceUsd: price !== null && solUsd !== null ? price * solUsd : null,
@@ -181,7 +199,7 @@ export function snapshotOfToken(token: Token, previous: TokenSnapshot | null, no
     priceHistory: nextPriceHistory(previous?.priceHistory ?? [], price, now),
     whales: previous?.whales ?? {},
     seenAt: now,
-    totalSupply: token.totalSupply === null ? (previous?.totalSupply ?? null) : token.totalSupply.toString(),
+    totalSupply: kept(totalSupply, previous?.totalSupply ?? undefined),
     holdersSeenAt: previous?.holdersSeenAt ?? null,
     decimals: token.decimals,
   };

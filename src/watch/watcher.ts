@@ -448,7 +448,12 @@ class WatcherImpl implements Watcher {
       if (found.length === 0 && kind === 'token' && !this.needsWrite(address, print, now)) return 0;
       into.set(address, (entry = { snapshot, alerts: [] }));
     } else entry.snapshot = snapshot;
-    if (kind === 'token') this.written.set(address, { at: now, fingerprint: print });
+    if (kind === 'token') {
+      // Kept in place when the fingerprint is unchanged: a new entry per push would be more kept state to copy.
+      const last = this.written.get(address);
+      if (last !== undefined && last.fingerprint === print) last.at = now;
+      else this.written.set(address, { at: now, fingerprint: print });
+    }
     if (found.length === 0) return 0;
     const followers = this.followers.get(followerKey(kind, address)) ?? [];
     for (const event of found) {

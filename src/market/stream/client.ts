@@ -40,6 +40,12 @@ export const STREAM_DEFAULTS = {
   queueMaxBytes: 4 * 1024 * 1024,
   /** 1 MiB: a pushed Token, Candle, Holder or Trade is a few kilobytes; even a list of them is far below. */
   maxFrameBytes: 1024 * 1024,
+  /**
+   * Events read from one socket and not yet consumed at which the socket is no longer read until
+   * half of them are (connection.ts holdEvent). A batch of a few hundred events is what a consumer
+   * such as the watcher handles well in one go; more only costs the heap.
+   */
+  maxBacklogPerSocket: 256,
   stableMs: 10_000,
 } as const;
 
@@ -63,6 +69,9 @@ export class StreamClient {
   };
   private readonly countDropped = (): void => {
     this.counters.dropped += 1;
+  };
+  private readonly releaseEvent = (connection: Connection): void => {
+    connection.releaseEvent();
   };
   private nextId = 0;
   private attemptSeq = 0;
@@ -91,10 +100,11 @@ export class StreamClient {
     const checked = checkTarget(stream, target);
     const { logger } = this.settings;
     const label = describeTarget(checked);
-    const queue = new DeliveryQueue<StreamEvent>({ events: this.settings.queueLimit, bytes: this.settings.queueMaxBytes }, {
+    const queue = new DeliveryQueue<StreamEvent, Connection>({ events: this.settings.queueLimit, bytes: this.settings.queueMaxBytes }, {
       deliver: onEvent,
       delivered: this.countDelivered,
       dropped: this.countDropped,
+      released: this.releaseEvent,
       failed: (error) => {
         logger.warn({ stream, target: label, error: this.redact(errorMessage(error)) }, 'stream consumer failed; continuing with the next event');
       },
@@ -184,6 +194,7 @@ export class StreamClient {
         rejectedRetryMs: settings.rejectedRetryMs,
         stableMs: settings.stableMs,
         maxFrameBytes: settings.maxFrameBytes,
+        maxBacklog: settings.maxBacklogPerSocket,
         clock: settings.clock,
         logger: settings.logger,
         redact: (text) => this.redact(text),
@@ -254,7 +265,10 @@ export class StreamClient {
         case 'event': {
           this.served(connection);
           const routed = routeEvent(item, connection);
-          if (routed.type === 'matched') routed.subscription.queue.push(routed.event, eventBytes);
+          if (routed.type === 'matched') {
+            connection.holdEvent();
+            routed.subscription.queue.push(routed.event, eventBytes, connection);
+          }
           else if (routed.type === 'unroutable') this.unreadable(connection, 'an event naming no token or wallet on a shared socket');
           break;
         }
@@ -390,6 +404,7 @@ function readOptions(options: StreamClientOptions): Settings {
     queueMaxBytes: positiveInteger('queueMaxBytes', options.queueMaxBytes, STREAM_DEFAULTS.queueMaxBytes),
     maxFrameBytes: positiveInteger('maxFrameBytes', options.maxFrameBytes, STREAM_DEFAULTS.maxFrameBytes),
     stableMs: positiveInteger('stableMs', options.stableMs, STREAM_DEFAULTS.stableMs),
+    maxBacklogPerSocket: positiveInteger('maxBacklogPerSocket', options.maxBacklogPerSocket, STREAM_DEFAULTS.maxBacklogPerSocket),
     clock: options.clock ?? systemClock,
   };
 }

@@ -30,6 +30,11 @@ import type { ConnectionState, SocketStatus } from './types';
 const CLOSE_GRACE_MS = 1_000;
 /** The opening handshake may take one heartbeat interval, but never less than this (TLS over a slow link). */
 const MIN_HANDSHAKE_MS = 5_000;
+/**
+ * Reading never stays paused longer than this for a backlog: a consumer stuck for good must not
+ * silence the socket (its heartbeat included); the delivery queues' own bounds then apply.
+ */
+const MAX_READ_PAUSE_MS = 1_000;
 
 export interface ConnectionSettings {
   url: string;
@@ -47,6 +52,8 @@ export interface ConnectionSettings {
   stableMs: number;
   /** The largest frame accepted (ws maxPayload); a larger one closes the socket with 1009. */
   maxFrameBytes: number;
+  /** Events read from this socket and not yet consumed at which reading pauses (see holdEvent). */
+  maxBacklog: number;
   clock: Clock;
   logger: Logger;
   redact: (text: string) => string;
@@ -108,6 +115,12 @@ export class Connection implements RouteTable {
     oversized: false,
     servedAt: null,
   };
+
+  /** Events read from this socket that their consumers have not settled yet (see holdEvent). */
+  private backlog = 0;
+  /** Reading is paused for the backlog, and the timer that resumes it regardless. */
+  private readPaused = false;
+  private pauseTimer: Timer | null = null;
 
   private ended = false;
   private endedPromise: Promise<void> | null = null;
@@ -205,6 +218,42 @@ export class Connection implements RouteTable {
     return only ?? null;
   }
 
+  /**
+   * An event read from this socket was handed to a delivery queue. While `maxBacklog` of them wait
+   * for their consumers, the socket is not read: the frames behind them stay in the kernel's
+   * buffers (and the server's, which then slows down as TCP tells it to) instead of piling up in
+   * the heap as decoded objects, which only made the garbage collector copy them again and again.
+   */
+  holdEvent(): void {
+    this.backlog += 1;
+    if (this.backlog >= this.settings.maxBacklog && !this.readPaused) this.pauseReading();
+  }
+
+  /** An event held by holdEvent left its queue (consumed, dropped or discarded). */
+  releaseEvent(): void {
+    this.backlog -= 1;
+    if (this.readPaused && this.backlog <= this.settings.maxBacklog >> 1) this.resumeReading();
+  }
+
+  private pauseReading(): void {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    this.readPaused = true;
+    ws.pause();
+    this.pauseTimer = this.settings.clock.setTimeout(() => {
+      this.pauseTimer = null;
+      this.resumeReading();
+    }, MAX_READ_PAUSE_MS);
+  }
+
+  private resumeReading(): void {
+    if (this.pauseTimer) this.settings.clock.clearTimeout(this.pauseTimer);
+    this.pauseTimer = null;
+    if (!this.readPaused) return;
+    this.readPaused = false;
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.resume();
+  }
+
   /** An error the server reported in a message; kept for status(). */
   noteError(message: string): void {
     this.lastError = message;
@@ -233,6 +282,7 @@ export class Connection implements RouteTable {
     this.ended = true;
     this.clearRetry();
     this.stopHeartbeat();
+    this.resumeReading();
     const ws = this.ws;
     if (!ws || ws.readyState === WebSocket.CLOSED) {
       this.ws = null;
@@ -262,6 +312,8 @@ export class Connection implements RouteTable {
     if (isReconnect) this.reconnects += 1;
     this.attemptSeq = this.events.attempt(this, isReconnect);
     this.state = 'connecting';
+    // A new socket is read from the start; the backlog of the old one still counts towards the next pause.
+    this.resumeReading();
     this.session = { healthy: false, authRefused: false, noted: false, oversized: false, servedAt: null };
     this.awaitingPong = false;
 
@@ -347,6 +399,7 @@ export class Connection implements RouteTable {
     if (this.ws !== ws) return;
     this.ws = null;
     this.stopHeartbeat();
+    this.resumeReading();
     if (this.ended) {
       this.state = 'closed';
       if (this.killTimer) this.settings.clock.clearTimeout(this.killTimer);

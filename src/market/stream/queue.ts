@@ -10,8 +10,14 @@
  */
 import { Fifo } from './fifo';
 
-export interface QueueHooks<T extends object> {
+export interface QueueHooks<T extends object, O = unknown> {
   deliver(item: T): void | Promise<void>;
+  /**
+   * An item pushed with an owner left the queue for good: its consumer settled it, it was dropped,
+   * or the queue stopped. Called exactly once per such item (the stream client counts, per socket,
+   * the events read but not yet consumed, and pauses reading a socket while they are many).
+   */
+  released?(owner: O): void;
   /** The consumer settled an item (resolved or failed). */
   delivered(): void;
   /** An item waiting too long was dropped to make room. */
@@ -27,20 +33,21 @@ export interface QueueLimits {
   bytes: number;
 }
 
-interface Waiting<T> {
+interface Waiting<T, O> {
   item: T;
   bytes: number;
+  owner: O | undefined;
 }
 
-export class DeliveryQueue<T extends object> {
-  private readonly waiting = new Fifo<Waiting<T>>();
+export class DeliveryQueue<T extends object, O = unknown> {
+  private readonly waiting = new Fifo<Waiting<T, O>>();
   private waitingBytes = 0;
   private running = false;
   private stopped = false;
 
   constructor(
     private readonly limits: QueueLimits,
-    private readonly hooks: QueueHooks<T>,
+    private readonly hooks: QueueHooks<T, O>,
   ) {}
 
   /** Items waiting for the consumer, not counting the one it is handling. */
@@ -53,14 +60,18 @@ export class DeliveryQueue<T extends object> {
     return this.waitingBytes;
   }
 
-  push(item: T, bytes = 0): void {
-    if (this.stopped) return;
-    this.waiting.push({ item, bytes });
+  push(item: T, bytes = 0, owner?: O): void {
+    if (this.stopped) {
+      this.release(owner);
+      return;
+    }
+    this.waiting.push({ item, bytes, owner });
     this.waitingBytes += bytes;
     while (this.waiting.size > this.limits.events || (this.waitingBytes > this.limits.bytes && this.waiting.size > 1)) {
       const oldest = this.waiting.take();
       this.waitingBytes -= oldest?.bytes ?? 0;
       this.hooks.dropped();
+      this.release(oldest?.owner);
     }
     if (!this.running) void this.run();
   }
@@ -68,8 +79,13 @@ export class DeliveryQueue<T extends object> {
   /** Discards what waits and delivers nothing more; an item already with the consumer finishes. */
   stop(): void {
     this.stopped = true;
+    for (let next = this.waiting.take(); next !== undefined; next = this.waiting.take()) this.release(next.owner);
     this.waiting.clear();
     this.waitingBytes = 0;
+  }
+
+  private release(owner: O | undefined): void {
+    if (owner !== undefined) this.hooks.released?.(owner);
   }
 
   private async run(): Promise<void> {
@@ -86,6 +102,7 @@ export class DeliveryQueue<T extends object> {
           this.hooks.failed(error);
         }
         this.hooks.delivered();
+        this.release(next.owner);
       }
     } finally {
       this.running = false;

@@ -46,6 +46,8 @@ export interface StreamClientOptions {
   maxFrameBytes?: number;
   /** Default 10_000: how long a served socket must stay up before its loss starts the backoff afresh. */
   stableMs?: number;
+  /** Default 256: events read from one socket and not yet consumed at which reading it pauses (until half are). */
+  maxBacklogPerSocket?: number;
   /** Time, timers and jitter (../clock.ts); the system's by default. */
   clock?: Clock;
 }

@@ -155,6 +155,33 @@ describe('DeliveryQueue', () => {
     expect(delivered).toBe(4);
   });
 
+  it('releases every owned item exactly once: delivered, dropped or discarded at stop', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const released: string[] = [];
+    const queue = new DeliveryQueue<{ n: number }, string>({ events: 2, bytes: Number.POSITIVE_INFINITY }, {
+      deliver: async ({ n }) => {
+        if (n === 0) await gate;
+      },
+      delivered: () => {},
+      dropped: () => {},
+      failed: () => {},
+      released: (owner) => void released.push(owner),
+    });
+    for (let n = 0; n < 5; n++) queue.push({ n }, 0, `s${n}`);
+    // 0 is with the consumer, 3 and 4 wait, 1 and 2 were dropped.
+    expect(released).toEqual(['s1', 's2']);
+    queue.stop();
+    expect(released).toEqual(['s1', 's2', 's3', 's4']);
+    queue.push({ n: 9 }, 0, 's9');
+    expect(released).toEqual(['s1', 's2', 's3', 's4', 's9']);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(released).toEqual(['s1', 's2', 's3', 's4', 's9', 's0']);
+  });
+
   it('keeps the newest items and counts every drop while the consumer is stalled for long', async () => {
     const seen: number[] = [];
     let release: () => void = () => {};
