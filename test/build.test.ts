@@ -48,7 +48,8 @@ const token = new Market({ seed: 42 }).listing().tokens[0]!.address;
 
 describe('npm run build', () => {
   beforeAll(async () => {
-    await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT, timeout: 240_000 });
+    // npm test type-checks the same sources beside this run, so the build here only emits.
+    await promisify(execFile)('npm', ['run', 'build', '--', '--noCheck'], { cwd: ROOT, timeout: 240_000 });
   }, 240_000);
 
   it('emits the bot and every command as JavaScript', () => {
