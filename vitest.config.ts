@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -14,7 +15,8 @@ export default defineConfig({
     // (each builds its own servers, stores and clients), and a test that changes a global puts it back.
     isolate: false,
     // Many tests wait on sockets and child processes; more workers than cores keeps the cores busy.
-    maxWorkers: '150%',
+    // A number, since vitest caps a percentage at the number of cores.
+    maxWorkers: Math.ceil(availableParallelism() * 1.5),
     projects: [
       {
         extends: true,

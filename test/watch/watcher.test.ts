@@ -9,6 +9,7 @@ import { reconcileOnce } from '../../src/jobs/reconcile';
 import { MarketClient } from '../../src/market/client';
 import { StreamClient } from '../../src/market/stream';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/server';
+import { SNAPSHOT_HOLDERS } from '../../src/simulator/streams';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
 import type { FollowOptions, OutboxEntry } from '../../src/store/store';
 import { createWatcher, type Watcher } from '../../src/watch/watcher';
@@ -210,8 +211,10 @@ describe('the watcher over the simulator', () => {
     await watcher.start();
     await baseline([T]);
     await waitFor(() => sim.streams.subscriptionCount('holders-live') === 1, 'the holders subscription');
-    // Let the holders snapshot set the whale baseline.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The whale baseline is set by holders-live's snapshot: the token's own snapshot, then one
+    // input per holder it sends (the simulator moves nothing by itself here).
+    const snapshotHolders = Math.min(SNAPSHOT_HOLDERS, holding.size);
+    await waitFor(() => watcher.status().processed >= 1 + snapshotHolders, 'the holders snapshot');
     await watcher.idle();
 
     sim.controls.price({ tokenAddress: T, changePct: 50 });
