@@ -378,6 +378,8 @@ class WatcherImpl implements Watcher {
         const last = this.tokenState.get(address) ?? null;
         const next = snapshotOfToken(input.token, last, now, solUsd);
         const found = detectTokenChanges(last, next);
+        // First sight: the baseline, from which later changes alert (a debug line, once per token).
+        if (last === null) this.logger.debug({ address }, 'token baseline set');
         this.tokenState.set(address, next);
         events += this.record(tokens, address, next, found, 'token', now);
         const waiting = this.holdersWaiting.get(address);
