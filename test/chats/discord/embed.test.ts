@@ -291,7 +291,7 @@ describe('renderCardMessage on hostile and oversized cards', () => {
       fc.property(anyCard, anyButtons, (card, buttons) => {
         check(card, buttons, 'arbitrary');
       }),
-      { numRuns: 400 },
+      { numRuns: 200 },
     );
   });
 
@@ -301,7 +301,7 @@ describe('renderCardMessage on hostile and oversized cards', () => {
         const bigger = Array.from({ length: repeat }, () => value).flat();
         check({ title: 't', color: 'info', description: bigger, fields: [field('f', bigger)], actions: [] }, [], 'cut');
       }),
-      { numRuns: 200 },
+      { numRuns: 100 },
     );
   });
 });
