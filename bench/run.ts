@@ -1,27 +1,15 @@
 /**
- * `npm run bench`: speed and memory of the market data layer and the look-ups, measured over real
- * sockets on 127.0.0.1 against the built-in simulator. Figures go in the README; no test asserts
- * them. Each line is the median of a few rounds so one slow round does not decide.
+ * `npm run bench`: speed and memory of the market data layer, the look-ups, the streams, the alert
+ * path, charts and Telegram delivery, measured over real sockets on 127.0.0.1 against the built-in
+ * simulator. Figures go in the README and bench/results.json; no test asserts them.
+ *
+ * Each section runs in a process of its own (this file again, naming it), so that one section's
+ * figures, memory above all, do not carry what another loaded or left behind: the chart renderer's
+ * native library alone is tens of megabytes. `npm run bench -- NAME` runs one section in this process.
  */
-import { performance } from 'node:perf_hooks';
-import { renderCardText } from '../src/chats/console/render';
-import { buildTokenCard } from '../src/cards/tokenCard';
-import { silentLogger } from '../src/log';
-import { MarketClient } from '../src/market/client';
-import { QueryService } from '../src/query/service';
-import { startSimulator, type RunningSimulator } from '../src/simulator/server';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { recordResult, writeResults } from './results';
-import { benchCharts } from './charts';
-import { benchHostile } from './hostile';
-import { benchAlerts } from './alerts';
-import { benchLookup } from './lookup';
-import { benchStreams } from './streams';
-import { benchTelegram } from './telegram';
-
-const API_KEY = 'bench-key';
-const ROUNDS = 5;
-/** The spec's 100 technicals a minute would measure the limit, not the client: both sides lift it here. */
-const UNLIMITED = { limit: 1_000_000, windowMs: 60_000 };
 
 export interface Row {
   what: string;
@@ -32,111 +20,46 @@ export interface Row {
  * A part of the bench: its rows for the printed table; figures for bench/results.json go through
  * recordResult. `npm run bench -- NAME…` runs only the sections named.
  */
-export interface Section {
-  name: string;
-  run(): Promise<Row[]>;
-}
+export type Section = () => Promise<Row[]>;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
-
-async function timed(rounds: number, run: () => Promise<void>): Promise<number> {
-  const times: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
-  }
-  return median(times);
-}
+/** Each section's code is loaded only when it runs. */
+const SECTIONS: Record<string, () => Promise<Section>> = {
+  lookups: async () => (await import('./lookups')).benchLookups,
+  streams: async () => (await import('./streams')).benchStreams,
+  alerts: async () => (await import('./alerts')).benchAlerts,
+  charts: async () => (await import('./charts')).benchCharts,
+  telegram: async () => (await import('./telegram')).benchTelegram,
+  lookup: async () => (await import('./lookup')).benchLookup,
+  hostile: async () => (await import('./hostile')).benchHostile,
+};
 
 function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function uncachedClient(sim: RunningSimulator): MarketClient {
-  const off = { 'token-data': 0, 'token-technicals': 0, 'holders-history': 0, 'trades-history': 0, 'chart-history': 0, 'wallet-tracker': 0 };
-  return new MarketClient({ baseUrl: sim.baseUrl, apiKey: API_KEY, logger: silentLogger, cacheTtlMs: off, limits: { 'token-technicals': UNLIMITED } });
+/** Runs one section in a child process with this process's Node flags; resolves with its exit code. */
+function runInChild(name: string): Promise<number> {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], { stdio: 'inherit' });
+  return new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
 }
-
-async function benchLookups(): Promise<Row[]> {
-  const rows: Row[] = [];
-
-  const startMs = await timed(ROUNDS, async () => {
-    const sim = await startSimulator({ apiKey: API_KEY, port: 0, seed: 42 });
-    await sim.close();
-  });
-  rows.push({ what: 'simulator start and stop (seed 42)', figure: `${startMs.toFixed(1)} ms` });
-
-  const sim = await startSimulator({ apiKey: API_KEY, port: 0, seed: 42, technicalsLimit: UNLIMITED });
-  const generateMs = await timed(1, async () => {
-    sim.market.listing();
-  });
-  rows.push({ what: 'simulator: generate all 44 token histories', figure: `${generateMs.toFixed(0)} ms` });
-  const addresses = sim.market.listing().tokens.map((token) => token.address);
-
-  // 1,000 concurrent single-token look-ups: merged per tick into batched token-data calls.
-  const client = uncachedClient(sim);
-  sim.stats.reset();
-  const lookupMs = await timed(ROUNDS, async () => {
-    await Promise.all(Array.from({ length: 1000 }, (_, index) => client.token(addresses[index % addresses.length] ?? '')));
-  });
-  const perRound = sim.stats.count('token-data') / ROUNDS;
-  rows.push({ what: '1,000 concurrent token() look-ups, no cache', figure: `${lookupMs.toFixed(0)} ms, ${perRound} token-data requests` });
-
-  // Sequential look-ups measure one round trip through the whole client (limiter, retry, schema).
-  const sequentialMs = await timed(ROUNDS, async () => {
-    for (const address of addresses) await client.technicals(address);
-  });
-  rows.push({ what: 'technicals, sequential, no cache (per call)', figure: `${(sequentialMs / addresses.length).toFixed(2)} ms` });
-
-  const cached = new MarketClient({ baseUrl: sim.baseUrl, apiKey: API_KEY, logger: silentLogger, limits: { 'token-technicals': UNLIMITED } });
-  await cached.technicals(addresses[0] ?? '');
-  const cachedMs = await timed(ROUNDS, async () => {
-    for (let index = 0; index < 10_000; index++) await cached.technicals(addresses[0] ?? '');
-  });
-  rows.push({ what: 'technicals from cache (per call)', figure: `${((cachedMs / 10_000) * 1000).toFixed(1)} µs` });
-
-  // A /token answer end to end, and its card alone.
-  const query = new QueryService(cached);
-  const cardMs = await timed(ROUNDS, async () => {
-    for (const address of addresses) await query.token(address);
-  });
-  rows.push({ what: '/token card, warm cache, per answer', figure: `${(cardMs / addresses.length).toFixed(2)} ms` });
-  const token = await cached.token(addresses[0] ?? '');
-  const buildMs = await timed(ROUNDS, async () => {
-    for (let index = 0; index < 1000; index++) renderCardText(buildTokenCard({ token, solUsd: 150, now: new Date() }));
-  });
-  rows.push({ what: 'build and render a token card as text', figure: `${((buildMs / 1000) * 1000).toFixed(0)} µs` });
-
-  await client.close();
-  await cached.close();
-  await sim.close();
-  return rows;
-}
-
-const SECTIONS: Section[] = [
-  { name: 'lookups', run: benchLookups },
-  { name: 'streams', run: benchStreams },
-  { name: 'alerts', run: benchAlerts },
-  { name: 'charts', run: benchCharts },
-  { name: 'telegram', run: benchTelegram },
-  { name: 'lookup', run: benchLookup },
-  { name: 'hostile', run: benchHostile },
-];
 
 async function main(): Promise<void> {
+  const names = Object.keys(SECTIONS);
   const wanted = process.argv.slice(2);
-  const unknown = wanted.filter((name) => !SECTIONS.some((section) => section.name === name));
-  if (unknown.length > 0) throw new Error(`no bench section ${unknown.join(', ')}; sections: ${SECTIONS.map((section) => section.name).join(', ')}`);
-  const rssBefore = process.memoryUsage().rss;
-  const rows: Row[] = [];
-  for (const section of SECTIONS) {
-    if (wanted.length > 0 && !wanted.includes(section.name)) continue;
-    rows.push(...(await section.run()));
+  const unknown = wanted.filter((name) => !names.includes(name));
+  if (unknown.length > 0) throw new Error(`no bench section ${unknown.join(', ')}; sections: ${names.join(', ')}`);
+  if (wanted.length !== 1) {
+    for (const name of wanted.length === 0 ? names : wanted) {
+      const code = await runInChild(name);
+      if (code !== 0) throw new Error(`bench section ${name} failed (exit code ${code})`);
+    }
+    return;
   }
+  const [name = ''] = wanted;
+  const load = SECTIONS[name];
+  if (load === undefined) throw new Error(`no bench section ${name}`);
+  const rssBefore = process.memoryUsage().rss;
+  const rows: Row[] = await (await load())();
   recordResult('bench_end_rss_mb', process.memoryUsage().rss / 1024 / 1024, 'MB');
   writeResults();
   rows.push({ what: 'process RSS at the end (from start)', figure: `${mb(process.memoryUsage().rss)} (${mb(rssBefore)})` });

@@ -23,6 +23,29 @@ interface FollowRow extends ChatColumns {
   added_at: number;
 }
 
+/**
+ * A follow as the store hands it out. Its time of adding is kept as a number and made a Date only
+ * when read (the /following card): the cache holds every follow of every watched token, and at
+ * 100,000 follows a Date each was a tenth of the watcher's memory.
+ */
+class StoredFollow implements Follow {
+  constructor(
+    readonly id: number,
+    readonly chat: ChatRef,
+    readonly kind: FollowKind,
+    readonly address: string,
+    readonly label: string | null,
+    readonly options: FollowOptions,
+    readonly mutedUntil: Date | null,
+    readonly addedBy: string,
+    private readonly addedAtMs: number,
+  ) {}
+
+  get addedAt(): Date {
+    return new Date(this.addedAtMs);
+  }
+}
+
 type ChatKey = [platform: string, chatId: string, threadId: string];
 
 const COLUMNS = 'id, platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, muted_until, added_by, added_at';
@@ -198,17 +221,19 @@ export class SqliteFollows implements FollowRepository {
   }
 
   private toFollow(row: FollowRow, address: string = row.address): Follow {
-    return Object.freeze({
-      id: row.id,
-      chat: this.chats.chat(row),
-      kind: kindOf(row.kind),
-      address,
-      label: row.label,
-      options: this.optionsOf(row),
-      mutedUntil: row.muted_until === null ? null : new Date(row.muted_until),
-      addedBy: this.addedByOf(row.added_by),
-      addedAt: new Date(row.added_at),
-    });
+    return Object.freeze(
+      new StoredFollow(
+        row.id,
+        this.chats.chat(row),
+        kindOf(row.kind),
+        address,
+        row.label,
+        this.optionsOf(row),
+        row.muted_until === null ? null : new Date(row.muted_until),
+        this.addedByOf(row.added_by),
+        row.added_at,
+      ),
+    );
   }
 
   /** Who added a follow: a handful of users add most follows, so each name is kept once, not once per row. */
