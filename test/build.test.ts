@@ -3,34 +3,18 @@
  * with no TypeScript tooling at run time, answers in the console on the built-in simulator as
  * `npm start` does, its commands loaded as .js files.
  */
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Market } from '../src/simulator/market';
+import { runToEnd, type Run } from './support/processes';
 
 const ROOT = process.cwd();
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function run(command: string, args: string[], input: string): Promise<Run> {
-  const cwd = mkdtempSync(join(tmpdir(), 'tokenwatch-build-'));
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+  return runToEnd(command, args, { input });
 }
 
 /**

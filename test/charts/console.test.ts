@@ -2,7 +2,6 @@
  * As a new user would: `printf '/chart ADDR\n' | npm start` on the built-in simulator writes the
  * candlestick picture under data/out/ and prints its path.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,21 +10,10 @@ import { CHART_HEIGHT, CHART_WIDTH } from '../../src/charts/candleChart';
 import { CHART_COLORS } from '../../src/charts/theme';
 import { Market } from '../../src/simulator/market';
 import { countColor, decodePng } from './pixels';
-import { tsNode } from '../support/tsNode';
+import { runToEnd, tsNode, type Run } from '../support/processes';
 
-function start(input: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const [command, args] = tsNode('src/main.ts');
-  return new Promise((resolve, reject) => {
-    // A directory of its own, so the run reads no developer's .env and writes into no data/.
-    const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+function start(input: string, cwd: string): Promise<Run> {
+  return runToEnd(...tsNode('src/main.ts'), { input, cwd });
 }
 
 describe('/chart in the console chat', () => {

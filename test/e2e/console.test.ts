@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Market } from '../../src/simulator/market';
-import { tsNode } from '../support/tsNode';
+import { tsNode } from '../support/processes';
 
 const KEY = 'walkthrough-key-3e9d';
 const ROOT = process.cwd();

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { USAGE, UsageError, parseCliArgs } from '../../src/simulator/cliArgs';
 import { Market } from '../../src/simulator/market';
-import { tsNode } from '../support/tsNode';
+import { tsNode } from '../support/processes';
 
 const run = promisify(execFile);
 const ROOT = new URL('../../', import.meta.url).pathname;

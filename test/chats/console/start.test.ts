@@ -2,19 +2,12 @@
  * The console chat end to end, as a person on a fresh machine runs it: `npm start` with commands
  * piped on standard input, the built-in simulator started in-process, one card per command.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Market } from '../../../src/simulator/market';
-import { tsNode } from '../../support/tsNode';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { runToEnd, tsNode, type Run } from '../../support/processes';
 
 /** A working directory of its own, so a run never reads a developer's .env or writes into data/. */
 function freshDir(): string {
@@ -22,17 +15,7 @@ function freshDir(): string {
 }
 
 function start(input: string, env: Record<string, string> = {}, cwd = freshDir()): Promise<Run> {
-  const [command, args] = tsNode('src/main.ts');
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+  return runToEnd(...tsNode('src/main.ts'), { input, env, cwd });
 }
 
 /** The seed-42 market, read in-process: the same addresses `npm run simulator -- --seed 42 --list` prints. */

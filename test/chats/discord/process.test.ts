@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Market } from '../../../src/simulator/market';
 import { FakeDiscord, nextSnowflake } from '../../support/discord/fakeDiscord';
-import { tsNode } from '../../support/tsNode';
+import { tsNode } from '../../support/processes';
 
 const TOKEN = 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfakeX.abcdefghijklmnopqrstuvwxyz0123456789';
 const APP_ID = nextSnowflake();
