@@ -13,6 +13,7 @@ import { createLogger } from '../../src/log';
 import { MarketClient, type MarketClientOptions } from '../../src/market/client';
 import { MarketError, isMarketError } from '../../src/market/errors';
 import { startSimulator } from '../../src/simulator/server';
+import { fakeAddress } from '../support/addresses';
 
 const KEY = 'client-test-key-5e3a9b7c1d';
 const WRONG_KEY = 'wrong-client-key-0f9e8d7c6b';
@@ -25,17 +26,8 @@ const clients: MarketClient[] = [];
 const errors: unknown[] = [];
 const logLines: string[] = [];
 
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 /** A well-formed base58 address that no simulated token has. */
-function unknownAddress(n: number): string {
-  let digits = '';
-  let rest = n;
-  do {
-    digits = (BASE58[rest % 58] ?? '1') + digits;
-    rest = Math.floor(rest / 58);
-  } while (rest > 0);
-  return `Unknown${digits}`.padEnd(43, 'z');
-}
+const unknownAddress = (n: number): string => fakeAddress('Unknown', n);
 
 function client(options: Partial<MarketClientOptions> = {}): MarketClient {
   const logger = createLogger(

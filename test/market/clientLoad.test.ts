@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MarketClient, type MarketClientOptions } from '../../src/market/client';
 import { isMarketError } from '../../src/market/errors';
 import { startSimulator } from '../../src/simulator/server';
+import { fakeAddress } from '../support/addresses';
 
 const KEY = 'load-test-key-2c4e6a8b0d';
 const WINDOW = { limit: 100, windowMs: 2_000 };
@@ -16,17 +17,8 @@ let sim: Simulator;
 let tokens: string[];
 const clients: MarketClient[] = [];
 
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 /** A well-formed base58 address that no simulated token has. */
-function unknownAddress(n: number): string {
-  let digits = '';
-  let rest = n;
-  do {
-    digits = (BASE58[rest % 58] ?? '1') + digits;
-    rest = Math.floor(rest / 58);
-  } while (rest > 0);
-  return `Unknown${digits}`.padEnd(43, 'z');
-}
+const unknownAddress = (n: number): string => fakeAddress('Unknown', n);
 
 function client(options: Partial<MarketClientOptions> = {}): MarketClient {
   const made = new MarketClient({ baseUrl: sim.baseUrl, apiKey: KEY, retryBaseDelayMs: 5, retryMaxDelayMs: 50, ...options });

@@ -8,22 +8,13 @@
  */
 import { MarketClient } from '../../../src/market/client';
 import { ENDPOINTS, type EndpointName } from '../../../src/market/endpoints';
+import { fakeAddress } from '../../support/addresses';
 
 const [baseUrl = '', roundsText = '1', concurrencyText = '8'] = process.argv.slice(2);
 const rounds = Number(roundsText);
 const concurrency = Number(concurrencyText);
 
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-/** A well-formed base58 address per number. */
-function address(n: number): string {
-  let digits = '';
-  let rest = n;
-  do {
-    digits = (BASE58[rest % 58] ?? '1') + digits;
-    rest = Math.floor(rest / 58);
-  } while (rest > 0);
-  return `Addr${digits}`.padEnd(43, 'z');
-}
+const address = (n: number): string => fakeAddress('Addr', n);
 
 function call(client: MarketClient, endpoint: EndpointName, n: number): Promise<unknown> {
   const a = address(n);

@@ -1,15 +1,9 @@
 /** Wire objects shaped as the simulator sends them (src/simulator/wireTypes.ts), for the local fixture. */
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+import { fakeAddress } from '../../../support/addresses';
 
 /** A valid, distinct base58 address for each (prefix, n). */
 export function address(prefix: 'T' | 'W', n: number): string {
-  let digits = '';
-  let rest = n;
-  do {
-    digits = (BASE58[rest % 58] ?? '1') + digits;
-    rest = Math.floor(rest / 58);
-  } while (rest > 0);
-  return `${prefix}${digits}`.padEnd(43, 'z');
+  return fakeAddress(prefix, n);
 }
 
 export const token = (n: number) => address('T', n);
