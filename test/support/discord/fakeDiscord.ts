@@ -140,6 +140,24 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** The fields of a Discord message object that the fake always sends the same way: a plain message, posted now. */
+function messageDefaults(): Record<string, unknown> {
+  return {
+    content: '',
+    timestamp: new Date().toISOString(),
+    edited_timestamp: null,
+    tts: false,
+    mention_everyone: false,
+    mentions: [],
+    mention_roles: [],
+    attachments: [],
+    embeds: [],
+    pinned: false,
+    type: 0,
+    flags: 0,
+  };
+}
+
 export class FakeDiscord {
   readonly requests: RecordedRequest[] = [];
   readonly messages: FakeMessage[] = [];
@@ -341,18 +359,8 @@ export class FakeDiscord {
       guild_id: guildId,
       author: { id: userId, username: `user${userId.slice(-4)}`, discriminator: '0', global_name: null, avatar: null },
       member: { roles: [], joined_at: new Date().toISOString(), deaf: false, mute: false, flags: 0 },
+      ...messageDefaults(),
       content,
-      timestamp: new Date().toISOString(),
-      edited_timestamp: null,
-      tts: false,
-      mention_everyone: false,
-      mentions: [],
-      mention_roles: [],
-      attachments: [],
-      embeds: [],
-      pinned: false,
-      type: 0,
-      flags: 0,
     });
     return id;
   }
@@ -373,18 +381,10 @@ export class FakeDiscord {
       id: message.id,
       channel_id: message.channelId,
       author: { id: this.botId, username: 'TokenWatch', discriminator: '0000', global_name: null, avatar: null, bot: true },
+      ...messageDefaults(),
       content: typeof body.content === 'string' ? body.content : '',
-      timestamp: new Date().toISOString(),
-      edited_timestamp: null,
-      tts: false,
-      mention_everyone: false,
-      mentions: [],
-      mention_roles: [],
-      attachments: [],
       embeds: Array.isArray(body.embeds) ? body.embeds : [],
       components: Array.isArray(body.components) ? body.components : [],
-      pinned: false,
-      type: 0,
       flags: typeof body.flags === 'number' ? body.flags : 0,
       application_id: this.options.appId,
     };
