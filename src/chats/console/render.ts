@@ -76,6 +76,8 @@ interface Word {
   pieces: Piece[];
   /** Kept whole even when longer than a line. */
   unbreakable?: boolean;
+  /** Graphemes, once counted (wordWidth). */
+  width?: number;
 }
 
 type Paragraph = Word[];
@@ -84,15 +86,19 @@ function word(textValue: string, ansi?: Ansi, unbreakable = false): Word {
   return { pieces: [{ text: textValue, ansi }], unbreakable };
 }
 
+/** A word's width in graphemes, counted once: a word is measured when its row is planned and again when it is laid out. */
 function wordWidth(w: Word): number {
-  return w.pieces.reduce((sum, piece) => sum + graphemeCount(piece.text), 0);
+  if (w.width !== undefined) return w.width;
+  let width = 0;
+  for (const piece of w.pieces) width += graphemeCount(piece.text);
+  w.width = width;
+  return width;
 }
 
 function wordsOf(cleaned: string, ansi?: Ansi): Word[] {
-  return cleaned
-    .split(' ')
-    .filter((part) => part !== '')
-    .map((part) => word(part, ansi, isCopyableToken(part)));
+  const words: Word[] = [];
+  for (const part of cleaned.split(' ')) if (part !== '') words.push(word(part, ansi, isCopyableToken(part)));
+  return words;
 }
 
 function isCopyableToken(s: string): boolean {
@@ -100,67 +106,123 @@ function isCopyableToken(s: string): boolean {
 }
 
 /**
- * Rich text as paragraphs of words. Span texts are stripped of unsafe characters but keep their
- * spaces until here, so "Price" + " " + "$1" still reads "Price $1". A link shows as "label <url>",
- * or the bare URL when it has no label of its own; an unsafe link shows its label only.
+ * What `\s` matches, a line feed aside: tab, vertical tab, form feed, carriage return, the
+ * space separators (Zs), the line and paragraph separators and U+FEFF. Read code by code, so that
+ * splitting a span into words takes no regular expression per span.
+ */
+function isBlank(code: number): boolean {
+  if (code > 0x20 && code < 0xa0) return false;
+  return (
+    code === 0x20 ||
+    (code >= 0x09 && code <= 0x0d && code !== 0x0a) ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/**
+ * Spans made into paragraphs of words, one span at a time. Span texts are stripped of unsafe
+ * characters but keep their spaces until here, so "Price" + " " + "$1" still reads "Price $1".
+ */
+class ParagraphBuilder {
+  readonly paragraphs: Paragraph[] = [];
+  private paragraph: Paragraph = [];
+  private pieces: Piece[] = [];
+  /** The link just shown, while no space has followed it: "<url>," keeps its comma. */
+  private openLink: Word | null = null;
+
+  constructor(private readonly multiline: boolean) {}
+
+  endWord(): void {
+    const pieces = this.pieces;
+    if (pieces.length === 0) return;
+    let whole = pieces[0]?.text ?? '';
+    for (let index = 1; index < pieces.length; index++) whole += pieces[index]?.text ?? '';
+    this.paragraph.push({ pieces, unbreakable: isCopyableToken(whole) });
+    this.pieces = [];
+  }
+
+  endParagraph(): void {
+    this.endWord();
+    this.paragraphs.push(this.paragraph);
+    this.paragraph = [];
+  }
+
+  /** Text cut at line feeds (a new paragraph, or a word break on one line) and at runs of other white space. */
+  pushText(s: string, ansi: Ansi): void {
+    const length = s.length;
+    let index = 0;
+    while (index < length) {
+      const code = s.charCodeAt(index);
+      if (code === 0x0a) {
+        this.openLink = null;
+        if (this.multiline) this.endParagraph();
+        else this.endWord();
+        index += 1;
+        continue;
+      }
+      let end = index + 1;
+      if (isBlank(code)) {
+        while (end < length && s.charCodeAt(end) !== 0x0a && isBlank(s.charCodeAt(end))) end += 1;
+        this.openLink = null;
+        this.endWord();
+        index = end;
+        continue;
+      }
+      while (end < length) {
+        const next = s.charCodeAt(end);
+        if (next === 0x0a || isBlank(next)) break;
+        end += 1;
+      }
+      const piece: Piece = { text: s.slice(index, end), ansi };
+      if (this.openLink !== null && this.pieces.length === 0) this.openLink.pieces.push(piece);
+      else this.pieces.push(piece);
+      index = end;
+    }
+  }
+
+  /**
+   * A link shows as "label <url>", or the bare URL when it has no label of its own; its label is
+   * one line, as every platform's link markup requires.
+   */
+  pushLink(label: string, url: string, ansi: Ansi): void {
+    const shown = label.replace(/\s+/gu, ' ').trim();
+    let link: Word;
+    if (shown !== '' && shown !== url) {
+      this.pushText(label.replace(/\n/g, ' '), ansi);
+      this.endWord();
+      link = word(`<${url}>`, LINK_ANSI, true);
+    } else {
+      this.endWord();
+      link = word(url, LINK_ANSI, true);
+    }
+    this.openLink = link;
+    this.paragraph.push(link);
+  }
+}
+
+/**
+ * Rich text as paragraphs of words. A link shows as "label <url>", or the bare URL when it has no
+ * label of its own; an unsafe link shows its label only.
  */
 function richParagraphs(value: RichText, multiline: boolean): Paragraph[] {
-  const paragraphs: Paragraph[] = [];
-  let paragraph: Paragraph = [];
-  let pieces: Piece[] = [];
-  // The link just shown, while no space has followed it: "<url>," keeps its comma.
-  let openLink: Word | null = null;
-  const endWord = () => {
-    if (pieces.length > 0) {
-      paragraph.push({ pieces, unbreakable: isCopyableToken(pieces.map((p) => p.text).join('')) });
-      pieces = [];
-    }
-  };
-  const endParagraph = () => {
-    endWord();
-    paragraphs.push(paragraph);
-    paragraph = [];
-  };
-  const pushText = (s: string, ansi: Ansi) => {
-    for (const part of s.split(/(\n|[^\S\n]+)/u)) {
-      if (part === '') continue;
-      if (part === '\n') {
-        openLink = null;
-        if (multiline) endParagraph();
-        else endWord();
-      } else if (/^\s+$/u.test(part)) {
-        openLink = null;
-        endWord();
-      } else if (openLink !== null && pieces.length === 0) {
-        openLink.pieces.push({ text: part, ansi });
-      } else {
-        pieces.push({ text: part, ansi });
-      }
-    }
-  };
-
+  const builder = new ParagraphBuilder(multiline);
   for (const span of value) {
     const label = truncateText(stripUnsafeChars(typeof span.text === 'string' ? span.text : ''), MAX_SPAN);
     const url = span.url === undefined ? null : safeUrl(span.url);
     const ansi = span.style === undefined ? undefined : SPAN_ANSI[span.style];
-    if (url === null) {
-      pushText(label, ansi);
-      continue;
-    }
-    // A link's label is one line, as every platform's link markup requires.
-    const shown = label.replace(/\s+/gu, ' ').trim();
-    if (shown !== '' && shown !== url) {
-      pushText(label.replace(/\n/g, ' '), ansi);
-      endWord();
-      openLink = word(`<${url}>`, LINK_ANSI, true);
-    } else {
-      endWord();
-      openLink = word(url, LINK_ANSI, true);
-    }
-    paragraph.push(openLink);
+    if (url === null) builder.pushText(label, ansi);
+    else builder.pushLink(label, url, ansi);
   }
-  endParagraph();
-  return tidyParagraphs(paragraphs);
+  builder.endParagraph();
+  return tidyParagraphs(builder.paragraphs);
 }
 
 /** Drops blank paragraphs at either end and keeps at most one blank one in a row. */
@@ -202,8 +264,12 @@ class Writer {
     readonly color: boolean,
   ) {}
 
-  private paint(piece: Piece): string {
-    return this.color && piece.ansi !== undefined ? `\u001b[${piece.ansi}m${piece.text}\u001b[0m` : piece.text;
+  private paint(w: Word): string {
+    let out = '';
+    for (const piece of w.pieces) {
+      out += this.color && piece.ansi !== undefined ? `\u001b[${piece.ansi}m${piece.text}\u001b[0m` : piece.text;
+    }
+    return out;
   }
 
   /**
@@ -211,35 +277,41 @@ class Writer {
    * following ones at `restIndent`. A word longer than a whole line is cut to fill the lines it
    * runs over, unless it is unbreakable: then it gets a line of its own.
    */
-  wrap(words: Word[], firstIndent = 0, restIndent = firstIndent + INDENT): void {
+  wrap(words: readonly Word[], firstIndent = 0, restIndent = firstIndent + INDENT): void {
     let indent = firstIndent;
-    let line: string[] = [];
+    let line = '';
+    let count = 0;
     let used = indent;
-    const flush = () => {
-      this.lines.push(' '.repeat(indent) + line.join(' '));
-      line = [];
-      indent = restIndent;
-      used = indent;
-    };
-    const queue = [...words];
-    for (let w = queue.shift(); w !== undefined; w = queue.shift()) {
+    // Words put back to be taken before the rest (the two halves of a cut word, a word moved to the next line), last first.
+    const putBack: Word[] = [];
+    let next = 0;
+    for (;;) {
+      const w = putBack.length > 0 ? putBack.pop() : words[next++];
+      if (w === undefined) break;
       const size = wordWidth(w);
-      const gap = line.length === 0 ? 0 : 1;
+      const gap = count === 0 ? 0 : 1;
       const room = this.width - used - gap;
       if (size <= room) {
-        line.push(w.pieces.map((piece) => this.paint(piece)).join(''));
+        line += gap === 0 ? this.paint(w) : ` ${this.paint(w)}`;
+        count += 1;
         used += gap + size;
-      } else if (!w.unbreakable && room >= 1 && (line.length === 0 || size > this.width - restIndent)) {
-        queue.unshift(...splitWordAt(w, room));
-      } else if (line.length > 0) {
-        queue.unshift(w);
-        flush();
+      } else if (!w.unbreakable && room >= 1 && (count === 0 || size > this.width - restIndent)) {
+        const [head, tail] = splitWordAt(w, room);
+        putBack.push(tail, head);
+      } else if (count > 0) {
+        putBack.push(w);
+        this.lines.push(' '.repeat(indent) + line);
+        line = '';
+        count = 0;
+        indent = restIndent;
+        used = indent;
       } else {
-        line.push(w.pieces.map((piece) => this.paint(piece)).join(''));
-        flush();
+        this.lines.push(' '.repeat(indent) + this.paint(w));
+        indent = restIndent;
+        used = indent;
       }
     }
-    if (line.length > 0 || this.lines.length === 0) flush();
+    if (count > 0 || this.lines.length === 0) this.lines.push(' '.repeat(indent) + line);
   }
 
   blank(): void {
@@ -259,12 +331,10 @@ function fieldValue(field: CardField): Paragraph[] {
   return paragraphs.length === 0 ? EMPTY_VALUE : paragraphs;
 }
 
-function writeField(out: Writer, field: CardField): void {
-  const name = fieldName(field);
-  const value = fieldValue(field);
-  const [first, ...rest] = value;
-  if (rest.length === 0 && first !== undefined) {
-    out.wrap([...name, ...first], 0, INDENT);
+function writeField(out: Writer, name: Word[], value: Paragraph[]): void {
+  const first = value[0];
+  if (value.length === 1 && first !== undefined) {
+    out.wrap(name.length === 0 ? first : [...name, ...first], 0, INDENT);
     return;
   }
   if (name.length > 0) out.wrap(name, 0, INDENT);
@@ -278,28 +348,41 @@ const INLINE_SEPARATOR: Word = word('│', QUIET_ANSI);
 
 /** Consecutive inline fields share lines, separated by "│", as long as each fits on one line. */
 function writeFields(out: Writer, fields: readonly CardField[]): void {
-  let row: Word[][] = [];
+  let row: Word[] = [];
   let rowWidth = 0;
-  const flushRow = () => {
-    if (row.length === 0) return;
-    out.wrap(row.flatMap((words, index) => (index === 0 ? words : [INLINE_SEPARATOR, ...words])), 0, INDENT);
-    row = [];
-    rowWidth = 0;
-  };
   for (const field of fields) {
-    const words = [...fieldName(field), ...fieldValue(field).flat()];
-    const width = words.reduce((sum, w) => sum + wordWidth(w), 0) + Math.max(0, words.length - 1);
+    const name = fieldName(field);
+    const value = fieldValue(field);
+    let width = -1;
+    let words = 0;
+    for (const w of name) {
+      width += wordWidth(w) + 1;
+      words += 1;
+    }
+    for (const paragraph of value) {
+      for (const w of paragraph) {
+        width += wordWidth(w) + 1;
+        words += 1;
+      }
+    }
+    if (words === 0) width = 0;
     if (field.inline !== true || width > out.width) {
-      flushRow();
-      writeField(out, field);
+      if (row.length > 0) out.wrap(row, 0, INDENT);
+      row = [];
+      writeField(out, name, value);
       continue;
     }
     const widthWithRow = row.length === 0 ? width : rowWidth + 3 + width;
-    if (widthWithRow > out.width) flushRow();
+    if (widthWithRow > out.width) {
+      if (row.length > 0) out.wrap(row, 0, INDENT);
+      row = [];
+    }
     rowWidth = row.length === 0 ? width : rowWidth + 3 + width;
-    row.push(words);
+    if (row.length > 0) row.push(INLINE_SEPARATOR);
+    for (const w of name) row.push(w);
+    for (const paragraph of value) for (const w of paragraph) row.push(w);
   }
-  flushRow();
+  if (row.length > 0) out.wrap(row, 0, INDENT);
 }
 
 function isoTime(date: Date | undefined): string | null {
@@ -314,10 +397,19 @@ function actionWords(card: Card, width: number): Word[] {
     const command = cleanText(action.command, MAX_COMMAND).replace(/^\/+/, '').replace(/ /g, '');
     if (command === '') continue;
     if (words.length > 0) words.push(word('·', QUIET_ANSI));
-    const args = (action.args ?? []).map((arg) => cleanText(arg, MAX_ARG)).filter((arg) => arg !== '');
-    const whole = [`/${command}`, ...args].join(' ');
+    let whole = `/${command}`;
+    const args: string[] = [];
+    for (const raw of action.args ?? []) {
+      const arg = cleanText(raw, MAX_ARG);
+      if (arg === '') continue;
+      args.push(arg);
+      whole += ` ${arg}`;
+    }
     if (graphemeCount(whole) <= width - INDENT) words.push(word(whole, undefined, true));
-    else words.push(word(`/${command}`, undefined, true), ...args.flatMap((arg) => wordsOf(arg)));
+    else {
+      words.push(word(`/${command}`, undefined, true));
+      for (const arg of args) for (const w of wordsOf(arg)) words.push(w);
+    }
   }
   return words.length === 0 ? [] : [word('Try:', QUIET_ANSI), ...words];
 }
@@ -360,5 +452,7 @@ export function renderCardText(card: Card, options: TextRenderOptions = {}): str
   if (footer !== '') out.wrap(wordsOf(footer, QUIET_ANSI), 0, 0);
   if (actions.length > 0) out.wrap(actions, 0, INDENT);
 
-  return `${out.lines.map((line) => line.trimEnd()).join('\n')}\n`;
+  let text = '';
+  for (const line of out.lines) text += `${line.trimEnd()}\n`;
+  return text;
 }
