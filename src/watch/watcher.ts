@@ -32,7 +32,7 @@ import type { Logger } from '../log';
 import { silentLogger } from '../log';
 import type { StreamName } from '../market/endpoints';
 import type { Holder, Token, Trade } from '../market/schemas';
-import type { StreamClient, StreamEvent, StreamTarget } from '../market/stream';
+import type { StreamClient, StreamEvent, StreamTarget, SubscriptionRejection } from '../market/stream';
 import { tradedToken } from '../market/stream/decode';
 import type { AlertDelivery, Follow, FollowKind, StateCommitBatch, Store } from '../store/store';
 import { detectTokenChanges } from './detectors';
@@ -112,18 +112,38 @@ type Input =
   | { type: 'holder'; tokenAddress: string; holder: Holder; snapshot: boolean }
   | { type: 'trades'; wallet: string; trades: readonly Trade[]; snapshot: boolean };
 
-interface Batch {
-  inputs: Input[];
+type Alerts = Array<{ event: AlertEvent; to: AlertDelivery[] }>;
+
+/** Something that settles once what it holds is committed, with the outbox rows added. */
+interface Settling {
   done: Promise<number>;
   /** The same, without the count: what a stream callback awaits (one promise per batch, not per event). */
   settled: Promise<void>;
   resolve: (rows: number) => void;
 }
 
-type Alerts = Array<{ event: AlertEvent; to: AlertDelivery[] }>;
+/** What was detected since the last commit: the newest state of each target changed, with its alerts. */
+interface Uncommitted extends Settling {
+  tokens: Map<string, { snapshot: TokenSnapshot; alerts: Alerts }>;
+  wallets: Map<string, { snapshot: WalletSnapshot; alerts: Alerts }>;
+  inputs: number;
+}
+
+/** Inputs that wait for their state, follows or token names to be read first, in arrival order. */
+interface Loading extends Settling {
+  inputs: Input[];
+}
+
+function settling(): Settling {
+  let resolve: (rows: number) => void = () => undefined;
+  const done = new Promise<number>((r) => {
+    resolve = r;
+  });
+  return { done, settled: done.then(() => undefined), resolve };
+}
 
 /** What inputs join after close: nothing is processed. */
-const CLOSED_BATCH: Batch = { inputs: [], done: Promise.resolve(0), settled: Promise.resolve(), resolve: () => undefined };
+const CLOSED: Settling = { done: Promise.resolve(0), settled: Promise.resolve(), resolve: () => undefined };
 
 /** Names of tokens traded by followed wallets that no chat follows; bounded, oldest out. */
 const NAMES_KEPT = 5_000;
@@ -135,6 +155,11 @@ const RECONNECT_DEBOUNCE_MS = 1_000;
 const STATE_WRITE_MS = 30_000;
 /** Holder records kept for a token whose own data has not come yet (holders-live sends 20 on subscribing). */
 const HOLDERS_WAITING = 100;
+/**
+ * Inputs detected but not yet committed past which a stream callback waits for the commit: the
+ * sockets' reading then pauses (src/market/stream/connection.ts) instead of memory growing.
+ */
+const UNCOMMITTED_LIMIT = 4_096;
 
 export function createWatcher(deps: WatcherDeps): Watcher {
   return new WatcherImpl(deps);
@@ -157,7 +182,11 @@ class WatcherImpl implements Watcher {
   private readonly reconnectListeners = new Set<() => void>();
   private readonly alertListeners = new Set<(rows: number) => void>();
   private wanted: WatchTargets = { tokens: [], wallets: [] };
-  private pending: Batch | null = null;
+  private uncommitted: Uncommitted | null = null;
+  /** Inputs waiting for a read of the store (or a token's name) before they can be compared. */
+  private loading: Loading | null = null;
+  /** Set while `loading`'s inputs are being read for: later inputs wait behind them, keeping the order. */
+  private reading = false;
   private running: Promise<void> | null = null;
   private syncing: Promise<void> = Promise.resolve();
   private lastReconnectAt = 0;
@@ -166,6 +195,11 @@ class WatcherImpl implements Watcher {
   private readonly counts = { processed: 0, events: 0, rows: 0 };
   /** Kept as subscriptions open and close: status() is read often (a /status, a bench) and must not walk them all. */
   private readonly subscriptionCounts: Record<StreamName, number> = { 'token-feed': 0, 'chart-live': 0, 'holders-live': 0, 'trades-live': 0 };
+  /** One refusal handler for every subscription (a watcher holds tens of thousands): the refusal names its target. */
+  private readonly onRejected = (rejection: SubscriptionRejection): void => {
+    const address = 'tokenAddress' in rejection.target ? rejection.target.tokenAddress : rejection.target.wallets.join(',');
+    this.logger.warn({ stream: rejection.stream, address, code: rejection.code, reason: rejection.reason }, 'the service refused to stream this target');
+  };
 
   constructor(private readonly deps: WatcherDeps) {
     this.store = deps.store;
@@ -261,26 +295,33 @@ class WatcherImpl implements Watcher {
         } else hadLive = true;
         return this.onStreamEvent(event, address);
       },
-      {
-        onRejected: (rejection) => {
-          this.logger.warn({ stream: rejection.stream, address, code: rejection.code, reason: rejection.reason }, 'the service refused to stream this target');
-        },
-      },
+      { onRejected: this.onRejected },
     );
   }
 
-  /** Resolves when the event's batch is committed, so a subscription's queue waits for it (backpressure). */
+  /**
+   * Compares the event at once when its target is in memory; resolves only when the subscription
+   * should wait (for a read of the store, or for a commit when many are detected but uncommitted).
+   */
   private onStreamEvent(event: StreamEvent, address: string): Promise<void> | undefined {
+    let input: Input;
     switch (event.kind) {
       case 'token':
-        return this.enqueueBatch({ type: 'token', token: event.token, snapshot: event.snapshot }).settled;
+        input = { type: 'token', token: event.token, snapshot: event.snapshot };
+        break;
       case 'holder':
-        return this.enqueueBatch({ type: 'holder', tokenAddress: address, holder: event.holder, snapshot: event.snapshot }).settled;
+        input = { type: 'holder', tokenAddress: address, holder: event.holder, snapshot: event.snapshot };
+        break;
       case 'trade':
-        return this.enqueueBatch({ type: 'trades', wallet: address, trades: [event.trade], snapshot: event.snapshot }).settled;
+        input = { type: 'trades', wallet: address, trades: [event.trade], snapshot: event.snapshot };
+        break;
       default:
         return undefined;
     }
+    const joined = this.accept(input);
+    const pending = this.uncommitted;
+    if (pending !== null && joined === pending && pending.inputs < UNCOMMITTED_LIMIT) return undefined;
+    return joined.settled;
   }
 
   private reconnected(): void {
@@ -303,45 +344,91 @@ class WatcherImpl implements Watcher {
   applyTokens(tokens: readonly Token[]): Promise<number> {
     if (tokens.length === 0) return Promise.resolve(0);
     let done: Promise<number> = Promise.resolve(0);
-    for (const token of tokens) done = this.enqueue({ type: 'token', token, snapshot: false });
+    for (const token of tokens) done = this.accept({ type: 'token', token, snapshot: false }).done;
     return done;
   }
 
   applyWalletTrades(wallet: string, trades: readonly Trade[]): Promise<number> {
-    return this.enqueue({ type: 'trades', wallet, trades, snapshot: false });
+    return this.accept({ type: 'trades', wallet, trades, snapshot: false }).done;
   }
 
-  /** Queues an input; the batch it joins is processed on the next turn of the event loop. Resolves with the batch's rows. */
-  private enqueue(input: Input): Promise<number> {
-    return this.enqueueBatch(input).done;
-  }
-
-  private enqueueBatch(input: Input): Batch {
-    if (this.closed) return CLOSED_BATCH;
-    if (this.pending === null) {
-      let resolve: (rows: number) => void = () => undefined;
-      const done = new Promise<number>((r) => {
-        resolve = r;
-      });
-      this.pending = { inputs: [], done, settled: done.then(() => undefined), resolve };
-      if (this.running === null) this.running = this.drain();
+  /**
+   * Takes an input in arrival order. When what it is compared with is in memory and nothing waits
+   * before it, it is compared now, so the decoded frame is garbage at once rather than state the
+   * collector copies; its result joins the next commit (one transaction for what a turn of the
+   * event loop brought). Otherwise it waits behind the inputs being read for. Settles once committed.
+   */
+  private accept(input: Input): Settling {
+    if (this.closed) return CLOSED;
+    if (this.loading === null && !this.reading && this.inMemory(input)) {
+      const into = this.pendingCommit();
+      this.detect(input, into);
+      return into;
     }
-    this.pending.inputs.push(input);
-    return this.pending;
+    if (this.loading === null) this.loading = { ...settling(), inputs: [] };
+    this.loading.inputs.push(input);
+    this.schedule();
+    return this.loading;
+  }
+
+  /** Whether everything the input is compared with is in memory (state, follows, traded tokens' names). */
+  private inMemory(input: Input): boolean {
+    if (input.type === 'token') return this.tokenState.has(input.token.address) && this.followers.has(followerKey('token', input.token.address));
+    if (input.type === 'holder') return this.followers.has(followerKey('token', input.tokenAddress));
+    if (!this.walletState.has(input.wallet) || !this.followers.has(followerKey('wallet', input.wallet))) return false;
+    if (!this.deps.describeToken) return true;
+    for (const trade of input.trades) {
+      const traded = tradedToken(trade);
+      if (!this.tokenState.has(traded) && !this.names.has(traded)) return false;
+    }
+    return true;
+  }
+
+  private pendingCommit(): Uncommitted {
+    if (this.uncommitted === null) {
+      this.uncommitted = { ...settling(), tokens: new Map(), wallets: new Map(), inputs: 0 };
+      this.schedule();
+    }
+    return this.uncommitted;
+  }
+
+  private schedule(): void {
+    if (this.running === null) this.running = this.drain();
   }
 
   private async drain(): Promise<void> {
-    // Let the rest of this tick's frames join the batch.
+    // Let the rest of this turn's frames join the commit.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.pending !== null) {
-      const batch = this.pending;
-      this.pending = null;
+    while (this.loading !== null || this.uncommitted !== null) {
+      const loading = this.loading;
+      if (loading !== null) {
+        this.loading = null;
+        this.reading = true;
+        try {
+          await this.prepare(loading.inputs);
+          const into = this.pendingCommit();
+          for (const input of loading.inputs) this.detect(input, into);
+          void into.done.then(loading.resolve);
+        } catch (error) {
+          this.logger.error({ error: errorText(error), inputs: loading.inputs.length }, 'could not read the state to compare with; these inputs are dropped');
+          this.forget(loading.inputs.map(targetOf));
+          loading.resolve(0);
+        } finally {
+          this.reading = false;
+        }
+        // Inputs that came during the read wait behind these: read for them before committing.
+        if (this.loading !== null) continue;
+      }
+      const batch = this.uncommitted;
+      if (batch === null) continue;
+      this.uncommitted = null;
       let rows = 0;
       try {
-        rows = await this.process(batch.inputs);
+        rows = await this.commit({ tokens: [...batch.tokens.values()], wallets: [...batch.wallets.values()] }, new Date(this.now()));
+        this.counts.rows += rows;
       } catch (error) {
-        this.logger.error({ error: errorText(error), inputs: batch.inputs.length }, 'could not commit alerts; their state is read again from the store');
-        this.forget(batch.inputs);
+        this.logger.error({ error: errorText(error), inputs: batch.inputs }, 'could not commit alerts; their state is read again from the store');
+        this.forget([...[...batch.tokens.keys()].map((address) => ({ kind: 'token' as const, address })), ...[...batch.wallets.keys()].map((address) => ({ kind: 'wallet' as const, address }))]);
       }
       batch.resolve(rows);
       if (rows > 0) for (const listener of this.alertListeners) safely(() => listener(rows), this.logger);
@@ -349,88 +436,75 @@ class WatcherImpl implements Watcher {
     this.running = null;
   }
 
-  /** After a failed commit, memory may be ahead of the store: the targets concerned are read from it again. */
-  private forget(inputs: readonly Input[]): void {
-    for (const input of inputs) {
-      const token = input.type === 'token' ? input.token.address : input.type === 'holder' ? input.tokenAddress : null;
-      if (token !== null) {
-        this.tokenState.delete(token);
-        this.written.delete(token);
+  /** After a failed read or commit, memory may be ahead of the store: the targets concerned are read from it again. */
+  private forget(targets: ReadonlyArray<{ kind: FollowKind; address: string }>): void {
+    for (const { kind, address } of targets) {
+      if (kind === 'wallet') {
+        this.walletState.delete(address);
+        continue;
       }
-      if (input.type === 'token' || input.type === 'holder') continue;
-      this.walletState.delete(input.wallet);
+      this.tokenState.delete(address);
+      this.written.delete(address);
     }
   }
 
-  private async process(inputs: readonly Input[]): Promise<number> {
-    await this.prepare(inputs);
+  /** Compares one input with the last-seen state in memory, which it advances; what changed joins `into`. */
+  private detect(input: Input, into: Uncommitted): void {
+    this.counts.processed += 1;
+    into.inputs += 1;
     const now = this.now();
-    const solUsd = this.deps.solUsd?.() ?? null;
-    const tokens = new Map<string, { snapshot: TokenSnapshot; alerts: Alerts }>();
-    const wallets = new Map<string, { snapshot: WalletSnapshot; alerts: Alerts }>();
-    let events = 0;
-    const namer: TokenNamer = (address) => this.nameOf(address);
-
-    for (const input of inputs) {
-      this.counts.processed += 1;
-      if (input.type === 'token') {
-        const address = input.token.address;
-        const last = this.tokenState.get(address) ?? null;
-        const next = snapshotOfToken(input.token, last, now, solUsd);
-        const found = detectTokenChanges(last, next);
-        // First sight: the baseline, from which later changes alert (a debug line, once per token).
-        if (last === null) this.logger.debug({ address }, 'token baseline set');
-        this.tokenState.set(address, next);
-        events += this.record(tokens, address, next, found, 'token', now);
-        const waiting = this.holdersWaiting.get(address);
-        if (waiting) {
-          this.holdersWaiting.delete(address);
-          let withHolders = next;
-          for (const early of waiting) if (early.type === 'holder') withHolders = snapshotWithHolder(withHolders, early.holder, now);
-          this.tokenState.set(address, withHolders);
-          this.record(tokens, address, withHolders, [], 'token', now);
-          this.baselines.add(`holders:${address}`);
-        }
-      } else if (input.type === 'holder') {
-        const address = input.tokenAddress;
-        const last = this.tokenState.get(address) ?? null;
-        if (last === null) {
-          // The holders came before the token (two streams): they wait for it, as a baseline.
-          const waiting = this.holdersWaiting.get(address) ?? [];
-          if (waiting.length < HOLDERS_WAITING) waiting.push(input);
-          this.holdersWaiting.set(address, waiting);
-          continue;
-        }
-        const burst = `holders:${address}`;
-        const baseline = last.holdersSeenAt === null || last.holdersSeenAt === undefined || (input.snapshot && this.baselines.has(burst));
-        if (input.snapshot && baseline) this.baselines.add(burst);
-        if (!input.snapshot) this.baselines.delete(burst);
-        const found = baseline ? [] : detectWhale(last, { holder: input.holder, snapshot: input.snapshot, at: now });
-        const next = snapshotWithHolder(last, input.holder, now);
-        this.tokenState.set(address, next);
-        events += this.record(tokens, address, next, found, 'token', now);
-      } else {
-        const address = input.wallet;
-        const last = this.walletState.get(address) ?? null;
-        const burst = `wallet:${address}`;
-        const baseline = last === null || (input.snapshot && this.baselines.has(burst));
-        if (input.snapshot && baseline) this.baselines.add(burst);
-        if (!input.snapshot) this.baselines.delete(burst);
-        const found = baseline ? [] : detectWalletTrades(last, address, input.trades, now, namer);
-        const next = snapshotOfWallet(address, last, input.trades, now);
-        this.walletState.set(address, next);
-        events += this.record(wallets, address, next, found, 'wallet', now);
+    if (input.type === 'token') {
+      const address = input.token.address;
+      const last = this.tokenState.get(address) ?? null;
+      const next = snapshotOfToken(input.token, last, now, this.deps.solUsd?.() ?? null);
+      const found = detectTokenChanges(last, next);
+      // First sight: the baseline, from which later changes alert (a debug line, once per token).
+      if (last === null) this.logger.debug({ address }, 'token baseline set');
+      this.tokenState.set(address, next);
+      this.record(into.tokens, address, next, found, 'token', now);
+      const waiting = this.holdersWaiting.get(address);
+      if (waiting) {
+        this.holdersWaiting.delete(address);
+        let withHolders = next;
+        for (const early of waiting) if (early.type === 'holder') withHolders = snapshotWithHolder(withHolders, early.holder, now);
+        this.tokenState.set(address, withHolders);
+        this.record(into.tokens, address, withHolders, [], 'token', now);
+        this.baselines.add(`holders:${address}`);
       }
+    } else if (input.type === 'holder') {
+      const address = input.tokenAddress;
+      const last = this.tokenState.get(address) ?? null;
+      if (last === null) {
+        // The holders came before the token (two streams): they wait for it, as a baseline.
+        const waiting = this.holdersWaiting.get(address) ?? [];
+        if (waiting.length < HOLDERS_WAITING) waiting.push(input);
+        this.holdersWaiting.set(address, waiting);
+        return;
+      }
+      const burst = `holders:${address}`;
+      const baseline = last.holdersSeenAt === null || last.holdersSeenAt === undefined || (input.snapshot && this.baselines.has(burst));
+      if (input.snapshot && baseline) this.baselines.add(burst);
+      if (!input.snapshot) this.baselines.delete(burst);
+      const found = baseline ? [] : detectWhale(last, { holder: input.holder, snapshot: input.snapshot, at: now });
+      const next = snapshotWithHolder(last, input.holder, now);
+      this.tokenState.set(address, next);
+      this.record(into.tokens, address, next, found, 'token', now);
+    } else {
+      const address = input.wallet;
+      const last = this.walletState.get(address) ?? null;
+      const burst = `wallet:${address}`;
+      const baseline = last === null || (input.snapshot && this.baselines.has(burst));
+      if (input.snapshot && baseline) this.baselines.add(burst);
+      if (!input.snapshot) this.baselines.delete(burst);
+      const found = baseline ? [] : detectWalletTrades(last, address, input.trades, now, (traded) => this.nameOf(traded));
+      const next = snapshotOfWallet(address, last, input.trades, now);
+      this.walletState.set(address, next);
+      this.record(into.wallets, address, next, found, 'wallet', now);
     }
-    this.counts.events += events;
-    const batch: StateCommitBatch = { tokens: [...tokens.values()], wallets: [...wallets.values()] };
-    const rows = await this.commit(batch, new Date(now));
-    this.counts.rows += rows;
-    return rows;
   }
 
   /**
-   * Keeps the newest snapshot of a target for this batch's commit, with every alert found for it.
+   * Keeps the newest snapshot of a target for the next commit, with every alert found for it.
    * A token whose snapshot changed nothing a detector reads (a price within its minute, a holders
    * count) and was written less than STATE_WRITE_MS ago is not written again: most pushes change
    * only that, and the memory copy is the one compared. A token written here is always written
@@ -443,11 +517,11 @@ class WatcherImpl implements Watcher {
     found: AlertEvent[],
     kind: FollowKind,
     now: number,
-  ): number {
+  ): void {
     let entry = into.get(address);
     const print = kind === 'token' ? fingerprint(snapshot as TokenSnapshot) : '';
     if (!entry) {
-      if (found.length === 0 && kind === 'token' && !this.needsWrite(address, print, now)) return 0;
+      if (found.length === 0 && kind === 'token' && !this.needsWrite(address, print, now)) return;
       into.set(address, (entry = { snapshot, alerts: [] }));
     } else entry.snapshot = snapshot;
     if (kind === 'token') {
@@ -456,13 +530,13 @@ class WatcherImpl implements Watcher {
       if (last !== undefined && last.fingerprint === print) last.at = now;
       else this.written.set(address, { at: now, fingerprint: print });
     }
-    if (found.length === 0) return 0;
+    if (found.length === 0) return;
+    this.counts.events += found.length;
     const followers = this.followers.get(followerKey(kind, address)) ?? [];
     for (const event of found) {
       const to = deliveriesFor(event, followers, now);
       if (to.length > 0) entry.alerts.push({ event, to });
     }
-    return found.length;
   }
 
   private needsWrite(address: string, print: string, now: number): boolean {
@@ -577,7 +651,7 @@ class WatcherImpl implements Watcher {
       processed: this.counts.processed,
       events: this.counts.events,
       rows: this.counts.rows,
-      queued: this.pending?.inputs.length ?? 0,
+      queued: (this.loading?.inputs.length ?? 0) + (this.uncommitted?.inputs ?? 0),
     };
   }
 
@@ -619,6 +693,13 @@ function fingerprint(snapshot: TokenSnapshot): string {
     pools,
     whales,
   ].join('|');
+}
+
+/** The token or wallet an input is about. */
+function targetOf(input: Input): { kind: FollowKind; address: string } {
+  if (input.type === 'token') return { kind: 'token', address: input.token.address };
+  if (input.type === 'holder') return { kind: 'token', address: input.tokenAddress };
+  return { kind: 'wallet', address: input.wallet };
 }
 
 function subKey(stream: StreamName, address: string): string {
