@@ -96,7 +96,13 @@ function toRich(part: RichPart): RichText {
 
 /** Rich text from spans, rich texts and plain strings, in order. */
 export function rich(...parts: RichPart[]): RichText {
-  return parts.flatMap(toRich);
+  const out: RichText = [];
+  for (const part of parts) {
+    if (typeof part === 'string') out.push(text(part));
+    else if (Array.isArray(part)) out.push(...part);
+    else out.push(part);
+  }
+  return out;
 }
 
 /**
@@ -108,11 +114,17 @@ export function joinRich(parts: readonly RichPart[], separator: Span | string = 
   const out: RichText = [];
   for (const part of parts) {
     const spans = toRich(part);
-    if (spans.length === 0 || spans.every((span) => span.text === '' && span.url === undefined)) continue;
+    if (isBlank(spans)) continue;
     if (out.length > 0) out.push(sep);
     out.push(...spans);
   }
   return out;
+}
+
+/** No span, or only empty ones without a link. */
+function isBlank(spans: RichText): boolean {
+  for (const span of spans) if (span.text !== '' || span.url !== undefined) return false;
+  return true;
 }
 
 /** The text a reader sees, without styles or link targets. */

@@ -7,7 +7,7 @@
  */
 import type { Candle } from '../market/schemas';
 import { bold, field, joinRich, text, type Card, type CardAction, type CardAttachment, type RichText } from './card';
-import { compact, duration, percent, price } from './format';
+import { compact, duration, grouped, percent, price } from './format';
 import { explorerTokenUrl } from './explorer';
 import { tokenSymbol, tokenTitle, type TokenInfo } from './tradeFacts';
 import { unreadNote } from './unread';
@@ -95,7 +95,7 @@ export function buildChartCard(input: ChartCardInput): Card {
   const leftOutNote: RichText = joinRich(
     [
       dropped > 0
-        ? `The service sent ${(input.received ?? dropped).toLocaleString('en-US')} candle${(input.received ?? dropped) === 1 ? '' : 's'} for the last ${range}; ${dropped.toLocaleString('en-US')} outside that range, repeated or beyond the number asked for were left out.`
+        ? `The service sent ${grouped(input.received ?? dropped)} candle${(input.received ?? dropped) === 1 ? '' : 's'} for the last ${range}; ${grouped(dropped)} outside that range, repeated or beyond the number asked for were left out.`
         : [],
       unread === null ? [] : `${unread}.`,
     ],

@@ -33,19 +33,27 @@ function isZero(d: Decimal): boolean {
   return d.digits === '0';
 }
 
+/** Character code of "0". */
+const ZERO_CODE = 48;
+
 function normalized(negative: boolean, digits: string, exp: number): Decimal {
-  const leading = digits.length - digits.replace(/^0+/, '').length;
-  const trimmed = digits.slice(leading).replace(/0+$/, '');
-  if (trimmed === '') return ZERO;
-  return { negative, digits: trimmed, exp: exp - leading };
+  let start = 0;
+  while (start < digits.length && digits.charCodeAt(start) === ZERO_CODE) start += 1;
+  let end = digits.length;
+  while (end > start && digits.charCodeAt(end - 1) === ZERO_CODE) end -= 1;
+  if (end === start) return ZERO;
+  return { negative, digits: start === 0 && end === digits.length ? digits : digits.slice(start, end), exp: exp - start };
 }
 
 function fromNumber(n: number): Decimal {
   if (n === 0) return ZERO;
-  // toExponential without an argument gives the shortest text that reads back as the same double.
-  const match = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(Math.abs(n).toExponential());
-  if (!match) return ZERO;
-  return normalized(n < 0, `${match[1] ?? ''}${match[2] ?? ''}`, Number(match[3]));
+  // toExponential without an argument gives the shortest text that reads back as the same double:
+  // one digit, maybe a point and more digits, then "e", a sign and the exponent.
+  const written = Math.abs(n).toExponential();
+  const e = written.indexOf('e');
+  if (e < 1) return ZERO;
+  const digits = e === 1 ? written.slice(0, 1) : `${written.slice(0, 1)}${written.slice(2, e)}`;
+  return normalized(n < 0, digits, Number(written.slice(e + 1)));
 }
 
 function fromBigint(amount: bigint, decimals: number): Decimal {
@@ -97,7 +105,13 @@ const SUBSCRIPT_DIGITS = '₀₁₂₃₄₅₆₇₈₉';
 const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 
 function mapDigits(n: number, glyphs: string): string {
-  return String(n).replace(/\d/g, (digit) => glyphs[Number(digit)] ?? digit);
+  const written = String(n);
+  let out = '';
+  for (let index = 0; index < written.length; index++) {
+    const code = written.charCodeAt(index) - ZERO_CODE;
+    out += code >= 0 && code <= 9 ? (glyphs[code] ?? written.charAt(index)) : written.charAt(index);
+  }
+  return out;
 }
 
 /** First exponent whose numbers have 4 zeros after the point (0.0000x), shown with a subscript. */
@@ -249,6 +263,16 @@ export function formatTokenAmount(amount: bigint, decimals: number): string {
   return amountDecimal(fromBigint(amount, decimals));
 }
 
+const EN_US_NUMBER = new Intl.NumberFormat('en-US');
+
+/**
+ * A count with thousands commas ("12,345"), as Number.prototype.toLocaleString('en-US') writes
+ * it, from one formatter made once: toLocaleString builds a new one on every call.
+ */
+export function grouped(n: number): string {
+  return EN_US_NUMBER.format(n);
+}
+
 type Instant = Date | number;
 
 /** Unix seconds of a Date or of a number already in Unix seconds; NaN when invalid. */
@@ -334,8 +358,12 @@ export function duration(secs: number): string {
   return parts.join('');
 }
 
+const SURROGATE = /[\ud800-\udfff]/;
+
 /** Shortens a long address to its first and last 4 characters: "So11…1112". */
 export function shortAddress(address: string): string {
+  // Without surrogates every code unit is one code point: no array of characters is needed.
+  if (!SURROGATE.test(address)) return address.length <= 12 ? address : `${address.slice(0, 4)}…${address.slice(-4)}`;
   const chars = Array.from(address);
   if (chars.length <= 12) return address;
   return `${chars.slice(0, 4).join('')}…${chars.slice(-4).join('')}`;

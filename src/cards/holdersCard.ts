@@ -5,7 +5,7 @@
  */
 import type { Holder, Token } from '../market/schemas';
 import { type Card, type CardAction, type CardField, type RichText, bold, field, joinRich, link, rich, text } from './card';
-import { formatTokenAmount, percent, relativeTime, shortAddress, usd } from './format';
+import { formatTokenAmount, grouped, percent, relativeTime, shortAddress, usd } from './format';
 import { explorerAccountUrl, explorerTokenUrl } from './explorer';
 import { UNKNOWN, sharePercent, tokenColor, tokenTitle, tokenUnit, top10SharePercent } from './tokenFacts';
 import { untrusted } from './sanitize';
@@ -95,7 +95,7 @@ export function buildHoldersCard({ token, holders, sortBy, now, unreadable = 0 }
   const top10 = top10SharePercent(token);
   const description = joinRich([
     rich('Order: ', bold(sort.label)),
-    token.holdersCount === null ? '' : `${token.holdersCount.toLocaleString('en-US')} holders`,
+    token.holdersCount === null ? '' : `${grouped(token.holdersCount)} holders`,
     top10 === null ? '' : `top 10 hold ${percent(top10)}`,
     unread === null ? '' : `⚠ ${unread}`,
   ]);

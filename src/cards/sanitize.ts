@@ -88,6 +88,9 @@ function collapseParagraphs(s: string): string {
     .trim();
 }
 
+/** Printable ASCII words joined by single spaces, with no space at either end. */
+const CLEAN_LINE = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
+
 /**
  * Untrusted text made fit for one line (names, symbols, labels): unsafe characters and terminal
  * escapes removed, every run of whitespace (newlines included) made one space, trimmed, and cut
@@ -95,6 +98,9 @@ function collapseParagraphs(s: string): string {
  * Idempotent: cleaning a cleaned text changes nothing.
  */
 export function cleanText(s: string | null | undefined, maxLength: number, fallback = ''): string {
+  // Most card text (figures, addresses, plain names) is already clean: printable ASCII words
+  // separated by single spaces, within the length. Cleaning would return it unchanged.
+  if (typeof s === 'string' && s.length <= maxLength && CLEAN_LINE.test(s)) return s;
   return finish(collapseLine(prepare(s, maxLength)), maxLength, fallback, collapseLine);
 }
 
@@ -122,6 +128,24 @@ const SAFE_HOST = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/;
  */
 export function safeUrl(input: string | null | undefined): string | null {
   if (typeof input !== 'string') return null;
+  // Every link is checked where a card is built and again by each renderer: the answer for the
+  // same text is the same, so a recent one is reused.
+  const known = checkedUrls.get(input);
+  if (known !== undefined) return known;
+  const checked = checkUrl(input);
+  if (input.length <= MAX_URL_LENGTH + 64) {
+    // A bound, not an LRU: the map is a saving, never a requirement.
+    if (checkedUrls.size >= CHECKED_URLS_KEPT) checkedUrls.clear();
+    checkedUrls.set(input, checked);
+  }
+  return checked;
+}
+
+/** Recent answers of safeUrl, by the text given. */
+const checkedUrls = new Map<string, string | null>();
+const CHECKED_URLS_KEPT = 1_000;
+
+function checkUrl(input: string): string | null {
   const s = input.replace(/^ +| +$/g, '');
   if (s.length === 0 || s.length > MAX_URL_LENGTH) return null;
   if (/[\s\p{Cc}\p{Cf}\p{Cs}\\]/u.test(s) || UNSAFE_CHARACTER.test(s)) return null;
@@ -149,6 +173,7 @@ export function safeUrl(input: string | null | undefined): string | null {
  * to none; this is defence in depth for any path where that setting is missing.
  */
 export function defuseMentions(s: string): string {
+  if (!s.includes('@') && !s.includes('<')) return s;
   return s.replace(/@(?=everyone|here)/gi, '＠').replace(/<([@#])/g, (_, sign: string) => `<${sign === '@' ? '＠' : '＃'}`);
 }
 

@@ -6,7 +6,7 @@
 import { unreadNote } from './unread';
 import type { InitialBuyer, TechnicalsPoint, Technicals, Token } from '../market/schemas';
 import { type Card, type CardField, type RichText, bold, field, joinRich, link, rich } from './card';
-import { formatTokenAmount, percent, relativeTime, shortAddress, sol, usd } from './format';
+import { formatTokenAmount, grouped, percent, relativeTime, shortAddress, sol, usd } from './format';
 import { explorerAccountUrl, explorerTokenUrl } from './explorer';
 import { OK_MARK, RISK_MARK, UNKNOWN, sharePercent, tokenColor, tokenTitle, tokenUnit } from './tokenFacts';
 import { untrusted } from './sanitize';
@@ -91,12 +91,12 @@ function holdersField(points: readonly TechnicalsPoint[]): CardField {
   const oldestTime = oldest === undefined ? null : pointTime(oldest);
   const before = oldest?.holdersCount ?? null;
   if (oldest === newest || before === null || newestTime === null || oldestTime === null || oldestTime >= newestTime) {
-    return field('Holders', count.toLocaleString('en-US'), true);
+    return field('Holders', grouped(count), true);
   }
   const change = count - before;
   const sign = change > 0 ? '+' : change < 0 ? '\u2212' : '±';
   const since = relativeTime(oldestTime, newestTime).replace(/ ago$/, '');
-  return field('Holders', rich(bold(count.toLocaleString('en-US')), ` (${sign}${Math.abs(change).toLocaleString('en-US')} in ${since})`), true);
+  return field('Holders', rich(bold(grouped(count)), ` (${sign}${grouped(Math.abs(change))} in ${since})`), true);
 }
 
 /** "1 buy", "2 buys"; an unknown count as "— buys". */

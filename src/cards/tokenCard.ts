@@ -4,7 +4,7 @@
  */
 import type { Token } from '../market/schemas';
 import { type Card, type CardField, type RichText, type Span, bold, field, italic, joinRich, link, rich, text } from './card';
-import { age, percent, price, relativeTime, shortAddress, sol, usd } from './format';
+import { age, grouped, percent, price, relativeTime, shortAddress, sol, usd } from './format';
 import { explorerAccountUrl, explorerTokenUrl } from './explorer';
 import { safeUrl } from './sanitize';
 import {
@@ -131,7 +131,7 @@ export function buildTokenCard({ token, solUsd, now }: TokenCardInput): Card {
     field('Price', solAndUsd(priceInSol, solUsd, 'price'), true),
     field('Market Cap', solAndUsd(marketCapSol(priceInSol, supply), solUsd, 'amount'), true),
     field('Liquidity', solAndUsd(liquiditySol(pools), solUsd, 'amount'), true),
-    field('Holders', token.holdersCount === null ? UNKNOWN : token.holdersCount.toLocaleString('en-US'), true),
+    field('Holders', token.holdersCount === null ? UNKNOWN : grouped(token.holdersCount), true),
     field('Top 10 Holders', top10 === null ? UNKNOWN : percent(top10), true),
     field('Age', token.creationBlockTimestamp === null ? UNKNOWN : age(token.creationBlockTimestamp, now), true),
     field(
