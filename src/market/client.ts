@@ -178,7 +178,7 @@ export class MarketClient {
   constructor(options: MarketClientOptions) {
     const defaults = MARKET_CLIENT_DEFAULTS;
     registerSecret(options.apiKey);
-    // Every in-flight request listens on the one close signal.
+    // Every retry waiting out its delay listens on the one close signal.
     setMaxListeners(0, this.abort.signal);
     this.logger = (options.logger ?? silentLogger).child({ component: 'market-client' });
     this.clock = options.clock ?? systemClock;
@@ -424,7 +424,7 @@ export class MarketClient {
             const timeoutMs = Math.min(this.attemptTimeoutMs, remainingMs);
             if (timeoutMs <= 0) throw callDeadlineError(endpoint, attempt);
             counters.requests += 1;
-            response = await this.http.get(endpoint, query, { timeoutMs, maxBytes: this.maxBodyBytes[endpoint], signal: this.abort.signal });
+            response = await this.http.get(endpoint, query, { timeoutMs, maxBytes: this.maxBodyBytes[endpoint] });
           } finally {
             release();
           }

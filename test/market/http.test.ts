@@ -1,6 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { registerSecret } from '../../src/log';
-import { errorForResponse, parseRetryAfter, readRateLimit, resetTimeMs, transportError, type HttpResponse } from '../../src/market/http';
+import { HttpTransport, errorForResponse, parseRetryAfter, readRateLimit, resetTimeMs, transportError, type HttpResponse } from '../../src/market/http';
 
 const KEY = 'http-test-key-40b2e8f1';
 registerSecret(KEY);
@@ -133,5 +135,51 @@ describe('transportError', () => {
     const mapped = transportError('token-data', new Error('aborted'), { ...context, closed: true });
     expect(mapped.kind).toBe('unreachable');
     expect(mapped.details.closed).toBe(true);
+  });
+});
+
+describe('HttpTransport aborts', () => {
+  /** A server that takes requests and never answers. */
+  async function silentServer(): Promise<{ url: string; close: () => void }> {
+    const server = createServer(() => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      close: () => {
+        server.closeAllConnections();
+        server.close();
+      },
+    };
+  }
+  const options = { apiKey: KEY, connectTimeoutMs: 1_000, headersTimeoutMs: 5_000, bodyTimeoutMs: 5_000, connections: 2 };
+
+  it('ends a request at its deadline as a timeout', async () => {
+    const server = await silentServer();
+    const transport = new HttpTransport({ ...options, baseUrl: server.url });
+    try {
+      const failure = await transport.get('token-data', { address: 'x' }, { timeoutMs: 50, maxBytes: 1_000 }).catch((error: unknown) => error);
+      expect(failure).toMatchObject({ kind: 'timeout', details: { phase: 'attempt', timeoutMs: 50, closed: false } });
+    } finally {
+      await transport.close();
+      server.close();
+    }
+  });
+
+  it('aborts a request on its way when it closes, and refuses later ones, as closed', async () => {
+    const server = await silentServer();
+    const transport = new HttpTransport({ ...options, baseUrl: server.url });
+    try {
+      const pending = transport.get('token-data', { address: 'x' }, { timeoutMs: 5_000, maxBytes: 1_000 }).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = performance.now();
+      await transport.close();
+      expect(await pending).toMatchObject({ kind: 'unreachable', message: expect.stringContaining('the client was closed'), details: { closed: true } });
+      expect(performance.now() - started).toBeLessThan(1_000);
+      const later = await transport.get('token-data', { address: 'x' }, { timeoutMs: 5_000, maxBytes: 1_000 }).catch((error: unknown) => error);
+      expect(later).toMatchObject({ kind: 'unreachable', details: { closed: true } });
+    } finally {
+      server.close();
+    }
   });
 });
