@@ -36,6 +36,7 @@ import {
   TradeHistoryReadingSchema,
 } from './schemas';
 import type { Reading } from './wire';
+import { readTokenEnvelopeFast } from './readToken';
 import { TokenBatcher, normalizeAddress } from './tokenBatcher';
 
 export interface MarketClientOptions {
@@ -221,7 +222,7 @@ export class MarketClient {
     this.chartCache = cache('chart-history');
     this.walletCache = cache('wallet-tracker');
     this.batcher = new TokenBatcher(
-      async (addresses) => (await this.request('token-data', { addresses: addresses.join(',') }, TokenEnvelopeReadingSchema)).value.data,
+      async (addresses) => (await this.request('token-data', { addresses: addresses.join(',') }, TokenEnvelopeReadingSchema, readTokenEnvelopeFast)).value.data,
       {
         maxBatchSize: positiveInteger('tokenBatchSize', options.tokenBatchSize ?? defaults.tokenBatchSize),
         onBatch: (lookups) => {
@@ -267,7 +268,7 @@ export class MarketClient {
     if (requested.length > TOKEN_DATA_MAX_ADDRESSES) {
       throw new RangeError(`tokenBatch takes at most ${TOKEN_DATA_MAX_ADDRESSES} addresses, not ${requested.length}`);
     }
-    const envelope = await this.request('token-data', { addresses: requested.join(',') }, TokenEnvelopeReadingSchema);
+    const envelope = await this.request('token-data', { addresses: requested.join(',') }, TokenEnvelopeReadingSchema, readTokenEnvelopeFast);
     for (const raw of Object.values(envelope.value.data)) {
       const parsed = TokenSchema.safeParse(raw);
       if (parsed.success) found.set(normalizeAddress(parsed.data.address), parsed.data);
@@ -409,8 +410,12 @@ export class MarketClient {
     if (source === 'coalesced') this.counters[endpoint].coalesced += 1;
   }
 
-  /** One upstream call: retried, limited, mapped and parsed; unreadable list elements are counted and logged. */
-  private async request<T>(endpoint: EndpointName, query: Query, schema: z.ZodType<Reading<T>>): Promise<Answer<T>> {
+  /**
+   * One upstream call: retried, limited, mapped and parsed; unreadable list elements are counted and logged.
+   * `readFast` is the schema's reading written by hand, where there is one: what it gives is the
+   * schema's own result, and what it does not take (null) the schema judges.
+   */
+  private async request<T>(endpoint: EndpointName, query: Query, schema: z.ZodType<Reading<T>>, readFast?: (raw: unknown) => Reading<T> | null): Promise<Answer<T>> {
     const counters = this.counters[endpoint];
     const limiter = this.limiters[endpoint];
     try {
@@ -428,7 +433,10 @@ export class MarketClient {
           } finally {
             release();
           }
-          this.logger.debug({ endpoint, path: this.http.pathFor(endpoint, query), status: response.status, elapsedMs: response.elapsedMs, attempt }, 'market request');
+          // The path is written out again only for a log line that is kept.
+          if (this.logger.isLevelEnabled('debug')) {
+            this.logger.debug({ endpoint, path: this.http.pathFor(endpoint, query), status: response.status, elapsedMs: response.elapsedMs, attempt }, 'market request');
+          }
           this.takeWaits(endpoint, limiter, response);
           if (response.status < 200 || response.status > 299) {
             const error = errorForResponse(endpoint, response, { query, attempt }, { nowMs: this.clock.now(), maxWaitMs: this.maxRateLimitWaitMs });
@@ -436,21 +444,9 @@ export class MarketClient {
             throw error;
           }
           // Parsed and read in one synchronous stretch: one answer's JSON tree at a time, whatever the concurrency.
-          const parsed = schema.safeParse(readJson(endpoint, response, { query, attempt }));
-          if (!parsed.success) {
-            throw new MarketError({
-              kind: 'unreadable',
-              endpoint,
-              status: response.status,
-              message: 'the response does not match the schema',
-              details: {
-                query,
-                attempt,
-                issues: parsed.error.issues.slice(0, 5).map((issue) => ({ path: issue.path.join('.'), message: issue.message.slice(0, 200) })),
-              },
-            });
-          }
-          const { value, dropped, examples } = parsed.data;
+          const raw = readJson(endpoint, response, { query, attempt });
+          const reading = (readFast === undefined ? null : readFast(raw)) ?? this.readBySchema(endpoint, schema, raw, response.status, query, attempt);
+          const { value, dropped, examples } = reading;
           if (dropped > 0) {
             counters.dropped += dropped;
             this.logger.warn(
@@ -477,6 +473,23 @@ export class MarketClient {
       }
       throw error;
     }
+  }
+
+  /** The schema's reading of an answer, or the unreadable error naming its first issues. */
+  private readBySchema<T>(endpoint: EndpointName, schema: z.ZodType<Reading<T>>, raw: unknown, status: number, query: Query, attempt: number): Reading<T> {
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    throw new MarketError({
+      kind: 'unreadable',
+      endpoint,
+      status,
+      message: 'the response does not match the schema',
+      details: {
+        query,
+        attempt,
+        issues: parsed.error.issues.slice(0, 5).map((issue) => ({ path: issue.path.join('.'), message: issue.message.slice(0, 200) })),
+      },
+    });
   }
 
   /**

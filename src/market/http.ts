@@ -140,7 +140,7 @@ export class HttpTransport {
 
   /** The request path of an endpoint and query, as sent (the key travels only in a header). */
   pathFor(endpoint: EndpointName, query: Query): string {
-    const search = new URLSearchParams(query).toString();
+    const search = formEncode(query);
     return `${this.pathPrefix}/api/${endpoint}${search ? `?${search}` : ''}`;
   }
 
@@ -191,6 +191,23 @@ export class HttpTransport {
   }
 }
 
+/** Characters that URLSearchParams writes as they are. */
+const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
+
+/**
+ * A query as URLSearchParams writes it (application/x-www-form-urlencoded). Names and values made
+ * only of the characters it leaves alone, such as every address, are joined without building one.
+ */
+function formEncode(query: Query): string {
+  let search = '';
+  for (const name in query) {
+    const value = query[name] ?? '';
+    if (!FORM_SAFE.test(name) || !FORM_SAFE.test(value)) return new URLSearchParams(query).toString();
+    search += search === '' ? `${name}=${value}` : `&${name}=${value}`;
+  }
+  return search;
+}
+
 /** Maps a failure below HTTP (no status) to timeout, unreachable or unreadable. */
 export function transportError(endpoint: EndpointName, error: unknown, context: Record<string, unknown> & { closed: boolean }): MarketError {
   const code = errorCode(error);
@@ -221,36 +238,61 @@ export function transportError(endpoint: EndpointName, error: unknown, context: 
   });
 }
 
+/** The body of an answer as undici hands it over: a Readable stream of Buffers. */
+interface Body {
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  destroy(error?: Error): unknown;
+}
+
 /**
  * Reads a body as UTF-8 text of at most `maxBytes`: refused at once when its Content-Length says
- * more, and cut (the request aborted) as soon as the bytes read pass the cap.
+ * more, and cut (the request aborted) as soon as the bytes read pass the cap. Read by its events:
+ * an async iterator over the stream cost more than the rest of reading a small answer.
  */
-async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(error?: Error): unknown },
-  contentLength: string | undefined,
-  maxBytes: number,
-  signal: { readonly aborted: boolean; readonly reason: unknown },
-): Promise<Buffer> {
+function readCapped(body: Body, contentLength: string | undefined, maxBytes: number, signal: { readonly aborted: boolean; readonly reason: unknown }): Promise<Buffer> {
   const declared = contentLength === undefined ? Number.NaN : Number(contentLength);
   if (Number.isFinite(declared) && declared > maxBytes) {
     const error = new TooLarge(maxBytes);
     body.destroy(error);
-    throw error;
+    return Promise.reject(error);
   }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    if (signal.aborted) break;
-    total += chunk.length;
-    if (total > maxBytes) {
-      const error = new TooLarge(maxBytes);
-      body.destroy(error);
-      throw error;
-    }
-    chunks.push(chunk);
-  }
-  if (signal.aborted) throw signal.reason;
-  return Buffer.concat(chunks, total);
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let settled = false;
+    // The first of end, error and close settles; the listeners stay (an error after the end is
+    // still listened to) and go with the stream.
+    const settle = (error: unknown, bytes?: Buffer) => {
+      if (settled) return;
+      settled = true;
+      if (bytes === undefined) reject(error);
+      else resolve(bytes);
+    };
+    body.on('data', (chunk) => {
+      if (settled || signal.aborted) return;
+      total += chunk.length;
+      if (total > maxBytes) {
+        const error = new TooLarge(maxBytes);
+        settle(error);
+        body.destroy(error);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.on('end', () => {
+      if (signal.aborted) settle(signal.reason);
+      else settle(null, Buffer.concat(chunks, total));
+    });
+    body.on('error', (error) => settle(signal.aborted ? signal.reason : error));
+    body.on('close', () => settle(signal.aborted ? signal.reason : prematureClose()));
+  });
+}
+
+/** What reading a stream that closed before its end throws (Node's own code for it). */
+function prematureClose(): Error {
+  return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 
 /** The `{` and `[` bytes of a body: an upper bound of the objects and lists its JSON holds. */

@@ -9,8 +9,8 @@
  * TokenSchema itself, which either accepts it after all or says why not (so the reason of an
  * unreadable frame is always zod's own). test/market/readToken.test.ts holds the two side by side.
  */
-import type { LiquidityPool, RiskAnalysis, Token } from './schemas';
-import { isOverlongAmount, readAmount, readDecimal, readOptionalFlag, readOptionalInteger, readOptionalText, readTextMap } from './wire';
+import type { LiquidityPool, RiskAnalysis, Token, TokenEnvelope } from './schemas';
+import { isOverlongAmount, readAmount, readDecimal, readOptionalFlag, readOptionalInteger, readOptionalText, readTextMap, type Reading } from './wire';
 
 /** Unreadable: the caller falls back to the schema. */
 class Unread extends Error {}
@@ -141,4 +141,20 @@ export function readTokenFast(value: Record<string, unknown>): Token | null {
     if (error instanceof Unread) return null;
     throw error;
   }
+}
+
+/**
+ * TokenEnvelopeReadingSchema's reading by hand, for every token-data answer: the envelope around
+ * the tokens, whose map is kept as it is (the batcher reads the tokens it asked for one by one).
+ * Null when the schema must judge: an answer that is not an object, or whose `data` is no map.
+ */
+export function readTokenEnvelopeFast(value: unknown): Reading<TokenEnvelope> | null {
+  if (!isPlainObject(value)) return null;
+  const data = value.data;
+  if (data !== null && data !== undefined && !isPlainObject(data)) return null;
+  return {
+    value: { statusCode: readOptionalInteger(value.statusCode), message: readOptionalText(value.message), data: data ?? {} },
+    dropped: 0,
+    examples: [],
+  };
 }

@@ -129,6 +129,7 @@ export const TokenEnvelopeSchema = z.object({
     return value as Record<string, unknown>;
   }),
 });
+export type TokenEnvelope = z.output<typeof TokenEnvelopeSchema>;
 /** Nothing is left out here: tokenBatcher.ts reads the tokens one by one and reports an unreadable one itself. */
 export const TokenEnvelopeReadingSchema = TokenEnvelopeSchema.transform((value): Reading<typeof value> => ({ value, dropped: 0, examples: [] }));
 

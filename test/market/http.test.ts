@@ -166,6 +166,33 @@ describe('HttpTransport aborts', () => {
     }
   });
 
+  it('reads a body that comes in pieces, and reports one cut off half way as unreachable', async () => {
+    const [head, rest] = ['{"data":', '{"a":"bcdefghijkl"}}'];
+    let cut = false;
+    const server = createServer((_request, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(head.length + rest.length) });
+      res.write(head);
+      if (cut) {
+        setTimeout(() => res.destroy(), 20);
+        return;
+      }
+      setTimeout(() => res.end(rest), 20);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const transport = new HttpTransport({ ...options, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+    try {
+      const whole = await transport.get('token-data', { address: 'x' }, { timeoutMs: 5_000, maxBytes: 1_000 });
+      expect(whole).toMatchObject({ status: 200, body: head + rest });
+      cut = true;
+      const failure = await transport.get('token-data', { address: 'x' }, { timeoutMs: 5_000, maxBytes: 1_000 }).catch((error: unknown) => error);
+      expect(failure).toMatchObject({ kind: 'unreachable', details: { closed: false } });
+    } finally {
+      await transport.close();
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it('aborts a request on its way when it closes, and refuses later ones, as closed', async () => {
     const server = await silentServer();
     const transport = new HttpTransport({ ...options, baseUrl: server.url });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readTokenFast } from '../../src/market/readToken';
-import { TokenSchema } from '../../src/market/schemas';
+import { readTokenEnvelopeFast, readTokenFast } from '../../src/market/readToken';
+import { TokenEnvelopeReadingSchema, TokenSchema } from '../../src/market/schemas';
 import { Market } from '../../src/simulator/market';
 import { token, wireToken } from './stream/support/samples';
 
@@ -66,5 +66,31 @@ describe('readTokenFast', () => {
     const fast = readTokenFast(value);
     expect(fast === null ? 'schema' : 'fast').toBe(path);
     expectSameAsSchema(value);
+  });
+});
+
+describe('readTokenEnvelopeFast', () => {
+  const data = { a: { address: 'a' } };
+  it.each<[string, unknown, 'fast' | 'schema']>([
+    ['a plain envelope', { statusCode: 200, message: 'ok', data }, 'fast'],
+    ['no data', { statusCode: 200 }, 'fast'],
+    ['null data', { data: null }, 'fast'],
+    ['figures as text, text as a figure, and keys the schema leaves out', { statusCode: '200', message: 5, data, extra: true }, 'fast'],
+    ['a fractional status', { statusCode: 200.7, data }, 'fast'],
+    ['data as a list', { data: [data] }, 'schema'],
+    ['data as text', { data: 'tokens' }, 'schema'],
+    ['a list', [data], 'schema'],
+    ['null', null, 'schema'],
+  ])('%s: read as the schema reads it, or left to it', (_what, value, by) => {
+    const fast = readTokenEnvelopeFast(value);
+    const schema = TokenEnvelopeReadingSchema.safeParse(value);
+    expect(fast === null ? 'schema' : 'fast').toBe(by);
+    if (fast === null) return;
+    expect(schema.success).toBe(true);
+    expect(fast).toStrictEqual(schema.data);
+    expect(Object.keys(fast.value)).toEqual(Object.keys(schema.data?.value ?? {}));
+    // The map is kept as it came, not copied.
+    const given = (value as { data?: unknown }).data;
+    if (given !== null && given !== undefined) expect(fast.value.data).toBe(given);
   });
 });
