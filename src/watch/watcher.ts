@@ -172,7 +172,15 @@ class WatcherImpl implements Watcher {
   private readonly now: () => number;
   private readonly tokenState = new Map<string, TokenSnapshot>();
   private readonly walletState = new Map<string, WalletSnapshot>();
-  private readonly followers = new Map<string, Follow[]>();
+  /**
+   * Targets the store was asked for and holds no state of: their first input is compared at once
+   * (it sets the baseline) instead of waiting for another read. At start every token of a fresh
+   * store is one, and ten thousand first inputs held across a read would teach V8 that decoded
+   * tokens live long, and it would then allocate every later one straight in the old generation.
+   */
+  private readonly unseen: Record<FollowKind, Set<string>> = { token: new Set(), wallet: new Set() };
+  /** The follows of each target, by kind then address (no key joined per lookup: this is read for every frame). */
+  private readonly followers: Record<FollowKind, Map<string, Follow[]>> = { token: new Map(), wallet: new Map() };
   private readonly open = new Map<string, { stream: StreamName; stop: () => void }>();
   private readonly baselines = new Set<string>();
   private readonly holdersWaiting = new Map<string, Input[]>();
@@ -216,11 +224,14 @@ class WatcherImpl implements Watcher {
     // One sync at a time, in the order asked: the last one sees the newest follows.
     const run = this.syncing.then(async () => {
       if (this.closed) return;
-      if (address === undefined) this.followers.clear();
+      if (address === undefined) {
+        this.followers.token.clear();
+        this.followers.wallet.clear();
+      }
       else {
         // The cache is keyed by kind and address: an address may be followed as either.
-        this.followers.delete(followerKey('token', address));
-        this.followers.delete(followerKey('wallet', address));
+        this.followers.token.delete(address);
+        this.followers.wallet.delete(address);
       }
       const targets = await this.store.follows.targets();
       await this.syncNow(targets);
@@ -250,7 +261,7 @@ class WatcherImpl implements Watcher {
     const wantedKeys = new Map<string, { stream: StreamName; target: StreamTarget; address: string }>();
     for (const token of tokens) {
       wantedKeys.set(subKey('token-feed', token), { stream: 'token-feed', target: { tokenAddress: token }, address: token });
-      if (needsHolders(this.followers.get(followerKey('token', token)) ?? [])) {
+      if (needsHolders(this.followers.token.get(token) ?? [])) {
         wantedKeys.set(subKey('holders-live', token), { stream: 'holders-live', target: { tokenAddress: token }, address: token });
       }
     }
@@ -276,8 +287,10 @@ class WatcherImpl implements Watcher {
     // State of targets no longer followed is forgotten here (the store keeps it for a later follow).
     const tokenSet = new Set(tokens);
     for (const address of this.tokenState.keys()) if (!tokenSet.has(address)) this.tokenState.delete(address);
+    for (const address of this.unseen.token) if (!tokenSet.has(address)) this.unseen.token.delete(address);
     const walletSet = new Set(wallets);
     for (const address of this.walletState.keys()) if (!walletSet.has(address)) this.walletState.delete(address);
+    for (const address of this.unseen.wallet) if (!walletSet.has(address)) this.unseen.wallet.delete(address);
   }
 
   private subscribe(stream: StreamName, target: StreamTarget, address: string): () => void {
@@ -373,15 +386,20 @@ class WatcherImpl implements Watcher {
 
   /** Whether everything the input is compared with is in memory (state, follows, traded tokens' names). */
   private inMemory(input: Input): boolean {
-    if (input.type === 'token') return this.tokenState.has(input.token.address) && this.followers.has(followerKey('token', input.token.address));
-    if (input.type === 'holder') return this.followers.has(followerKey('token', input.tokenAddress));
-    if (!this.walletState.has(input.wallet) || !this.followers.has(followerKey('wallet', input.wallet))) return false;
+    if (input.type === 'token') return this.hasState('token', input.token.address) && this.followers.token.has(input.token.address);
+    if (input.type === 'holder') return this.followers.token.has(input.tokenAddress);
+    if (!this.hasState('wallet', input.wallet) || !this.followers.wallet.has(input.wallet)) return false;
     if (!this.deps.describeToken) return true;
     for (const trade of input.trades) {
       const traded = tradedToken(trade);
       if (!this.tokenState.has(traded) && !this.names.has(traded)) return false;
     }
     return true;
+  }
+
+  /** Whether the last-seen state of a target is in memory, or known to be absent from the store. */
+  private hasState(kind: FollowKind, address: string): boolean {
+    return (kind === 'token' ? this.tokenState.has(address) : this.walletState.has(address)) || this.unseen[kind].has(address);
   }
 
   private pendingCommit(): Uncommitted {
@@ -439,6 +457,7 @@ class WatcherImpl implements Watcher {
   /** After a failed read or commit, memory may be ahead of the store: the targets concerned are read from it again. */
   private forget(targets: ReadonlyArray<{ kind: FollowKind; address: string }>): void {
     for (const { kind, address } of targets) {
+      this.unseen[kind].delete(address);
       if (kind === 'wallet') {
         this.walletState.delete(address);
         continue;
@@ -461,6 +480,7 @@ class WatcherImpl implements Watcher {
       // First sight: the baseline, from which later changes alert (a debug line, once per token).
       if (last === null) this.logger.debug({ address }, 'token baseline set');
       this.tokenState.set(address, next);
+      this.unseen.token.delete(address);
       this.record(into.tokens, address, next, found, 'token', now);
       const waiting = this.holdersWaiting.get(address);
       if (waiting) {
@@ -499,6 +519,7 @@ class WatcherImpl implements Watcher {
       const found = baseline ? [] : detectWalletTrades(last, address, input.trades, now, (traded) => this.nameOf(traded));
       const next = snapshotOfWallet(address, last, input.trades, now);
       this.walletState.set(address, next);
+      this.unseen.wallet.delete(address);
       this.record(into.wallets, address, next, found, 'wallet', now);
     }
   }
@@ -532,7 +553,7 @@ class WatcherImpl implements Watcher {
     }
     if (found.length === 0) return;
     this.counts.events += found.length;
-    const followers = this.followers.get(followerKey(kind, address)) ?? [];
+    const followers = this.followers[kind].get(address) ?? [];
     for (const event of found) {
       const to = deliveriesFor(event, followers, now);
       if (to.length > 0) entry.alerts.push({ event, to });
@@ -560,12 +581,12 @@ class WatcherImpl implements Watcher {
     const traded = new Set<string>();
     for (const input of inputs) {
       if (input.type === 'token') {
-        if (!this.tokenState.has(input.token.address)) tokens.add(input.token.address);
-        if (!this.followers.has(followerKey('token', input.token.address))) tokens.add(input.token.address);
+        if (!this.hasState('token', input.token.address)) tokens.add(input.token.address);
+        if (!this.followers.token.has(input.token.address)) tokens.add(input.token.address);
       } else if (input.type === 'holder') {
-        if (!this.followers.has(followerKey('token', input.tokenAddress))) tokens.add(input.tokenAddress);
+        if (!this.followers.token.has(input.tokenAddress)) tokens.add(input.tokenAddress);
       } else {
-        if (!this.walletState.has(input.wallet) || !this.followers.has(followerKey('wallet', input.wallet))) wallets.add(input.wallet);
+        if (!this.hasState('wallet', input.wallet) || !this.followers.wallet.has(input.wallet)) wallets.add(input.wallet);
         if (this.deps.describeToken) for (const trade of input.trades) traded.add(tradedToken(trade));
       }
     }
@@ -604,27 +625,32 @@ class WatcherImpl implements Watcher {
   }
 
   private async loadFollowers(kind: FollowKind, addresses: readonly string[]): Promise<void> {
-    const missing = addresses.filter((address) => !this.followers.has(followerKey(kind, address)));
+    const missing = addresses.filter((address) => !this.followers[kind].has(address));
     await Promise.all(
       missing.map(async (address) => {
-        this.followers.set(followerKey(kind, address), await this.store.follows.followersOf(kind, address));
+        this.followers[kind].set(address, await this.store.follows.followersOf(kind, address));
       }),
     );
   }
 
   private async loadTokenState(addresses: readonly string[]): Promise<void> {
-    const missing = addresses.filter((address) => !this.tokenState.has(address));
+    const missing = addresses.filter((address) => !this.hasState('token', address));
     if (missing.length === 0) return;
     const found = await this.store.state.tokens(missing);
-    for (const [address, snapshot] of found) if (!this.tokenState.has(address)) this.tokenState.set(address, snapshot);
+    for (const address of missing) {
+      const snapshot = found.get(address);
+      if (snapshot === undefined) this.unseen.token.add(address);
+      else if (!this.tokenState.has(address)) this.tokenState.set(address, snapshot);
+    }
   }
 
   private async loadWalletState(addresses: readonly string[]): Promise<void> {
-    const missing = addresses.filter((address) => !this.walletState.has(address));
+    const missing = addresses.filter((address) => !this.hasState('wallet', address));
     await Promise.all(
       missing.map(async (address) => {
         const snapshot = await this.store.state.wallet(address);
-        if (snapshot && !this.walletState.has(address)) this.walletState.set(address, snapshot);
+        if (snapshot === null) this.unseen.wallet.add(address);
+        else if (!this.walletState.has(address)) this.walletState.set(address, snapshot);
       }),
     );
   }
@@ -704,10 +730,6 @@ function targetOf(input: Input): { kind: FollowKind; address: string } {
 
 function subKey(stream: StreamName, address: string): string {
   return `${stream}|${address}`;
-}
-
-function followerKey(kind: FollowKind, address: string): string {
-  return `${kind}|${address}`;
 }
 
 function safely(run: () => void, logger: Logger): void {
