@@ -286,7 +286,10 @@ function readCapped(body: Body, contentLength: string | undefined, maxBytes: num
       else settle(null, Buffer.concat(chunks, total));
     });
     body.on('error', (error) => settle(signal.aborted ? signal.reason : error));
-    body.on('close', () => settle(signal.aborted ? signal.reason : prematureClose()));
+    body.on('close', () => {
+      // After the end (the usual case) there is nothing to say, and no error to build.
+      if (!settled) settle(signal.aborted ? signal.reason : prematureClose());
+    });
   });
 }
 
