@@ -123,7 +123,9 @@ export class Dispatcher {
       outcome = 'failed';
       return this.failure(error, name, caller);
     } finally {
-      this.logger.debug({ command: name.slice(0, 40), chat: chatKey(caller.chat), outcome, ms: Math.round((performance.now() - started) * 1000) / 1000 }, 'command answered');
+      if (this.logger.isLevelEnabled('debug')) {
+        this.logger.debug({ command: name.slice(0, 40), chat: chatKey(caller.chat), outcome, ms: Math.round((performance.now() - started) * 1000) / 1000 }, 'command answered');
+      }
     }
   }
 

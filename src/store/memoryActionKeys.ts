@@ -26,19 +26,24 @@ interface Entry {
 /**
  * Random bytes drawn a few hundred keys at a time: a call into the system's generator per key cost
  * more than the rest of issuing it. Each key takes fresh bytes of the pool; none is used twice.
+ * The pool is written out in base64url once per draw: 12 bytes are 16 characters with no padding,
+ * so each key is its own 16 characters of that text, as if its bytes were encoded alone.
  */
 const POOL_KEYS = 256;
+const KEY_CHARS = (KEY_BYTES / 3) * 4;
 const pool = Buffer.alloc(KEY_BYTES * POOL_KEYS);
+let poolText = '';
 let poolNext = POOL_KEYS;
 
 function randomKey(): string {
   if (poolNext >= POOL_KEYS) {
     randomFillSync(pool);
+    poolText = pool.toString('base64url');
     poolNext = 0;
   }
-  const start = poolNext * KEY_BYTES;
+  const start = poolNext * KEY_CHARS;
   poolNext += 1;
-  return pool.toString('base64url', start, start + KEY_BYTES);
+  return poolText.slice(start, start + KEY_CHARS);
 }
 
 export class MemoryActionKeyStore implements ActionKeyStore {
