@@ -270,6 +270,8 @@ const EN_US_NUMBER = new Intl.NumberFormat('en-US');
  * it, from one formatter made once: toLocaleString builds a new one on every call.
  */
 export function grouped(n: number): string {
+  // Whole numbers, nearly every count, are grouped here as the formatter would: its call costs microseconds.
+  if (Number.isSafeInteger(n) && !Object.is(n, -0)) return n < 0 ? `-${groupThousands(String(-n))}` : groupThousands(String(n));
   return EN_US_NUMBER.format(n);
 }
 

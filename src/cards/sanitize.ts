@@ -25,6 +25,19 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
  */
 const ONE_UNIT_GRAPHEMES = /^[\x20-\x7e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2070-\u20bf\u2190-\u21ff\u2500-\u25ff]*$/;
 
+/** Whether a UTF-16 code unit is one of ONE_UNIT_GRAPHEMES' characters, for callers that read text code by code. */
+export function isOneUnitGrapheme(code: number): boolean {
+  if (code <= 0x7e) return code >= 0x20;
+  return (
+    (code >= 0xa0 && code <= 0x2ff) ||
+    (code >= 0x2010 && code <= 0x2027) ||
+    (code >= 0x2030 && code <= 0x205e) ||
+    (code >= 0x2070 && code <= 0x20bf) ||
+    (code >= 0x2190 && code <= 0x21ff) ||
+    (code >= 0x2500 && code <= 0x25ff)
+  );
+}
+
 /** Counts of short texts the segmenter had to read: the same few words (✅, ⚠️, a flag) come back on every card. */
 const segmentedCounts = new Map<string, number>();
 const SEGMENTED_KEPT = 2_000;

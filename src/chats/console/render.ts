@@ -24,7 +24,7 @@
  * address or a transaction signature, which a reader needs to copy whole.
  */
 import type { Card, CardColor, CardField, RichText, SpanStyle } from '../../cards/card';
-import { cleanText, graphemeCount, safeUrl, stripUnsafeChars, truncateText } from '../../cards/sanitize';
+import { cleanText, graphemeCount, isOneUnitGrapheme, safeUrl, stripUnsafeChars, truncateText } from '../../cards/sanitize';
 
 export interface TextRenderOptions {
   /** Line width in characters; 80 by default, at least 20. */
@@ -66,43 +66,63 @@ const LINK_ANSI = '4;34';
 const NAME_ANSI = '1';
 const QUIET_ANSI = '2';
 
+// Pieces and words are made with every field set, so that each kind keeps one shape.
 interface Piece {
   text: string;
-  ansi?: Ansi;
+  ansi: Ansi;
+  /** Graphemes, when known from reading the text; -1 when still to count (graphemeCount). */
+  width: number;
 }
 
 /** Text between two spaces; pieces of different styles may touch inside it. */
 interface Word {
   pieces: Piece[];
   /** Kept whole even when longer than a line. */
-  unbreakable?: boolean;
-  /** Graphemes, once counted (wordWidth). */
-  width?: number;
+  unbreakable: boolean;
+  /** Graphemes, once counted (wordWidth); -1 before. */
+  width: number;
 }
 
 type Paragraph = Word[];
 
 function word(textValue: string, ansi?: Ansi, unbreakable = false): Word {
-  return { pieces: [{ text: textValue, ansi }], unbreakable };
+  return { pieces: [{ text: textValue, ansi, width: -1 }], unbreakable, width: -1 };
 }
 
 /** A word's width in graphemes, counted once: a word is measured when its row is planned and again when it is laid out. */
 function wordWidth(w: Word): number {
-  if (w.width !== undefined) return w.width;
+  if (w.width >= 0) return w.width;
   let width = 0;
-  for (const piece of w.pieces) width += graphemeCount(piece.text);
+  for (const piece of w.pieces) width += piece.width >= 0 ? piece.width : graphemeCount(piece.text);
   w.width = width;
   return width;
 }
 
 function wordsOf(cleaned: string, ansi?: Ansi): Word[] {
   const words: Word[] = [];
-  for (const part of cleaned.split(' ')) if (part !== '') words.push(word(part, ansi, isCopyableToken(part)));
+  const length = cleaned.length;
+  let start = 0;
+  while (start < length) {
+    if (cleaned.charCodeAt(start) === 0x20) {
+      start += 1;
+      continue;
+    }
+    let end = start;
+    let ascii = true;
+    let simple = true;
+    for (; end < length; end++) {
+      const code = cleaned.charCodeAt(end);
+      if (code === 0x20) break;
+      if (code > 0x7e || code < 0x21) {
+        ascii = false;
+        if (simple && !isOneUnitGrapheme(code)) simple = false;
+      }
+    }
+    const part = cleaned.slice(start, end);
+    words.push({ pieces: [{ text: part, ansi, width: simple ? part.length : -1 }], unbreakable: ascii && part.length <= MAX_UNBREAKABLE_ASCII, width: -1 });
+    start = end;
+  }
   return words;
-}
-
-function isCopyableToken(s: string): boolean {
-  return s.length <= MAX_UNBREAKABLE_ASCII && /^[\x21-\x7e]+$/.test(s);
 }
 
 /**
@@ -135,6 +155,9 @@ class ParagraphBuilder {
   readonly paragraphs: Paragraph[] = [];
   private paragraph: Paragraph = [];
   private pieces: Piece[] = [];
+  /** Whether the pieces of the word being read are all printable ASCII, and their length: a word that is, up to 96 characters, stays whole. */
+  private ascii = true;
+  private length = 0;
   /** The link just shown, while no space has followed it: "<url>," keeps its comma. */
   private openLink: Word | null = null;
 
@@ -143,10 +166,10 @@ class ParagraphBuilder {
   endWord(): void {
     const pieces = this.pieces;
     if (pieces.length === 0) return;
-    let whole = pieces[0]?.text ?? '';
-    for (let index = 1; index < pieces.length; index++) whole += pieces[index]?.text ?? '';
-    this.paragraph.push({ pieces, unbreakable: isCopyableToken(whole) });
+    this.paragraph.push({ pieces, unbreakable: this.ascii && this.length <= MAX_UNBREAKABLE_ASCII, width: -1 });
     this.pieces = [];
+    this.ascii = true;
+    this.length = 0;
   }
 
   endParagraph(): void {
@@ -176,14 +199,26 @@ class ParagraphBuilder {
         index = end;
         continue;
       }
+      // A piece's width and whether it is printable ASCII are read on the way: nearly every piece
+      // is one grapheme per code unit, and then needs no counting.
+      let ascii = code >= 0x21 && code <= 0x7e;
+      let simple = ascii || isOneUnitGrapheme(code);
       while (end < length) {
         const next = s.charCodeAt(end);
         if (next === 0x0a || isBlank(next)) break;
+        if (next > 0x7e || next < 0x21) {
+          ascii = false;
+          if (simple && !isOneUnitGrapheme(next)) simple = false;
+        }
         end += 1;
       }
-      const piece: Piece = { text: s.slice(index, end), ansi };
+      const piece: Piece = { text: s.slice(index, end), ansi, width: simple ? end - index : -1 };
       if (this.openLink !== null && this.pieces.length === 0) this.openLink.pieces.push(piece);
-      else this.pieces.push(piece);
+      else {
+        this.pieces.push(piece);
+        this.ascii &&= ascii;
+        this.length += end - index;
+      }
       index = end;
     }
   }
@@ -249,11 +284,14 @@ function splitWordAt(w: Word, size: number): [Word, Word] {
       const side = count < size ? head : tail;
       const last = side[side.length - 1];
       if (last !== undefined && last.ansi === piece.ansi) last.text += segment;
-      else side.push({ text: segment, ansi: piece.ansi });
+      else side.push({ text: segment, ansi: piece.ansi, width: -1 });
       count += 1;
     }
   }
-  return [{ pieces: head }, { pieces: tail }];
+  return [
+    { pieces: head, unbreakable: false, width: -1 },
+    { pieces: tail, unbreakable: false, width: -1 },
+  ];
 }
 
 class Writer {
@@ -387,7 +425,8 @@ function writeFields(out: Writer, fields: readonly CardField[]): void {
 
 function isoTime(date: Date | undefined): string | null {
   if (!(date instanceof Date) || Number.isNaN(date.getTime())) return null;
-  return date.toISOString().replace(/\.000Z$/, 'Z');
+  const iso = date.toISOString();
+  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
 }
 
 /** "Try: /chart ADDR · /holders ADDR"; each command stays on one line when it fits in one. */
