@@ -46,14 +46,16 @@ function normalized(negative: boolean, digits: string, exp: number): Decimal {
 }
 
 function fromNumber(n: number): Decimal {
-  if (n === 0) return ZERO;
-  // toExponential without an argument gives the shortest text that reads back as the same double:
-  // one digit, maybe a point and more digits, then "e", a sign and the exponent.
-  const written = Math.abs(n).toExponential();
+  if (n === 0 || !Number.isFinite(n)) return ZERO;
+  // String() gives the shortest text that reads back as the same double (toExponential's digits,
+  // at a third of its cost): "123.45", "0.00012", or with an exponent, "1.5e-7", "1e+21".
+  const written = String(Math.abs(n));
   const e = written.indexOf('e');
-  if (e < 1) return ZERO;
-  const digits = e === 1 ? written.slice(0, 1) : `${written.slice(0, 1)}${written.slice(2, e)}`;
-  return normalized(n < 0, digits, Number(written.slice(e + 1)));
+  const mantissa = e < 0 ? written : written.slice(0, e);
+  const point = mantissa.indexOf('.');
+  const digits = point < 0 ? mantissa : `${mantissa.slice(0, point)}${mantissa.slice(point + 1)}`;
+  const whole = point < 0 ? mantissa.length : point;
+  return normalized(n < 0, digits, whole - 1 + (e < 0 ? 0 : Number(written.slice(e + 1))));
 }
 
 function fromBigint(amount: bigint, decimals: number): Decimal {

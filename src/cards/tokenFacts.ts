@@ -181,12 +181,6 @@ export function riskFlagText(flag: RiskFlag): string {
  */
 export function riskFlags(token: Pick<Token, 'riskAnalysis' | 'totalSupply'>): RiskFlag[] {
   const analysis = token.riskAnalysis;
-  const authority = (label: string, holder: string | null | undefined): RiskFlag =>
-    analysis === null
-      ? { label, state: UNKNOWN, ok: null }
-      : holder === null || holder === undefined || holder.trim() === ''
-        ? { label, state: 'renounced', ok: true }
-        : { label, state: 'active', ok: false };
 
   let metadata: RiskFlag = { label: 'Metadata', state: UNKNOWN, ok: null };
   if (analysis !== null && analysis.isMutable !== null) {
@@ -203,5 +197,11 @@ export function riskFlags(token: Pick<Token, 'riskAnalysis' | 'totalSupply'>): R
     } else owner = { label: 'Owner balance', state: 'some (supply unknown)', ok: null };
   }
 
-  return [authority('Mint authority', analysis?.mintAuthority), authority('Freeze authority', analysis?.freezeAuthority), metadata, owner];
+  return [authority('Mint authority', analysis !== null, analysis?.mintAuthority), authority('Freeze authority', analysis !== null, analysis?.freezeAuthority), metadata, owner];
+}
+
+/** An authority's flag: unknown without an analysis, renounced when nobody holds it, active otherwise. */
+function authority(label: string, analysed: boolean, holder: string | null | undefined): RiskFlag {
+  if (!analysed) return { label, state: UNKNOWN, ok: null };
+  return holder === null || holder === undefined || holder.trim() === '' ? { label, state: 'renounced', ok: true } : { label, state: 'active', ok: false };
 }
