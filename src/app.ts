@@ -103,7 +103,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     closers.unshift(() => client.close());
 
     // Throws StoreOpenError (one line naming the path) for a damaged or locked file: main prints it.
-    const store = openSqliteStore(config.databasePath);
+    const store = openSqliteStore(config.databasePath, { logger });
     closers.unshift(() => store.close());
 
     const streams = new StreamClient({

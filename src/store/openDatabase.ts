@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { takeInstanceLock, type InstanceLock } from './instanceLock';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index';
 
 export type SqliteDatabase = Database.Database;
@@ -57,17 +58,27 @@ function describe(path: string, error: unknown): StoreOpenError {
   return new StoreOpenError(path, 'unreadable', text);
 }
 
+/** An open, migrated database and the lock that makes it this process's. */
+export interface OpenedDatabase {
+  db: SqliteDatabase;
+  /** Closes the connection, then gives up the instance lock. */
+  close(): void;
+}
+
 /**
- * Opens (creating the folder and the file when missing) and migrates. The connection keeps an
- * exclusive lock until closed, so a second TokenWatch on the same file stops at start instead of
- * sending every alert twice; WAL with synchronous=NORMAL keeps each commit to an append.
+ * Opens (creating the folder and the file when missing) and migrates. The instance lock
+ * (instanceLock.ts) is taken first, so a second TokenWatch on the same file stops at start instead
+ * of sending every alert twice; WAL with synchronous=NORMAL keeps each commit to an append.
  */
-export function openDatabase(path: string, options: OpenOptions = {}): SqliteDatabase {
+export function openDatabase(path: string, options: OpenOptions = {}): OpenedDatabase {
   let db: SqliteDatabase | null = null;
+  let lock: InstanceLock | null = null;
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true });
+      lock = takeInstanceLock(path);
+    }
     db = new Database(path, { timeout: options.busyTimeoutMs ?? 5_000 });
-    db.pragma('locking_mode = EXCLUSIVE');
     // The first read: a file that is not a database, or one locked by someone else, fails here.
     const found = Number(db.pragma('user_version', { simple: true }));
     if (found > SCHEMA_VERSION) {
@@ -80,9 +91,18 @@ export function openDatabase(path: string, options: OpenOptions = {}): SqliteDat
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    return db;
+    const opened = db;
+    const held = lock;
+    return {
+      db: opened,
+      close: () => {
+        if (opened.open) opened.close();
+        held?.release();
+      },
+    };
   } catch (error) {
     db?.close();
+    lock?.release();
     throw describe(path, error);
   }
 }
@@ -98,8 +118,8 @@ function checkIntegrity(path: string, db: SqliteDatabase): void {
 }
 
 function migrate(db: SqliteDatabase): void {
-  // BEGIN EXCLUSIVE even when there is nothing to apply: it takes the write lock now, which
-  // exclusive locking mode then keeps until close.
+  // BEGIN EXCLUSIVE even when there is nothing to apply: a connection outside TokenWatch holding
+  // the file (a backup tool, a shell) is found now, at start, not at the first alert.
   db.exec('BEGIN EXCLUSIVE');
   try {
     const current = Number(db.pragma('user_version', { simple: true }));

@@ -4,12 +4,14 @@
  * the one line to print, when the file is damaged, locked by another process, or not ours.
  */
 import type { Store } from './store';
-import { openDatabase, type OpenOptions, type SqliteDatabase } from './openDatabase';
+import type { Logger } from '../log';
+import { openDatabase, type OpenedDatabase, type OpenOptions, type SqliteDatabase } from './openDatabase';
 import { SqliteActionKeys } from './sqliteActionKeys';
 import { SqliteChats } from './sqliteChats';
 import { SqliteFollows } from './sqliteFollows';
 import { OutboxWriter, SqliteOutbox } from './sqliteOutbox';
 import { SqliteState } from './sqliteState';
+import { WalCheckpointer } from './walCheckpointer';
 
 export { StoreOpenError, type StoreOpenReason } from './openDatabase';
 
@@ -20,8 +22,18 @@ export class SqliteStore implements Store {
   readonly outbox: SqliteOutbox;
   readonly actionKeys: SqliteActionKeys;
   private closed = false;
+  private readonly db: SqliteDatabase;
+  private readonly checkpointer: WalCheckpointer | null;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly opened: OpenedDatabase,
+    path: string,
+    logger?: Logger,
+  ) {
+    const db = opened.db;
+    this.db = db;
+    this.checkpointer =
+      path === ':memory:' ? null : new WalCheckpointer(db, path, { onProblem: (message) => logger?.warn({ path }, message) });
     this.follows = new SqliteFollows(db);
     this.state = new SqliteState(db, new OutboxWriter(db));
     const settle = () => this.state.flush();
@@ -32,7 +44,7 @@ export class SqliteStore implements Store {
 
   /**
    * A consistent copy of the whole database at `destination`, taken while the store runs (SQLite's
-   * online backup, through this connection: the lock keeps every other reader out). Commits go on
+   * online backup, through this connection). Commits go on
    * meanwhile; the copy is as of the moment it completes. Not part of the Store interface.
    */
   async backup(destination: string): Promise<void> {
@@ -41,18 +53,19 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Writes the commits still waiting, then closes: the WAL is checkpointed into the file and the
-   * lock released. Closing twice is harmless.
+   * Writes the commits still waiting, stops the checkpointer, then closes: the WAL is checkpointed
+   * into the file and the lock released. Closing twice is harmless.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.state.flush();
-    this.db.close();
+    await this.checkpointer?.stop();
+    this.opened.close();
   }
 }
 
-/** Opens (creating when missing) and migrates the database at `path`. */
-export function openSqliteStore(path: string, options: OpenOptions = {}): SqliteStore {
-  return new SqliteStore(openDatabase(path, options));
+/** Opens (creating when missing) and migrates the database at `path`; `logger` hears of checkpoint trouble. */
+export function openSqliteStore(path: string, options: OpenOptions & { logger?: Logger } = {}): SqliteStore {
+  return new SqliteStore(openDatabase(path, options), path, options.logger);
 }
