@@ -4,7 +4,6 @@
  * own: an address missing from the answer is not-found, a token that fails its schema is
  * unreadable, and neither disturbs the others of the batch.
  */
-import DataLoader from 'dataloader';
 import { addressKind } from './address';
 import { MarketError } from './errors';
 import { readTokenFast } from './readToken';
@@ -24,26 +23,77 @@ export interface TokenBatcherOptions {
   onBatch?: (lookups: number, addresses: number) => void;
 }
 
-export class TokenBatcher {
-  private readonly loader: DataLoader<string, Token>;
+interface Waiter {
+  resolve: (token: Token) => void;
+  reject: (error: unknown) => void;
+}
 
-  constructor(fetchBatch: FetchTokenBatch, options: TokenBatcherOptions) {
-    this.loader = new DataLoader<string, Token>((keys) => this.loadBatch(fetchBatch, keys, options), {
-      maxBatchSize: options.maxBatchSize,
-      // The client's TTL cache sits in front; DataLoader's own cache would keep tokens forever.
-      cache: false,
-    });
+/** Look-ups waiting for their batch to be sent. */
+interface Batch {
+  keys: string[];
+  waiters: Waiter[];
+}
+
+/** Promise jobs queued before a batch is sent run first, so look-ups made in them join it. */
+const SETTLED = Promise.resolve();
+
+/**
+ * DataLoader's scheduling, which this batcher used: a batch goes out on the process tick after the
+ * promise jobs already queued. Its general machinery (a cache, key functions, checks of the
+ * batch's answer) served none of the look-ups here and ran on every one.
+ */
+function afterPromiseJobs(send: () => void): void {
+  void SETTLED.then(() => process.nextTick(send));
+}
+
+export class TokenBatcher {
+  private pending: Batch | null = null;
+
+  constructor(
+    private readonly fetchBatch: FetchTokenBatch,
+    private readonly options: TokenBatcherOptions,
+  ) {
+    if (!(options.maxBatchSize >= 1)) throw new RangeError('maxBatchSize must be at least 1');
   }
 
   /** One token by address (already checked and normalized by the caller). */
   load(address: string): Promise<Token> {
-    return this.loader.load(address);
+    let batch = this.pending;
+    if (batch === null || batch.keys.length >= this.options.maxBatchSize) {
+      const opened: Batch = { keys: [], waiters: [] };
+      this.pending = opened;
+      afterPromiseJobs(() => this.send(opened));
+      batch = opened;
+    }
+    batch.keys.push(address);
+    const waiters = batch.waiters;
+    return new Promise<Token>((resolve, reject) => {
+      waiters.push({ resolve, reject });
+    });
   }
 
-  private async loadBatch(fetchBatch: FetchTokenBatch, keys: readonly string[], options: TokenBatcherOptions): Promise<Array<Token | Error>> {
+  private send(batch: Batch): void {
+    if (this.pending === batch) this.pending = null;
+    this.loadBatch(batch.keys).then(
+      (results) => {
+        for (let index = 0; index < batch.waiters.length; index++) {
+          const waiter = batch.waiters[index];
+          const result = results[index];
+          if (waiter === undefined) continue;
+          if (result === undefined || result instanceof Error) waiter.reject(result);
+          else waiter.resolve(result);
+        }
+      },
+      (error: unknown) => {
+        for (const waiter of batch.waiters) waiter.reject(error);
+      },
+    );
+  }
+
+  private async loadBatch(keys: readonly string[]): Promise<Array<Token | Error>> {
     const distinct = [...new Set(keys)];
-    options.onBatch?.(keys.length, distinct.length);
-    const data = await fetchBatch(distinct);
+    this.options.onBatch?.(keys.length, distinct.length);
+    const data = await this.fetchBatch(distinct);
     const byAddress = indexByAddress(data);
     const results = new Map<string, Token | Error>();
     for (const address of distinct) results.set(address, readToken(address, byAddress.get(address)));
