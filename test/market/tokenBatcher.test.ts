@@ -26,6 +26,24 @@ describe('TokenBatcher', () => {
     expect(tokens.map((token) => token.address)).toEqual([A, B, A, C]);
   });
 
+  it('merges look-ups made by promise jobs of the same tick, and sends later ones apart', async () => {
+    const batches: string[][] = [];
+    const batcher = new TokenBatcher(
+      async (addresses) => {
+        batches.push(addresses);
+        return Object.fromEntries(addresses.map((address) => [address, rawToken(address)]));
+      },
+      { maxBatchSize: 30 },
+    );
+    const first = batcher.load(A);
+    const chained = Promise.resolve()
+      .then(() => undefined)
+      .then(() => batcher.load(B));
+    await Promise.all([first, chained]);
+    await batcher.load(C);
+    expect(batches).toEqual([[A, B], [C]]);
+  });
+
   it('splits batches at maxBatchSize', async () => {
     const sizes: number[] = [];
     const batcher = new TokenBatcher(
