@@ -13,10 +13,10 @@ import { STREAMS, type StreamName } from '../endpoints';
 import { looksLikeAuth } from './closeReason';
 import { Connection } from './connection';
 import { decodeText } from './decode';
-import { DeliveryQueue } from './queue';
+import { DeliveryQueue, type QueueHooks } from './queue';
 import { routeEvent } from './route';
 import type { Subscription } from './subscription';
-import { checkTarget, describeTarget, publicTarget, routingKeys } from './target';
+import { checkTarget, describeTarget, publicTarget, routingKeys, type CheckedTarget } from './target';
 import type {
   AuthFailureInfo,
   EventHandler,
@@ -62,16 +62,9 @@ export class StreamClient {
   private readonly authListeners = new Set<(info: AuthFailureInfo) => void>();
   private readonly closing = new Set<Promise<void>>();
   private readonly counters: StreamCounters = { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 };
-  // One pair of counting hooks for every queue: a watcher holds 20,000 subscriptions, and two
-  // closures each (with their contexts) were megabytes of heap.
-  private readonly countDelivered = (): void => {
-    this.counters.delivered += 1;
-  };
-  private readonly countDropped = (): void => {
-    this.counters.dropped += 1;
-  };
-  private readonly releaseEvent = (connection: Connection): void => {
-    connection.releaseEvent();
+  /** A subscription's consumer threw or rejected (SubscriptionHooks): logged, and the queue goes on. One function for all. */
+  private readonly consumerFailed = (stream: StreamName, target: CheckedTarget, error: unknown): void => {
+    this.settings.logger.warn({ stream, target: describeTarget(target), error: this.redact(errorMessage(error)) }, 'stream consumer failed; continuing with the next event');
   };
   private nextId = 0;
   private attemptSeq = 0;
@@ -98,28 +91,16 @@ export class StreamClient {
     const { onRejected } = options;
     if (onRejected !== undefined && typeof onRejected !== 'function') throw new Error(`${stream}: onRejected must be a function`);
     const checked = checkTarget(stream, target);
-    const { logger } = this.settings;
-    const label = describeTarget(checked);
-    const queue = new DeliveryQueue<StreamEvent, Connection>({ events: this.settings.queueLimit, bytes: this.settings.queueMaxBytes }, {
-      deliver: onEvent,
-      delivered: this.countDelivered,
-      dropped: this.countDropped,
-      released: this.releaseEvent,
-      failed: (error) => {
-        logger.warn({ stream, target: label, error: this.redact(errorMessage(error)) }, 'stream consumer failed; continuing with the next event');
-      },
-    });
+    const hooks = new SubscriptionHooks(this.counters, this.consumerFailed, stream, checked, onEvent);
+    const queue = new DeliveryQueue<StreamEvent, Connection>({ events: this.settings.queueLimit, bytes: this.settings.queueMaxBytes }, hooks);
     const subscription: Subscription = { id: ++this.nextId, stream, target: checked, keys: routingKeys(checked), queue, onRejected: onRejected ?? null };
     this.subscriptions.set(subscription.id, subscription);
     this.place(subscription, false);
-
-    let active = true;
-    return () => {
-      if (!active) return;
-      active = false;
-      this.unsubscribe(subscription);
-    };
+    // Bound, not a closure over this call: a watcher keeps 20,000 of these.
+    return this.unsubscribe.bind(this, subscription);
   }
+
+
 
   /** Called once per outage of the key (not once per retry), with the stream that noticed it. */
   onAuthFailure(listener: (info: AuthFailureInfo) => void): () => void {
@@ -216,6 +197,8 @@ export class StreamClient {
   }
 
   private unsubscribe(subscription: Subscription): void {
+    // Stopping twice is harmless.
+    if (this.subscriptions.get(subscription.id) !== subscription) return;
     subscription.queue.stop();
     this.subscriptions.delete(subscription.id);
     this.rejectionsReported.delete(subscription.id);
@@ -419,6 +402,37 @@ function frameText(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.from(data).toString('utf8');
+}
+
+/**
+ * A subscription's queue hooks as one small object: a watcher holds 20,000 subscriptions, and the
+ * closures each used to get (with their contexts, and under tsx a name property each) were
+ * megabytes of heap.
+ */
+class SubscriptionHooks implements QueueHooks<StreamEvent, Connection> {
+  constructor(
+    private readonly counters: StreamCounters,
+    private readonly onFailed: (stream: StreamName, target: CheckedTarget, error: unknown) => void,
+    private readonly stream: StreamName,
+    private readonly target: CheckedTarget,
+    readonly deliver: EventHandler,
+  ) {}
+
+  delivered(): void {
+    this.counters.delivered += 1;
+  }
+
+  dropped(): void {
+    this.counters.dropped += 1;
+  }
+
+  released(connection: Connection): void {
+    connection.releaseEvent();
+  }
+
+  failed(error: unknown): void {
+    this.onFailed(this.stream, this.target, error);
+  }
 }
 
 function errorMessage(error: unknown): string {
