@@ -3,7 +3,7 @@
  * (any Token, hostile or half empty) and a SOL→USD rate, and fetches nothing.
  */
 import type { Token } from '../market/schemas';
-import { type Card, type CardField, type RichText, type Span, bold, field, italic, joinRich, link, rich, text } from './card';
+import { type Card, type CardField, type RichText, type Span, bold, field, italic, joinRich, link, rich, riskColor, text } from './card';
 import { age, grouped, percent, price, relativeTime, shortAddress, sol, usd } from './format';
 import { explorerAccountUrl, explorerTokenUrl } from './explorer';
 import { safeUrl } from './sanitize';
@@ -17,7 +17,6 @@ import {
   riskFlagText,
   riskFlags,
   riskStatusText,
-  tokenColor,
   supplyTokens,
   toUsd,
   tokenTitle,
@@ -64,8 +63,7 @@ function solAndUsd(solValue: number | null, solUsd: number | null, format: 'pric
   return usdValue === null ? [bold(solText)] : rich(bold(usd(usdValue)), ` · ${solText}`);
 }
 
-function riskField(token: Token): CardField {
-  const status = riskStatusText(token);
+function riskField(token: Token, status: string): CardField {
   const lines = riskFlags(token).map(riskFlagText);
   return field('Risk', rich(bold(status), ...lines.map((line) => `\n${line}`)));
 }
@@ -126,6 +124,8 @@ export function buildTokenCard({ token, solUsd, now }: TokenCardInput): Card {
   const top10 = top10SharePercent(token);
   const deployer = token.deployerAddress;
   const synced = syncedAt(token);
+  // The status as shown gives the colour too (tokenColor), so the two never disagree.
+  const status = riskStatusText(token);
 
   const fields: CardField[] = [
     field('Price', solAndUsd(priceInSol, solUsd, 'price'), true),
@@ -141,7 +141,7 @@ export function buildTokenCard({ token, solUsd, now }: TokenCardInput): Card {
         : link(shortAddress(untrusted(deployer, 64, '?')), explorerAccountUrl(deployer, token.chainId)),
       true,
     ),
-    riskField(token),
+    riskField(token, status),
   ];
   fields.push(poolsField(pools, solUsd, token.chainId));
   const links = linkSpans(token);
@@ -158,7 +158,7 @@ export function buildTokenCard({ token, solUsd, now }: TokenCardInput): Card {
     title: tokenTitle(token),
     ...(url === null ? {} : { url }),
     ...(description === '' ? {} : { description: [italic(description)] }),
-    color: tokenColor(token),
+    color: riskColor(status),
     fields,
     ...(thumbnail === null ? {} : { thumbnailUrl: thumbnail }),
     footer,

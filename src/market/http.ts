@@ -453,10 +453,16 @@ export interface RateLimitState {
  * Reads `X-RateLimit-Remaining` and `X-RateLimit-Reset`, or the IETF draft's
  * `RateLimit-Remaining` and `RateLimit-Reset`; null when a pair is absent or unreadable.
  */
+/** The header names of each family, remaining then reset, written once (undici gives them lower-cased). */
+const RATE_LIMIT_HEADERS = [
+  ['x-ratelimit-remaining', 'x-ratelimit-reset'],
+  ['ratelimit-remaining', 'ratelimit-reset'],
+] as const;
+
 export function readRateLimit(headers: ResponseHeaders, nowMs: number = Date.now()): RateLimitState | null {
-  for (const prefix of ['x-ratelimit-', 'ratelimit-']) {
-    const remaining = Number(header(headers, `${prefix}remaining`)?.trim() ?? Number.NaN);
-    const reset = header(headers, `${prefix}reset`);
+  for (const [remainingName, resetName] of RATE_LIMIT_HEADERS) {
+    const remaining = Number(header(headers, remainingName)?.trim() ?? Number.NaN);
+    const reset = header(headers, resetName);
     if (!Number.isFinite(remaining) || remaining < 0 || reset === undefined) continue;
     const resetAtMs = resetTimeMs(reset, nowMs);
     if (resetAtMs !== null) return { remaining: Math.floor(remaining), resetAtMs };
