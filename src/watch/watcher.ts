@@ -42,6 +42,7 @@ import { detectWhale } from './detectors/whale';
 import type { AlertEvent, TokenRef } from './events';
 import { deliveriesFor, needsHolders } from './fanout';
 import { type TokenSnapshot, type WalletSnapshot, snapshotOfToken, snapshotOfWallet, snapshotWithHolder } from './snapshot';
+import { sameAsWritten, writtenToken, type WrittenToken } from './writtenToken';
 
 export interface WatchTargets {
   tokens: string[];
@@ -185,7 +186,7 @@ class WatcherImpl implements Watcher {
   private readonly baselines = new Set<string>();
   private readonly holdersWaiting = new Map<string, Input[]>();
   /** When each token's state was last written, and what a detector reads of it then. */
-  private readonly written = new Map<string, { at: number; fingerprint: string }>();
+  private readonly written = new Map<string, WrittenToken>();
   private readonly names = new Map<string, { token: TokenRef; decimals: number | null }>();
   private readonly reconnectListeners = new Set<() => void>();
   private readonly alertListeners = new Set<(rows: number) => void>();
@@ -540,16 +541,17 @@ class WatcherImpl implements Watcher {
     now: number,
   ): void {
     let entry = into.get(address);
-    const print = kind === 'token' ? fingerprint(snapshot as TokenSnapshot) : '';
+    const token = kind === 'token' ? (snapshot as TokenSnapshot) : null;
+    const last = token === null ? undefined : this.written.get(address);
+    const unchanged = token !== null && last !== undefined && sameAsWritten(last, token);
     if (!entry) {
-      if (found.length === 0 && kind === 'token' && !this.needsWrite(address, print, now)) return;
+      if (found.length === 0 && unchanged && last !== undefined && now - last.at < STATE_WRITE_MS) return;
       into.set(address, (entry = { snapshot, alerts: [] }));
     } else entry.snapshot = snapshot;
-    if (kind === 'token') {
-      // Kept in place when the fingerprint is unchanged: a new entry per push would be more kept state to copy.
-      const last = this.written.get(address);
-      if (last !== undefined && last.fingerprint === print) last.at = now;
-      else this.written.set(address, { at: now, fingerprint: print });
+    if (token !== null) {
+      // Kept in place when unchanged: a new record per push would be more kept state to copy.
+      if (unchanged && last !== undefined) last.at = now;
+      else this.written.set(address, writtenToken(token, now));
     }
     if (found.length === 0) return;
     this.counts.events += found.length;
@@ -558,11 +560,6 @@ class WatcherImpl implements Watcher {
       const to = deliveriesFor(event, followers, now);
       if (to.length > 0) entry.alerts.push({ event, to });
     }
-  }
-
-  private needsWrite(address: string, print: string, now: number): boolean {
-    const last = this.written.get(address);
-    return last === undefined || now - last.at >= STATE_WRITE_MS || last.fingerprint !== print;
   }
 
   private async commit(batch: StateCommitBatch, now: Date): Promise<number> {
@@ -697,28 +694,6 @@ class WatcherImpl implements Watcher {
     await this.syncing;
     await this.idle();
   }
-}
-
-/** What the detectors compare of a token, but its price (kept in the window, written at least every STATE_WRITE_MS). */
-function fingerprint(snapshot: TokenSnapshot): string {
-  let pools = '';
-  for (const pool of snapshot.pools) pools += `${pool.poolAddress}=${pool.quoteReserves ?? ''}/${pool.peakQuoteReserves ?? ''};`;
-  let whales = '';
-  for (const wallet in snapshot.whales) whales += `${wallet}=${snapshot.whales[wallet] ?? ''};`;
-  return [
-    snapshot.riskStatus,
-    snapshot.mintAuthority,
-    snapshot.freezeAuthority,
-    snapshot.isMutable,
-    snapshot.ownerBalance,
-    snapshot.totalSupply,
-    snapshot.holdersSeenAt,
-    snapshot.name,
-    snapshot.symbol,
-    snapshot.priceHistory.length === 0 ? '' : snapshot.priceHistory[0]?.[0],
-    pools,
-    whales,
-  ].join('|');
 }
 
 /** The token or wallet an input is about. */
