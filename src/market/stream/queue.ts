@@ -73,7 +73,7 @@ export class DeliveryQueue<T extends object, O = unknown> {
       this.hooks.dropped();
       this.release(oldest?.owner);
     }
-    if (!this.running) void this.run();
+    if (!this.running) this.run();
   }
 
   /** Discards what waits and delivers nothing more; an item already with the consumer finishes. */
@@ -88,24 +88,50 @@ export class DeliveryQueue<T extends object, O = unknown> {
     if (owner !== undefined) this.hooks.released?.(owner);
   }
 
-  private async run(): Promise<void> {
+  /**
+   * Hands items to the consumer in order. A consumer that returns nothing (it handled the item at
+   * once) is followed by the next item in the same turn, with no promise made or awaited per item:
+   * at tens of thousands of events a second that was a measurable share of the stream's cost. A
+   * consumer that returns a promise is waited for before the next item.
+   */
+  private run(): void {
     this.running = true;
-    try {
-      for (;;) {
-        if (this.stopped) return;
-        const next = this.waiting.take();
-        if (next === undefined) return;
-        this.waitingBytes -= next.bytes;
-        try {
-          await this.hooks.deliver(next.item);
-        } catch (error) {
-          this.hooks.failed(error);
-        }
-        this.hooks.delivered();
-        this.release(next.owner);
+    for (;;) {
+      if (this.stopped) break;
+      const next = this.waiting.take();
+      if (next === undefined) break;
+      this.waitingBytes -= next.bytes;
+      let result: void | Promise<void>;
+      try {
+        result = this.hooks.deliver(next.item);
+      } catch (error) {
+        this.hooks.failed(error);
+        this.settle(next);
+        continue;
       }
-    } finally {
-      this.running = false;
+      if (result !== undefined && typeof result.then === 'function') {
+        result.then(
+          () => this.resume(next),
+          (error: unknown) => {
+            this.hooks.failed(error);
+            this.resume(next);
+          },
+        );
+        return;
+      }
+      this.settle(next);
     }
+    this.running = false;
+  }
+
+  private settle(item: Waiting<T, O>): void {
+    this.hooks.delivered();
+    this.release(item.owner);
+  }
+
+  /** After a consumer's promise settled: the item is done, and the queue goes on. */
+  private resume(item: Waiting<T, O>): void {
+    this.settle(item);
+    this.run();
   }
 }

@@ -208,6 +208,29 @@ describe('DeliveryQueue', () => {
     expect(seen.at(-1)).toBe(100_000);
   });
 
+  it('hands a consumer that returns nothing each item in the same turn, in order, pushes made while it runs included', () => {
+    const seen: number[] = [];
+    let delivered = 0;
+    const released: string[] = [];
+    const queue: DeliveryQueue<{ n: number }, string> = new DeliveryQueue<{ n: number }, string>({ events: 10, bytes: Number.POSITIVE_INFINITY }, {
+      deliver: ({ n }) => {
+        seen.push(n);
+        // A consumer that causes another event at once: it waits its turn, after this one.
+        if (n === 1) queue.push({ n: 10 }, 0, 'p10');
+      },
+      delivered: () => void delivered++,
+      dropped: () => {},
+      failed: () => {},
+      released: (owner) => void released.push(owner),
+    });
+    for (let n = 0; n < 3; n++) queue.push({ n }, 0, `p${n}`);
+    // No await: everything was delivered and released synchronously.
+    expect(seen).toEqual([0, 1, 10, 2]);
+    expect(delivered).toBe(4);
+    expect(released).toEqual(['p0', 'p1', 'p10', 'p2']);
+    expect(queue.size).toBe(0);
+  });
+
   it('goes on after a consumer failure and delivers nothing after stop', async () => {
     const seen: number[] = [];
     const failures: unknown[] = [];
