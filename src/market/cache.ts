@@ -62,19 +62,28 @@ export class ResponseCache<V extends {}> {
     return { value, source };
   }
 
-  private async coalesce(key: string, load: Load<V>): Promise<{ value: V; source: CacheSource }> {
+  private coalesce(key: string, load: Load<V>): Promise<{ value: V; source: CacheSource }> {
     const running = this.inflight.get(key);
-    if (running !== undefined) return { value: await running, source: 'coalesced' };
+    if (running !== undefined) return running.then((value) => ({ value, source: 'coalesced' }));
     // The load starts on the next microtask, as through the LRU, so one that throws at once still settles here.
     const started = Promise.resolve().then(load);
     this.inflight.set(key, started);
-    try {
-      const value = await started;
-      if (value === undefined) throw new Error('the cache load gave no value');
-      return { value, source: 'upstream' };
-    } finally {
-      if (this.inflight.get(key) === started) this.inflight.delete(key);
-    }
+    // Promise handlers rather than an async function: this runs on every look-up with the cache off.
+    return started.then(
+      (value) => {
+        this.settled(key, started);
+        if (value === undefined) throw new Error('the cache load gave no value');
+        return { value, source: 'upstream' };
+      },
+      (error: unknown) => {
+        this.settled(key, started);
+        throw error;
+      },
+    );
+  }
+
+  private settled(key: string, load: Promise<V>): void {
+    if (this.inflight.get(key) === load) this.inflight.delete(key);
   }
 
   /** Whether a fresh value is stored for `key`. */
