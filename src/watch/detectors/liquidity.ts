@@ -18,6 +18,9 @@ function dropPct(from: bigint, to: bigint): number {
 
 export function detectLiquidity(last: TokenSnapshot | null, next: TokenSnapshot): LiquidityEvent[] {
   if (last === null) return [];
+  // The usual push: the same pools, so the same list (snapshot.ts readPools keeps it, and keeps a
+  // peak only while the drop from it is under the line). Nothing was pulled.
+  if (last.pools === next.pools) return [];
   const now = new Map(next.pools.map((pool) => [pool.poolAddress, pool]));
   const changes: PoolChange[] = [];
   for (const before of last.pools) {
