@@ -6,6 +6,7 @@
 import type { ChatRef, Platform } from '../chats/chat';
 import type { AlertEvent } from '../watch/events';
 import type { AlertDelivery, OutboxEntry, OutboxRepository } from './store';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './openDatabase';
 import { ChatInterner, threadColumn, type ChatColumns } from './rows';
 
@@ -22,19 +23,34 @@ interface DueRow extends ChatColumns {
 /** Last errors are kept for the operator, not whole: a platform's error body can be long. */
 const MAX_ERROR_LENGTH = 500;
 
+/** Rows written by one statement at most: an event told to many chats is a few statements, not one per chat. */
+const ROWS_PER_INSERT = 16;
+type RowValue = number | string | null;
+
 /** Writes events and their outbox rows; the caller owns the transaction. */
 export class OutboxWriter {
   private readonly insertEvent;
   private readonly selectEventId;
-  private readonly insertRow;
+  /** The insert of n rows, at index n - 1, prepared when first needed. */
+  private readonly insertRows: Array<Statement<[RowValue[]]> | undefined> = [];
+  /** The values of up to ROWS_PER_INSERT rows, reused from one statement to the next. */
+  private readonly values: RowValue[] = [];
 
-  constructor(db: SqliteDatabase) {
+  constructor(private readonly db: SqliteDatabase) {
     this.insertEvent = db.prepare<[string, string, string, number]>('INSERT OR IGNORE INTO events (key, kind, event, created_at) VALUES (?, ?, ?, ?)');
     this.selectEventId = db.prepare<[string], { id: number }>('SELECT id FROM events WHERE key = ?');
-    this.insertRow = db.prepare<[number, string, string, string, string | null, string | null, number, number]>(
-      `INSERT OR IGNORE INTO outbox (event_id, platform, chat_id, thread_id, scope_id, label, created_at, next_attempt_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+  }
+
+  private insertOf(rows: number): Statement<[RowValue[]]> {
+    let statement = this.insertRows[rows - 1];
+    if (statement === undefined) {
+      const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      statement = this.db.prepare<[RowValue[]]>(
+        `INSERT OR IGNORE INTO outbox (event_id, platform, chat_id, thread_id, scope_id, label, created_at, next_attempt_at) VALUES ${values}`,
+      );
+      this.insertRows[rows - 1] = statement;
+    }
+    return statement;
   }
 
   /** Rows added; a chat that already has this event key gets none. Call inside a transaction. */
@@ -43,8 +59,15 @@ export class OutboxWriter {
     for (const { event, to } of alerts) {
       if (to.length === 0) continue;
       const eventId = this.eventId(event, now);
-      for (const { chat, label } of to) {
-        added += this.insertRow.run(eventId, chat.platform, chat.chatId, threadColumn(chat.threadId), chat.scopeId, label, now, now).changes;
+      for (let first = 0; first < to.length; first += ROWS_PER_INSERT) {
+        const last = Math.min(to.length, first + ROWS_PER_INSERT);
+        const values = this.values;
+        values.length = 0;
+        for (let index = first; index < last; index++) {
+          const { chat, label } = to[index] as AlertDelivery;
+          values.push(eventId, chat.platform, chat.chatId, threadColumn(chat.threadId), chat.scopeId, label, now, now);
+        }
+        added += this.insertOf(last - first).run(values).changes;
       }
     }
     return added;

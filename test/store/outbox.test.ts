@@ -38,6 +38,21 @@ describe('last-seen state', () => {
   });
 });
 
+describe('one event told to many chats', () => {
+  it('writes a row per chat, whatever their number, once per chat however often it comes', async () => {
+    // 40 chats: more than one statement's worth of rows, and a last one of another size.
+    const to = Array.from({ length: 40 }, (_, i) => ({ chat: chat(String(i)), label: i % 2 === 0 ? `label ${i}` : null }));
+    // A chat listed twice is still one row.
+    const doubled = [...to, { chat: chat('7'), label: null }];
+    expect(await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'many'), to: doubled }], T0)).toBe(40);
+    expect(await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'many'), to }], T0)).toBe(0);
+    const rows = await store.outbox.due('telegram', at(1), 100);
+    expect(rows.map((row) => row.chat.chatId).sort((a, b) => Number(a) - Number(b))).toEqual(to.map((d) => d.chat.chatId));
+    expect(rows.find((row) => row.chat.chatId === '4')?.label).toBe('label 4');
+    expect(rows.find((row) => row.chat.chatId === '5')?.label).toBeNull();
+  });
+});
+
 describe('commits made together', () => {
   it('are written in one go, each resolving with its own rows, the last state winning', async () => {
     const commits = Array.from({ length: 300 }, (_, i) =>
