@@ -21,7 +21,7 @@ import { ENDPOINTS, type EndpointName } from './endpoints';
 import { MarketError, isMarketError } from './errors';
 import { HttpTransport, errorForResponse, readJson, readRateLimit, serviceWaitMs, type HttpResponse, type Query } from './http';
 import { Limiter, type RateLimit } from './limiter';
-import { withRetries, type RetryPolicy } from './retry';
+import { withRetries, type RetryHooks, type RetryPolicy } from './retry';
 import {
   type Candle,
   CandlesReadingSchema,
@@ -162,6 +162,8 @@ export class MarketClient {
   private readonly retryPolicy: RetryPolicy;
   private readonly limiters: Record<EndpointName, Limiter>;
   private readonly counters: Record<EndpointName, EndpointStats>;
+  /** What each endpoint's retries report to, made once rather than per call. */
+  private readonly retryHooks: Record<EndpointName, RetryHooks>;
   private readonly abort = new AbortController();
   private readonly batcher: TokenBatcher;
   private readonly tokenCache: ResponseCache<Token>;
@@ -214,6 +216,13 @@ export class MarketClient {
       (endpoint) => new Limiter(endpoint, { rate: limits[endpoint] ?? null, maxWaitMs: maxRateLimitWaitMs, now: () => this.clock.now(), clock: this.clock }),
     );
     this.counters = perEndpoint(() => ({ requests: 0, cacheHits: 0, coalesced: 0, retries: 0, failures: 0, rateLimited: 0, dropped: 0, cachedBytes: 0 }));
+    this.retryHooks = perEndpoint((endpoint) => ({
+      signal: this.abort.signal,
+      onRetry: (error, retry, delayMs) => {
+        this.counters[endpoint].retries += 1;
+        this.logger.warn({ endpoint, kind: error.kind, status: error.status, retry, delayMs }, `market request failed (${error.message}); retrying`);
+      },
+    }));
     const cache = <V extends {}>(endpoint: EndpointName) => new ResponseCache<V>({ ttlMs: ttl[endpoint], maxEntries, maxBytes: Math.max(1, cacheBytes) });
     this.tokenCache = cache('token-data');
     this.technicalsCache = cache('token-technicals');
@@ -457,13 +466,7 @@ export class MarketClient {
           return { value, unreadable: dropped };
         },
         this.retryPolicy,
-        {
-          signal: this.abort.signal,
-          onRetry: (error, retry, delayMs) => {
-            counters.retries += 1;
-            this.logger.warn({ endpoint, kind: error.kind, status: error.status, retry, delayMs }, `market request failed (${error.message}); retrying`);
-          },
-        },
+        this.retryHooks[endpoint],
       );
     } catch (error) {
       if (isMarketError(error)) {

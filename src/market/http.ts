@@ -259,41 +259,65 @@ function readCapped(body: Body, contentLength: string | undefined, maxBytes: num
     return Promise.reject(error);
   }
   return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let settled = false;
-    // The first of end, error and close settles; the listeners stay (an error after the end is
-    // still listened to) and go with the stream.
-    const settle = (error: unknown, bytes?: Buffer) => {
-      if (settled) return;
-      settled = true;
-      if (bytes === undefined) reject(error);
-      else resolve(bytes);
-    };
-    body.on('data', (chunk) => {
-      if (settled || signal.aborted) return;
-      total += chunk.length;
-      if (total > maxBytes) {
-        const error = new TooLarge(maxBytes);
-        settle(error);
-        body.destroy(error);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    body.on('end', () => {
-      if (signal.aborted) settle(signal.reason);
-      else settle(null, Buffer.concat(chunks, total));
-    });
-    body.on('error', (error) => settle(signal.aborted ? signal.reason : error));
+    const read = new CappedRead(body, maxBytes, signal, resolve, reject);
+    body.on('data', (chunk) => read.data(chunk));
+    body.on('end', () => read.end());
+    body.on('error', (error) => read.fail(error));
+    // After the end (the usual case) there is nothing to say, and no error to build.
     body.on('close', () => {
-      // After the end (the usual case) there is nothing to say, and no error to build.
-      if (!settled) settle(signal.aborted ? signal.reason : prematureClose());
+      if (!read.closed) read.fail(prematureClose());
     });
   });
 }
 
-/** What reading a stream that closed before its end throws (Node's own code for it). */
+/**
+ * One body being read: its chunks, their bytes, and whether it is settled. The first of end, error
+ * and close settles; the listeners stay (an error after the end is still listened to) and go with
+ * the stream.
+ */
+class CappedRead {
+  private readonly chunks: Buffer[] = [];
+  private total = 0;
+  closed = false;
+
+  constructor(
+    private readonly body: Body,
+    private readonly maxBytes: number,
+    private readonly signal: { readonly aborted: boolean; readonly reason: unknown },
+    private readonly resolve: (bytes: Buffer) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  data(chunk: Buffer): void {
+    if (this.closed || this.signal.aborted) return;
+    this.total += chunk.length;
+    if (this.total > this.maxBytes) {
+      const error = new TooLarge(this.maxBytes);
+      this.fail(error);
+      this.body.destroy(error);
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  end(): void {
+    if (this.closed) return;
+    if (this.signal.aborted) {
+      this.fail(this.signal.reason);
+      return;
+    }
+    this.closed = true;
+    this.resolve(Buffer.concat(this.chunks, this.total));
+  }
+
+  /** Rejects with the abort's reason when the request was aborted, else with `error`. */
+  fail(error: unknown): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.reject(this.signal.aborted ? this.signal.reason : error);
+  }
+}
+
 function prematureClose(): Error {
   return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
