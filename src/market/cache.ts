@@ -42,7 +42,8 @@ export class ResponseCache<V extends {}> {
       ...(this.stores ? { ttl: options.ttlMs, ttlAutopurge: true } : {}),
       // A load still on its way when the budget pushes its placeholder out answers its callers all the same.
       ignoreFetchAbort: true,
-      fetchMethod: (_key, _stale, { context }) => context(),
+      // The load starts on the next microtask, so a load that throws at once still settles through the fetch.
+      fetchMethod: (_key, _stale, { context }) => Promise.resolve().then(context),
     });
   }
 
@@ -55,8 +56,8 @@ export class ResponseCache<V extends {}> {
     // calculation) is all cost: a map of the loads on their way does the coalescing alone.
     if (!this.stores) return this.coalesce(key, load);
     const status: LRUCache.Status<string, V, Load<V>> = {};
-    // The load starts on the next microtask, so a load that throws at once still settles through the fetch.
-    const value = await this.lru.fetch(key, { context: () => Promise.resolve().then(load), status });
+    // The load itself is the fetch's context: no function made per call.
+    const value = await this.lru.fetch(key, { context: load, status });
     if (value === undefined) throw new Error('the cache load gave no value');
     const source: CacheSource = status.fetch === 'hit' ? 'cache' : status.fetch === 'inflight' ? 'coalesced' : 'upstream';
     return { value, source };
