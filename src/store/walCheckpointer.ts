@@ -24,6 +24,8 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { timeout: 1000 });
+// A checkpoint copies pages from the log to the file; it needs no page cache of its own to speak of.
+db.pragma('cache_size = -256');
 const checkpoint = () => {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
@@ -58,7 +60,12 @@ export class WalCheckpointer {
     options: WalCheckpointerOptions = {},
   ) {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { path, driver, intervalMs: options.intervalMs ?? CHECKPOINT_MS } });
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { path, driver, intervalMs: options.intervalMs ?? CHECKPOINT_MS },
+      // The thread runs a few lines: a small heap, so that it costs the process little memory.
+      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
+    });
     // The thread must not keep a finished process alive.
     this.worker.unref();
     db.pragma('wal_autocheckpoint = 0');
