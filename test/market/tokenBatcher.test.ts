@@ -11,30 +11,29 @@ const B = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
 const C = 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263';
 const EVM = '0xAbCdEf0123456789abcdef0123456789ABCDEF01';
 
+/** A batcher whose service answers every address, keeping the batches it was sent. */
+function recordingBatcher(maxBatchSize: number): { batcher: TokenBatcher; batches: string[][] } {
+  const batches: string[][] = [];
+  const batcher = new TokenBatcher(
+    async (addresses) => {
+      batches.push(addresses);
+      return Object.fromEntries(addresses.map((address) => [address, rawToken(address)]));
+    },
+    { maxBatchSize },
+  );
+  return { batcher, batches };
+}
+
 describe('TokenBatcher', () => {
   it('merges the look-ups of one tick into one request, without duplicates', async () => {
-    const batches: string[][] = [];
-    const batcher = new TokenBatcher(
-      async (addresses) => {
-        batches.push(addresses);
-        return Object.fromEntries(addresses.map((address) => [address, rawToken(address)]));
-      },
-      { maxBatchSize: 30 },
-    );
+    const { batcher, batches } = recordingBatcher(30);
     const tokens = await Promise.all([A, B, A, C].map((address) => batcher.load(address)));
     expect(batches).toEqual([[A, B, C]]);
     expect(tokens.map((token) => token.address)).toEqual([A, B, A, C]);
   });
 
   it('merges look-ups made by promise jobs of the same tick, and sends later ones apart', async () => {
-    const batches: string[][] = [];
-    const batcher = new TokenBatcher(
-      async (addresses) => {
-        batches.push(addresses);
-        return Object.fromEntries(addresses.map((address) => [address, rawToken(address)]));
-      },
-      { maxBatchSize: 30 },
-    );
+    const { batcher, batches } = recordingBatcher(30);
     const first = batcher.load(A);
     const chained = Promise.resolve()
       .then(() => undefined)
