@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations/index';
 import { openSqliteStore, StoreOpenError } from '../../src/store/sqliteStore';
+import { tsNode } from '../support/processes';
 import { chat, newFollow, tempDir, tokenSnapshot } from './helpers';
 
 let cleanups: Array<() => void> = [];
@@ -142,6 +144,30 @@ describe('opening the store', () => {
     }
     expect(readFileSync(path).equals(before)).toBe(true);
   });
+
+  it('refuses the file while another process holds it, and opens it once that process was killed', async () => {
+    const { path } = temp();
+    const [command, args] = tsNode('test/store/support/holdStore.ts', path);
+    const holder = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('open')) resolve();
+        });
+        holder.once('exit', (code) => reject(new Error(`the holder exited with ${String(code)}`)));
+      });
+      expect(openError(path).reason).toBe('locked');
+    } finally {
+      // No clean close: the lock must go with the process.
+      holder.kill('SIGKILL');
+      await exited;
+    }
+    const again = openSqliteStore(path);
+    await again.follows.upsert(newFollow(chat('1'), 'TokenA'));
+    expect(await again.follows.countForChat(chat('1'))).toBe(1);
+    await again.close();
+  }, 30_000);
 
   it('lets one process at a time use the file: a second store on it stops with "locked"', async () => {
     const { path } = temp();
