@@ -19,10 +19,12 @@
  *   trades-live for every wallet (one wallet per subscription). However many chats follow a
  *   target, it has one subscription per stream.
  * - Every input (a pushed token, holder or trade, or a reconciliation's token-data and
- *   wallet-tracker answers) goes through one queue, processed in order in batches: the last-seen
- *   state of a token is never compared by two paths at once, so the stream and a reconciliation
- *   seeing the same change make one alert. A batch (what one tick brought) is committed in one
- *   transaction (`store.state.commitMany` when the store has it).
+ *   wallet-tracker answers) is compared in arrival order with the state the input before left:
+ *   the last-seen state of a token is never compared by two paths at once, so the stream and a
+ *   reconciliation seeing the same change make one alert. An input whose target is in memory is
+ *   compared as it arrives; one that needs a read of the store first waits, and every input after
+ *   it waits behind it. What a turn of the event loop found is committed in one transaction
+ *   (`store.state.commitMany` when the store has it).
  * - The last-seen state and the follows of each target are kept in memory (the store holds the
  *   durable copy); `resync(address)` reloads one target's follows, `resync()` all of them.
  * - A reconnection shows as a second snapshot on a subscription that had one: `onReconnect`
@@ -36,7 +38,6 @@ import type { StreamClient, StreamEvent, StreamTarget, SubscriptionRejection } f
 import { tradedToken } from '../market/stream/decode';
 import type { AlertDelivery, Follow, FollowKind, StateCommitBatch, Store } from '../store/store';
 import { detectTokenChanges } from './detectors';
-import type { TokenNamer } from './detectors/walletTrade';
 import { detectWalletTrades } from './detectors/walletTrade';
 import { detectWhale } from './detectors/whale';
 import type { AlertEvent, TokenRef } from './events';
@@ -288,6 +289,7 @@ class WatcherImpl implements Watcher {
     // State of targets no longer followed is forgotten here (the store keeps it for a later follow).
     const tokenSet = new Set(tokens);
     for (const address of this.tokenState.keys()) if (!tokenSet.has(address)) this.tokenState.delete(address);
+    for (const address of this.written.keys()) if (!tokenSet.has(address)) this.written.delete(address);
     for (const address of this.unseen.token) if (!tokenSet.has(address)) this.unseen.token.delete(address);
     const walletSet = new Set(wallets);
     for (const address of this.walletState.keys()) if (!walletSet.has(address)) this.walletState.delete(address);
