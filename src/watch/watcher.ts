@@ -437,8 +437,8 @@ class WatcherImpl implements Watcher {
         } finally {
           this.reading = false;
         }
-        // Inputs that came during the read wait behind these: read for them before committing.
-        if (this.loading !== null) continue;
+        // Inputs that came during the read wait behind these, for the next pass: what was found
+        // is committed first, so a steady stream of reads cannot hold commits back.
       }
       const batch = this.uncommitted;
       if (batch === null) continue;
