@@ -19,12 +19,13 @@
  *   trades-live for every wallet (one wallet per subscription). However many chats follow a
  *   target, it has one subscription per stream.
  * - Every input (a pushed token, holder or trade, or a reconciliation's token-data and
- *   wallet-tracker answers) is compared in arrival order with the state the input before left:
- *   the last-seen state of a token is never compared by two paths at once, so the stream and a
- *   reconciliation seeing the same change make one alert. An input whose target is in memory is
- *   compared as it arrives; one that needs a read of the store first waits, and every input after
- *   it waits behind it. What a turn of the event loop found is committed in one transaction
- *   (`store.state.commitMany` when the store has it).
+ *   wallet-tracker answers) is compared, in its target's arrival order, with the state the input
+ *   before left: the last-seen state of a token is never compared by two paths at once, so the
+ *   stream and a reconciliation seeing the same change make one alert. An input whose target is in
+ *   memory is compared as it arrives; one that needs a read first (its state, its follows, a traded
+ *   token's name) waits, and its target's later inputs wait behind it, while other targets go on.
+ *   What a turn of the event loop found is committed in one transaction (`store.state.commitMany`
+ *   when the store has it).
  * - The last-seen state and the follows of each target are kept in memory (the store holds the
  *   durable copy); `resync(address)` reloads one target's follows, `resync()` all of them.
  * - A reconnection shows as a second snapshot on a subscription that had one: `onReconnect`
@@ -131,8 +132,9 @@ interface Uncommitted extends Settling {
   inputs: number;
 }
 
-/** Inputs that wait for their state, follows or token names to be read first, in arrival order. */
-interface Loading extends Settling {
+/** Inputs of one target that wait for its state, follows or a traded token's name to be read, in arrival order. */
+interface Waiting extends Settling {
+  target: { kind: FollowKind; address: string };
   inputs: Input[];
 }
 
@@ -193,10 +195,13 @@ class WatcherImpl implements Watcher {
   private readonly alertListeners = new Set<(rows: number) => void>();
   private wanted: WatchTargets = { tokens: [], wallets: [] };
   private uncommitted: Uncommitted | null = null;
-  /** Inputs waiting for a read of the store (or a token's name) before they can be compared. */
-  private loading: Loading | null = null;
-  /** Set while `loading`'s inputs are being read for: later inputs wait behind them, keeping the order. */
-  private reading = false;
+  /**
+   * Per target (waitKey), the inputs waiting for a read before they can be compared: later inputs
+   * of that target wait behind them, keeping its order; other targets go on.
+   */
+  private readonly waiting = new Map<string, Waiting>();
+  /** The reads under way (idle() waits for them). */
+  private readonly reads = new Set<Promise<void>>();
   private running: Promise<void> | null = null;
   private syncing: Promise<void> = Promise.resolve();
   private lastReconnectAt = 0;
@@ -369,22 +374,66 @@ class WatcherImpl implements Watcher {
   }
 
   /**
-   * Takes an input in arrival order. When what it is compared with is in memory and nothing waits
-   * before it, it is compared now, so the decoded frame is garbage at once rather than state the
-   * collector copies; its result joins the next commit (one transaction for what a turn of the
-   * event loop brought). Otherwise it waits behind the inputs being read for. Settles once committed.
+   * Takes an input in its target's arrival order. When what it is compared with is in memory and
+   * no input of its target waits before it, it is compared now, so the decoded frame is garbage at
+   * once rather than state the collector copies; its result joins the next commit (one transaction
+   * for what a turn of the event loop brought). Otherwise it waits, behind its target's inputs
+   * already waiting, for a read; other targets' inputs go on meanwhile (a trade waiting for its
+   * token's name from a slow service holds back no other alert). Settles once committed.
    */
   private accept(input: Input): Settling {
     if (this.closed) return CLOSED;
-    if (this.loading === null && !this.reading && this.inMemory(input)) {
+    // The key is made only while something waits: the usual input needs none.
+    const key = this.waiting.size === 0 ? null : waitKey(input);
+    if ((key === null || !this.waiting.has(key)) && this.inMemory(input)) {
       const into = this.pendingCommit();
       this.detect(input, into);
       return into;
     }
-    if (this.loading === null) this.loading = { ...settling(), inputs: [] };
-    this.loading.inputs.push(input);
-    this.schedule();
-    return this.loading;
+    const waitingKey = key ?? waitKey(input);
+    let entry = this.waiting.get(waitingKey);
+    if (entry === undefined) {
+      entry = { ...settling(), target: targetOf(input), inputs: [] };
+      this.waiting.set(waitingKey, entry);
+      const read = this.readFor(waitingKey, entry);
+      this.reads.add(read);
+      void read.finally(() => this.reads.delete(read));
+    }
+    entry.inputs.push(input);
+    return entry;
+  }
+
+  /**
+   * Reads what a target's waiting inputs need, compares them in order, and again for the inputs
+   * that came meanwhile, until none is left; they settle with the commit of the last of them.
+   */
+  private async readFor(key: string, entry: Waiting): Promise<void> {
+    // The input that made the entry is pushed right after this call: let it (and its turn's others) in.
+    await null;
+    let last: Uncommitted | null = null;
+    try {
+      while (entry.inputs.length > 0) {
+        const inputs = entry.inputs.splice(0);
+        try {
+          await this.prepare(inputs);
+        } catch (error) {
+          this.logger.error({ error: errorText(error), inputs: inputs.length }, 'could not read the state to compare with; these inputs are dropped');
+          this.forget([entry.target]);
+          continue;
+        }
+        last = this.pendingCommit();
+        for (const input of inputs) this.detect(input, last);
+      }
+    } catch (error) {
+      // A detector that throws is a bug; the target is read again from the store next time.
+      this.logger.error({ error: errorText(error), key }, 'could not compare inputs; their target is read again from the store');
+      entry.inputs.length = 0;
+      this.forget([entry.target]);
+    } finally {
+      this.waiting.delete(key);
+    }
+    if (last === null) entry.resolve(0);
+    else void last.done.then(entry.resolve);
   }
 
   /** Whether everything the input is compared with is in memory (state, follows, traded tokens' names). */
@@ -417,31 +466,12 @@ class WatcherImpl implements Watcher {
     if (this.running === null) this.running = this.drain();
   }
 
+  /** Commits what was found, a turn of the event loop at a time, until nothing waits to be committed. */
   private async drain(): Promise<void> {
     // Let the rest of this turn's frames join the commit.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.loading !== null || this.uncommitted !== null) {
-      const loading = this.loading;
-      if (loading !== null) {
-        this.loading = null;
-        this.reading = true;
-        try {
-          await this.prepare(loading.inputs);
-          const into = this.pendingCommit();
-          for (const input of loading.inputs) this.detect(input, into);
-          void into.done.then(loading.resolve);
-        } catch (error) {
-          this.logger.error({ error: errorText(error), inputs: loading.inputs.length }, 'could not read the state to compare with; these inputs are dropped');
-          this.forget(loading.inputs.map(targetOf));
-          loading.resolve(0);
-        } finally {
-          this.reading = false;
-        }
-        // Inputs that came during the read wait behind these, for the next pass: what was found
-        // is committed first, so a steady stream of reads cannot hold commits back.
-      }
+    while (this.uncommitted !== null) {
       const batch = this.uncommitted;
-      if (batch === null) continue;
       this.uncommitted = null;
       let rows = 0;
       try {
@@ -676,12 +706,21 @@ class WatcherImpl implements Watcher {
       processed: this.counts.processed,
       events: this.counts.events,
       rows: this.counts.rows,
-      queued: (this.loading?.inputs.length ?? 0) + (this.uncommitted?.inputs ?? 0),
+      queued: this.waitingInputs() + (this.uncommitted?.inputs ?? 0),
     };
   }
 
+  private waitingInputs(): number {
+    let count = 0;
+    for (const entry of this.waiting.values()) count += entry.inputs.length;
+    return count;
+  }
+
   async idle(): Promise<void> {
-    while (this.running !== null) await this.running;
+    while (this.running !== null || this.reads.size > 0) {
+      if (this.reads.size > 0) await Promise.all([...this.reads]);
+      if (this.running !== null) await this.running;
+    }
   }
 
   async close(): Promise<void> {
@@ -696,6 +735,12 @@ class WatcherImpl implements Watcher {
     await this.syncing;
     await this.idle();
   }
+}
+
+/** The key an input waits under: its target's kind and address (a holder record is its token's). */
+function waitKey(input: Input): string {
+  const { kind, address } = targetOf(input);
+  return `${kind}|${address}`;
 }
 
 /** The token or wallet an input is about. */
