@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { HEAP_LIMIT_FLAG } from '../../../src/heapLimit';
 import { ENDPOINTS, type EndpointName } from '../../../src/market/endpoints';
 import { HOSTILE_VARIANTS, hostileBody, type HostileVariant } from './hostileBodies';
 import { startHostileServer } from './hostileServer';
@@ -41,7 +42,8 @@ export async function measureHostilePeakRss(options: { rounds: number; concurren
   });
   try {
     const output = await new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', CHILD, server.url, String(options.rounds), String(options.concurrency)], {
+      // With the heap cap the bot runs with (src/heapLimit.ts): the figure is the bot's client.
+      const child = spawn(process.execPath, [HEAP_LIMIT_FLAG, '--import', 'tsx', CHILD, server.url, String(options.rounds), String(options.concurrency)], {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
