@@ -40,7 +40,6 @@ parentPort.on('message', (message) => {
   db.close();
   parentPort.close();
 });
-parentPort.postMessage({ type: 'ready' });
 `;
 
 export interface WalCheckpointerOptions {
