@@ -415,10 +415,10 @@ class WatcherImpl implements Watcher {
       while (entry.inputs.length > 0) {
         const inputs = entry.inputs.splice(0);
         try {
-          await this.prepare(inputs);
+          await this.prepare(entry.target, inputs);
         } catch (error) {
           this.logger.error({ error: errorText(error), inputs: inputs.length }, 'could not read the state to compare with; these inputs are dropped');
-          this.forget([entry.target]);
+          this.forget(entry.target);
           continue;
         }
         last = this.pendingCommit();
@@ -428,7 +428,7 @@ class WatcherImpl implements Watcher {
       // A detector that throws is a bug; the target is read again from the store next time.
       this.logger.error({ error: errorText(error), key }, 'could not compare inputs; their target is read again from the store');
       entry.inputs.length = 0;
-      this.forget([entry.target]);
+      this.forget(entry.target);
     } finally {
       this.waiting.delete(key);
     }
@@ -479,7 +479,8 @@ class WatcherImpl implements Watcher {
         this.counts.rows += rows;
       } catch (error) {
         this.logger.error({ error: errorText(error), inputs: batch.inputs }, 'could not commit alerts; their state is read again from the store');
-        this.forget([...[...batch.tokens.keys()].map((address) => ({ kind: 'token' as const, address })), ...[...batch.wallets.keys()].map((address) => ({ kind: 'wallet' as const, address }))]);
+        for (const address of batch.tokens.keys()) this.forget({ kind: 'token', address });
+        for (const address of batch.wallets.keys()) this.forget({ kind: 'wallet', address });
       }
       batch.resolve(rows);
       if (rows > 0) for (const listener of this.alertListeners) safely(() => listener(rows), this.logger);
@@ -488,16 +489,14 @@ class WatcherImpl implements Watcher {
   }
 
   /** After a failed read or commit, memory may be ahead of the store: the targets concerned are read from it again. */
-  private forget(targets: ReadonlyArray<{ kind: FollowKind; address: string }>): void {
-    for (const { kind, address } of targets) {
-      this.unseen[kind].delete(address);
-      if (kind === 'wallet') {
-        this.walletState.delete(address);
-        continue;
-      }
-      this.tokenState.delete(address);
-      this.written.delete(address);
+  private forget({ kind, address }: { kind: FollowKind; address: string }): void {
+    this.unseen[kind].delete(address);
+    if (kind === 'wallet') {
+      this.walletState.delete(address);
+      return;
     }
+    this.tokenState.delete(address);
+    this.written.delete(address);
   }
 
   /** Compares one input with the last-seen state in memory, which it advances; what changed joins `into`. */
@@ -513,7 +512,7 @@ class WatcherImpl implements Watcher {
       // First sight: the baseline, from which later changes alert (a debug line, once per token).
       if (last === null) this.logger.debug({ address }, 'token baseline set');
       this.tokenState.set(address, next);
-      this.unseen.token.delete(address);
+      if (last === null) this.unseen.token.delete(address);
       this.record(into.tokens, address, next, found, 'token', now);
       const waiting = this.holdersWaiting.get(address);
       if (waiting) {
@@ -552,7 +551,7 @@ class WatcherImpl implements Watcher {
       const found = baseline ? [] : detectWalletTrades(last, address, input.trades, now, (traded) => this.nameOf(traded));
       const next = snapshotOfWallet(address, last, input.trades, now);
       this.walletState.set(address, next);
-      this.unseen.wallet.delete(address);
+      if (last === null) this.unseen.wallet.delete(address);
       this.record(into.wallets, address, next, found, 'wallet', now);
     }
   }
@@ -603,32 +602,24 @@ class WatcherImpl implements Watcher {
     return rows;
   }
 
-  /** Before a batch: state, follows and token names it needs that are not in memory yet. */
-  private async prepare(inputs: readonly Input[]): Promise<void> {
-    const tokens = new Set<string>();
-    const wallets = new Set<string>();
-    const traded = new Set<string>();
+  /**
+   * Before a target's waiting inputs are compared: its follows and state, and the names of the
+   * tokens its trades are in, where they are not in memory yet (each loader skips what is).
+   */
+  private async prepare(target: { kind: FollowKind; address: string }, inputs: readonly Input[]): Promise<void> {
+    await this.loadFollowers(target.kind, [target.address]);
+    if (target.kind === 'token') await this.loadTokenState([target.address]);
+    else await this.loadWalletState([target.address]);
+    if (!this.deps.describeToken) return;
+    const unnamed = new Set<string>();
     for (const input of inputs) {
-      if (input.type === 'token') {
-        if (!this.hasState('token', input.token.address)) tokens.add(input.token.address);
-        if (!this.followers.token.has(input.token.address)) tokens.add(input.token.address);
-      } else if (input.type === 'holder') {
-        if (!this.followers.token.has(input.tokenAddress)) tokens.add(input.tokenAddress);
-      } else {
-        if (!this.hasState('wallet', input.wallet) || !this.followers.wallet.has(input.wallet)) wallets.add(input.wallet);
-        if (this.deps.describeToken) for (const trade of input.trades) traded.add(tradedToken(trade));
+      if (input.type !== 'trades') continue;
+      for (const trade of input.trades) {
+        const traded = tradedToken(trade);
+        if (!this.tokenState.has(traded) && !this.names.has(traded)) unnamed.add(traded);
       }
     }
-    if (tokens.size > 0) {
-      await this.loadFollowers('token', [...tokens]);
-      await this.loadTokenState([...tokens]);
-    }
-    if (wallets.size > 0) {
-      await this.loadFollowers('wallet', [...wallets]);
-      await this.loadWalletState([...wallets]);
-    }
-    const unnamed = [...traded].filter((address) => !this.tokenState.has(address) && !this.names.has(address));
-    if (unnamed.length > 0) await Promise.all(unnamed.map((address) => this.describe(address)));
+    await Promise.all([...unnamed].map((address) => this.describe(address)));
   }
 
   private async describe(address: string): Promise<void> {
