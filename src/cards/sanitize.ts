@@ -23,19 +23,23 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
  * (not the zero-width and bidi controls U+200B–U+200F, U+202A–U+202E, U+2060–U+206F), sub- and
  * superscripts, currency signs, arrows, box drawing and geometric shapes.
  */
-const ONE_UNIT_GRAPHEMES = /^[\x20-\x7e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e\u2070-\u20bf\u2190-\u21ff\u2500-\u25ff]*$/;
+const ONE_UNIT_RANGES: ReadonlyArray<readonly [number, number]> = [
+  [0x20, 0x7e],
+  [0xa0, 0x2ff],
+  [0x2010, 0x2027],
+  [0x2030, 0x205e],
+  [0x2070, 0x20bf],
+  [0x2190, 0x21ff],
+  [0x2500, 0x25ff],
+];
+const unit = (code: number): string => `\\u${code.toString(16).padStart(4, '0')}`;
+/** A text made only of ONE_UNIT_RANGES' characters. */
+const ONE_UNIT_GRAPHEMES = new RegExp(`^[${ONE_UNIT_RANGES.map(([from, to]) => `${unit(from)}-${unit(to)}`).join('')}]*$`);
 
-/** Whether a UTF-16 code unit is one of ONE_UNIT_GRAPHEMES' characters, for callers that read text code by code. */
+/** Whether a UTF-16 code unit is one of ONE_UNIT_RANGES' characters, for callers that read text code by code. */
 export function isOneUnitGrapheme(code: number): boolean {
-  if (code <= 0x7e) return code >= 0x20;
-  return (
-    (code >= 0xa0 && code <= 0x2ff) ||
-    (code >= 0x2010 && code <= 0x2027) ||
-    (code >= 0x2030 && code <= 0x205e) ||
-    (code >= 0x2070 && code <= 0x20bf) ||
-    (code >= 0x2190 && code <= 0x21ff) ||
-    (code >= 0x2500 && code <= 0x25ff)
-  );
+  for (const [from, to] of ONE_UNIT_RANGES) if (code >= from && code <= to) return true;
+  return false;
 }
 
 /** Counts of short texts the segmenter had to read: the same few words (✅, ⚠️, a flag) come back on every card. */
