@@ -98,31 +98,12 @@ function wordWidth(w: Word): number {
   return width;
 }
 
+/** The words of a text cleaned to one line, read as any span's text is (ParagraphBuilder). */
 function wordsOf(cleaned: string, ansi?: Ansi): Word[] {
-  const words: Word[] = [];
-  const length = cleaned.length;
-  let start = 0;
-  while (start < length) {
-    if (cleaned.charCodeAt(start) === 0x20) {
-      start += 1;
-      continue;
-    }
-    let end = start;
-    let ascii = true;
-    let simple = true;
-    for (; end < length; end++) {
-      const code = cleaned.charCodeAt(end);
-      if (code === 0x20) break;
-      if (code > 0x7e || code < 0x21) {
-        ascii = false;
-        if (simple && !isOneUnitGrapheme(code)) simple = false;
-      }
-    }
-    const part = cleaned.slice(start, end);
-    words.push({ pieces: [{ text: part, ansi, width: simple ? part.length : -1 }], unbreakable: ascii && part.length <= MAX_UNBREAKABLE_ASCII, width: -1 });
-    start = end;
-  }
-  return words;
+  const builder = new ParagraphBuilder(false);
+  builder.pushText(cleaned, ansi);
+  builder.endParagraph();
+  return builder.paragraphs[0] ?? [];
 }
 
 /**
