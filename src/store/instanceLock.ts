@@ -13,7 +13,7 @@ export interface InstanceLock {
   release(): void;
 }
 
-export function lockPathOf(databasePath: string): string {
+function lockPathOf(databasePath: string): string {
   return `${databasePath}-lock`;
 }
 

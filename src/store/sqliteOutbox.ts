@@ -5,8 +5,8 @@
  */
 import type { ChatRef, Platform } from '../chats/chat';
 import type { AlertEvent } from '../watch/events';
-import type { AlertDelivery, OutboxEntry, OutboxRepository } from './store';
 import type { Statement } from 'better-sqlite3';
+import type { AlertDelivery, OutboxEntry, OutboxRepository } from './store';
 import type { SqliteDatabase } from './openDatabase';
 import { ChatInterner, threadColumn, type ChatColumns } from './rows';
 

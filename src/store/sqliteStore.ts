@@ -5,7 +5,7 @@
  */
 import type { Store } from './store';
 import type { Logger } from '../log';
-import { openDatabase, type OpenedDatabase, type OpenOptions, type SqliteDatabase } from './openDatabase';
+import { openDatabase, type OpenedDatabase, type OpenOptions } from './openDatabase';
 import { SqliteActionKeys } from './sqliteActionKeys';
 import { SqliteChats } from './sqliteChats';
 import { SqliteFollows } from './sqliteFollows';
@@ -22,18 +22,12 @@ export class SqliteStore implements Store {
   readonly outbox: SqliteOutbox;
   readonly actionKeys: SqliteActionKeys;
   private closed = false;
-  private readonly db: SqliteDatabase;
-  private readonly checkpointer: WalCheckpointer | null;
 
   constructor(
     private readonly opened: OpenedDatabase,
-    path: string,
-    logger?: Logger,
+    private readonly checkpointer: WalCheckpointer | null = null,
   ) {
-    const db = opened.db;
-    this.db = db;
-    this.checkpointer =
-      path === ':memory:' ? null : new WalCheckpointer(db, path, { onProblem: (message) => logger?.warn({ path }, message) });
+    const { db } = opened;
     this.follows = new SqliteFollows(db);
     this.state = new SqliteState(db, new OutboxWriter(db));
     const settle = () => this.state.flush();
@@ -49,7 +43,7 @@ export class SqliteStore implements Store {
    */
   async backup(destination: string): Promise<void> {
     this.state.flush();
-    await this.db.backup(destination);
+    await this.opened.db.backup(destination);
   }
 
   /**
@@ -67,5 +61,7 @@ export class SqliteStore implements Store {
 
 /** Opens (creating when missing) and migrates the database at `path`; `logger` hears of checkpoint trouble. */
 export function openSqliteStore(path: string, options: OpenOptions & { logger?: Logger } = {}): SqliteStore {
-  return new SqliteStore(openDatabase(path, options), path, options.logger);
+  const opened = openDatabase(path, options);
+  const onProblem = (message: string) => options.logger?.warn({ path }, message);
+  return new SqliteStore(opened, path === ':memory:' ? null : new WalCheckpointer(opened.db, path, { onProblem }));
 }

@@ -100,8 +100,6 @@ export class StreamClient {
     return this.unsubscribe.bind(this, subscription);
   }
 
-
-
   /** Called once per outage of the key (not once per retry), with the stream that noticed it. */
   onAuthFailure(listener: (info: AuthFailureInfo) => void): () => void {
     this.authListeners.add(listener);
