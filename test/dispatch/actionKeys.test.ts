@@ -3,7 +3,8 @@
  * button's key fits Telegram's callback_data (64 bytes) and Discord's custom_id (100 characters)
  * whatever the action holds, and presses back to exactly the action it stands for.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Card } from '../../src/cards/card';
 import type { ChatRef, ChatReply } from '../../src/chats/chat';
 import type { AnyCommand } from '../../src/dispatch/command';
@@ -130,5 +131,54 @@ describe('MemoryActionKeyStore', () => {
     expect(store.size).toBe(MAX);
     expect(await store.resolve(first, chat, now)).toEqual({ status: 'unknown' });
     expect(await store.resolve(last, chat, now)).toMatchObject({ status: 'ok' });
+  });
+
+  it('evicts the oldest key still held, across prunes and overflows, as a list of keys in issue order would', async () => {
+    // Each step issues a key living `life` ms, or prunes at `at` ms; the model is the keys held, oldest first.
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('issue' as const), life: fc.integer({ min: 1, max: 10 }) }),
+      fc.record({ kind: fc.constant('prune' as const), at: fc.integer({ min: 0, max: 10 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 6 }), fc.array(step, { maxLength: 60 }), async (max, steps) => {
+        const store = new MemoryActionKeyStore(max);
+        const issued: string[] = [];
+        let held: Array<{ key: string; expiresAtMs: number }> = [];
+        for (const s of steps) {
+          if (s.kind === 'issue') {
+            const expiresAt = later(s.life);
+            const key = await store.issue({ command: 'help', args: [] }, chat, expiresAt);
+            issued.push(key);
+            held.push({ key, expiresAtMs: expiresAt.getTime() });
+            if (held.length > max) held.shift();
+          } else {
+            const before = held.length;
+            held = held.filter((entry) => entry.expiresAtMs > later(s.at).getTime());
+            expect(await store.prune(later(s.at))).toBe(before - held.length);
+          }
+          expect(store.size).toBe(held.length);
+        }
+        const heldKeys = new Set(held.map((entry) => entry.key));
+        for (const key of issued) {
+          const resolved = await store.resolve(key, chat, now);
+          expect(resolved.status).toBe(heldKeys.has(key) ? 'ok' : 'unknown');
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('evicts without walking its map: asking a Map for its first key walks past every hole its deletions left', async () => {
+    const MAX = 50;
+    const store = new MemoryActionKeyStore(MAX);
+    for (let index = 0; index < MAX * 3; index++) await store.issue({ command: 'help', args: [] }, chat, later(1000));
+    const walks = [vi.spyOn(Map.prototype, 'keys'), vi.spyOn(Map.prototype, 'entries'), vi.spyOn(Map.prototype, 'values'), vi.spyOn(Map.prototype, 'forEach')];
+    try {
+      for (let index = 0; index < MAX * 3; index++) await store.issue({ command: 'help', args: [] }, chat, later(1000));
+      for (const walk of walks) expect(walk).not.toHaveBeenCalled();
+    } finally {
+      for (const walk of walks) walk.mockRestore();
+    }
+    expect(store.size).toBe(MAX);
   });
 });
