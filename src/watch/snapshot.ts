@@ -219,13 +219,16 @@ export function shareOfSupply(balance: bigint, totalSupply: string | null | unde
   return Number((balance * 100_000_000n) / supply) / 1_000_000;
 }
 
-/** The snapshot after a holder record was read: the whale list updated with this holder (and holdersSeenAt set). */
+/**
+ * The snapshot after a holder record was read: the whale list updated with this holder. When the
+ * holders count as read (holdersSeenAt) is the watcher's to say: only once a first list is whole.
+ */
 export function snapshotWithHolder(previous: TokenSnapshot, holder: Pick<Holder, 'address' | 'currentlyHoldingAmount'>, now: number): TokenSnapshot {
   const share = shareOfSupply(holder.currentlyHoldingAmount, previous.totalSupply);
   const whales = { ...previous.whales };
   if (share !== null && share >= WHALE_SHARE_PCT) whales[holder.address] = holder.currentlyHoldingAmount.toString();
   else delete whales[holder.address];
-  return { ...previous, whales, holdersSeenAt: previous.holdersSeenAt ?? now, seenAt: now };
+  return { ...previous, whales, seenAt: now };
 }
 
 /** The wallet snapshot after `trades` (any order) were seen at `now`; the newest trade moves forward only. */

@@ -160,6 +160,16 @@ const STATE_WRITE_MS = 30_000;
 /** Holder records kept for a token whose own data has not come yet (holders-live sends 20 on subscribing). */
 const HOLDERS_WAITING = 100;
 /**
+ * How long holders-live's first list of a token may take to arrive whole. The list is a baseline,
+ * and it counts as read (the snapshot's holdersSeenAt, written to the store) only once it is whole:
+ * at the first live holder record, or at the token's first input this long after the list began.
+ * A stop before then leaves no holdersSeenAt in the store, so the next start reads the list again
+ * as a baseline instead of comparing it with the part that was written, which would tell every
+ * holder that part lacked as a new whale. The list is sent at once on subscribing: two seconds is
+ * ample, and a token pushes more often than that.
+ */
+export const FIRST_HOLDERS_LIST_MS = 2_000;
+/**
  * Inputs detected but not yet committed past which a stream callback waits for the commit: the
  * sockets' reading then pauses (src/market/stream/connection.ts) instead of memory growing.
  */
@@ -188,6 +198,8 @@ class WatcherImpl implements Watcher {
   private readonly open = new Map<string, { stream: StreamName; stop: () => void }>();
   private readonly baselines = new Set<string>();
   private readonly holdersWaiting = new Map<string, Input[]>();
+  /** Tokens whose first holders list is still arriving, with when it began (FIRST_HOLDERS_LIST_MS). */
+  private readonly firstLists = new Map<string, number>();
   /** When each token's state was last written, and what a detector reads of it then. */
   private readonly written = new Map<string, WrittenToken>();
   private readonly names = new Map<string, { token: TokenRef; decimals: number | null }>();
@@ -296,6 +308,7 @@ class WatcherImpl implements Watcher {
     for (const address of this.tokenState.keys()) if (!tokenSet.has(address)) this.tokenState.delete(address);
     for (const address of this.written.keys()) if (!tokenSet.has(address)) this.written.delete(address);
     for (const address of this.unseen.token) if (!tokenSet.has(address)) this.unseen.token.delete(address);
+    for (const address of this.firstLists.keys()) if (!tokenSet.has(address)) this.firstLists.delete(address);
     const walletSet = new Set(wallets);
     for (const address of this.walletState.keys()) if (!walletSet.has(address)) this.walletState.delete(address);
     for (const address of this.unseen.wallet) if (!walletSet.has(address)) this.unseen.wallet.delete(address);
@@ -497,6 +510,7 @@ class WatcherImpl implements Watcher {
     }
     this.tokenState.delete(address);
     this.written.delete(address);
+    this.firstLists.delete(address);
   }
 
   /** Compares one input with the last-seen state in memory, which it advances; what changed joins `into`. */
@@ -507,7 +521,8 @@ class WatcherImpl implements Watcher {
     if (input.type === 'token') {
       const address = input.token.address;
       const last = this.tokenState.get(address) ?? null;
-      const next = snapshotOfToken(input.token, last, now, this.deps.solUsd?.() ?? null);
+      let next = snapshotOfToken(input.token, last, now, this.deps.solUsd?.() ?? null);
+      if (this.firstLists.size > 0) next = this.firstListRead(address, next, now, false);
       const found = detectTokenChanges(last, next);
       // First sight: the baseline, from which later changes alert (a debug line, once per token).
       if (last === null) this.logger.debug({ address }, 'token baseline set');
@@ -519,24 +534,28 @@ class WatcherImpl implements Watcher {
         this.holdersWaiting.delete(address);
         let withHolders = next;
         for (const early of waiting) if (early.type === 'holder') withHolders = snapshotWithHolder(withHolders, early.holder, now);
+        this.beginFirstList(address, withHolders, now);
         this.tokenState.set(address, withHolders);
         this.record(into.tokens, address, withHolders, [], 'token', now);
         this.baselines.add(`holders:${address}`);
       }
     } else if (input.type === 'holder') {
       const address = input.tokenAddress;
-      const last = this.tokenState.get(address) ?? null;
-      if (last === null) {
+      const stored = this.tokenState.get(address) ?? null;
+      if (stored === null) {
         // The holders came before the token (two streams): they wait for it, as a baseline.
         const waiting = this.holdersWaiting.get(address) ?? [];
         if (waiting.length < HOLDERS_WAITING) waiting.push(input);
         this.holdersWaiting.set(address, waiting);
         return;
       }
+      // A live record means the first list, if one was arriving, is whole: this record is compared.
+      const last = this.firstListRead(address, stored, now, !input.snapshot);
       const burst = `holders:${address}`;
       const baseline = last.holdersSeenAt === null || last.holdersSeenAt === undefined || (input.snapshot && this.baselines.has(burst));
       if (input.snapshot && baseline) this.baselines.add(burst);
       if (!input.snapshot) this.baselines.delete(burst);
+      this.beginFirstList(address, last, now);
       const found = baseline ? [] : detectWhale(last, { holder: input.holder, snapshot: input.snapshot, at: now });
       const next = snapshotWithHolder(last, input.holder, now);
       this.tokenState.set(address, next);
@@ -554,6 +573,22 @@ class WatcherImpl implements Watcher {
       if (last === null) this.unseen.wallet.delete(address);
       this.record(into.wallets, address, next, found, 'wallet', now);
     }
+  }
+
+  /** A token whose holders were never read whole starts its first list now, unless one is already arriving. */
+  private beginFirstList(address: string, snapshot: TokenSnapshot, now: number): void {
+    if ((snapshot.holdersSeenAt === null || snapshot.holdersSeenAt === undefined) && !this.firstLists.has(address)) this.firstLists.set(address, now);
+  }
+
+  /**
+   * The snapshot with its first holders list marked read (holdersSeenAt: when the list began) once
+   * the list is whole: at a live holder record, or FIRST_HOLDERS_LIST_MS after it began.
+   */
+  private firstListRead(address: string, snapshot: TokenSnapshot, now: number, live: boolean): TokenSnapshot {
+    const began = this.firstLists.get(address);
+    if (began === undefined || (!live && now - began < FIRST_HOLDERS_LIST_MS)) return snapshot;
+    this.firstLists.delete(address);
+    return snapshot.holdersSeenAt === null || snapshot.holdersSeenAt === undefined ? { ...snapshot, holdersSeenAt: began } : snapshot;
   }
 
   /**
