@@ -8,6 +8,7 @@
  */
 
 import { UNSAFE_CHARACTER, stripUnsafeChars } from '../text/unsafe';
+import { BLANK, KEPT, ONE_UNIT, charClass } from './charClass';
 
 // The cleaning itself lives below the cards, where the market client and the log use it too.
 export { UNSAFE_CHARACTER, stripUnsafeChars };
@@ -17,29 +18,19 @@ const RAW_LIMIT_FACTOR = 16;
 const RAW_LIMIT_FLOOR = 4096;
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-/**
- * Characters that never join a neighbour into one grapheme and take one UTF-16 unit: printable
- * ASCII, Latin-1 and Latin extended letters (not the combining marks from U+0300), punctuation
- * (not the zero-width and bidi controls U+200B–U+200F, U+202A–U+202E, U+2060–U+206F), sub- and
- * superscripts, currency signs, arrows, box drawing and geometric shapes.
- */
-const ONE_UNIT_RANGES: ReadonlyArray<readonly [number, number]> = [
-  [0x20, 0x7e],
-  [0xa0, 0x2ff],
-  [0x2010, 0x2027],
-  [0x2030, 0x205e],
-  [0x2070, 0x20bf],
-  [0x2190, 0x21ff],
-  [0x2500, 0x25ff],
-];
-const unit = (code: number): string => `\\u${code.toString(16).padStart(4, '0')}`;
-/** A text made only of ONE_UNIT_RANGES' characters. */
-const ONE_UNIT_GRAPHEMES = new RegExp(`^[${ONE_UNIT_RANGES.map(([from, to]) => `${unit(from)}-${unit(to)}`).join('')}]*$`);
 
 /** Whether a UTF-16 code unit is one of ONE_UNIT_RANGES' characters, for callers that read text code by code. */
 export function isOneUnitGrapheme(code: number): boolean {
-  for (const [from, to] of ONE_UNIT_RANGES) if (code >= from && code <= to) return true;
-  return false;
+  return (charClass(code) & ONE_UNIT) !== 0;
+}
+
+/** Whether every code unit of `s` is one grapheme on its own (ONE_UNIT_RANGES). */
+function allOneUnit(s: string): boolean {
+  for (let index = 0; index < s.length; index++) {
+    const code = s.charCodeAt(index);
+    if (code < 0x20 || (code > 0x7e && (charClass(code) & ONE_UNIT) === 0)) return false;
+  }
+  return true;
 }
 
 /** Counts of short texts the segmenter had to read: the same few words (✅, ⚠️, a flag) come back on every card. */
@@ -50,7 +41,7 @@ const SEGMENTED_MAX_LENGTH = 32;
 /** Number of graphemes (what a reader counts as characters). */
 export function graphemeCount(s: string): number {
   // The segmenter is slow, and nearly all text on a card is one grapheme per code unit.
-  if (ONE_UNIT_GRAPHEMES.test(s)) return s.length;
+  if (allOneUnit(s)) return s.length;
   const short = s.length <= SEGMENTED_MAX_LENGTH;
   const known = short ? segmentedCounts.get(s) : undefined;
   if (known !== undefined) return known;
@@ -105,8 +96,24 @@ function collapseParagraphs(s: string): string {
     .trim();
 }
 
-/** Printable ASCII words joined by single spaces, with no space at either end. */
-const CLEAN_LINE = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
+/**
+ * Whether cleanText would return `s` as it is: words of characters that are one grapheme each,
+ * kept by stripUnsafeChars and not white space, joined by single spaces, with no space at either
+ * end. Nearly all card text (figures, addresses, plain names, "0.0₅2867 SOL") is.
+ */
+function isCleanLine(s: string): boolean {
+  const last = s.length - 1;
+  if (last < 0) return false;
+  let previous = 0x20;
+  for (let index = 0; index <= last; index++) {
+    const code = s.charCodeAt(index);
+    if (code === 0x20) {
+      if (previous === 0x20 || index === last) return false;
+    } else if (code < 0x21 || (code > 0x7e && (charClass(code) & (ONE_UNIT | KEPT | BLANK)) !== (ONE_UNIT | KEPT))) return false;
+    previous = code;
+  }
+  return true;
+}
 
 /**
  * Untrusted text made fit for one line (names, symbols, labels): unsafe characters and terminal
@@ -115,9 +122,8 @@ const CLEAN_LINE = /^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
  * Idempotent: cleaning a cleaned text changes nothing.
  */
 export function cleanText(s: string | null | undefined, maxLength: number, fallback = ''): string {
-  // Most card text (figures, addresses, plain names) is already clean: printable ASCII words
-  // separated by single spaces, within the length. Cleaning would return it unchanged.
-  if (typeof s === 'string' && s.length <= maxLength && CLEAN_LINE.test(s)) return s;
+  // Most card text is already clean (isCleanLine) and within the length: cleaning would return it unchanged.
+  if (typeof s === 'string' && s.length <= maxLength && isCleanLine(s)) return s;
   return finish(collapseLine(prepare(s, maxLength)), maxLength, fallback, collapseLine);
 }
 

@@ -24,7 +24,8 @@
  * address or a transaction signature, which a reader needs to copy whole.
  */
 import type { Card, CardColor, CardField, RichText, SpanStyle } from '../../cards/card';
-import { cleanText, graphemeCount, isOneUnitGrapheme, safeUrl, stripUnsafeChars, truncateText } from '../../cards/sanitize';
+import { BLANK, ONE_UNIT, charClass, isPrintableAscii } from '../../cards/charClass';
+import { cleanText, graphemeCount, safeUrl, stripUnsafeChars, truncateText } from '../../cards/sanitize';
 
 export interface TextRenderOptions {
   /** Line width in characters; 80 by default, at least 20. */
@@ -66,97 +67,164 @@ const LINK_ANSI = '4;34';
 const NAME_ANSI = '1';
 const QUIET_ANSI = '2';
 
-// Pieces and words are made with every field set, so that each kind keeps one shape.
-interface Piece {
-  text: string;
-  ansi: Ansi;
-  /** Graphemes, when known from reading the text; -1 when still to count (graphemeCount). */
-  width: number;
+/**
+ * The words being laid out, in arrays that every render reuses rather than an object per word, per
+ * styled piece and per paragraph: those objects, and collecting them, cost more than laying the
+ * words out. Rendering is synchronous and never re-entered, so one list serves
+ * every call; each part of a card fills it from the start, and each wrap reads a range of it.
+ *
+ * A word is text between two spaces. Pieces of different styles may touch inside it ("<url>,"
+ * keeps its comma), so each word also keeps its pieces, read only to cut a word that is longer
+ * than a line, which nearly never happens.
+ */
+class WordList {
+  /** Whether words are written with ANSI colours. */
+  color = false;
+  count = 0;
+  /** The word as printed: its pieces, each in its colour when colours are on. */
+  readonly painted: string[] = [];
+  /** Graphemes: the sum of its pieces' (graphemeCount of each). */
+  readonly widths: number[] = [];
+  /** Kept whole even when longer than a line: a URL, or a printable ASCII word of at most 96 characters. */
+  readonly unbreakable: boolean[] = [];
+  /** Its pieces are pieceTexts[pieceFrom[i]] up to (not including) pieceTexts[pieceTo[i]]; read only to cut a word. */
+  readonly pieceFrom: number[] = [];
+  readonly pieceTo: number[] = [];
+  pieceCount = 0;
+  readonly pieceTexts: string[] = [];
+  readonly pieceAnsi: Ansi[] = [];
+
+  reset(): void {
+    this.count = 0;
+    this.pieceCount = 0;
+  }
+
+  /** A word of one piece, as the renderer makes its own (a marker, a command), `width` graphemes wide. */
+  push(text: string, ansi: Ansi, unbreakable: boolean, width = graphemeCount(text)): void {
+    const index = this.count;
+    this.painted[index] = this.paint(text, ansi);
+    this.widths[index] = width;
+    this.unbreakable[index] = unbreakable;
+    this.pieceFrom[index] = this.pieceCount;
+    this.addPiece(text, ansi);
+    this.pieceTo[index] = this.pieceCount;
+    this.count = index + 1;
+  }
+
+  /**
+   * A link's URL as a word: unbreakable, and as wide as it is long, since safeUrl only ever
+   * returns printable ASCII (the URL parser's serialization percent-encodes everything else).
+   */
+  pushUrl(url: string): void {
+    this.push(url, LINK_ANSI, true, url.length);
+  }
+
+  addPiece(text: string, ansi: Ansi): void {
+    this.pieceTexts[this.pieceCount] = text;
+    this.pieceAnsi[this.pieceCount] = ansi;
+    this.pieceCount += 1;
+  }
+
+  paint(text: string, ansi: Ansi): string {
+    return this.color && ansi !== undefined ? `\u001b[${ansi}m${text}\u001b[0m` : text;
+  }
+
+  /** Sum of the widths and one space between each, of the words from `from` to `to`; -1 when none. */
+  lineWidth(from: number, to: number): number {
+    let width = -1;
+    for (let index = from; index < to; index++) width += (this.widths[index] ?? 0) + 1;
+    return width;
+  }
+
+  /** The words from `from` to `to` on one line, one space apart. */
+  joined(from: number, to: number): string {
+    let line = this.painted[from] ?? '';
+    for (let index = from + 1; index < to; index++) line += ` ${this.painted[index] ?? ''}`;
+    return line;
+  }
+
+  /** A word as an object, to be cut (see splitWordAt). */
+  wordAt(index: number): CutWord {
+    const pieces: Piece[] = [];
+    const to = this.pieceTo[index] ?? 0;
+    for (let piece = this.pieceFrom[index] ?? 0; piece < to; piece++) pieces.push({ text: this.pieceTexts[piece] ?? '', ansi: this.pieceAnsi[piece] });
+    return { pieces, unbreakable: this.unbreakable[index] === true, width: this.widths[index] ?? 0 };
+  }
 }
 
-/** Text between two spaces; pieces of different styles may touch inside it. */
-interface Word {
-  pieces: Piece[];
-  /** Kept whole even when longer than a line. */
-  unbreakable: boolean;
-  /** Graphemes, once counted (wordWidth); -1 before. */
-  width: number;
-}
-
-type Paragraph = Word[];
-
-function word(textValue: string, ansi?: Ansi, unbreakable = false): Word {
-  return { pieces: [{ text: textValue, ansi, width: -1 }], unbreakable, width: -1 };
-}
-
-/** A word's width in graphemes, counted once: a word is measured when its row is planned and again when it is laid out. */
-function wordWidth(w: Word): number {
-  if (w.width >= 0) return w.width;
-  let width = 0;
-  for (const piece of w.pieces) width += piece.width >= 0 ? piece.width : graphemeCount(piece.text);
-  w.width = width;
-  return width;
-}
-
-/** The words of a text cleaned to one line, read as any span's text is (ParagraphBuilder). */
-function wordsOf(cleaned: string, ansi?: Ansi): Word[] {
-  const builder = new ParagraphBuilder(false);
-  builder.pushText(cleaned, ansi);
-  builder.endParagraph();
-  return builder.paragraphs[0] ?? [];
-}
+const words = new WordList();
 
 /**
- * What `\s` matches, a line feed aside: tab, vertical tab, form feed, carriage return, the
- * space separators (Zs), the line and paragraph separators and U+FEFF. Read code by code, so that
- * splitting a span into words takes no regular expression per span.
+ * Reads text into `words`: spans become words, cut at runs of white space, and paragraphs, cut at
+ * line feeds when the text may hold several lines (otherwise a line feed only ends a word). Span
+ * texts are stripped of unsafe characters but keep their spaces until here, so "Price" + " " +
+ * "$1" still reads "Price $1".
+ *
+ * Paragraphs are kept as ranges of words, tidied as they end: no blank paragraph first, never two
+ * blank ones in a row, and none last (see finish).
  */
-function isBlank(code: number): boolean {
-  if (code > 0x20 && code < 0xa0) return false;
-  return (
-    code === 0x20 ||
-    (code >= 0x09 && code <= 0x0d && code !== 0x0a) ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
-
-/**
- * Spans made into paragraphs of words, one span at a time. Span texts are stripped of unsafe
- * characters but keep their spaces until here, so "Price" + " " + "$1" still reads "Price $1".
- */
-class ParagraphBuilder {
-  readonly paragraphs: Paragraph[] = [];
-  private paragraph: Paragraph = [];
-  private pieces: Piece[] = [];
+class WordReader {
+  private multiline = false;
+  /** The word being read: its first piece, its painted text and width so far. */
+  private wordPiece = 0;
+  private wordPainted = '';
+  private wordWidth = 0;
   /** Whether the pieces of the word being read are all printable ASCII, and their length: a word that is, up to 96 characters, stays whole. */
   private ascii = true;
   private length = 0;
-  /** The link just shown, while no space has followed it: "<url>," keeps its comma. */
-  private openLink: Word | null = null;
+  /** The link just shown (its index in `words`), while no space has followed it: "<url>," keeps its comma. */
+  private openLink = -1;
+  private paragraphStart = 0;
+  /** Paragraphs read: words from paragraphFrom[i] up to paragraphTo[i]. */
+  paragraphCount = 0;
+  readonly paragraphFrom: number[] = [];
+  readonly paragraphTo: number[] = [];
 
-  constructor(private readonly multiline: boolean) {}
+  begin(multiline: boolean): void {
+    this.multiline = multiline;
+    this.wordPiece = words.pieceCount;
+    this.wordPainted = '';
+    this.wordWidth = 0;
+    this.ascii = true;
+    this.length = 0;
+    this.openLink = -1;
+    this.paragraphStart = words.count;
+    this.paragraphCount = 0;
+  }
 
   endWord(): void {
-    const pieces = this.pieces;
-    if (pieces.length === 0) return;
-    this.paragraph.push({ pieces, unbreakable: this.ascii && this.length <= MAX_UNBREAKABLE_ASCII, width: -1 });
-    this.pieces = [];
+    if (words.pieceCount === this.wordPiece) return;
+    const index = words.count;
+    words.painted[index] = this.wordPainted;
+    words.widths[index] = this.wordWidth;
+    words.unbreakable[index] = this.ascii && this.length <= MAX_UNBREAKABLE_ASCII;
+    words.pieceFrom[index] = this.wordPiece;
+    words.pieceTo[index] = words.pieceCount;
+    words.count = index + 1;
+    this.wordPiece = words.pieceCount;
+    this.wordPainted = '';
+    this.wordWidth = 0;
     this.ascii = true;
     this.length = 0;
   }
 
   endParagraph(): void {
     this.endWord();
-    this.paragraphs.push(this.paragraph);
-    this.paragraph = [];
+    const from = this.paragraphStart;
+    const to = words.count;
+    this.paragraphStart = to;
+    const count = this.paragraphCount;
+    // A blank paragraph first, or after another blank one, is left out.
+    if (from === to && (count === 0 || this.paragraphFrom[count - 1] === this.paragraphTo[count - 1])) return;
+    this.paragraphFrom[count] = from;
+    this.paragraphTo[count] = to;
+    this.paragraphCount = count + 1;
+  }
+
+  /** Ends the text: its last paragraph, and no blank paragraph at the end. */
+  finish(): void {
+    this.endParagraph();
+    while (this.paragraphCount > 0 && this.paragraphFrom[this.paragraphCount - 1] === this.paragraphTo[this.paragraphCount - 1]) this.paragraphCount -= 1;
   }
 
   /** Text cut at line feeds (a new paragraph, or a word break on one line) and at runs of other white space. */
@@ -166,37 +234,54 @@ class ParagraphBuilder {
     while (index < length) {
       const code = s.charCodeAt(index);
       if (code === 0x0a) {
-        this.openLink = null;
+        this.openLink = -1;
         if (this.multiline) this.endParagraph();
         else this.endWord();
         index += 1;
         continue;
       }
       let end = index + 1;
-      if (isBlank(code)) {
-        while (end < length && s.charCodeAt(end) !== 0x0a && isBlank(s.charCodeAt(end))) end += 1;
-        this.openLink = null;
+      const kind = isPrintableAscii(code) ? ONE_UNIT : charClass(code);
+      if ((kind & BLANK) !== 0) {
+        while (end < length) {
+          const next = s.charCodeAt(end);
+          if (next === 0x0a || isPrintableAscii(next) || (charClass(next) & BLANK) === 0) break;
+          end += 1;
+        }
+        this.openLink = -1;
         this.endWord();
         index = end;
         continue;
       }
       // A piece's width and whether it is printable ASCII are read on the way: nearly every piece
       // is one grapheme per code unit, and then needs no counting.
-      let ascii = code >= 0x21 && code <= 0x7e;
-      let simple = ascii || isOneUnitGrapheme(code);
+      let ascii = isPrintableAscii(code);
+      let simple = (kind & ONE_UNIT) !== 0;
       while (end < length) {
         const next = s.charCodeAt(end);
-        if (next === 0x0a || isBlank(next)) break;
-        if (next > 0x7e || next < 0x21) {
+        if (!isPrintableAscii(next)) {
+          if (next === 0x0a) break;
+          const nextKind = charClass(next);
+          if ((nextKind & BLANK) !== 0) break;
           ascii = false;
-          if (simple && !isOneUnitGrapheme(next)) simple = false;
+          if ((nextKind & ONE_UNIT) === 0) simple = false;
         }
         end += 1;
       }
-      const piece: Piece = { text: s.slice(index, end), ansi, width: simple ? end - index : -1 };
-      if (this.openLink !== null && this.pieces.length === 0) this.openLink.pieces.push(piece);
-      else {
-        this.pieces.push(piece);
+      const text = index === 0 && end === length ? s : s.slice(index, end);
+      const width = simple ? end - index : graphemeCount(text);
+      const painted = words.paint(text, ansi);
+      words.addPiece(text, ansi);
+      const link = this.openLink;
+      if (link >= 0 && this.wordPiece === words.pieceCount - 1) {
+        // Against the link just shown: part of its word, whose pieces are the last ones read.
+        words.painted[link] = (words.painted[link] ?? '') + painted;
+        words.widths[link] = (words.widths[link] ?? 0) + width;
+        words.pieceTo[link] = words.pieceCount;
+        this.wordPiece = words.pieceCount;
+      } else {
+        this.wordPainted += painted;
+        this.wordWidth += width;
         this.ascii &&= ascii;
         this.length += end - index;
       }
@@ -210,53 +295,67 @@ class ParagraphBuilder {
    */
   pushLink(label: string, url: string, ansi: Ansi): void {
     const shown = label.replace(/\s+/gu, ' ').trim();
-    let link: Word;
     if (shown !== '' && shown !== url) {
       this.pushText(label.replace(/\n/g, ' '), ansi);
       this.endWord();
-      link = word(`<${url}>`, LINK_ANSI, true);
+      words.pushUrl(`<${url}>`);
     } else {
       this.endWord();
-      link = word(url, LINK_ANSI, true);
+      words.pushUrl(url);
     }
-    this.openLink = link;
-    this.paragraph.push(link);
+    this.wordPiece = words.pieceCount;
+    this.openLink = words.count - 1;
   }
 }
 
+const reader = new WordReader();
+
+/** The words of a text cleaned to one line, read as any span's text is, appended to `words`. */
+function pushWords(cleaned: string, ansi?: Ansi): void {
+  reader.begin(false);
+  reader.pushText(cleaned, ansi);
+  reader.endWord();
+}
+
 /**
- * Rich text as paragraphs of words. A link shows as "label <url>", or the bare URL when it has no
- * label of its own; an unsafe link shows its label only.
+ * Rich text as paragraphs of words (in `reader`'s paragraphs). A link shows as "label <url>", or
+ * the bare URL when it has no label of its own; an unsafe link shows its label only.
  */
-function richParagraphs(value: RichText, multiline: boolean): Paragraph[] {
-  const builder = new ParagraphBuilder(multiline);
+function readRich(value: RichText, multiline: boolean): void {
+  reader.begin(multiline);
   for (const span of value) {
     const label = truncateText(stripUnsafeChars(typeof span.text === 'string' ? span.text : ''), MAX_SPAN);
     const url = span.url === undefined ? null : safeUrl(span.url);
     const ansi = span.style === undefined ? undefined : SPAN_ANSI[span.style];
-    if (url === null) builder.pushText(label, ansi);
-    else builder.pushLink(label, url, ansi);
+    if (url === null) reader.pushText(label, ansi);
+    else reader.pushLink(label, url, ansi);
   }
-  builder.endParagraph();
-  return tidyParagraphs(builder.paragraphs);
+  reader.finish();
 }
 
-/** Drops blank paragraphs at either end and keeps at most one blank one in a row. */
-function tidyParagraphs(paragraphs: Paragraph[]): Paragraph[] {
-  const out: Paragraph[] = [];
-  for (const p of paragraphs) {
-    const previous = out[out.length - 1];
-    if (p.length === 0 && (previous === undefined || previous.length === 0)) continue;
-    out.push(p);
-  }
-  while (out.length > 0 && out[out.length - 1]?.length === 0) out.pop();
-  return out;
+/** A piece of a word being cut: text in one style. */
+interface Piece {
+  text: string;
+  ansi: Ansi;
+}
+
+interface CutWord {
+  pieces: Piece[];
+  unbreakable: boolean;
+  /** Graphemes: the sum of its pieces'. */
+  width: number;
+}
+
+function cutWordOf(pieces: Piece[]): CutWord {
+  let width = 0;
+  for (const piece of pieces) width += graphemeCount(piece.text);
+  return { pieces, unbreakable: false, width };
 }
 
 const graphemeSegmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** Splits a word after `size` graphemes, keeping each grapheme's style. */
-function splitWordAt(w: Word, size: number): [Word, Word] {
+function splitWordAt(w: CutWord, size: number): [CutWord, CutWord] {
   const head: Piece[] = [];
   const tail: Piece[] = [];
   let count = 0;
@@ -265,143 +364,177 @@ function splitWordAt(w: Word, size: number): [Word, Word] {
       const side = count < size ? head : tail;
       const last = side[side.length - 1];
       if (last !== undefined && last.ansi === piece.ansi) last.text += segment;
-      else side.push({ text: segment, ansi: piece.ansi, width: -1 });
+      else side.push({ text: segment, ansi: piece.ansi });
       count += 1;
     }
   }
-  return [
-    { pieces: head, unbreakable: false, width: -1 },
-    { pieces: tail, unbreakable: false, width: -1 },
-  ];
+  return [cutWordOf(head), cutWordOf(tail)];
 }
 
 class Writer {
   readonly lines: string[] = [];
+  // The line being written by wrap: its text, words, indent and columns used.
+  private line = '';
+  private count = 0;
+  private indent = 0;
+  private restIndent = 0;
+  private used = 0;
 
-  constructor(
-    readonly width: number,
-    readonly color: boolean,
-  ) {}
+  constructor(readonly width: number) {}
 
-  private paint(w: Word): string {
-    let out = '';
-    for (const piece of w.pieces) {
-      out += this.color && piece.ansi !== undefined ? `\u001b[${piece.ansi}m${piece.text}\u001b[0m` : piece.text;
-    }
-    return out;
+  private paint(w: CutWord): string {
+    let text = '';
+    for (const piece of w.pieces) text += words.paint(piece.text, piece.ansi);
+    return text;
+  }
+
+  /** The line under way is written out and the next one starts at restIndent. */
+  private nextLine(): void {
+    this.lines.push(this.indent === 0 ? this.line : ' '.repeat(this.indent) + this.line);
+    this.line = '';
+    this.count = 0;
+    this.indent = this.restIndent;
+    this.used = this.indent;
   }
 
   /**
-   * Writes words across as many lines as needed: the first line starts at `firstIndent`, the
-   * following ones at `restIndent`. A word longer than a whole line is cut to fill the lines it
-   * runs over, unless it is unbreakable: then it gets a line of its own.
+   * Writes the words from `from` to `to` across as many lines as needed: the first line starts at
+   * `firstIndent`, the following ones at `restIndent`. A word longer than a whole line is cut to
+   * fill the lines it runs over, unless it is unbreakable: then it gets a line of its own.
    */
-  wrap(words: readonly Word[], firstIndent = 0, restIndent = firstIndent + INDENT): void {
-    let indent = firstIndent;
-    let line = '';
-    let count = 0;
-    let used = indent;
-    // Words put back to be taken before the rest (the two halves of a cut word, a word moved to the next line), last first.
-    const putBack: Word[] = [];
-    let next = 0;
-    for (;;) {
-      const w = putBack.length > 0 ? putBack.pop() : words[next++];
-      if (w === undefined) break;
-      const size = wordWidth(w);
-      const gap = count === 0 ? 0 : 1;
-      const room = this.width - used - gap;
+  wrap(from: number, to: number, firstIndent = 0, restIndent = firstIndent + INDENT): void {
+    this.line = '';
+    this.count = 0;
+    this.indent = firstIndent;
+    this.restIndent = restIndent;
+    this.used = firstIndent;
+    const widths = words.widths;
+    const painted = words.painted;
+    for (let index = from; index < to; ) {
+      const size = widths[index] ?? 0;
+      const gap = this.count === 0 ? 0 : 1;
+      const room = this.width - this.used - gap;
       if (size <= room) {
-        line += gap === 0 ? this.paint(w) : ` ${this.paint(w)}`;
-        count += 1;
-        used += gap + size;
-      } else if (!w.unbreakable && room >= 1 && (count === 0 || size > this.width - restIndent)) {
-        const [head, tail] = splitWordAt(w, room);
-        putBack.push(tail, head);
-      } else if (count > 0) {
-        putBack.push(w);
-        this.lines.push(' '.repeat(indent) + line);
-        line = '';
-        count = 0;
-        indent = restIndent;
-        used = indent;
+        this.line += gap === 0 ? (painted[index] ?? '') : ` ${painted[index] ?? ''}`;
+        this.count += 1;
+        this.used += gap + size;
+        index += 1;
+      } else if (words.unbreakable[index] !== true && room >= 1 && (this.count === 0 || size > this.width - restIndent)) {
+        this.cut(words.wordAt(index), room);
+        index += 1;
+      } else if (this.count > 0) {
+        // To the next line, and the word is tried again there.
+        this.nextLine();
       } else {
-        this.lines.push(' '.repeat(indent) + this.paint(w));
-        indent = restIndent;
-        used = indent;
+        this.lines.push(' '.repeat(this.indent) + (painted[index] ?? ''));
+        this.indent = restIndent;
+        this.used = restIndent;
+        index += 1;
       }
     }
-    if (count > 0 || this.lines.length === 0) this.lines.push(' '.repeat(indent) + line);
+    if (this.count > 0 || this.lines.length === 0) this.lines.push(' '.repeat(this.indent) + this.line);
   }
 
+  /** A word cut to fill the room left (`room` graphemes), its rest placed as wrap places any word. */
+  private cut(w: CutWord, room: number): void {
+    // Words put back to be taken next (the two halves of a cut word, a word moved to the next line), last first.
+    const [head, tail] = splitWordAt(w, room);
+    const putBack: CutWord[] = [tail, head];
+    for (let next = putBack.pop(); next !== undefined; next = putBack.pop()) {
+      const size = next.width;
+      const gap = this.count === 0 ? 0 : 1;
+      const space = this.width - this.used - gap;
+      if (size <= space) {
+        this.line += gap === 0 ? this.paint(next) : ` ${this.paint(next)}`;
+        this.count += 1;
+        this.used += gap + size;
+      } else if (!next.unbreakable && space >= 1 && (this.count === 0 || size > this.width - this.restIndent)) {
+        const [nextHead, nextTail] = splitWordAt(next, space);
+        putBack.push(nextTail, nextHead);
+      } else if (this.count > 0) {
+        putBack.push(next);
+        this.nextLine();
+      } else {
+        this.lines.push(' '.repeat(this.indent) + this.paint(next));
+        this.indent = this.restIndent;
+        this.used = this.indent;
+      }
+    }
+  }
+
+  /** An empty line between two blocks, unless the last line is one already. */
   blank(): void {
     if (this.lines.length > 0 && this.lines[this.lines.length - 1] !== '') this.lines.push('');
   }
 }
 
-function fieldName(field: CardField): Word[] {
+const EMPTY_VALUE = '—';
+
+/**
+ * Reads a field into `words`: its name ("Name:") first, then its value's paragraphs (in
+ * `reader`), "—" when the value has none. Returns where the value's words start.
+ */
+function readField(field: CardField): number {
+  words.reset();
   const name = cleanText(field.name, MAX_FIELD_NAME);
-  return name === '' ? [] : wordsOf(`${name}:`, NAME_ANSI);
+  if (name !== '') pushWords(`${name}:`, NAME_ANSI);
+  const valueStart = words.count;
+  readRich(Array.isArray(field.value) ? field.value : [], true);
+  if (reader.paragraphCount === 0) {
+    words.push(EMPTY_VALUE, undefined, false);
+    reader.paragraphCount = 1;
+    reader.paragraphFrom[0] = valueStart;
+    reader.paragraphTo[0] = words.count;
+  }
+  return valueStart;
 }
 
-const EMPTY_VALUE: Paragraph[] = [[word('—')]];
-
-function fieldValue(field: CardField): Paragraph[] {
-  const paragraphs = richParagraphs(Array.isArray(field.value) ? field.value : [], true);
-  return paragraphs.length === 0 ? EMPTY_VALUE : paragraphs;
-}
-
-function writeField(out: Writer, name: Word[], value: Paragraph[]): void {
-  const first = value[0];
-  if (value.length === 1 && first !== undefined) {
-    out.wrap(name.length === 0 ? first : [...name, ...first], 0, INDENT);
+/** A field on lines of its own: a one-paragraph value follows the name, a longer one goes below it. */
+function writeField(writer: Writer, valueStart: number): void {
+  if (reader.paragraphCount === 1) {
+    writer.wrap(0, words.count, 0, INDENT);
     return;
   }
-  if (name.length > 0) out.wrap(name, 0, INDENT);
-  for (const paragraph of value) {
-    if (paragraph.length === 0) out.lines.push('');
-    else out.wrap(paragraph, INDENT, INDENT * 2);
+  if (valueStart > 0) writer.wrap(0, valueStart, 0, INDENT);
+  for (let index = 0; index < reader.paragraphCount; index++) {
+    const from = reader.paragraphFrom[index] ?? 0;
+    const to = reader.paragraphTo[index] ?? 0;
+    if (from === to) writer.lines.push('');
+    else writer.wrap(from, to, INDENT, INDENT * 2);
   }
 }
 
-const INLINE_SEPARATOR: Word = word('│', QUIET_ANSI);
-
-/** Consecutive inline fields share lines, separated by "│", as long as each fits on one line. */
-function writeFields(out: Writer, fields: readonly CardField[]): void {
-  let row: Word[] = [];
+/**
+ * Consecutive inline fields share lines, separated by "│", as long as each fits on one line. A
+ * row that fits needs no wrapping: its words are written one space apart as they are read.
+ */
+function writeFields(writer: Writer, fields: readonly CardField[]): void {
+  const separator = ` ${words.paint('│', QUIET_ANSI)} `;
+  let row = '';
   let rowWidth = 0;
   for (const field of fields) {
-    const name = fieldName(field);
-    const value = fieldValue(field);
-    let width = -1;
-    let words = 0;
-    for (const w of name) {
-      width += wordWidth(w) + 1;
-      words += 1;
-    }
-    for (const paragraph of value) {
-      for (const w of paragraph) {
-        width += wordWidth(w) + 1;
-        words += 1;
-      }
-    }
-    if (words === 0) width = 0;
-    if (field.inline !== true || width > out.width) {
-      if (row.length > 0) out.wrap(row, 0, INDENT);
-      row = [];
-      writeField(out, name, value);
+    const valueStart = readField(field);
+    // Every field has at least one word ("—" for an empty value).
+    const width = words.lineWidth(0, words.count);
+    if (field.inline !== true || width > writer.width) {
+      if (row !== '') writer.lines.push(row);
+      row = '';
+      writeField(writer, valueStart);
       continue;
     }
-    const widthWithRow = row.length === 0 ? width : rowWidth + 3 + width;
-    if (widthWithRow > out.width) {
-      if (row.length > 0) out.wrap(row, 0, INDENT);
-      row = [];
+    if (row !== '' && rowWidth + 3 + width > writer.width) {
+      writer.lines.push(row);
+      row = '';
     }
-    rowWidth = row.length === 0 ? width : rowWidth + 3 + width;
-    if (row.length > 0) row.push(INLINE_SEPARATOR);
-    for (const w of name) row.push(w);
-    for (const paragraph of value) for (const w of paragraph) row.push(w);
+    if (row === '') {
+      row = words.joined(0, words.count);
+      rowWidth = width;
+    } else {
+      row += separator + words.joined(0, words.count);
+      rowWidth += 3 + width;
+    }
   }
-  if (row.length > 0) out.wrap(row, 0, INDENT);
+  if (row !== '') writer.lines.push(row);
 }
 
 function isoTime(date: Date | undefined): string | null {
@@ -410,13 +543,16 @@ function isoTime(date: Date | undefined): string | null {
   return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
 }
 
-/** "Try: /chart ADDR · /holders ADDR"; each command stays on one line when it fits in one. */
-function actionWords(card: Card, width: number): Word[] {
-  const words: Word[] = [];
+/** "Try: /chart ADDR · /holders ADDR" into `words`; each command stays on one line when it fits in one. */
+function pushActionWords(card: Card, width: number): void {
+  const start = words.count;
+  let shown = 0;
   for (const action of card.actions ?? []) {
     const command = cleanText(action.command, MAX_COMMAND).replace(/^\/+/, '').replace(/ /g, '');
     if (command === '') continue;
-    if (words.length > 0) words.push(word('·', QUIET_ANSI));
+    if (shown === 0) words.push('Try:', QUIET_ANSI, false);
+    else words.push('·', QUIET_ANSI, false);
+    shown += 1;
     let whole = `/${command}`;
     const args: string[] = [];
     for (const raw of action.args ?? []) {
@@ -425,54 +561,83 @@ function actionWords(card: Card, width: number): Word[] {
       args.push(arg);
       whole += ` ${arg}`;
     }
-    if (graphemeCount(whole) <= width - INDENT) words.push(word(whole, undefined, true));
+    const wholeWidth = graphemeCount(whole);
+    if (wholeWidth <= width - INDENT) words.push(whole, undefined, true, wholeWidth);
     else {
-      words.push(word(`/${command}`, undefined, true));
-      for (const arg of args) for (const w of wordsOf(arg)) words.push(w);
+      words.push(`/${command}`, undefined, true);
+      for (const arg of args) pushWords(arg);
     }
   }
-  return words.length === 0 ? [] : [word('Try:', QUIET_ANSI), ...words];
+  if (shown === 0) words.count = start;
 }
 
 export function renderCardText(card: Card, options: TextRenderOptions = {}): string {
   const requested = options.width ?? DEFAULT_WIDTH;
   const width = Number.isFinite(requested) ? Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Math.floor(requested))) : DEFAULT_WIDTH;
-  const out = new Writer(width, options.color === true);
+  words.color = options.color === true;
+  const writer = new Writer(width);
 
+  words.reset();
   const marker = MARKERS[card.color] ?? null;
-  const title = cleanText(card.title, MAX_TITLE, '(untitled)');
-  out.wrap([...(marker ? [word(`[${marker.label}]`, marker.ansi)] : []), ...wordsOf(title, NAME_ANSI)], 0, INDENT);
+  if (marker) words.push(`[${marker.label}]`, marker.ansi, false);
+  pushWords(cleanText(card.title, MAX_TITLE, '(untitled)'), NAME_ANSI);
+  writer.wrap(0, words.count, 0, INDENT);
   const url = safeUrl(card.url);
-  if (url !== null) out.wrap([word(url, LINK_ANSI, true)]);
+  if (url !== null) {
+    words.reset();
+    words.pushUrl(url);
+    writer.wrap(0, 1);
+  }
 
-  const description = card.description ? richParagraphs(card.description, true) : [];
-  if (description.length > 0) {
-    out.blank();
-    // Indented, so a description written by a stranger can never start a line the way a real
-    // field ("Risk: SAFE") does.
-    for (const paragraph of description) {
-      if (paragraph.length === 0) out.lines.push('');
-      else out.wrap(paragraph, INDENT, INDENT);
+  if (card.description) {
+    words.reset();
+    readRich(card.description, true);
+    if (reader.paragraphCount > 0) {
+      writer.blank();
+      // Indented, so a description written by a stranger can never start a line the way a real
+      // field ("Risk: SAFE") does.
+      for (let index = 0; index < reader.paragraphCount; index++) {
+        const from = reader.paragraphFrom[index] ?? 0;
+        const to = reader.paragraphTo[index] ?? 0;
+        if (from === to) writer.lines.push('');
+        else writer.wrap(from, to, INDENT, INDENT);
+      }
     }
   }
 
   const fields = Array.isArray(card.fields) ? card.fields : [];
   if (fields.length > 0) {
-    out.blank();
-    writeFields(out, fields);
+    writer.blank();
+    writeFields(writer, fields);
   }
 
   const thumbnail = safeUrl(card.thumbnailUrl);
   const image = card.image ? cleanText(card.image.filename, MAX_FILENAME, 'image') : null;
-  const footer = [cleanText(card.footer, MAX_FOOTER), isoTime(card.timestamp) ?? ''].filter((part) => part !== '').join(' · ');
-  const actions = actionWords(card, width);
-  if (thumbnail !== null || image !== null || footer !== '' || actions.length > 0) out.blank();
-  if (thumbnail !== null) out.wrap([word('logo:', QUIET_ANSI), word(thumbnail, LINK_ANSI, true)]);
-  if (image !== null) out.wrap(wordsOf(`[image: ${image}]`));
-  if (footer !== '') out.wrap(wordsOf(footer, QUIET_ANSI), 0, 0);
-  if (actions.length > 0) out.wrap(actions, 0, INDENT);
+  const footerText = cleanText(card.footer, MAX_FOOTER);
+  const time = isoTime(card.timestamp);
+  const footer = footerText === '' ? (time ?? '') : time === null ? footerText : `${footerText} · ${time}`;
+  words.reset();
+  pushActionWords(card, width);
+  const actionsEnd = words.count;
+  if (thumbnail !== null || image !== null || footer !== '' || actionsEnd > 0) writer.blank();
+  if (thumbnail !== null) {
+    words.push('logo:', QUIET_ANSI, false);
+    words.pushUrl(thumbnail);
+    writer.wrap(actionsEnd, words.count);
+  }
+  if (image !== null) {
+    const from = words.count;
+    pushWords(`[image: ${image}]`);
+    writer.wrap(from, words.count);
+  }
+  if (footer !== '') {
+    const from = words.count;
+    pushWords(footer, QUIET_ANSI);
+    writer.wrap(from, words.count, 0, 0);
+  }
+  if (actionsEnd > 0) writer.wrap(0, actionsEnd, 0, INDENT);
 
   let text = '';
-  for (const line of out.lines) text += `${line.trimEnd()}\n`;
+  for (const line of writer.lines) text += `${line.trimEnd()}\n`;
   return text;
 }
