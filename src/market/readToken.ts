@@ -80,7 +80,9 @@ function readPools(value: unknown): LiquidityPool[] {
     return pools;
   }
   if (typeof value !== 'object') throw UNREAD;
-  for (const key of Object.keys(value)) {
+  // Own keys in Object.keys' order, without its list (every pushed token has this map).
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     const raw: unknown = (value as Record<string, unknown>)[key];
     // A non-object pool is left out by the schema too; an array one takes the schema's own path.
     if (Array.isArray(raw)) throw UNREAD;

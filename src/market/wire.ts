@@ -129,7 +129,12 @@ export const textMap = z.unknown().optional().transform((value): Record<string, 
 export function readTextMap(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return out;
-  for (const [key, item] of Object.entries(value)) if (typeof item === 'string') out[key] = item;
+  // Own keys in Object.entries' order, without its list of pairs: every pushed token has this map.
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (typeof item === 'string') out[key] = item;
+  }
   return out;
 }
 

@@ -115,12 +115,14 @@ function poolPrice(token: Pick<Token, 'address' | 'decimals'>, pool: LiquidityPo
  */
 function readPools(token: Token, previous: TokenSnapshot | null): { pools: PoolSnapshot[]; price: number | null } {
   const before = previous?.pools ?? [];
-  const pools: PoolSnapshot[] = [];
+  const listed = token.liquidityPools;
+  // Made only once a pool differs from the previous snapshot's at its place: the usual push
+  // changes no pool, and then the previous list serves again with nothing allocated for it.
+  let pools: PoolSnapshot[] | null = before.length === listed.length ? null : [];
   let price: number | null = null;
   let deepest = -1n;
-  // Whether every pool is the previous snapshot's, in the same order: then its list serves again.
-  let same = before.length === token.liquidityPools.length;
-  for (const [index, pool] of token.liquidityPools.entries()) {
+  for (let index = 0; index < listed.length; index++) {
+    const pool = listed[index] as LiquidityPool;
     const quote = quoteReservesOf(token, pool);
     const quoteText = quote === null ? null : quote.toString();
     // Nearly always the pools come in the same order; a search only when they do not.
@@ -134,20 +136,16 @@ function readPools(token: Token, previous: TokenSnapshot | null): { pools: PoolS
     }
     // An unchanged pool keeps the previous snapshot's object: the state of thousands of tokens
     // changes at every push, and what is kept, not what is thrown away, is what the collector copies.
-    if (prior !== undefined && prior.quoteReserves === quoteText && prior.peakQuoteReserves === peak) {
-      pools.push(prior);
-      if (before[index] !== prior) same = false;
-    } else {
-      pools.push({ poolAddress: pool.poolAddress, quoteReserves: quoteText, peakQuoteReserves: peak });
-      same = false;
-    }
+    const unchanged = prior !== undefined && prior.quoteReserves === quoteText && prior.peakQuoteReserves === peak;
+    if (pools === null && !(unchanged && before[index] === prior)) pools = before.slice(0, index);
+    if (pools !== null) pools.push(unchanged ? prior : { poolAddress: pool.poolAddress, quoteReserves: quoteText, peakQuoteReserves: peak });
     const poolPriceSol = poolPrice(token, pool, quote);
     if (poolPriceSol !== null && (quote ?? 0n) > deepest) {
       deepest = quote ?? 0n;
       price = poolPriceSol;
     }
   }
-  return { pools: same && previous ? previous.pools : pools, price };
+  return { pools: pools ?? (previous ? previous.pools : []), price };
 }
 
 /** The previous value when equal, so that the new copy is short-lived garbage rather than kept state. */

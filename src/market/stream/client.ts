@@ -223,7 +223,8 @@ export class StreamClient {
     const text = frameText(data);
     const items = decodeText(connection.stream, text);
     // Each event weighs its share of the frame: the parsed objects are about the size of their text, or more.
-    const events = items.reduce((count, item) => count + (item.type === 'event' ? 1 : 0), 0);
+    let events = 0;
+    for (const item of items) if (item.type === 'event') events += 1;
     const eventBytes = Math.max(MIN_EVENT_BYTES, Math.ceil(text.length / Math.max(1, events)));
     for (const item of items) {
       switch (item.type) {

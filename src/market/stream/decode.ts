@@ -99,8 +99,11 @@ function decodeValue(stream: StreamName, value: unknown): Decoded[] {
   if (type !== null && KINDS.has(type) && type !== kind) return [unreadable(`a ${type} message on ${stream}`)];
 
   const meta = { tokenAddress: textOrNull(value.tokenAddress), wallet: textOrNull(value.wallet), snapshot: value.snapshot === true };
-  if ('data' in value && (isRecord(value.data) || Array.isArray(value.data))) {
-    const items: unknown[] = Array.isArray(value.data) ? value.data : [value.data];
+  const data = 'data' in value ? value.data : undefined;
+  // The usual frame, an envelope around one payload: read with no list made around it.
+  if (isRecord(data) && REQUIRED_FIELD[kind] in data) return [readPayload(kind, data, meta)];
+  if (isRecord(data) || Array.isArray(data)) {
+    const items: unknown[] = Array.isArray(data) ? data : [data];
     if (items.length === 0) return [unreadable('an envelope with an empty list')];
     const out: Decoded[] = [];
     let skipped = 0;

@@ -27,27 +27,34 @@ export type RouteResult =
   | { type: 'unroutable' };
 
 export function routeEvent(decoded: DecodedEvent, table: RouteTable): RouteResult {
-  const candidates = candidateKeys(decoded, table.follows);
+  // The keys an event may be routed by, tried in order: for a wallets socket its wallet; for a
+  // token socket its token, then (a bare trade names its token only as one side of the swap) the
+  // trade's two sides. Tried one by one, with no list of them made per event.
+  let named = false;
   let subscription: Subscription | undefined;
-  for (const key of candidates) {
-    subscription = table.byKey(addressKey(key));
-    if (subscription) break;
+  if (table.follows === 'wallets') {
+    if (decoded.wallet !== null) {
+      named = true;
+      subscription = table.byKey(addressKey(decoded.wallet));
+    }
+  } else {
+    if (decoded.tokenAddress !== null) {
+      named = true;
+      subscription = table.byKey(addressKey(decoded.tokenAddress));
+    }
+    const { payload } = decoded;
+    if (subscription === undefined && payload.kind === 'trade') {
+      named = true;
+      subscription = table.byKey(addressKey(payload.trade.tokenIn)) ?? table.byKey(addressKey(payload.trade.tokenOut));
+    }
   }
   if (!subscription) {
-    if (candidates.length > 0) return { type: 'unmatched' };
+    if (named) return { type: 'unmatched' };
     const only = table.single();
     if (!only) return { type: 'unroutable' };
     subscription = only;
   }
   return { type: 'matched', subscription, event: buildEvent(decoded, subscription) };
-}
-
-function candidateKeys(decoded: DecodedEvent, follows: 'token' | 'wallets'): string[] {
-  if (follows === 'wallets') return decoded.wallet === null ? [] : [decoded.wallet];
-  const keys = decoded.tokenAddress === null ? [] : [decoded.tokenAddress];
-  // A bare trade names its token only as one side of the swap.
-  if (decoded.payload.kind === 'trade') keys.push(decoded.payload.trade.tokenIn, decoded.payload.trade.tokenOut);
-  return keys;
 }
 
 function buildEvent(decoded: DecodedEvent, subscription: Subscription): StreamEvent {

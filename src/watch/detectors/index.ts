@@ -19,5 +19,11 @@ export { detectWhale, type HolderUpdate } from './whale';
 /** The alerts of a token whose data went from `last` (null: first sight, no alert) to `next`. */
 export function detectTokenChanges(last: TokenSnapshot | null, next: TokenSnapshot): AlertEvent[] {
   if (last === null) return [];
-  return [...detectRiskStatus(last, next), ...detectRiskFlags(last, next), ...detectLiquidity(last, next), ...detectPriceMove(last, next)];
+  const status = detectRiskStatus(last, next);
+  const flags = detectRiskFlags(last, next);
+  const liquidity = detectLiquidity(last, next);
+  const price = detectPriceMove(last, next);
+  // Nearly every push finds nothing, or one thing: no list is joined for it (this runs per frame).
+  if (flags.length === 0 && liquidity.length === 0 && price.length === 0) return status;
+  return [...status, ...flags, ...liquidity, ...price];
 }

@@ -37,6 +37,16 @@ export function ownerBalanceJumped(from: string | null, to: string | null, total
   return b >= a * 2n || b * 2n <= a;
 }
 
+/** Every flag as it was, to the letter: nothing to compare (the usual push). */
+function sameFlags(last: TokenSnapshot, next: TokenSnapshot): boolean {
+  return (
+    last.mintAuthority === next.mintAuthority &&
+    last.freezeAuthority === next.freezeAuthority &&
+    last.isMutable === next.isMutable &&
+    last.ownerBalance === next.ownerBalance
+  );
+}
+
 /** The flags that differ between two snapshots (nothing when either analysis is unread). */
 export function flagChanges(last: TokenSnapshot, next: TokenSnapshot): FlagChange[] {
   if (!analysisRead(last) || !analysisRead(next)) return [];
@@ -57,7 +67,7 @@ export function flagChanges(last: TokenSnapshot, next: TokenSnapshot): FlagChang
 }
 
 export function detectRiskFlags(last: TokenSnapshot | null, next: TokenSnapshot): RiskFlagEvent[] {
-  if (last === null) return [];
+  if (last === null || sameFlags(last, next)) return [];
   const from = normalizeStatus(last.riskStatus);
   const to = normalizeStatus(next.riskStatus);
   // A status change carries its flags itself (see riskStatus.ts).

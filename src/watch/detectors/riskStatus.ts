@@ -16,7 +16,8 @@ import { normalizeStatus } from './status';
 export { normalizeStatus };
 
 export function detectRiskStatus(last: TokenSnapshot | null, next: TokenSnapshot): RiskStatusEvent[] {
-  if (last === null) return [];
+  // The same text is the same status (snapshot.ts keeps the previous string when equal): the usual push.
+  if (last === null || last.riskStatus === next.riskStatus) return [];
   const from = normalizeStatus(last.riskStatus);
   const to = normalizeStatus(next.riskStatus);
   if (from === null || to === null || from === to) return [];
