@@ -70,8 +70,20 @@ function roundSignificant(d: Decimal, sig: number): Decimal {
   const kept = d.digits.slice(0, sig);
   const roundUp = (d.digits[sig] ?? '0') >= '5';
   if (!roundUp) return normalized(d.negative, kept, d.exp);
-  const bumped = (BigInt(kept) + 1n).toString();
+  const bumped = plusOne(kept);
   return normalized(d.negative, bumped, d.exp + (bumped.length - kept.length));
+}
+
+/** Character code of "9". */
+const NINE_CODE = 57;
+
+/** A string of decimal digits plus one ("129" → "130", "99" → "100"), with no BigInt to parse and print. */
+function plusOne(digits: string): string {
+  let end = digits.length;
+  while (end > 0 && digits.charCodeAt(end - 1) === NINE_CODE) end -= 1;
+  const zeros = '0'.repeat(digits.length - end);
+  if (end === 0) return `1${zeros}`;
+  return `${digits.slice(0, end - 1)}${String.fromCharCode(digits.charCodeAt(end - 1) + 1)}${zeros}`;
 }
 
 /** Rounds half away from zero to `places` digits after the decimal point. */
@@ -246,8 +258,17 @@ export function toDecimalString(amount: bigint, decimals: number): string {
 /** An amount in smallest units as a number of whole tokens (approximate beyond 15–17 digits). */
 export function fromSmallestUnit(amount: bigint, decimals: number): number {
   if (!validDecimals(decimals)) return Number.NaN;
+  // An amount of at most 2⁵³ and a power of ten of at most 10²² are exact doubles, and one
+  // division rounds their exact quotient once, to the double nearest to it: the same double that
+  // reading the exact decimal text gives. Most amounts are that small; the others go by the text.
+  if (decimals <= MAX_EXACT_POWER && amount <= MAX_EXACT_INTEGER && amount >= -MAX_EXACT_INTEGER) return Number(amount) / (EXACT_POWERS_OF_TEN[decimals] ?? 1);
   return Number(toDecimalString(amount, decimals));
 }
+
+const MAX_EXACT_INTEGER = 2n ** 53n;
+/** 10⁰ to 10²², each written out so that each is read exactly (Math.pow need not be exact). */
+const EXACT_POWERS_OF_TEN = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const MAX_EXACT_POWER = EXACT_POWERS_OF_TEN.length - 1;
 
 const MAX_DECIMALS = 255;
 

@@ -170,15 +170,25 @@ export class Dispatcher {
   async buttonsFor(card: Card, chat: ChatRef): Promise<ActionButton[]> {
     if (card.actions.length === 0) return [];
     const now = this.now();
-    await this.pruneNow(now);
+    if (now.getTime() - this.lastPruneMs >= PRUNE_EVERY_MS) await this.pruneNow(now);
     const expiresAt = new Date(now.getTime() + this.actionTtlMs);
+    const shown: CardAction[] = [];
+    for (const action of card.actions) if (this.byName.has(action.command)) shown.push(action);
+    // A store that issues a card's keys together costs one wait for all its buttons, not one each.
+    const keys = this.actionKeys.issueAll === undefined ? await this.issueOneByOne(shown, chat, expiresAt) : await this.actionKeys.issueAll(shown, chat, expiresAt);
+    if (keys.length !== shown.length) throw new Error(`the action key store issued ${keys.length} keys for ${shown.length} actions`);
     const buttons: ActionButton[] = [];
-    for (const action of card.actions) {
-      if (!this.byName.has(action.command)) continue;
-      const stored = { command: action.command, args: action.args, ...(action.refresh === true ? { refresh: true } : {}) };
-      buttons.push({ label: action.label, key: await this.actionKeys.issue(stored, chat, expiresAt) });
-    }
+    for (let index = 0; index < shown.length; index++) buttons.push({ label: shown[index]?.label ?? '', key: keys[index] ?? '' });
     return buttons;
+  }
+
+  private async issueOneByOne(actions: readonly CardAction[], chat: ChatRef, expiresAt: Date): Promise<string[]> {
+    const keys: string[] = [];
+    for (const action of actions) {
+      const stored = { command: action.command, args: action.args, ...(action.refresh === true ? { refresh: true } : {}) };
+      keys.push(await this.actionKeys.issue(stored, chat, expiresAt));
+    }
+    return keys;
   }
 
   private async notice(card: Card, chat: ChatRef): Promise<ChatReply> {

@@ -5,9 +5,12 @@
 import type { Card } from '../cards/card';
 import { buildTokenCard } from '../cards/tokenCard';
 import type { MarketClient } from '../market/client';
-import { solUsdRate } from './usdRate';
+import { freshSolUsdRate, solUsdRate } from './usdRate';
 
 export async function tokenCard(client: MarketClient, address: string, now: Date): Promise<Card> {
+  // A rate read in the last minute serves as it is: the look-up then waits for the token alone.
+  const fresh = freshSolUsdRate(client);
+  if (fresh !== null) return buildTokenCard({ token: await client.token(address), solUsd: fresh, now });
   const [token, solUsd] = await Promise.all([client.token(address), solUsdRate(client, address)]);
   return buildTokenCard({ token, solUsd, now });
 }

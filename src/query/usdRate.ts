@@ -58,6 +58,12 @@ export interface UsdRateOptions {
   wallets?: readonly string[];
 }
 
+/** The rate known for this client while it is fresh, at once; null when there is none that fresh. */
+export function freshSolUsdRate(client: MarketClient): number | null {
+  const cached = known.get(client);
+  return cached !== undefined && performance.now() - cached.at < RATE_FRESH_MS ? cached.solUsd : null;
+}
+
 /** USD per SOL, or null when it cannot be derived now. */
 export async function solUsdRate(client: MarketClient, tokenAddress: string, options: UsdRateOptions = {}): Promise<number | null> {
   const cached = known.get(client);

@@ -23,6 +23,11 @@ export type ResolvedAction =
 export interface ActionKeyStore {
   /** Issues a key (at most 20 bytes of [A-Za-z0-9_-]) for an action shown in `chat`, valid until `expiresAt`. */
   issue(action: StoredAction, chat: ChatRef, expiresAt: Date): Promise<string>;
+  /**
+   * Issues a key for each action, in order, as `issue` would one by one. Optional: a store that
+   * can issue a card's keys together saves a wait per button; others get one `issue` per action.
+   */
+  issueAll?(actions: readonly StoredAction[], chat: ChatRef, expiresAt: Date): Promise<string[]>;
   /** Looks a key up for a press in `chat` at `now`. */
   resolve(key: string, chat: ChatRef, now: Date): Promise<ResolvedAction>;
   /** Forgets keys expired before `now`; returns how many. */

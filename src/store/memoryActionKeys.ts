@@ -69,14 +69,26 @@ export class MemoryActionKeyStore implements ActionKeyStore {
   }
 
   issue(action: StoredAction, chat: ChatRef, expiresAt: Date): Promise<string> {
+    return Promise.resolve(this.add(action, chatKey(chat), expiresAt.getTime()));
+  }
+
+  issueAll(actions: readonly StoredAction[], chat: ChatRef, expiresAt: Date): Promise<string[]> {
+    const where = chatKey(chat);
+    const expiresAtMs = expiresAt.getTime();
+    const keys: string[] = [];
+    for (const action of actions) keys.push(this.add(action, where, expiresAtMs));
+    return Promise.resolve(keys);
+  }
+
+  private add(action: StoredAction, chat: string, expiresAtMs: number): string {
     const key = randomKey();
     // A copy, so a card changed after its buttons were issued cannot change what they do.
     const stored: StoredAction = { command: action.command, args: [...action.args] };
     if (action.refresh === true) stored.refresh = true;
-    this.entries.set(key, { action: stored, chat: chatKey(chat), expiresAtMs: expiresAt.getTime() });
+    this.entries.set(key, { action: stored, chat, expiresAtMs });
     this.order.push(key);
     if (this.entries.size > this.maxKeys) this.evictOldest();
-    return Promise.resolve(key);
+    return key;
   }
 
   resolve(key: string, chat: ChatRef, now: Date): Promise<ResolvedAction> {
