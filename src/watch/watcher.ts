@@ -111,7 +111,12 @@ export interface Watcher {
 }
 
 type Input =
-  | { type: 'token'; token: Token; snapshot: boolean }
+  /**
+   * `address` is the watcher's own string for the token (the subscription's), not the frame's copy
+   * of it: every map of the watcher is keyed by that very string, so each lookup of a pushed frame
+   * finds its key by identity rather than comparing 44 characters.
+   */
+  | { type: 'token'; address: string; token: Token; snapshot: boolean }
   | { type: 'holder'; tokenAddress: string; holder: Holder; snapshot: boolean }
   | { type: 'trades'; wallet: string; trades: readonly Trade[]; snapshot: boolean };
 
@@ -341,7 +346,7 @@ class WatcherImpl implements Watcher {
     let input: Input;
     switch (event.kind) {
       case 'token':
-        input = { type: 'token', token: event.token, snapshot: event.snapshot };
+        input = { type: 'token', address, token: event.token, snapshot: event.snapshot };
         break;
       case 'holder':
         input = { type: 'holder', tokenAddress: address, holder: event.holder, snapshot: event.snapshot };
@@ -378,7 +383,7 @@ class WatcherImpl implements Watcher {
   applyTokens(tokens: readonly Token[]): Promise<number> {
     if (tokens.length === 0) return Promise.resolve(0);
     let done: Promise<number> = Promise.resolve(0);
-    for (const token of tokens) done = this.accept({ type: 'token', token, snapshot: false }).done;
+    for (const token of tokens) done = this.accept({ type: 'token', address: token.address, token, snapshot: false }).done;
     return done;
   }
 
@@ -451,7 +456,7 @@ class WatcherImpl implements Watcher {
 
   /** Whether everything the input is compared with is in memory (state, follows, traded tokens' names). */
   private inMemory(input: Input): boolean {
-    if (input.type === 'token') return this.hasState('token', input.token.address) && this.followers.token.has(input.token.address);
+    if (input.type === 'token') return this.hasState('token', input.address) && this.followers.token.has(input.address);
     if (input.type === 'holder') return this.followers.token.has(input.tokenAddress);
     if (!this.hasState('wallet', input.wallet) || !this.followers.wallet.has(input.wallet)) return false;
     if (!this.deps.describeToken) return true;
@@ -519,7 +524,7 @@ class WatcherImpl implements Watcher {
     into.inputs += 1;
     const now = this.now();
     if (input.type === 'token') {
-      const address = input.token.address;
+      const address = input.address;
       const last = this.tokenState.get(address) ?? null;
       let next = snapshotOfToken(input.token, last, now, this.deps.solUsd?.() ?? null);
       if (this.firstLists.size > 0) next = this.firstListRead(address, next, now, false);
@@ -771,7 +776,7 @@ function waitKey(input: Input): string {
 
 /** The token or wallet an input is about. */
 function targetOf(input: Input): { kind: FollowKind; address: string } {
-  if (input.type === 'token') return { kind: 'token', address: input.token.address };
+  if (input.type === 'token') return { kind: 'token', address: input.address };
   if (input.type === 'holder') return { kind: 'token', address: input.tokenAddress };
   return { kind: 'wallet', address: input.wallet };
 }
