@@ -99,7 +99,7 @@ function groupThousands(integer: string): string {
 }
 
 /** The magnitude written out in full ("1234.5", "0.00012"), optionally with thousands commas. */
-function plainDigits(d: Decimal, options: { group?: boolean; minPlaces?: number } = {}): string {
+function plainDigits(d: Decimal, group = false, minPlaces = 0): string {
   let integer: string;
   let fraction: string;
   if (d.exp >= 0) {
@@ -110,8 +110,8 @@ function plainDigits(d: Decimal, options: { group?: boolean; minPlaces?: number 
     fraction = '0'.repeat(-d.exp - 1) + d.digits;
   }
   if (isZero(d)) fraction = '';
-  fraction = fraction.padEnd(options.minPlaces ?? 0, '0');
-  const head = options.group ? groupThousands(integer) : integer;
+  fraction = fraction.padEnd(minPlaces, '0');
+  const head = group ? groupThousands(integer) : integer;
   return fraction === '' ? head : `${head}.${fraction}`;
 }
 
@@ -150,8 +150,8 @@ function compactDigits(d: Decimal): string {
   if (d.exp < 0) return smallDigits(d);
   const tier = Math.floor(d.exp / 3);
   const suffix = SUFFIXES[tier];
-  if (suffix === undefined) return `${plainDigits({ ...d, exp: 0 })}×10${mapDigits(d.exp, SUPERSCRIPT_DIGITS)}`;
-  return `${plainDigits({ ...d, exp: d.exp - 3 * tier })}${suffix}`;
+  if (suffix === undefined) return `${plainDigits({ negative: d.negative, digits: d.digits, exp: 0 })}×10${mapDigits(d.exp, SUPERSCRIPT_DIGITS)}`;
+  return `${plainDigits({ negative: d.negative, digits: d.digits, exp: d.exp - 3 * tier })}${suffix}`;
 }
 
 function compactDecimal(d: Decimal): string {
@@ -187,7 +187,7 @@ export function price(n: number): string {
   const d = fromNumber(n);
   if (d.exp >= 15) return compactDecimal(d);
   const rounded = d.exp >= 3 ? roundPlaces(d, 0) : roundSignificant(d, AMOUNT_DIGITS);
-  if (rounded.exp >= 3) return `${signOf(rounded)}${plainDigits(roundPlaces(rounded, 0), { group: true })}`;
+  if (rounded.exp >= 3) return `${signOf(rounded)}${plainDigits(roundPlaces(rounded, 0), true)}`;
   return `${signOf(rounded)}${rounded.exp < 0 ? smallDigits(rounded) : plainDigits(rounded)}`;
 }
 
@@ -200,14 +200,14 @@ export function usd(n: number): string {
   const d = fromNumber(n);
   if (isZero(d)) return '$0';
   const sign = signOf(d);
-  const magnitude: Decimal = { ...d, negative: false };
+  const magnitude: Decimal = { negative: false, digits: d.digits, exp: d.exp };
   if (d.exp < 0) {
     const small = roundSignificant(magnitude, AMOUNT_DIGITS);
     if (small.exp < SUBSCRIPT_BELOW_EXP) return `${sign}$${smallDigits(small)}`;
-    if (small.exp < 0) return `${sign}$${plainDigits(small, { minPlaces: 2 })}`;
+    if (small.exp < 0) return `${sign}$${plainDigits(small, false, 2)}`;
   }
   const cents = roundPlaces(magnitude, 2);
-  if (cents.exp < 3) return `${sign}$${plainDigits(cents, { minPlaces: 2 })}`;
+  if (cents.exp < 3) return `${sign}$${plainDigits(cents, false, 2)}`;
   return `${sign}$${compactDecimal(magnitude)}`;
 }
 
@@ -237,7 +237,7 @@ export function percent(n: number, options: PercentOptions = {}): string {
   const d = fromNumber(n);
   if (isZero(d)) return '0%';
   const sign = d.negative ? MINUS : options.signed ? '+' : '';
-  const magnitude: Decimal = { ...d, negative: false };
+  const magnitude: Decimal = { negative: false, digits: d.digits, exp: d.exp };
   if (Math.abs(n) < 0.01) return `${sign}<0.01%`;
   const places = magnitude.exp < 1 ? 2 : 1;
   const rounded = roundPlaces(magnitude, places);
@@ -294,7 +294,10 @@ const EN_US_NUMBER = new Intl.NumberFormat('en-US');
  */
 export function grouped(n: number): string {
   // Whole numbers, nearly every count, are grouped here as the formatter would: its call costs microseconds.
-  if (Number.isSafeInteger(n) && !Object.is(n, -0)) return n < 0 ? `-${groupThousands(String(-n))}` : groupThousands(String(n));
+  if (Number.isSafeInteger(n) && !Object.is(n, -0)) {
+    if (n >= 0 && n < 1000) return String(n);
+    return n < 0 ? `-${groupThousands(String(-n))}` : groupThousands(String(n));
+  }
   return EN_US_NUMBER.format(n);
 }
 
@@ -346,15 +349,14 @@ export function age(createdUnixSecs: number, now: Instant): string {
   const secs = Math.floor(unixSeconds(now) - createdUnixSecs);
   if (!Number.isFinite(secs)) return NOT_A_NUMBER;
   if (secs < MINUTE) return '<1m';
-  const index = AGE_UNITS.findIndex(([, size]) => secs >= size);
+  let index = 0;
+  while (index < AGE_UNITS.length - 1 && secs < (AGE_UNITS[index]?.[1] ?? MINUTE)) index += 1;
   const [unit, size] = AGE_UNITS[index] ?? ['m', MINUTE];
-  const parts = [`${Math.floor(secs / size)}${unit}`];
+  const largest = `${Math.floor(secs / size)}${unit}`;
   const next = AGE_UNITS[index + 1];
-  if (next !== undefined) {
-    const count = Math.floor((secs % size) / next[1]);
-    if (count > 0) parts.push(`${count}${next[0]}`);
-  }
-  return parts.join(' ');
+  if (next === undefined) return largest;
+  const count = Math.floor((secs % size) / next[1]);
+  return count > 0 ? `${largest} ${count}${next[0]}` : largest;
 }
 
 const DURATION_UNITS: ReadonlyArray<readonly [string, number]> = [

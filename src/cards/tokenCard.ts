@@ -3,7 +3,7 @@
  * (any Token, hostile or half empty) and a SOL→USD rate, and fetches nothing.
  */
 import type { Token } from '../market/schemas';
-import { type Card, type CardField, type RichText, type Span, bold, field, italic, joinRich, link, rich, riskColor, text } from './card';
+import { type Card, type CardField, type RichText, type Span, bold, field, italic, joinRich, link, riskColor, text } from './card';
 import { age, grouped, percent, price, relativeTime, shortAddress, sol, usd } from './format';
 import { explorerAccountUrl, explorerTokenUrl } from './explorer';
 import { safeUrl } from './sanitize';
@@ -60,24 +60,25 @@ function solAndUsd(solValue: number | null, solUsd: number | null, format: 'pric
   if (solValue === null) return [text(UNKNOWN)];
   const solText = format === 'price' ? `${price(solValue)} SOL` : sol(solValue);
   const usdValue = toUsd(solValue, solUsd);
-  return usdValue === null ? [bold(solText)] : rich(bold(usd(usdValue)), ` · ${solText}`);
+  return usdValue === null ? [bold(solText)] : [bold(usd(usdValue)), text(` · ${solText}`)];
 }
 
 function riskField(token: Token, status: string): CardField {
-  const lines = riskFlags(token).map(riskFlagText);
-  return field('Risk', rich(bold(status), ...lines.map((line) => `\n${line}`)));
+  const spans: RichText = [bold(status)];
+  for (const flag of riskFlags(token)) spans.push(text(`\n${riskFlagText(flag)}`));
+  return field('Risk', spans);
 }
 
 function poolLine(pool: PoolFacts, solUsd: number | null, chainId: number | null): RichText {
   const liquidity = pool.liquiditySol === null ? 'non-SOL pair' : sol(pool.liquiditySol);
   const liquidityUsd = toUsd(pool.liquiditySol, solUsd);
-  return rich(
+  return [
     bold(pool.protocol),
-    ` · ${liquidity}${liquidityUsd === null ? '' : ` (${usd(liquidityUsd)})`}`,
-    pool.priceSol === null ? '' : ` · ${price(pool.priceSol)} SOL`,
-    ' · ',
+    text(` · ${liquidity}${liquidityUsd === null ? '' : ` (${usd(liquidityUsd)})`}`),
+    text(pool.priceSol === null ? '' : ` · ${price(pool.priceSol)} SOL`),
+    text(' · '),
     link(shortAddress(untrusted(pool.address, 64, '?')), explorerAccountUrl(pool.address, chainId)),
-  );
+  ];
 }
 
 function poolsField(pools: readonly PoolFacts[], solUsd: number | null, chainId: number | null): CardField {
@@ -152,7 +153,7 @@ export function buildTokenCard({ token, solUsd, now }: TokenCardInput): Card {
   const url = explorerTokenUrl(token.address, token.chainId);
   const thumbnail = safeUrl(token.logo) ?? safeUrl(token.image);
   const address = untrusted(token.address, 64, '?');
-  const footer = [shortAddress(address), synced === null ? null : `synced ${relativeTime(synced, now)}`].filter((part) => part !== null).join(' · ');
+  const footer = synced === null ? shortAddress(address) : `${shortAddress(address)} · synced ${relativeTime(synced, now)}`;
 
   return {
     title: tokenTitle(token),

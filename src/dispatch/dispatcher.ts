@@ -96,7 +96,7 @@ export class Dispatcher {
 
   /** Runs a command for a caller. Always a reply, never a throw: failures are error cards with an id. */
   async run(name: string, input: CommandInput, caller: CommandCaller): Promise<ChatReply> {
-    const started = performance.now();
+    const started = this.logger.isLevelEnabled('debug') ? performance.now() : 0;
     let outcome = 'ok';
     try {
       const command = this.byName.get(name);
@@ -135,9 +135,10 @@ export class Dispatcher {
    */
   async runLine(line: string, caller: CommandCaller, botName?: string): Promise<ChatReply | null> {
     const trimmed = line.trim();
-    const head = trimmed.split(/\s+/, 1)[0] ?? '';
+    const blank = trimmed.search(/\s/);
+    const head = blank < 0 ? trimmed : trimmed.slice(0, blank);
     if (!head.startsWith('/') || head.length < 2) return null;
-    const addressed = /@(\w+)$/.exec(head)?.[1];
+    const addressed = head.includes('@') ? /@(\w+)$/.exec(head)?.[1] : undefined;
     if (addressed !== undefined && botName !== undefined && addressed.toLowerCase() !== botName.toLowerCase()) return null;
     return this.run(commandNameOf(head), { kind: 'text', text: trimmed.slice(head.length) }, caller);
   }

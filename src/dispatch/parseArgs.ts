@@ -101,6 +101,11 @@ function belongsTo(option: OptionSpec, form: string | undefined): boolean {
   return option.forms === undefined || form === undefined || option.forms.includes(form);
 }
 
+function isOptionOf(command: AnyCommand, name: string): boolean {
+  for (const option of command.options) if (option.name === name) return true;
+  return false;
+}
+
 /** Validates named values, as a slash command delivers them, against the command's options. */
 export function readOptions(command: AnyCommand, named: Record<string, RawValue>): Args {
   const args: Args = {};
@@ -121,12 +126,19 @@ export function readOptions(command: AnyCommand, named: Record<string, RawValue>
     }
     args[option.name] = readOne(command, option, typeof raw === 'boolean' ? String(raw) : raw);
   }
-  for (const name of Object.keys(named)) {
-    if (!command.options.some((option) => option.name === name)) {
-      throw new UsageError(`/${command.name} has no option ${shown(name)}. Usage: ${usageOf(command)}`, command);
-    }
+  for (const name in named) {
+    if (!Object.hasOwn(named, name) || isOptionOf(command, name)) continue;
+    throw new UsageError(`/${command.name} has no option ${shown(name)}. Usage: ${usageOf(command)}`, command);
   }
   return args;
+}
+
+const ANY_BLANK = /\s/;
+
+/** Whether some option of the command belongs to only some of its forms (see formOf). */
+function hasForms(command: AnyCommand): boolean {
+  for (const option of command.options) if (option.forms !== undefined) return true;
+  return false;
 }
 
 export interface ParsedLine {
@@ -139,7 +151,14 @@ export interface ParsedLine {
  * `name=value` sets any option; a list option that comes last takes every remaining word.
  */
 export function parseWords(command: AnyCommand, text: string): Args {
-  const words = text.trim().split(/\s+/).filter(Boolean);
+  const trimmed = text.trim();
+  // One word, no `name=` in it, for a command without forms (`/token ADDR`, most lines typed): it
+  // fills the first option, as the general reading below would.
+  const first = command.options[0];
+  if (first !== undefined && trimmed !== '' && !trimmed.includes('=') && !ANY_BLANK.test(trimmed) && !hasForms(command)) {
+    return readOptions(command, { [first.name]: trimmed });
+  }
+  const words = trimmed.split(/\s+/).filter(Boolean);
   const named: Record<string, string> = {};
   const positional: string[] = [];
   for (const word of words) {
@@ -149,9 +168,7 @@ export function parseWords(command: AnyCommand, text: string): Args {
   }
 
   // The first option fills first, so a command with forms knows its form before the rest fill.
-  const first = command.options[0];
-  const hasForms = command.options.some((option) => option.forms !== undefined);
-  if (hasForms && first !== undefined && named[first.name] === undefined && positional.length > 0) named[first.name] = positional.shift() ?? '';
+  if (hasForms(command) && first !== undefined && named[first.name] === undefined && positional.length > 0) named[first.name] = positional.shift() ?? '';
   const form = formOf(command, named[first?.name ?? '']);
   const open = command.options.filter((option) => named[option.name] === undefined && belongsTo(option, form));
   open.forEach((option, index) => {
@@ -167,6 +184,7 @@ export function parseWords(command: AnyCommand, text: string): Args {
 
 /** The name in `/name`, `name` or `/name@SomeBot` (Telegram's form in groups), lower-cased. */
 export function commandNameOf(head: string): string {
+  if (head.startsWith('/') && !head.includes('@')) return head.slice(1).toLowerCase();
   return head.replace(/^\//, '').replace(/@\w+$/, '').toLowerCase();
 }
 
