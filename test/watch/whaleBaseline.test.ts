@@ -72,6 +72,17 @@ async function startWatcher(path: string, clock: { now: number }) {
   };
 }
 
+/** A fresh store where chat 1 follows T1 (every alert kind, so holders-live is opened), and a first watcher over it. */
+async function followedT1() {
+  const dir = tempDir();
+  cleanup = dir.cleanup;
+  const clock = { now: 1_800_000_000_000 };
+  const first = await startWatcher(dir.path, clock);
+  await store?.follows.upsert(newFollow(chat('1'), T1));
+  await watcher?.resync();
+  return { path: dir.path, clock, first };
+}
+
 async function whaleAlerts(): Promise<string[]> {
   if (!store) throw new Error('no store open');
   const rows = await store.outbox.due('telegram', FAR, 1_000);
@@ -80,12 +91,7 @@ async function whaleAlerts(): Promise<string[]> {
 
 describe('the whale baseline across a stop', () => {
   it('reads a first list cut short by a stop again as a baseline: no whale is told for the holders it lacked', async () => {
-    const dir = tempDir();
-    cleanup = dir.cleanup;
-    const clock = { now: 1_800_000_000_000 };
-    const first = await startWatcher(dir.path, clock);
-    await store?.follows.upsert(newFollow(chat('1'), T1));
-    await watcher?.resync();
+    const { path, clock, first } = await followedT1();
     first.token(true);
     // The first two records of the list are read and committed; then the bot stops.
     first.holder(HOLDERS[0] ?? '', FIVE_PCT, true);
@@ -94,7 +100,7 @@ describe('the whale baseline across a stop', () => {
     await first.stop();
 
     clock.now += 60_000;
-    const second = await startWatcher(dir.path, clock);
+    const second = await startWatcher(path, clock);
     second.token(true);
     for (const wallet of HOLDERS.slice(0, 5)) second.holder(wallet, FIVE_PCT, true);
     await second.idle();
@@ -107,12 +113,7 @@ describe('the whale baseline across a stop', () => {
   });
 
   it('compares the list sent after a restart with a first list read whole, and tells the whale that came meanwhile', async () => {
-    const dir = tempDir();
-    cleanup = dir.cleanup;
-    const clock = { now: 1_800_000_000_000 };
-    const first = await startWatcher(dir.path, clock);
-    await store?.follows.upsert(newFollow(chat('1'), T1));
-    await watcher?.resync();
+    const { path, clock, first } = await followedT1();
     first.token(true);
     for (const wallet of HOLDERS.slice(0, 4)) first.holder(wallet, FIVE_PCT, true);
     await first.idle();
@@ -124,7 +125,7 @@ describe('the whale baseline across a stop', () => {
     await first.stop();
 
     clock.now += 60_000;
-    const second = await startWatcher(dir.path, clock);
+    const second = await startWatcher(path, clock);
     second.token(true);
     // While the bot was down the fourth holder sold out and a fifth wallet bought 5%.
     for (const wallet of HOLDERS.slice(0, 3)) second.holder(wallet, FIVE_PCT, true);
@@ -135,12 +136,7 @@ describe('the whale baseline across a stop', () => {
   });
 
   it('keeps a first list that is still arriving a baseline, whatever the token pushes meanwhile', async () => {
-    const dir = tempDir();
-    cleanup = dir.cleanup;
-    const clock = { now: 1_800_000_000_000 };
-    const first = await startWatcher(dir.path, clock);
-    await store?.follows.upsert(newFollow(chat('1'), T1));
-    await watcher?.resync();
+    const { path, clock, first } = await followedT1();
     first.token(true);
     first.holder(HOLDERS[0] ?? '', FIVE_PCT, true);
     await first.idle();
@@ -151,7 +147,7 @@ describe('the whale baseline across a stop', () => {
     await first.idle();
     await first.stop();
 
-    const second = await startWatcher(dir.path, clock);
+    const second = await startWatcher(path, clock);
     second.token(true);
     for (const wallet of HOLDERS.slice(0, 3)) second.holder(wallet, FIVE_PCT, true);
     await second.idle();
