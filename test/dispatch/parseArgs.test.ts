@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Card } from '../../src/cards/card';
 import { defineCommand, type AnyCommand } from '../../src/dispatch/command';
-import { parseCommandLine, readOptions, UsageError, usageOf } from '../../src/dispatch/parseArgs';
+import { parseCommandLine, parseWords, readOptions, UsageError, usageOf } from '../../src/dispatch/parseArgs';
+import { loadCommands } from '../../src/dispatch/registry';
 import { checkCommand } from '../../src/dispatch/registry';
 
 const TOKEN = 'So11111111111111111111111111111111111111112';
@@ -102,6 +103,28 @@ describe('parseCommandLine', () => {
   it('quotes hostile input shortened, never whole', () => {
     const essay = 'x'.repeat(5000);
     expect(usageError(() => parseCommandLine(`/chart ${essay}`, commands)).message.length).toBeLessThan(250);
+  });
+});
+
+describe('parseWords with one word', () => {
+  // One word fills the first option, read at once for commands without forms: the same as naming that option.
+  const outcome = (read: () => unknown) => {
+    try {
+      return { args: read() };
+    } catch (error) {
+      return { error: error instanceof Error ? `${error.constructor.name}: ${error.message}` : String(error) };
+    }
+  };
+  it('reads it as the same word given by name, for every command', async () => {
+    const commands = await loadCommands();
+    const words = ['646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25', `0x${'ab'.repeat(20)}`, 'token', 'wallet', '15m', '1h', 'balance', '7', 'not-an-address', 'x'.repeat(70)];
+    for (const command of commands) {
+      const first = command.options[0];
+      if (first === undefined) continue;
+      for (const word of words) {
+        expect(outcome(() => parseWords(command, ` ${word} `)), `/${command.name} ${word}`).toEqual(outcome(() => parseWords(command, `${first.name}=${word}`)));
+      }
+    }
   });
 });
 

@@ -48,6 +48,22 @@ describe.each(STORES)('the %s action key store', (_name, make) => {
     expect(await keys.resolve('unknownkey', here, NOW)).toEqual({ status: 'unknown' });
   });
 
+  it('issues a card\'s keys together, in order, as one by one (where the store can)', async () => {
+    const keys = make();
+    if (keys.issueAll === undefined) return;
+    const actions = [
+      { label: 'Chart', command: 'chart', args: ['TokenA'] },
+      { label: 'Refresh', command: 'token', args: ['TokenA'], refresh: true },
+    ];
+    const issued = await keys.issueAll(actions, chat('1'), LATER);
+    expect(issued).toHaveLength(2);
+    expect(new Set(issued).size).toBe(2);
+    actions[0]?.args.push('changed');
+    expect(await keys.resolve(issued[0] ?? '', chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'chart', args: ['TokenA'] } });
+    expect(await keys.resolve(issued[1] ?? '', chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'], refresh: true } });
+    expect(await keys.resolve(issued[1] ?? '', chat('2'), NOW)).toEqual({ status: 'wrong-chat' });
+  });
+
   it('keeps what was issued, whatever happens to the action afterwards', async () => {
     const keys = make();
     const action = { command: 'token', args: ['TokenA'] };
