@@ -9,8 +9,7 @@
  * request wherever it is, and the body is read chunk by chunk against its cap, so an answer too
  * large is cut at the cap instead of being held whole first.
  */
-import { EventEmitter } from 'node:events';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { cleanServiceText } from '../text/unsafe';
 import { systemClock, type Clock } from './clock';
 import type { EndpointName } from './endpoints';
@@ -46,23 +45,6 @@ export interface AttemptLimits {
   timeoutMs: number;
   /** An answer longer than this is refused as unreadable, by its Content-Length or while reading. */
   maxBytes: number;
-}
-
-/**
- * The abort signal of one request, in the form undici also takes: an EventEmitter with `aborted`
- * and `reason`. An AbortController's EventTarget costs some 20 µs a request in listeners alone,
- * about a tenth of a whole look-up on a local network.
- */
-class RequestAbort extends EventEmitter {
-  aborted = false;
-  reason: unknown = undefined;
-
-  abort(reason: unknown): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
-    this.emit('abort');
-  }
 }
 
 /** The reason requests on their way are aborted when the transport closes. */
@@ -120,7 +102,7 @@ export class HttpTransport {
   private readonly apiKey: string;
   private readonly clock: Clock;
   /** Requests on their way, aborted together by close(). */
-  private readonly inFlight = new Set<RequestAbort>();
+  private readonly inFlight = new Set<Exchange>();
   private closed = false;
 
   constructor(options: HttpOptions) {
@@ -152,32 +134,28 @@ export class HttpTransport {
   async get(endpoint: EndpointName, query: Query, limits: AttemptLimits): Promise<HttpResponse> {
     const started = performance.now();
     const path = this.pathFor(endpoint, query);
-    const abort = new RequestAbort();
-    if (this.closed) abort.abort(new TransportClosed());
-    this.inFlight.add(abort);
-    const timer = this.clock.setTimeout(() => abort.abort(new DeadlineReached(limits.timeoutMs)), Math.max(0, limits.timeoutMs));
+    const exchange = new Exchange(limits.maxBytes);
+    if (this.closed) exchange.abort(new TransportClosed());
+    this.inFlight.add(exchange);
+    const timer = this.clock.setTimeout(() => exchange.abort(new DeadlineReached(limits.timeoutMs)), Math.max(0, limits.timeoutMs));
     try {
-      const response = await this.pool.request({
-        method: 'GET',
-        path,
-        headers: { 'x-api-key': this.apiKey, accept: 'application/json' },
-        signal: abort,
-      });
-      const bytes = await readCapped(response.body, header(response.headers, 'content-length'), limits.maxBytes, abort);
+      // A failure to send (a closed pool) comes back through the exchange, like any other.
+      this.pool.dispatch({ method: 'GET', path, headers: { 'x-api-key': this.apiKey, accept: 'application/json' } }, exchange);
+      const bytes = await exchange.done;
       return {
-        status: response.statusCode,
-        headers: response.headers,
+        status: exchange.status,
+        headers: exchange.headers,
         body: bytes.toString('utf8'),
         structures: countStructures(bytes),
         elapsedMs: Math.round(performance.now() - started),
       };
     } catch (error) {
-      const reason: unknown = abort.aborted ? abort.reason : error;
+      const reason: unknown = exchange.aborted ? exchange.reason : error;
       const cause = reason instanceof DeadlineReached || reason instanceof TooLarge ? reason : error;
       throw transportError(endpoint, cause, { path, elapsedMs: Math.round(performance.now() - started), closed: this.closed });
     } finally {
       this.clock.clearTimeout(timer);
-      this.inFlight.delete(abort);
+      this.inFlight.delete(exchange);
     }
   }
 
@@ -185,7 +163,7 @@ export class HttpTransport {
   async close(): Promise<void> {
     this.closed = true;
     const reason = new TransportClosed();
-    for (const abort of this.inFlight) abort.abort(reason);
+    for (const exchange of this.inFlight) exchange.abort(reason);
     this.inFlight.clear();
     await this.pool.close();
   }
@@ -238,88 +216,82 @@ export function transportError(endpoint: EndpointName, error: unknown, context: 
   });
 }
 
-/** The body of an answer as undici hands it over: a Readable stream of Buffers. */
-interface Body {
-  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-  on(event: 'end' | 'close', listener: () => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  destroy(error?: Error): unknown;
-}
-
 /**
- * Reads a body as UTF-8 text of at most `maxBytes`: refused at once when its Content-Length says
- * more, and cut (the request aborted) as soon as the bytes read pass the cap. Read by its events:
- * an async iterator over the stream cost more than the rest of reading a small answer.
+ * One GET as undici's dispatcher sees it: the status, headers, body chunks and end of the answer
+ * come to these methods, with no response stream built around them (`pool.request()` wraps each
+ * answer in a Readable and a promise, some 20 µs a look-up on a local network). The body is held
+ * as chunks against its cap: refused at once when its Content-Length says more, cut (the request
+ * aborted) as soon as the bytes read pass the cap. The deadline and close() abort through here too.
  */
-function readCapped(body: Body, contentLength: string | undefined, maxBytes: number, signal: { readonly aborted: boolean; readonly reason: unknown }): Promise<Buffer> {
-  const declared = contentLength === undefined ? Number.NaN : Number(contentLength);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    const error = new TooLarge(maxBytes);
-    body.destroy(error);
-    return Promise.reject(error);
-  }
-  return new Promise<Buffer>((resolve, reject) => {
-    const read = new CappedRead(body, maxBytes, signal, resolve, reject);
-    body.on('data', (chunk) => read.data(chunk));
-    body.on('end', () => read.end());
-    body.on('error', (error) => read.fail(error));
-    // After the end (the usual case) there is nothing to say, and no error to build.
-    body.on('close', () => {
-      if (!read.closed) read.fail(prematureClose());
-    });
-  });
-}
-
-/**
- * One body being read: its chunks, their bytes, and whether it is settled. The first of end, error
- * and close settles; the listeners stay (an error after the end is still listened to) and go with
- * the stream.
- */
-class CappedRead {
+class Exchange implements Dispatcher.DispatchHandler {
+  status = 0;
+  headers: ResponseHeaders = {};
+  aborted = false;
+  reason: unknown = undefined;
+  readonly done: Promise<Buffer>;
+  private resolve: (bytes: Buffer) => void = () => undefined;
+  private reject: (error: unknown) => void = () => undefined;
+  private controller: Dispatcher.DispatchController | null = null;
   private readonly chunks: Buffer[] = [];
   private total = 0;
-  closed = false;
+  private settled = false;
 
-  constructor(
-    private readonly body: Body,
-    private readonly maxBytes: number,
-    private readonly signal: { readonly aborted: boolean; readonly reason: unknown },
-    private readonly resolve: (bytes: Buffer) => void,
-    private readonly reject: (error: unknown) => void,
-  ) {}
+  constructor(private readonly maxBytes: number) {
+    this.done = new Promise<Buffer>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
 
-  data(chunk: Buffer): void {
-    if (this.closed || this.signal.aborted) return;
+  /** Stops the request wherever it is; the answer fails with `reason`. The first reason stands. */
+  abort(reason: Error): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    if (this.controller !== null && !this.controller.aborted) this.controller.abort(reason);
+    this.fail(reason);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.aborted && this.reason instanceof Error) controller.abort(this.reason);
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: ResponseHeaders): void {
+    // An informational answer (1xx) is followed by the real one.
+    if (statusCode < 200) return;
+    this.status = statusCode;
+    this.headers = headers;
+    const declared = Number(header(headers, 'content-length') ?? Number.NaN);
+    if (Number.isFinite(declared) && declared > this.maxBytes) this.abort(new TooLarge(this.maxBytes));
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
     this.total += chunk.length;
     if (this.total > this.maxBytes) {
-      const error = new TooLarge(this.maxBytes);
-      this.fail(error);
-      this.body.destroy(error);
+      this.abort(new TooLarge(this.maxBytes));
       return;
     }
     this.chunks.push(chunk);
   }
 
-  end(): void {
-    if (this.closed) return;
-    if (this.signal.aborted) {
-      this.fail(this.signal.reason);
-      return;
-    }
-    this.closed = true;
-    this.resolve(Buffer.concat(this.chunks, this.total));
+  onResponseEnd(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolve(this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.total));
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.fail(error);
   }
 
   /** Rejects with the abort's reason when the request was aborted, else with `error`. */
-  fail(error: unknown): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.reject(this.signal.aborted ? this.signal.reason : error);
+  private fail(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.reject(this.aborted ? this.reason : error);
   }
-}
-
-function prematureClose(): Error {
-  return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 
 /** The `{` and `[` bytes of a body: an upper bound of the objects and lists its JSON holds. */
