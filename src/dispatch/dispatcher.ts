@@ -23,7 +23,7 @@ import { UsageError } from '../usage';
 import type { AnyCommand, CommandContext, CommandServices } from './command';
 import { Cooldowns } from './cooldowns';
 import { argWords, commandNameOf, parseWords, readOptions, unknownCommand, type Args, type RawValue } from './parseArgs';
-import { runCommand } from './runCommand';
+import { withLoadedActions } from './loadedActions';
 
 export interface CommandCaller {
   chat: ChatRef;
@@ -117,7 +117,7 @@ export class Dispatcher {
       }
 
       const context: CommandContext = { ...this.services, chat: caller.chat, userId: caller.userId, commands: this.commands, now: this.now };
-      const card = withRefresh(command, args, await runCommand(command, args, context));
+      const card = withRefresh(command, args, withLoadedActions(await command.run(args, context), this.byName));
       return { card, buttons: await this.buttonsFor(card, caller.chat), ephemeral: false, errorId: null };
     } catch (error) {
       outcome = 'failed';

@@ -22,7 +22,7 @@ import {
 import type { AnyCommand, CommandContext } from '../../../src/dispatch/command';
 import { UsageError } from '../../../src/usage';
 import { loadCommands } from '../../../src/dispatch/registry';
-import { runCommand } from '../../../src/dispatch/runCommand';
+import { withLoadedActions } from '../../../src/dispatch/loadedActions';
 import { MarketError } from '../../../src/market/errors';
 import { HOSTILE_METADATA } from '../../../src/simulator/hostile';
 import { answered, commandContext } from '../../support/commandContext';
@@ -228,7 +228,7 @@ describe('every card the bot builds, through the renderer and the keyboard', () 
   const run = async (name: string, args: Record<string, string | number | string[] | undefined>): Promise<Card> => {
     const command = commands.find((c) => c.name === name);
     if (command === undefined) throw new Error(`no command ${name}`);
-    return answered(runCommand(command, args, context));
+    return answered(command.run(args, context).then((card) => withLoadedActions(card, new Set(commands.map((c) => c.name)))));
   };
 
   it('every token: /token, /technicals, /holders; every holder order and /chart for the hostile and a few more', async () => {
