@@ -373,6 +373,11 @@ function splitWordAt(w: CutWord, size: number): [CutWord, CutWord] {
 
 class Writer {
   readonly lines: string[] = [];
+  /**
+   * The line made of its indent alone, if any (a first wrap with no words), written out empty. No
+   * other line ends with white space: words hold none, and every line ends with a word.
+   */
+  spacesOnly = -1;
   // The line being written by wrap: its text, words, indent and columns used.
   private line = '';
   private count = 0;
@@ -432,7 +437,11 @@ class Writer {
         index += 1;
       }
     }
-    if (this.count > 0 || this.lines.length === 0) this.lines.push(' '.repeat(this.indent) + this.line);
+    if (this.count > 0) this.lines.push(' '.repeat(this.indent) + this.line);
+    else if (this.lines.length === 0) {
+      this.spacesOnly = this.lines.length;
+      this.lines.push(' '.repeat(this.indent));
+    }
   }
 
   /** A word cut to fill the room left (`room` graphemes), its rest placed as wrap places any word. */
@@ -638,6 +647,7 @@ export function renderCardText(card: Card, options: TextRenderOptions = {}): str
   if (actionsEnd > 0) writer.wrap(0, actionsEnd, 0, INDENT);
 
   let text = '';
-  for (const line of writer.lines) text += `${line.trimEnd()}\n`;
+  const lines = writer.lines;
+  for (let index = 0; index < lines.length; index++) text += index === writer.spacesOnly ? '\n' : `${lines[index] ?? ''}\n`;
   return text;
 }
