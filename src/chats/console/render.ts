@@ -67,11 +67,14 @@ const LINK_ANSI = '4;34';
 const NAME_ANSI = '1';
 const QUIET_ANSI = '2';
 
+/** Words and pieces whose arrays are kept between renders; longer ones are let go. */
+const WORDS_KEPT = 4096;
+
 /**
  * The words being laid out, in arrays that every render reuses rather than an object per word, per
  * styled piece and per paragraph: those objects, and collecting them, cost more than laying the
- * words out. Rendering is synchronous and never re-entered, so one list serves
- * every call; each part of a card fills it from the start, and each wrap reads a range of it.
+ * words out. Rendering is synchronous and never re-entered, so one list serves every call; each
+ * part of a card fills it from the start, and each wrap reads a range of it.
  *
  * A word is text between two spaces. Pieces of different styles may touch inside it ("<url>,"
  * keeps its comma), so each word also keeps its pieces, read only to cut a word that is longer
@@ -97,6 +100,10 @@ class WordList {
   reset(): void {
     this.count = 0;
     this.pieceCount = 0;
+    // A card far larger than any other (a hostile one) leaves no long arrays of its text behind.
+    if (this.pieceTexts.length > WORDS_KEPT) {
+      for (const list of [this.painted, this.widths, this.unbreakable, this.pieceFrom, this.pieceTo, this.pieceTexts, this.pieceAnsi]) list.length = 0;
+    }
   }
 
   /** A word of one piece, as the renderer makes its own (a marker, a command), `width` graphemes wide. */

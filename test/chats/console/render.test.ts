@@ -122,6 +122,14 @@ describe('renderCardText', () => {
     }
   });
 
+  it('renders a card alike before and after a far larger one', () => {
+    const card = baseCard();
+    const before = renderCardText(card, { color: true });
+    const huge = baseCard({ fields: [{ name: 'Words', value: Array.from({ length: 12 }, () => text('w '.repeat(500))) }] });
+    expect(renderCardText(huge).split('\n').length).toBeGreaterThan(100);
+    expect(renderCardText(card, { color: true })).toBe(before);
+  });
+
   it('survives an empty card', () => {
     expect(renderCardText({ title: '', color: 'neutral', fields: [], actions: [] })).toBe('(untitled)\n');
   });
