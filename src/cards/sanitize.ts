@@ -19,12 +19,7 @@ const RAW_LIMIT_FLOOR = 4096;
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-/** Whether a UTF-16 code unit is one of ONE_UNIT_RANGES' characters, for callers that read text code by code. */
-export function isOneUnitGrapheme(code: number): boolean {
-  return (charClass(code) & ONE_UNIT) !== 0;
-}
-
-/** Whether every code unit of `s` is one grapheme on its own (ONE_UNIT_RANGES). */
+/** Whether every code unit of `s` is one grapheme on its own (ONE_UNIT in charClass.ts). */
 function allOneUnit(s: string): boolean {
   for (let index = 0; index < s.length; index++) {
     const code = s.charCodeAt(index);
