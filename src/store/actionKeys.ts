@@ -26,6 +26,8 @@ export interface ActionKeyStore {
   /**
    * Issues a key for each action, in order, as `issue` would one by one. Optional: a store that
    * can issue a card's keys together saves a wait per button; others get one `issue` per action.
+   * The actions may be a card's own (with their labels): a store keeps only command, args and
+   * refresh of each, copied.
    */
   issueAll?(actions: readonly StoredAction[], chat: ChatRef, expiresAt: Date): Promise<string[]>;
   /** Looks a key up for a press in `chat` at `now`. */
