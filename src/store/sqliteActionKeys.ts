@@ -25,6 +25,7 @@ export class SqliteActionKeys implements ActionKeyStore {
   private readonly insert;
   private readonly select;
   private readonly deleteExpired;
+  private readonly insertAll;
 
   constructor(db: SqliteDatabase) {
     this.insert = db.prepare<[string, string, string, string, string, string, number, number]>(
@@ -34,15 +35,30 @@ export class SqliteActionKeys implements ActionKeyStore {
       'SELECT platform, chat_id, thread_id, command, args, refresh, expires_at FROM action_keys WHERE key = ?',
     );
     this.deleteExpired = db.prepare<[number]>('DELETE FROM action_keys WHERE expires_at <= ?');
+    this.insertAll = db.transaction((actions: readonly StoredAction[], chat: ChatRef, expiresAtMs: number): string[] =>
+      actions.map((action) => this.insertOne(action, chat, expiresAtMs)),
+    );
   }
 
   async issue(action: StoredAction, chat: ChatRef, expiresAt: Date): Promise<string> {
+    return this.insertOne(action, chat, expiresAt.getTime());
+  }
+
+  /**
+   * A card's keys in one transaction: one write of the log for the card, not one per button (a
+   * token card has five), which is most of what issuing them costs.
+   */
+  async issueAll(actions: readonly StoredAction[], chat: ChatRef, expiresAt: Date): Promise<string[]> {
+    return this.insertAll(actions, chat, expiresAt.getTime());
+  }
+
+  private insertOne(action: StoredAction, chat: ChatRef, expiresAtMs: number): string {
     const args = JSON.stringify(action.args);
+    const refresh = action.refresh === true ? 1 : 0;
     // A collision of 120 random bits does not happen; the loop is there so that it could not matter.
     for (;;) {
       const key = newKey();
-      const refresh = action.refresh === true ? 1 : 0;
-      if (this.insert.run(key, chat.platform, chat.chatId, threadColumn(chat.threadId), action.command, args, refresh, expiresAt.getTime()).changes > 0) return key;
+      if (this.insert.run(key, chat.platform, chat.chatId, threadColumn(chat.threadId), action.command, args, refresh, expiresAtMs).changes > 0) return key;
     }
   }
 
