@@ -216,6 +216,8 @@ export function transportError(endpoint: EndpointName, error: unknown, context: 
   });
 }
 
+function nothing(): void {}
+
 /**
  * One GET as undici's dispatcher sees it: the status, headers, body chunks and end of the answer
  * come to these methods, with no response stream built around them (`pool.request()` wraps each
@@ -229,8 +231,9 @@ class Exchange implements Dispatcher.DispatchHandler {
   aborted = false;
   reason: unknown = undefined;
   readonly done: Promise<Buffer>;
-  private resolve: (bytes: Buffer) => void = () => undefined;
-  private reject: (error: unknown) => void = () => undefined;
+  // Set by the promise's executor; one shared no-op until then, not two closures per request.
+  private resolve: (bytes: Buffer) => void = nothing;
+  private reject: (error: unknown) => void = nothing;
   private controller: Dispatcher.DispatchController | null = null;
   private readonly chunks: Buffer[] = [];
   private total = 0;
