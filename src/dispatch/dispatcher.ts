@@ -175,21 +175,12 @@ export class Dispatcher {
     const expiresAt = new Date(now.getTime() + this.actionTtlMs);
     const shown: CardAction[] = [];
     for (const action of card.actions) if (this.byName.has(action.command)) shown.push(action);
-    // A store that issues a card's keys together costs one wait for all its buttons, not one each.
-    const keys = this.actionKeys.issueAll === undefined ? await this.issueOneByOne(shown, chat, expiresAt) : await this.actionKeys.issueAll(shown, chat, expiresAt);
+    // A card's keys issued together: one wait (one transaction) for all its buttons, not one each.
+    const keys = await this.actionKeys.issueAll(shown, chat, expiresAt);
     if (keys.length !== shown.length) throw new Error(`the action key store issued ${keys.length} keys for ${shown.length} actions`);
     const buttons: ActionButton[] = [];
     for (let index = 0; index < shown.length; index++) buttons.push({ label: shown[index]?.label ?? '', key: keys[index] ?? '' });
     return buttons;
-  }
-
-  private async issueOneByOne(actions: readonly CardAction[], chat: ChatRef, expiresAt: Date): Promise<string[]> {
-    const keys: string[] = [];
-    for (const action of actions) {
-      const stored = { command: action.command, args: action.args, ...(action.refresh === true ? { refresh: true } : {}) };
-      keys.push(await this.actionKeys.issue(stored, chat, expiresAt));
-    }
-    return keys;
   }
 
   private async notice(card: Card, chat: ChatRef): Promise<ChatReply> {
@@ -214,8 +205,8 @@ export class Dispatcher {
     return { card, buttons, ephemeral: true, errorId };
   }
 
+  /** Called at most every PRUNE_EVERY_MS (buttonsFor checks, so that the usual card awaits nothing for it). */
   private async pruneNow(now: Date): Promise<void> {
-    if (now.getTime() - this.lastPruneMs < PRUNE_EVERY_MS) return;
     this.lastPruneMs = now.getTime();
     const removed = await this.actionKeys.prune(now);
     if (removed > 0) this.logger.debug({ removed }, 'expired action keys pruned');

@@ -66,9 +66,10 @@ export function freshSolUsdRate(client: MarketClient): number | null {
 
 /** USD per SOL, or null when it cannot be derived now. */
 export async function solUsdRate(client: MarketClient, tokenAddress: string, options: UsdRateOptions = {}): Promise<number | null> {
+  const fresh = freshSolUsdRate(client);
+  if (fresh !== null) return fresh;
   const cached = known.get(client);
   const age = cached === undefined ? Infinity : performance.now() - cached.at;
-  if (cached !== undefined && age < RATE_FRESH_MS) return cached.solUsd;
   let derived: number | null = null;
   try {
     derived = await derive(client, tokenAddress, options.wallets);

@@ -24,12 +24,12 @@ export interface ActionKeyStore {
   /** Issues a key (at most 20 bytes of [A-Za-z0-9_-]) for an action shown in `chat`, valid until `expiresAt`. */
   issue(action: StoredAction, chat: ChatRef, expiresAt: Date): Promise<string>;
   /**
-   * Issues a key for each action, in order, as `issue` would one by one. Optional: a store that
-   * can issue a card's keys together saves a wait per button; others get one `issue` per action.
-   * The actions may be a card's own (with their labels): a store keeps only command, args and
-   * refresh of each, copied.
+   * Issues a key for each action, in order, as `issue` would one by one, but together (the
+   * SQLite store in one transaction): a card's buttons cost one wait, not one each. The actions
+   * may be a card's own (with their labels): a store keeps only command, args and refresh of
+   * each, copied.
    */
-  issueAll?(actions: readonly StoredAction[], chat: ChatRef, expiresAt: Date): Promise<string[]>;
+  issueAll(actions: readonly StoredAction[], chat: ChatRef, expiresAt: Date): Promise<string[]>;
   /** Looks a key up for a press in `chat` at `now`. */
   resolve(key: string, chat: ChatRef, now: Date): Promise<ResolvedAction>;
   /** Forgets keys expired before `now`; returns how many. */

@@ -317,7 +317,7 @@ class WordReader {
 
 const reader = new WordReader();
 
-/** The words of a text cleaned to one line, read as any span's text is, appended to `words`. */
+/** The words of a text cleaned to one line, read as the text of a span is, appended to `words`. */
 function pushWords(cleaned: string, ansi?: Ansi): void {
   reader.begin(false);
   reader.pushText(cleaned, ansi);
