@@ -12,7 +12,7 @@ import { WSOL_ADDRESS } from '../market/address';
 import type { LiquidityPool, Token } from '../market/schemas';
 import { type CardColor, riskColor } from './card';
 import { fromSmallestUnit, percent } from './format';
-import { cleanText, untrusted } from './sanitize';
+import { untrusted } from './sanitize';
 
 export const SOL_DECIMALS = 9;
 

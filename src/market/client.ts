@@ -31,12 +31,11 @@ import {
   TechnicalsEnvelopeReadingSchema,
   type Token,
   TokenEnvelopeReadingSchema,
-  TokenSchema,
   type TradeHistory,
   TradeHistoryReadingSchema,
 } from './schemas';
 import type { Reading } from './wire';
-import { readTokenEnvelopeFast } from './readToken';
+import { parseToken, readTokenEnvelopeFast } from './readToken';
 import { TokenBatcher, normalizeAddress } from './tokenBatcher';
 
 export interface MarketClientOptions {
@@ -152,9 +151,6 @@ export const TOKEN_DATA_MAX_ADDRESSES = 100;
 const RETRY_AFTER_MARGIN_MS = 100;
 
 const CHART_OPTIONS = ['from', 'to', 'intervalSecs', 'countBack'] as const;
-
-/** Dropped elements named in one log line; the count says how many there were in all. */
-const DROPPED_LOGGED = 5;
 
 export class MarketClient {
   private readonly http: HttpTransport;
@@ -279,7 +275,7 @@ export class MarketClient {
     }
     const envelope = await this.request('token-data', { addresses: requested.join(',') }, TokenEnvelopeReadingSchema, readTokenEnvelopeFast);
     for (const raw of Object.values(envelope.value.data)) {
-      const parsed = TokenSchema.safeParse(raw);
+      const parsed = parseToken(raw);
       if (parsed.success) found.set(normalizeAddress(parsed.data.address), parsed.data);
       else this.counters['token-data'].dropped += 1;
     }

@@ -9,7 +9,7 @@
  * TokenSchema itself, which either accepts it after all or says why not (so the reason of an
  * unreadable frame is always zod's own). test/market/readToken.test.ts holds the two side by side.
  */
-import type { LiquidityPool, RiskAnalysis, Token, TokenEnvelope } from './schemas';
+import { type LiquidityPool, type RiskAnalysis, type Token, type TokenEnvelope, TokenSchema } from './schemas';
 import { isOverlongAmount, readAmount, readDecimal, readOptionalFlag, readOptionalInteger, readOptionalText, readTextMap, type Reading } from './wire';
 
 /** Unreadable: the caller falls back to the schema. */
@@ -143,6 +143,16 @@ export function readTokenFast(value: Record<string, unknown>): Token | null {
     if (error instanceof Unread) return null;
     throw error;
   }
+}
+
+/**
+ * A Token from whatever the service sent: by the hand-written reading when it takes it, else by
+ * TokenSchema, whose verdict (and its reasons, for the log) stand. Every reader of a token calls
+ * this: the stream, the look-up batcher and the reconciliation.
+ */
+export function parseToken(raw: unknown): ReturnType<typeof TokenSchema.safeParse> {
+  const fast = isPlainObject(raw) ? readTokenFast(raw) : null;
+  return fast !== null ? { success: true, data: fast } : TokenSchema.safeParse(raw);
 }
 
 /**

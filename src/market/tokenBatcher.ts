@@ -6,8 +6,8 @@
  */
 import { addressKind } from './address';
 import { MarketError } from './errors';
-import { readTokenFast } from './readToken';
-import { type Token, TokenSchema } from './schemas';
+import { parseToken } from './readToken';
+import type { Token } from './schemas';
 
 /** One spelling per address: EVM hex is case-insensitive, base58 is not. */
 export function normalizeAddress(address: string): string {
@@ -116,12 +116,9 @@ function indexByAddress(data: Record<string, unknown>): Map<string, unknown> {
 
 function readToken(address: string, raw: unknown): Token | Error {
   if (raw === undefined || raw === null) return notFound(address);
-  // The hand-written reading of the schema first (readToken.ts, the stream's hot path too): a zod
-  // run over a token and its pools was the largest cost of a /token after the network. What it
-  // does not take, the schema judges, so the reason of an unreadable token is always zod's own.
-  const fast = typeof raw === 'object' && !Array.isArray(raw) ? readTokenFast(raw as Record<string, unknown>) : null;
-  if (fast !== null) return fast;
-  const parsed = TokenSchema.safeParse(raw);
+  // The hand-written reading first (a zod run over a token and its pools was the largest cost of
+  // a /token after the network); what it does not take the schema judges, with zod's own reasons.
+  const parsed = parseToken(raw);
   if (parsed.success) return parsed.data;
   return new MarketError({
     kind: 'unreadable',

@@ -13,8 +13,8 @@
 import type { z } from 'zod';
 import { cleanServiceText } from '../../text/unsafe';
 import type { StreamName } from '../endpoints';
-import { readTokenFast } from '../readToken';
-import { CandleSchema, HolderSchema, TokenSchema, TradeSchema, type Candle, type Holder, type Token, type Trade } from '../schemas';
+import { parseToken } from '../readToken';
+import { CandleSchema, HolderSchema, TradeSchema, type Candle, type Holder, type Token, type Trade } from '../schemas';
 import type { StreamEventKind } from './types';
 
 export type Payload =
@@ -122,14 +122,10 @@ type Meta = { tokenAddress: string | null; wallet: string | null; snapshot: bool
 function readPayload(kind: StreamEventKind, item: unknown, meta: Meta): Decoded {
   switch (kind) {
     case 'token': {
-      // The hand-written reader first (readToken.ts: the schema's reading without a zod run per
-      // field, as every pushed frame is a token); what it does not take, the schema judges.
-      let token = isRecord(item) ? readTokenFast(item) : null;
-      if (token === null) {
-        const parsed = TokenSchema.safeParse(item);
-        if (!parsed.success) return unreadable(`not a token: ${firstIssue(parsed.error)}`);
-        token = parsed.data;
-      }
+      // The hand-written reader first (readToken.ts: every pushed frame is a token), then the schema.
+      const parsed = parseToken(item);
+      if (!parsed.success) return unreadable(`not a token: ${firstIssue(parsed.error)}`);
+      const token = parsed.data;
       return { type: 'event', payload: { kind, token }, tokenAddress: meta.tokenAddress ?? token.address, wallet: meta.wallet, snapshot: meta.snapshot };
     }
     case 'candle': {
