@@ -83,6 +83,16 @@ async function followedT1() {
   return { path: dir.path, clock, first };
 }
 
+/** Stops `running` once its inputs are committed, lets `downMs` pass, and starts again on the same store, where the token's snapshot frame comes first. */
+async function restart(running: Awaited<ReturnType<typeof startWatcher>>, path: string, clock: { now: number }, downMs: number) {
+  await running.idle();
+  await running.stop();
+  clock.now += downMs;
+  const next = await startWatcher(path, clock);
+  next.token(true);
+  return next;
+}
+
 async function whaleAlerts(): Promise<string[]> {
   if (!store) throw new Error('no store open');
   const rows = await store.outbox.due('telegram', FAR, 1_000);
@@ -96,12 +106,7 @@ describe('the whale baseline across a stop', () => {
     // The first two records of the list are read and committed; then the bot stops.
     first.holder(HOLDERS[0] ?? '', FIVE_PCT, true);
     first.holder(HOLDERS[1] ?? '', FIVE_PCT, true);
-    await first.idle();
-    await first.stop();
-
-    clock.now += 60_000;
-    const second = await startWatcher(path, clock);
-    second.token(true);
+    const second = await restart(first, path, clock, 60_000);
     for (const wallet of HOLDERS.slice(0, 5)) second.holder(wallet, FIVE_PCT, true);
     await second.idle();
     expect(await whaleAlerts()).toEqual([]);
@@ -121,12 +126,7 @@ describe('the whale baseline across a stop', () => {
     // marks it read.
     clock.now += FIRST_HOLDERS_LIST_MS;
     first.token(false);
-    await first.idle();
-    await first.stop();
-
-    clock.now += 60_000;
-    const second = await startWatcher(path, clock);
-    second.token(true);
+    const second = await restart(first, path, clock, 60_000);
     // While the bot was down the fourth holder sold out and a fifth wallet bought 5%.
     for (const wallet of HOLDERS.slice(0, 3)) second.holder(wallet, FIVE_PCT, true);
     second.holder(HOLDERS[3] ?? '', '0', true);
@@ -144,11 +144,7 @@ describe('the whale baseline across a stop', () => {
     clock.now += 10;
     first.token(false);
     first.holder(HOLDERS[1] ?? '', FIVE_PCT, true);
-    await first.idle();
-    await first.stop();
-
-    const second = await startWatcher(path, clock);
-    second.token(true);
+    const second = await restart(first, path, clock, 0);
     for (const wallet of HOLDERS.slice(0, 3)) second.holder(wallet, FIVE_PCT, true);
     await second.idle();
     expect(await whaleAlerts()).toEqual([]);
