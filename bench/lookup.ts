@@ -7,6 +7,9 @@
  *
  * lookup_overhead_ratio: pipeline / bare GET, with the client's cache off (goal ≤ 1.2).
  * lookup_cached_ms: the same /token within the cache's lifetime (goal < 1 ms).
+ * lookup_card_back_to_back_us, lookup_card_after_sleep_us: the token card's build and text render
+ * alone, back to back and right after the thread slept 0.4 ms (bench/wakeCost.ts): what the
+ * look-up's own work costs when it follows a wait, as it always does.
  */
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
@@ -19,8 +22,10 @@ import { MarketClient } from '../src/market/client';
 import { QueryService } from '../src/query/service';
 import { startSimulator } from '../src/simulator/server';
 import { MemoryActionKeyStore } from '../src/store/memoryActionKeys';
+import { freshSolUsdRate } from '../src/query/usdRate';
 import { recordResult } from './results';
 import type { Row } from './run';
+import { measureWakeCost } from './wakeCost';
 
 const API_KEY = 'bench-key';
 const SAMPLES = 200;
@@ -85,6 +90,10 @@ export async function benchLookup(): Promise<Row[]> {
   recordResult('lookup_overhead_ratio', ratio, 'ratio');
   recordResult('lookup_cached_ms', median(cachedMs), 'ms');
 
+  const wake = measureWakeCost(await cached.token(address), freshSolUsdRate(cached));
+  recordResult('lookup_card_back_to_back_us', wake.backToBack, 'µs');
+  recordResult('lookup_card_after_sleep_us', wake.afterSleep, 'µs');
+
   await uncached.close();
   await cached.close();
   await bareAgent.close();
@@ -94,5 +103,9 @@ export async function benchLookup(): Promise<Row[]> {
     { what: 'bare undici GET of the same token-data URL (median)', figure: `${median(bareMs).toFixed(3)} ms` },
     { what: 'lookup_overhead_ratio (goal ≤ 1.2)', figure: ratio.toFixed(2) },
     { what: 'lookup_cached_ms: /token within the cache lifetime (goal < 1)', figure: `${median(cachedMs).toFixed(3)} ms` },
+    {
+      what: 'token card build + text render: back to back / after 0.4 ms busy / after 0.4 ms asleep',
+      figure: `${wake.backToBack.toFixed(1)} / ${wake.afterBusy.toFixed(1)} / ${wake.afterSleep.toFixed(1)} µs`,
+    },
   ];
 }
