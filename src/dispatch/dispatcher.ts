@@ -138,7 +138,7 @@ export class Dispatcher {
     const blank = trimmed.search(/\s/);
     const head = blank < 0 ? trimmed : trimmed.slice(0, blank);
     if (!head.startsWith('/') || head.length < 2) return null;
-    const addressed = head.includes('@') ? /@(\w+)$/.exec(head)?.[1] : undefined;
+    const addressed = /@(\w+)$/.exec(head)?.[1];
     if (addressed !== undefined && botName !== undefined && addressed.toLowerCase() !== botName.toLowerCase()) return null;
     return this.run(commandNameOf(head), { kind: 'text', text: trimmed.slice(head.length) }, caller);
   }
@@ -173,8 +173,8 @@ export class Dispatcher {
     const now = this.now();
     if (now.getTime() - this.lastPruneMs >= PRUNE_EVERY_MS) await this.pruneNow(now);
     const expiresAt = new Date(now.getTime() + this.actionTtlMs);
-    const shown: CardAction[] = [];
-    for (const action of card.actions) if (this.byName.has(action.command)) shown.push(action);
+    // An alert's or a notice's card has not been through `run`, which leaves these off already.
+    const shown = withLoadedActions(card, this.byName).actions;
     // A card's keys issued together: one wait (one transaction) for all its buttons, not one each.
     const keys = await this.actionKeys.issueAll(shown, chat, expiresAt);
     if (keys.length !== shown.length) throw new Error(`the action key store issued ${keys.length} keys for ${shown.length} actions`);

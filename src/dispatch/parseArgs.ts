@@ -184,7 +184,6 @@ export function parseWords(command: AnyCommand, text: string): Args {
 
 /** The name in `/name`, `name` or `/name@SomeBot` (Telegram's form in groups), lower-cased. */
 export function commandNameOf(head: string): string {
-  if (head.startsWith('/') && !head.includes('@')) return head.slice(1).toLowerCase();
   return head.replace(/^\//, '').replace(/@\w+$/, '').toLowerCase();
 }
 

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Card } from '../../src/cards/card';
 import { defineCommand, type AnyCommand } from '../../src/dispatch/command';
 import { parseCommandLine, parseWords, readOptions, UsageError, usageOf } from '../../src/dispatch/parseArgs';
-import { loadCommands } from '../../src/dispatch/registry';
-import { checkCommand } from '../../src/dispatch/registry';
+import { checkCommand, loadCommands } from '../../src/dispatch/registry';
 
 const TOKEN = 'So11111111111111111111111111111111111111112';
 const WALLET_A = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
