@@ -6,7 +6,7 @@
  * there. Each code unit is classified the first time it is seen, so the table costs nothing at
  * start-up and only the parts of it that text uses are ever touched.
  */
-import { UNSAFE_CHARACTER } from '../text/unsafe';
+import { stripUnsafeChars } from '../text/unsafe';
 
 /**
  * Characters that never join a neighbour into one grapheme and take one UTF-16 unit: printable
@@ -14,7 +14,7 @@ import { UNSAFE_CHARACTER } from '../text/unsafe';
  * (not the zero-width and bidi controls U+200B–U+200F, U+202A–U+202E, U+2060–U+206F), sub- and
  * superscripts, currency signs, arrows, box drawing and geometric shapes.
  */
-export const ONE_UNIT_RANGES: ReadonlyArray<readonly [number, number]> = [
+const ONE_UNIT_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x20, 0x7e],
   [0xa0, 0x2ff],
   [0x2010, 0x2027],
@@ -47,11 +47,10 @@ function isBlank(code: number): boolean {
   return code !== 0x0a && /\s/.test(String.fromCharCode(code));
 }
 
-/** What stripUnsafeChars changes or removes besides UNSAFE_CHARACTER: line breaks other than \n, tabs, lone surrogate halves. */
+/** Whether stripUnsafeChars leaves the character as it is (a lone surrogate half becomes U+FFFD). */
 function isKept(code: number): boolean {
-  if (code >= 0xd800 && code <= 0xdfff) return false;
-  if (code === 0x09 || code === 0x0b || code === 0x0c || code === 0x0d || code === 0x85 || code === 0x2028 || code === 0x2029) return false;
-  return !UNSAFE_CHARACTER.test(String.fromCharCode(code));
+  const char = String.fromCharCode(code);
+  return stripUnsafeChars(char) === char;
 }
 
 function classify(code: number): number {

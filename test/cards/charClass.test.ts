@@ -1,20 +1,31 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BLANK, KEPT, ONE_UNIT, ONE_UNIT_RANGES, charClass } from '../../src/cards/charClass';
+import { BLANK, KEPT, ONE_UNIT, charClass } from '../../src/cards/charClass';
 import { cleanText, graphemeCount, stripUnsafeChars, truncateText } from '../../src/cards/sanitize';
 
+/** What `\s` matches in JavaScript (ECMAScript's WhiteSpace and LineTerminator), the line feed aside. */
+const BLANKS = new Set([0x09, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, ...Array.from({ length: 11 }, (_, index) => 0x2000 + index), 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]);
+
 describe('charClass', () => {
+  const graphemes = (s: string) => [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)].length;
+
   it('says of every UTF-16 code unit what its definitions say', () => {
     for (let code = 0; code <= 0xffff; code++) {
       const char = String.fromCharCode(code);
       const found = charClass(code);
-      expect((found & BLANK) !== 0, `blank ${code.toString(16)}`).toBe(code !== 0x0a && /\s/.test(char));
-      expect((found & ONE_UNIT) !== 0, `one unit ${code.toString(16)}`).toBe(ONE_UNIT_RANGES.some(([from, to]) => code >= from && code <= to));
+      expect((found & BLANK) !== 0, `blank ${code.toString(16)}`).toBe(BLANKS.has(code));
       const surrogate = code >= 0xd800 && code <= 0xdfff;
       expect((found & KEPT) !== 0, `kept ${code.toString(16)}`).toBe(!surrogate && stripUnsafeChars(`a${char}b`) === `a${char}b`);
+      // One unit: a grapheme of its own between letters, spaces, and copies of itself.
+      if ((found & ONE_UNIT) !== 0) expect(graphemes(`a${char}a ${char}${char} `), `one unit ${code.toString(16)}`).toBe(7);
       // The same answer the second time, from the table.
       expect(charClass(code)).toBe(found);
     }
+  });
+
+  it('counts printable ASCII, Latin letters, punctuation, arrows and box drawing as one unit', () => {
+    for (const char of ['a', '~', ' ', 'é', 'ß', '·', '…', '₅', '€', '→', '│', '■']) expect(charClass(char.charCodeAt(0)) & ONE_UNIT, char).toBe(ONE_UNIT);
+    for (const char of ['\u0301', '\u200b', '\u202e', '\ud83d', '\n']) expect(charClass(char.charCodeAt(0)) & ONE_UNIT, char).toBe(0);
   });
 });
 
