@@ -379,12 +379,8 @@ function splitWordAt(w: CutWord, size: number): [CutWord, CutWord] {
 }
 
 class Writer {
+  /** No line ends with white space: words hold none, and every line ends with a word. */
   readonly lines: string[] = [];
-  /**
-   * The line made of its indent alone, if any (a first wrap with no words), written out empty. No
-   * other line ends with white space: words hold none, and every line ends with a word.
-   */
-  spacesOnly = -1;
   // The line being written by wrap: its text, words, indent and columns used.
   private line = '';
   private count = 0;
@@ -445,10 +441,7 @@ class Writer {
       }
     }
     if (this.count > 0) this.lines.push(' '.repeat(this.indent) + this.line);
-    else if (this.lines.length === 0) {
-      this.spacesOnly = this.lines.length;
-      this.lines.push(' '.repeat(this.indent));
-    }
+    else if (this.lines.length === 0) this.lines.push('');
   }
 
   /** A word cut to fill the room left (`room` graphemes), its rest placed as wrap places any word. */
@@ -496,27 +489,27 @@ function readField(field: CardField): number {
   if (name !== '') pushWords(`${name}:`, NAME_ANSI);
   const valueStart = words.count;
   readRich(Array.isArray(field.value) ? field.value : [], true);
-  if (reader.paragraphCount === 0) {
-    words.push(EMPTY_VALUE, undefined, false);
-    reader.paragraphCount = 1;
-    reader.paragraphFrom[0] = valueStart;
-    reader.paragraphTo[0] = words.count;
-  }
+  if (reader.paragraphCount === 0) words.push(EMPTY_VALUE, undefined, false);
   return valueStart;
 }
 
-/** A field on lines of its own: a one-paragraph value follows the name, a longer one goes below it. */
+/** A field on lines of its own: a one-paragraph value (or "—") follows the name, a longer one goes below it. */
 function writeField(writer: Writer, valueStart: number): void {
-  if (reader.paragraphCount === 1) {
+  if (reader.paragraphCount <= 1) {
     writer.wrap(0, words.count, 0, INDENT);
     return;
   }
   if (valueStart > 0) writer.wrap(0, valueStart, 0, INDENT);
+  writeParagraphs(writer, INDENT, INDENT * 2);
+}
+
+/** The paragraphs `reader` read, each wrapped from `firstIndent`; an empty one is an empty line. */
+function writeParagraphs(writer: Writer, firstIndent: number, restIndent: number): void {
   for (let index = 0; index < reader.paragraphCount; index++) {
     const from = reader.paragraphFrom[index] ?? 0;
     const to = reader.paragraphTo[index] ?? 0;
     if (from === to) writer.lines.push('');
-    else writer.wrap(from, to, INDENT, INDENT * 2);
+    else writer.wrap(from, to, firstIndent, restIndent);
   }
 }
 
@@ -612,12 +605,7 @@ export function renderCardText(card: Card, options: TextRenderOptions = {}): str
       writer.blank();
       // Indented, so a description written by a stranger can never start a line the way a real
       // field ("Risk: SAFE") does.
-      for (let index = 0; index < reader.paragraphCount; index++) {
-        const from = reader.paragraphFrom[index] ?? 0;
-        const to = reader.paragraphTo[index] ?? 0;
-        if (from === to) writer.lines.push('');
-        else writer.wrap(from, to, INDENT, INDENT);
-      }
+      writeParagraphs(writer, INDENT, INDENT);
     }
   }
 
@@ -654,7 +642,6 @@ export function renderCardText(card: Card, options: TextRenderOptions = {}): str
   if (actionsEnd > 0) writer.wrap(0, actionsEnd, 0, INDENT);
 
   let text = '';
-  const lines = writer.lines;
-  for (let index = 0; index < lines.length; index++) text += index === writer.spacesOnly ? '\n' : `${lines[index] ?? ''}\n`;
+  for (const line of writer.lines) text += `${line}\n`;
   return text;
 }
