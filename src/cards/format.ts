@@ -45,8 +45,9 @@ function normalized(negative: boolean, digits: string, exp: number): Decimal {
   return { negative, digits: start === 0 && end === digits.length ? digits : digits.slice(start, end), exp: exp - start };
 }
 
+/** A finite number as a Decimal (every caller answers NaN and ±Infinity before this). */
 function fromNumber(n: number): Decimal {
-  if (n === 0 || !Number.isFinite(n)) return ZERO;
+  if (n === 0) return ZERO;
   // String() gives the shortest text that reads back as the same double (toExponential's digits,
   // at a third of its cost): "123.45", "0.00012", or with an exponent, "1.5e-7", "1e+21".
   const written = String(Math.abs(n));
@@ -95,6 +96,7 @@ function roundPlaces(d: Decimal, places: number): Decimal {
 }
 
 function groupThousands(integer: string): string {
+  if (integer.length <= 3) return integer;
   return integer.replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
@@ -294,10 +296,7 @@ const EN_US_NUMBER = new Intl.NumberFormat('en-US');
  */
 export function grouped(n: number): string {
   // Whole numbers, nearly every count, are grouped here as the formatter would: its call costs microseconds.
-  if (Number.isSafeInteger(n) && !Object.is(n, -0)) {
-    if (n >= 0 && n < 1000) return String(n);
-    return n < 0 ? `-${groupThousands(String(-n))}` : groupThousands(String(n));
-  }
+  if (Number.isSafeInteger(n) && !Object.is(n, -0)) return n < 0 ? `-${groupThousands(String(-n))}` : groupThousands(String(n));
   return EN_US_NUMBER.format(n);
 }
 

@@ -215,10 +215,12 @@ describe('renderCardMessages layout', () => {
 describe('every card the bot builds, through the renderer and the keyboard', () => {
   let market: TestMarket;
   let commands: AnyCommand[];
+  let loaded: ReadonlySet<string>;
   let context: CommandContext;
   beforeAll(async () => {
     market = await startTestMarket();
     commands = await loadCommands();
+    loaded = new Set(commands.map((c) => c.name));
     context = commandContext({ commands, query: market.query });
   });
   afterAll(async () => {
@@ -228,7 +230,7 @@ describe('every card the bot builds, through the renderer and the keyboard', () 
   const run = async (name: string, args: Record<string, string | number | string[] | undefined>): Promise<Card> => {
     const command = commands.find((c) => c.name === name);
     if (command === undefined) throw new Error(`no command ${name}`);
-    return answered(command.run(args, context).then((card) => withLoadedActions(card, new Set(commands.map((c) => c.name)))));
+    return answered(command.run(args, context).then((card) => withLoadedActions(card, loaded)));
   };
 
   it('every token: /token, /technicals, /holders; every holder order and /chart for the hostile and a few more', async () => {
