@@ -378,6 +378,13 @@ function splitWordAt(w: CutWord, size: number): [CutWord, CutWord] {
   return [cutWordOf(head), cutWordOf(tail)];
 }
 
+/** Where a word goes (Writer.placeOf). */
+type Place = 0 | 1 | 2 | 3;
+const FITS = 0;
+const CUT = 1;
+const NEXT_LINE = 2;
+const OWN_LINE = 3;
+
 class Writer {
   /** No line ends with white space: words hold none, and every line ends with a word. */
   readonly lines: string[] = [];
@@ -406,9 +413,39 @@ class Writer {
   }
 
   /**
+   * Where a word of `size` columns goes on the line under way: it fits; it is cut to fill the room
+   * left (not an unbreakable one, and only at a line's start or when it is longer than a whole
+   * line); the line is written out and the word tried again on the next; or, alone at a line's
+   * start and too long, it gets that line to itself.
+   */
+  private placeOf(size: number, unbreakable: boolean): Place {
+    const room = this.room();
+    if (size <= room) return FITS;
+    if (!unbreakable && room >= 1 && (this.count === 0 || size > this.width - this.restIndent)) return CUT;
+    return this.count > 0 ? NEXT_LINE : OWN_LINE;
+  }
+
+  /** The room left on the line under way, for a word cut to fill it. */
+  private room(): number {
+    return this.width - this.used - (this.count === 0 ? 0 : 1);
+  }
+
+  private append(text: string, size: number): void {
+    const gap = this.count === 0 ? 0 : 1;
+    this.line += gap === 0 ? text : ` ${text}`;
+    this.count += 1;
+    this.used += gap + size;
+  }
+
+  private ownLine(text: string): void {
+    this.lines.push(' '.repeat(this.indent) + text);
+    this.indent = this.restIndent;
+    this.used = this.restIndent;
+  }
+
+  /**
    * Writes the words from `from` to `to` across as many lines as needed: the first line starts at
-   * `firstIndent`, the following ones at `restIndent`. A word longer than a whole line is cut to
-   * fill the lines it runs over, unless it is unbreakable: then it gets a line of its own.
+   * `firstIndent`, the following ones at `restIndent` (see placeOf for a word that does not fit).
    */
   wrap(from: number, to: number, firstIndent = 0, restIndent = firstIndent + INDENT): void {
     this.line = '';
@@ -420,54 +457,35 @@ class Writer {
     const painted = words.painted;
     for (let index = from; index < to; ) {
       const size = widths[index] ?? 0;
-      const gap = this.count === 0 ? 0 : 1;
-      const room = this.width - this.used - gap;
-      if (size <= room) {
-        this.line += gap === 0 ? (painted[index] ?? '') : ` ${painted[index] ?? ''}`;
-        this.count += 1;
-        this.used += gap + size;
-        index += 1;
-      } else if (words.unbreakable[index] !== true && room >= 1 && (this.count === 0 || size > this.width - restIndent)) {
-        this.cut(words.wordAt(index), room);
-        index += 1;
-      } else if (this.count > 0) {
-        // To the next line, and the word is tried again there.
+      const place = this.placeOf(size, words.unbreakable[index] === true);
+      if (place === NEXT_LINE) {
+        // The word is tried again there.
         this.nextLine();
-      } else {
-        this.lines.push(' '.repeat(this.indent) + (painted[index] ?? ''));
-        this.indent = restIndent;
-        this.used = restIndent;
-        index += 1;
+        continue;
       }
+      if (place === FITS) this.append(painted[index] ?? '', size);
+      else if (place === CUT) this.cut(words.wordAt(index));
+      else this.ownLine(painted[index] ?? '');
+      index += 1;
     }
     if (this.count > 0) this.lines.push(' '.repeat(this.indent) + this.line);
     else if (this.lines.length === 0) this.lines.push('');
   }
 
-  /** A word cut to fill the room left (`room` graphemes), its rest placed as wrap places any word. */
-  private cut(w: CutWord, room: number): void {
+  /** A word cut to fill the room left, its rest placed as wrap places any word. */
+  private cut(w: CutWord): void {
     // Words put back to be taken next (the two halves of a cut word, a word moved to the next line), last first.
-    const [head, tail] = splitWordAt(w, room);
-    const putBack: CutWord[] = [tail, head];
+    const putBack: CutWord[] = [w];
     for (let next = putBack.pop(); next !== undefined; next = putBack.pop()) {
-      const size = next.width;
-      const gap = this.count === 0 ? 0 : 1;
-      const space = this.width - this.used - gap;
-      if (size <= space) {
-        this.line += gap === 0 ? this.paint(next) : ` ${this.paint(next)}`;
-        this.count += 1;
-        this.used += gap + size;
-      } else if (!next.unbreakable && space >= 1 && (this.count === 0 || size > this.width - this.restIndent)) {
-        const [nextHead, nextTail] = splitWordAt(next, space);
-        putBack.push(nextTail, nextHead);
-      } else if (this.count > 0) {
+      const place = this.placeOf(next.width, next.unbreakable);
+      if (place === FITS) this.append(this.paint(next), next.width);
+      else if (place === CUT) {
+        const [head, tail] = splitWordAt(next, this.room());
+        putBack.push(tail, head);
+      } else if (place === NEXT_LINE) {
         putBack.push(next);
         this.nextLine();
-      } else {
-        this.lines.push(' '.repeat(this.indent) + this.paint(next));
-        this.indent = this.restIndent;
-        this.used = this.indent;
-      }
+      } else this.ownLine(this.paint(next));
     }
   }
 
