@@ -3,7 +3,8 @@
  * in a chat goes through the Dispatcher (parse, policy, run, action keys) to the query service, the
  * market client (batcher, limiter, retry, schema) and back to a card rendered as text; the
  * baseline is a bare undici GET of the same token-data URL with its JSON parsed. Both talk to the
- * built-in simulator over 127.0.0.1, interleaved, 200 times each; the figures are medians.
+ * built-in simulator over 127.0.0.1, interleaved, 200 times each; the figures are medians. The
+ * buttons' keys go to the SQLite store on a file, as the bot's do.
  *
  * lookup_overhead_ratio: pipeline / bare GET, with the client's cache off (goal ≤ 1.2).
  * lookup_cached_ms: the same /token within the cache's lifetime (goal < 1 ms).
@@ -11,6 +12,9 @@
  * alone, back to back and right after the thread slept 0.4 ms (bench/wakeCost.ts): what the
  * look-up's own work costs when it follows a wait, as it always does.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { renderCardText } from '../src/chats/console/render';
@@ -21,7 +25,7 @@ import { silentLogger } from '../src/log';
 import { MarketClient } from '../src/market/client';
 import { QueryService } from '../src/query/service';
 import { startSimulator } from '../src/simulator/server';
-import { MemoryActionKeyStore } from '../src/store/memoryActionKeys';
+import { openSqliteStore } from '../src/store/sqliteStore';
 import { freshSolUsdRate } from '../src/query/usdRate';
 import { recordResult } from './results';
 import type { Row } from './run';
@@ -51,8 +55,11 @@ export async function benchLookup(): Promise<Row[]> {
   const url = `${sim.baseUrl}/api/token-data?address=${encodeURIComponent(address)}`;
   const bareAgent = new Agent({ keepAliveTimeout: 30_000 });
 
+  // The buttons' keys in the store the bot uses, SQLite on a file: issuing them is part of the answer.
+  const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-lookup-'));
+  const store = openSqliteStore(join(dir, 'bench.db'));
   const dispatcherOver = (client: MarketClient) =>
-    new Dispatcher({ commands, services: { query: new QueryService(client) }, actionKeys: new MemoryActionKeyStore(), logger: silentLogger });
+    new Dispatcher({ commands, services: { query: new QueryService(client) }, actionKeys: store.actionKeys, logger: silentLogger });
   const answer = async (dispatcher: Dispatcher) => {
     const reply = await dispatcher.runLine(line, CONSOLE_CALLER);
     if (reply === null || reply.errorId !== null) throw new Error(`/token failed in the bench: ${reply?.card.title ?? 'not a command'}`);
@@ -98,6 +105,8 @@ export async function benchLookup(): Promise<Row[]> {
   await cached.close();
   await bareAgent.close();
   await sim.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
   return [
     { what: '/token through the Dispatcher to a rendered card, no cache (median)', figure: `${median(pipelineMs).toFixed(3)} ms` },
     { what: 'bare undici GET of the same token-data URL (median)', figure: `${median(bareMs).toFixed(3)} ms` },

@@ -21,13 +21,11 @@ export type ResolvedAction =
   | { status: 'wrong-chat' };
 
 export interface ActionKeyStore {
-  /** Issues a key (at most 20 bytes of [A-Za-z0-9_-]) for an action shown in `chat`, valid until `expiresAt`. */
-  issue(action: StoredAction, chat: ChatRef, expiresAt: Date): Promise<string>;
   /**
-   * Issues a key for each action, in order, as `issue` would one by one, but together (the
-   * SQLite store in one transaction): a card's buttons cost one wait, not one each. The actions
-   * may be a card's own (with their labels): a store keeps only command, args and refresh of
-   * each, copied.
+   * Issues a key (at most 20 bytes of [A-Za-z0-9_-]) for each action shown in `chat`, in order,
+   * valid until `expiresAt`: a card's buttons together (the SQLite store in one transaction), so
+   * they cost one wait, not one each. The actions may be a card's own (with their labels): a store
+   * keeps only command, args and refresh of each, copied.
    */
   issueAll(actions: readonly StoredAction[], chat: ChatRef, expiresAt: Date): Promise<string[]>;
   /** Looks a key up for a press in `chat` at `now`. */

@@ -40,10 +40,6 @@ export class SqliteActionKeys implements ActionKeyStore {
     );
   }
 
-  async issue(action: StoredAction, chat: ChatRef, expiresAt: Date): Promise<string> {
-    return this.insertOne(action, chat, expiresAt.getTime());
-  }
-
   /**
    * A card's keys in one transaction: one write of the log for the card, not one per button (a
    * token card has five), which is most of what issuing them costs.

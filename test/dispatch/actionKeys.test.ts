@@ -3,15 +3,14 @@
  * button's key fits Telegram's callback_data (64 bytes) and Discord's custom_id (100 characters)
  * whatever the action holds, and presses back to exactly the action it stands for.
  */
-import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../src/cards/card';
 import type { ChatRef, ChatReply } from '../../src/chats/chat';
 import type { AnyCommand } from '../../src/dispatch/command';
 import { Dispatcher, type CommandCaller } from '../../src/dispatch/dispatcher';
 import { loadCommands } from '../../src/dispatch/registry';
 import { silentLogger } from '../../src/log';
-import { MemoryActionKeyStore } from '../../src/store/memoryActionKeys';
+import { MemoryActionKeyStore } from '../support/memoryActionKeys';
 import { startTestMarket, type TestMarket } from '../support/market';
 
 const TELEGRAM_CALLBACK_DATA_BYTES = 64;
@@ -89,96 +88,5 @@ describe('action keys for every kind of card', () => {
     // The cards do offer actions, and some of them would not fit a button written out.
     expect(buttons).toBeGreaterThan(10);
     expect(longestAction).toBeGreaterThan(TELEGRAM_CALLBACK_DATA_BYTES);
-  });
-});
-
-describe('MemoryActionKeyStore', () => {
-  const chat: ChatRef = { platform: 'discord', chatId: '111', threadId: null, scopeId: '999' };
-  const now = new Date(Date.UTC(2026, 0, 1));
-  const later = (ms: number) => new Date(now.getTime() + ms);
-
-  it('issues distinct keys that resolve in their chat until they expire, then are pruned', async () => {
-    const store = new MemoryActionKeyStore();
-    const action = { command: 'token', args: ['a'] };
-    const first = await store.issue(action, chat, later(1000));
-    const second = await store.issue(action, chat, later(5000));
-    expect(first).not.toBe(second);
-    action.args.push('changed later');
-    expect(await store.resolve(first, chat, now)).toEqual({ status: 'ok', action: { command: 'token', args: ['a'] } });
-    expect(await store.resolve(first, { ...chat, chatId: '112' }, now)).toEqual({ status: 'wrong-chat' });
-    expect(await store.resolve(first, chat, later(1000))).toEqual({ status: 'expired' });
-    expect(await store.resolve('nope', chat, now)).toEqual({ status: 'unknown' });
-    expect(await store.prune(later(1000))).toBe(1);
-    expect(store.size).toBe(1);
-    expect(await store.resolve(first, chat, later(1000))).toEqual({ status: 'unknown' });
-    expect(await store.resolve(second, chat, later(1000))).toMatchObject({ status: 'ok' });
-  });
-
-  it('tells a Telegram forum topic from the rest of its group', async () => {
-    const store = new MemoryActionKeyStore();
-    const group: ChatRef = { platform: 'telegram', chatId: '-100', threadId: null, scopeId: null };
-    const key = await store.issue({ command: 'help', args: [] }, { ...group, threadId: '7' }, later(1000));
-    expect(await store.resolve(key, group, now)).toEqual({ status: 'wrong-chat' });
-    expect(await store.resolve(key, { ...group, threadId: '7' }, now)).toMatchObject({ status: 'ok' });
-  });
-
-  it('holds at most its maximum of keys, dropping the oldest first', async () => {
-    const MAX = 1000;
-    const store = new MemoryActionKeyStore(MAX);
-    const first = await store.issue({ command: 'help', args: [] }, chat, later(1000));
-    let last = '';
-    for (let index = 0; index < MAX; index++) last = await store.issue({ command: 'help', args: [] }, chat, later(1000));
-    expect(store.size).toBe(MAX);
-    expect(await store.resolve(first, chat, now)).toEqual({ status: 'unknown' });
-    expect(await store.resolve(last, chat, now)).toMatchObject({ status: 'ok' });
-  });
-
-  it('evicts the oldest key still held, across prunes and overflows, as a list of keys in issue order would', async () => {
-    // Each step issues a key living `life` ms, or prunes at `at` ms; the model is the keys held, oldest first.
-    const step = fc.oneof(
-      fc.record({ kind: fc.constant('issue' as const), life: fc.integer({ min: 1, max: 10 }) }),
-      fc.record({ kind: fc.constant('prune' as const), at: fc.integer({ min: 0, max: 10 }) }),
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 6 }), fc.array(step, { maxLength: 60 }), async (max, steps) => {
-        const store = new MemoryActionKeyStore(max);
-        const issued: string[] = [];
-        let held: Array<{ key: string; expiresAtMs: number }> = [];
-        for (const s of steps) {
-          if (s.kind === 'issue') {
-            const expiresAt = later(s.life);
-            const key = await store.issue({ command: 'help', args: [] }, chat, expiresAt);
-            issued.push(key);
-            held.push({ key, expiresAtMs: expiresAt.getTime() });
-            if (held.length > max) held.shift();
-          } else {
-            const before = held.length;
-            held = held.filter((entry) => entry.expiresAtMs > later(s.at).getTime());
-            expect(await store.prune(later(s.at))).toBe(before - held.length);
-          }
-          expect(store.size).toBe(held.length);
-        }
-        const heldKeys = new Set(held.map((entry) => entry.key));
-        for (const key of issued) {
-          const resolved = await store.resolve(key, chat, now);
-          expect(resolved.status).toBe(heldKeys.has(key) ? 'ok' : 'unknown');
-        }
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it('evicts without walking its map: asking a Map for its first key walks past every hole its deletions left', async () => {
-    const MAX = 50;
-    const store = new MemoryActionKeyStore(MAX);
-    for (let index = 0; index < MAX * 3; index++) await store.issue({ command: 'help', args: [] }, chat, later(1000));
-    const walks = [vi.spyOn(Map.prototype, 'keys'), vi.spyOn(Map.prototype, 'entries'), vi.spyOn(Map.prototype, 'values'), vi.spyOn(Map.prototype, 'forEach')];
-    try {
-      for (let index = 0; index < MAX * 3; index++) await store.issue({ command: 'help', args: [] }, chat, later(1000));
-      for (const walk of walks) expect(walk).not.toHaveBeenCalled();
-    } finally {
-      for (const walk of walks) walk.mockRestore();
-    }
-    expect(store.size).toBe(MAX);
   });
 });

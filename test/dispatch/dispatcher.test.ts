@@ -12,7 +12,7 @@ import { Dispatcher, type CommandCaller } from '../../src/dispatch/dispatcher';
 import { createLogger } from '../../src/log';
 import { MarketError } from '../../src/market/errors';
 import type { QueryService } from '../../src/query/service';
-import { MemoryActionKeyStore } from '../../src/store/memoryActionKeys';
+import { MemoryActionKeyStore } from '../support/memoryActionKeys';
 import helpCommand from '../../commands/help';
 
 const ADDRESS = '646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25';

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
 import { chat, tempDir } from './helpers';
+import { issueOne } from '../support/issueOne';
 
 let store: SqliteStore;
 let path: string;
@@ -22,31 +23,31 @@ describe('action keys', () => {
   it('issues short opaque keys of [A-Za-z0-9_-] that resolve in their chat', async () => {
     const keys = new Set<string>();
     for (let i = 0; i < 200; i += 1) {
-      const key = await store.actionKeys.issue({ command: 'holders', args: [`Token${i}`] }, chat('1'), LATER);
+      const key = await issueOne(store.actionKeys, { command: 'holders', args: [`Token${i}`] }, chat('1'), LATER);
       expect(key).toMatch(/^[A-Za-z0-9_-]{1,20}$/);
       expect(Buffer.byteLength(key)).toBeLessThanOrEqual(20);
       expect(key).not.toContain(`Token${i}`);
       keys.add(key);
     }
     expect(keys.size).toBe(200);
-    const key = await store.actionKeys.issue({ command: 'chart', args: ['TokenA', '1h'] }, chat('1'), LATER);
+    const key = await issueOne(store.actionKeys, { command: 'chart', args: ['TokenA', '1h'] }, chat('1'), LATER);
     expect(await store.actionKeys.resolve(key, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'chart', args: ['TokenA', '1h'] } });
     // Bound to the thread too, as the in-memory store binds it.
     expect((await store.actionKeys.resolve(key, chat('1', 'telegram', '3'), NOW)).status).toBe('wrong-chat');
-    const inTopic = await store.actionKeys.issue({ command: 'chart', args: [] }, chat('1', 'telegram', '3'), LATER);
+    const inTopic = await issueOne(store.actionKeys, { command: 'chart', args: [] }, chat('1', 'telegram', '3'), LATER);
     expect((await store.actionKeys.resolve(inTopic, chat('1', 'telegram', '3'), NOW)).status).toBe('ok');
     expect((await store.actionKeys.resolve(inTopic, chat('1'), NOW)).status).toBe('wrong-chat');
   });
 
   it('keeps the Refresh flag of an action, and only when set', async () => {
-    const refresh = await store.actionKeys.issue({ command: 'token', args: ['TokenA'], refresh: true }, chat('1'), LATER);
-    const plain = await store.actionKeys.issue({ command: 'token', args: ['TokenA'], refresh: false }, chat('1'), LATER);
+    const refresh = await issueOne(store.actionKeys, { command: 'token', args: ['TokenA'], refresh: true }, chat('1'), LATER);
+    const plain = await issueOne(store.actionKeys, { command: 'token', args: ['TokenA'], refresh: false }, chat('1'), LATER);
     expect(await store.actionKeys.resolve(refresh, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'], refresh: true } });
     expect(await store.actionKeys.resolve(plain, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'] } });
   });
 
   it('refuses keys of other chats, unknown keys and expired keys', async () => {
-    const key = await store.actionKeys.issue({ command: 'token', args: ['TokenA'] }, chat('1'), LATER);
+    const key = await issueOne(store.actionKeys, { command: 'token', args: ['TokenA'] }, chat('1'), LATER);
     expect(await store.actionKeys.resolve(key, chat('2'), NOW)).toEqual({ status: 'wrong-chat' });
     expect(await store.actionKeys.resolve(key, chat('1', 'discord'), NOW)).toEqual({ status: 'wrong-chat' });
     expect(await store.actionKeys.resolve('nope', chat('1'), NOW)).toEqual({ status: 'unknown' });
@@ -57,8 +58,8 @@ describe('action keys', () => {
   });
 
   it('survive a restart until they expire, and prune forgets expired ones', async () => {
-    const lasting = await store.actionKeys.issue({ command: 'token', args: ['TokenA'] }, chat('1'), LATER);
-    const brief = await store.actionKeys.issue({ command: 'token', args: ['TokenB'] }, chat('1'), new Date(NOW.getTime() + 1000));
+    const lasting = await issueOne(store.actionKeys, { command: 'token', args: ['TokenA'] }, chat('1'), LATER);
+    const brief = await issueOne(store.actionKeys, { command: 'token', args: ['TokenB'] }, chat('1'), new Date(NOW.getTime() + 1000));
     await store.close();
     store = openSqliteStore(path);
     expect(await store.actionKeys.resolve(lasting, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'] } });

@@ -3,9 +3,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ActionKeyStore } from '../../src/store/actionKeys';
-import { MemoryActionKeyStore } from '../../src/store/memoryActionKeys';
+import { MemoryActionKeyStore } from '../support/memoryActionKeys';
 import { openSqliteStore } from '../../src/store/sqliteStore';
 import { chat, tempDir } from './helpers';
+import { issueOne } from '../support/issueOne';
 
 let cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -36,7 +37,7 @@ describe.each(STORES)('the %s action key store', (_name, make) => {
   it('answers ok, expired, wrong-chat and unknown alike', async () => {
     const keys = make();
     const here = chat('1', 'telegram', '4');
-    const key = await keys.issue({ command: 'holders', args: ['TokenA', '2'], refresh: true }, here, LATER);
+    const key = await issueOne(keys, { command: 'holders', args: ['TokenA', '2'], refresh: true }, here, LATER);
     expect(key).toMatch(/^[A-Za-z0-9_-]{1,20}$/);
     expect(await keys.resolve(key, here, NOW)).toEqual({ status: 'ok', action: { command: 'holders', args: ['TokenA', '2'], refresh: true } });
     expect(await keys.resolve(key, chat('1', 'telegram', null), NOW)).toEqual({ status: 'wrong-chat' });
@@ -66,15 +67,15 @@ describe.each(STORES)('the %s action key store', (_name, make) => {
   it('keeps what was issued, whatever happens to the action afterwards', async () => {
     const keys = make();
     const action = { command: 'token', args: ['TokenA'] };
-    const key = await keys.issue(action, chat('1'), LATER);
+    const key = await issueOne(keys, action, chat('1'), LATER);
     action.args.push('changed');
     expect(await keys.resolve(key, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'] } });
   });
 
   it('prunes keys expired at or before now', async () => {
     const keys = make();
-    await keys.issue({ command: 'token', args: [] }, chat('1'), new Date(NOW.getTime() + 1000));
-    await keys.issue({ command: 'token', args: [] }, chat('1'), LATER);
+    await issueOne(keys, { command: 'token', args: [] }, chat('1'), new Date(NOW.getTime() + 1000));
+    await issueOne(keys, { command: 'token', args: [] }, chat('1'), LATER);
     expect(await keys.prune(new Date(NOW.getTime() + 999))).toBe(0);
     expect(await keys.prune(new Date(NOW.getTime() + 1000))).toBe(1);
     expect(await keys.prune(LATER)).toBe(1);

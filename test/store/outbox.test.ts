@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
 import { chat, newFollow, priceEvent, tempDir, tokenSnapshot, walletSnapshot } from './helpers';
+import { issueOne } from '../support/issueOne';
 
 let store: SqliteStore;
 let path: string;
@@ -227,7 +228,7 @@ describe('the outbox', () => {
     await store.follows.upsert(newFollow(supergroup, 'TokenB', { label: 'already here' }));
     await store.chats.updateSettings(group, { detectAddresses: true });
     await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k1'), to: [{ chat: group, label: null }] }], T0);
-    const key = await store.actionKeys.issue({ command: 'token', args: ['TokenA'] }, group, at(60_000));
+    const key = await issueOne(store.actionKeys, { command: 'token', args: ['TokenA'] }, group, at(60_000));
     expect((await store.follows.followersOf('token', 'TokenA')).map((f) => f.chat.chatId)).toEqual(['-42']);
 
     await store.chats.migrate('telegram', '-42', '-10042');

@@ -5,7 +5,7 @@ import { defineCommand } from '../../../src/dispatch/command';
 import { Dispatcher } from '../../../src/dispatch/dispatcher';
 import { silentLogger } from '../../../src/log';
 import type { QueryService } from '../../../src/query/service';
-import { MemoryActionKeyStore } from '../../../src/store/memoryActionKeys';
+import { MemoryActionKeyStore } from '../../support/memoryActionKeys';
 import helpCommand from '../../../commands/help';
 
 const ADDRESS = '646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainText } from '../../../src/cards/card';
 import { MAX_CAPTION_LENGTH, MAX_MESSAGE_LENGTH } from '../../../src/chats/telegram/html';
 import { defineCommand } from '../../../src/dispatch/command';
-import { MemoryActionKeyStore } from '../../../src/store/memoryActionKeys';
+import { MemoryActionKeyStore } from '../../support/memoryActionKeys';
 import type { BotMessage, TestChat, TestUser } from '../../support/telegram/botApi';
 import { parseTelegramHtml } from '../../support/telegram/telegramHtml';
 import { startTelegramWorld, type TelegramWorld } from '../../support/telegram/world';

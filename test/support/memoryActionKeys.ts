@@ -1,0 +1,55 @@
+/**
+ * Card actions kept in memory under short random keys: the ActionKeyStore of tests that need no
+ * database. It answers as the SQLite store does (test/store/actionKeysContract.test.ts runs the
+ * same cases against both). Keys are kept until pruned.
+ */
+import { randomBytes } from 'node:crypto';
+import { chatKey, type ChatRef } from '../../src/chats/chat';
+import type { ActionKeyStore, ResolvedAction, StoredAction } from '../../src/store/actionKeys';
+
+/** 12 random bytes: 16 characters of base64url, inside the 20 the contract allows. */
+const KEY_BYTES = 12;
+/** A key longer than the contract allows was never issued here; it is refused before any lookup. */
+const MAX_KEY_LENGTH = 20;
+
+interface Entry {
+  action: StoredAction;
+  chat: string;
+  expiresAtMs: number;
+}
+
+export class MemoryActionKeyStore implements ActionKeyStore {
+  private readonly entries = new Map<string, Entry>();
+
+  issueAll(actions: readonly StoredAction[], chat: ChatRef, expiresAt: Date): Promise<string[]> {
+    const keys: string[] = [];
+    for (const action of actions) {
+      const key = randomBytes(KEY_BYTES).toString('base64url');
+      // A copy, so a card changed after its buttons were issued cannot change what they do.
+      const stored: StoredAction = { command: action.command, args: [...action.args] };
+      if (action.refresh === true) stored.refresh = true;
+      this.entries.set(key, { action: stored, chat: chatKey(chat), expiresAtMs: expiresAt.getTime() });
+      keys.push(key);
+    }
+    return Promise.resolve(keys);
+  }
+
+  resolve(key: string, chat: ChatRef, now: Date): Promise<ResolvedAction> {
+    const entry = key.length > MAX_KEY_LENGTH ? undefined : this.entries.get(key);
+    if (entry === undefined) return Promise.resolve({ status: 'unknown' });
+    if (entry.expiresAtMs <= now.getTime()) return Promise.resolve({ status: 'expired' });
+    if (entry.chat !== chatKey(chat)) return Promise.resolve({ status: 'wrong-chat' });
+    return Promise.resolve({ status: 'ok', action: { ...entry.action, args: [...entry.action.args] } });
+  }
+
+  prune(now: Date): Promise<number> {
+    let removed = 0;
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAtMs <= now.getTime()) {
+        this.entries.delete(key);
+        removed++;
+      }
+    }
+    return Promise.resolve(removed);
+  }
+}
