@@ -25,7 +25,7 @@ export class SqliteStore implements Store {
 
   constructor(
     private readonly opened: OpenedDatabase,
-    private readonly checkpointer: WalCheckpointer | null = null,
+    private readonly checkpointer: WalCheckpointer,
   ) {
     const { db } = opened;
     this.follows = new SqliteFollows(db);
@@ -54,7 +54,7 @@ export class SqliteStore implements Store {
     if (this.closed) return;
     this.closed = true;
     this.state.flush();
-    await this.checkpointer?.stop();
+    await this.checkpointer.stop();
     this.opened.close();
   }
 }
@@ -63,5 +63,13 @@ export class SqliteStore implements Store {
 export function openSqliteStore(path: string, options: OpenOptions & { logger?: Logger } = {}): SqliteStore {
   const opened = openDatabase(path, options);
   const onProblem = (message: string) => options.logger?.warn({ path }, message);
-  return new SqliteStore(opened, path === ':memory:' ? null : new WalCheckpointer(opened.db, path, { onProblem }));
+  let checkpointer: WalCheckpointer;
+  try {
+    checkpointer = new WalCheckpointer(opened.db, path, { onProblem });
+  } catch (error) {
+    // No store to close it later: the file and its lock are let go here.
+    opened.close();
+    throw error;
+  }
+  return new SqliteStore(opened, checkpointer);
 }

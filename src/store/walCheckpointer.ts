@@ -26,11 +26,16 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.path, { timeout: 1000 });
 // A checkpoint copies pages from the log to the file; it needs no page cache of its own to speak of.
 db.pragma('cache_size = -256');
+// A failure is told once, not every interval while it lasts; a success ends it.
+let failing = '';
 const checkpoint = () => {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
+    failing = '';
   } catch (error) {
-    parentPort.postMessage({ type: 'error', message: error && error.message ? String(error.message) : String(error) });
+    const message = error && error.message ? String(error.message) : String(error);
+    if (message !== failing) parentPort.postMessage({ type: 'error', message });
+    failing = message;
   }
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
@@ -73,19 +78,26 @@ export class WalCheckpointer {
         options.onProblem?.(`WAL checkpoint failed: ${String(message.message)}`);
       }
     });
-    this.worker.on('error', (error) => options.onProblem?.(`WAL checkpointer stopped: ${error.message}`));
+    // A thread that fails emits 'error' and then 'exit': one warning, with the error's reason.
+    let failure = '';
+    this.worker.on('error', (error) => {
+      failure = `: ${error.message}`;
+    });
     this.exited = new Promise((resolve) => {
       this.worker.once('exit', () => {
         if (!this.stopped) {
-          this.fallBack();
-          options.onProblem?.('WAL checkpointer ended; SQLite checkpoints on commit again');
+          if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+          options.onProblem?.(`WAL checkpointer ended${failure}; SQLite checkpoints on commit again`);
         }
         resolve();
       });
     });
   }
 
-  /** Stops the thread and waits for its connection to close; the writer checkpoints on its own again. */
+  /**
+   * Stops the thread and waits for its connection to close. Called as the store closes: closing
+   * the writer's connection then checkpoints what is left, so its automatic checkpoint stays off.
+   */
   async stop(): Promise<void> {
     if (!this.stopped) {
       this.stopped = true;
@@ -94,10 +106,5 @@ export class WalCheckpointer {
       this.worker.postMessage('stop');
     }
     await this.exited;
-    this.fallBack();
-  }
-
-  private fallBack(): void {
-    if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
   }
 }
