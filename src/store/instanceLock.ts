@@ -21,13 +21,10 @@ function lockPathOf(databasePath: string): string {
 export function takeInstanceLock(databasePath: string): InstanceLock {
   const lock = new Database(lockPathOf(databasePath), { timeout: 0 });
   try {
-    // In exclusive locking mode the first write's lock is kept until the connection closes.
+    // In exclusive locking mode a lock, once taken, is kept until the connection closes: an
+    // exclusive transaction takes it, and nothing needs writing.
     lock.pragma('locking_mode = EXCLUSIVE');
     lock.exec('BEGIN EXCLUSIVE');
-    lock.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, since INTEGER NOT NULL)');
-    lock.exec('DELETE FROM holder');
-    // For an operator who opens the file: which process holds it, since when.
-    lock.prepare<[number, number]>('INSERT INTO holder (pid, since) VALUES (?, ?)').run(process.pid, Date.now());
     lock.exec('COMMIT');
   } catch (error) {
     lock.close();

@@ -27,7 +27,7 @@ export class StoreOpenError extends Error {
 }
 
 export interface OpenOptions {
-  /** How long start-up waits for a lock held by another process before failing. */
+  /** How long start-up waits for the file held by another program (a `sqlite3` shell) before failing; another TokenWatch is refused at once. */
   busyTimeoutMs?: number;
   /**
    * Reads every page once at start (`PRAGMA quick_check`), so that damage inside the file stops
