@@ -109,11 +109,10 @@ export interface StateRepository {
   commitToken(snapshot: TokenSnapshot, alerts: Array<{ event: AlertEvent; to: AlertDelivery[] }>, now: Date): Promise<number>;
   commitWallet(snapshot: WalletSnapshot, alerts: Array<{ event: AlertEvent; to: AlertDelivery[] }>, now: Date): Promise<number>;
   /**
-   * Optional: many commitToken and commitWallet in ONE transaction (the watcher commits what one
-   * tick of the streams brought at once). Same rules as those two; returns the rows added. A store
-   * without it gets one commit per snapshot.
+   * Many commitToken and commitWallet in ONE transaction (the watcher commits what one tick of the
+   * streams brought at once). Same rules as those two; returns the rows added.
    */
-  commitMany?(batch: StateCommitBatch, now: Date): Promise<number>;
+  commitMany(batch: StateCommitBatch, now: Date): Promise<number>;
 }
 
 export interface StateCommitBatch {

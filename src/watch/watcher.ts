@@ -24,8 +24,7 @@
  *   stream and a reconciliation seeing the same change make one alert. An input whose target is in
  *   memory is compared as it arrives; one that needs a read first (its state, its follows, a traded
  *   token's name) waits, and its target's later inputs wait behind it, while other targets go on.
- *   What a turn of the event loop found is committed in one transaction (`store.state.commitMany`
- *   when the store has it).
+ *   What a turn of the event loop found is committed in one transaction (`store.state.commitMany`).
  * - The last-seen state and the follows of each target are kept in memory (the store holds the
  *   durable copy); `resync(address)` reloads one target's follows, `resync()` all of them.
  * - A reconnection shows as a second snapshot on a subscription that had one: `onReconnect`
@@ -493,7 +492,7 @@ class WatcherImpl implements Watcher {
       this.uncommitted = null;
       let rows = 0;
       try {
-        rows = await this.commit({ tokens: [...batch.tokens.values()], wallets: [...batch.wallets.values()] }, new Date(this.now()));
+        rows = await this.store.state.commitMany({ tokens: [...batch.tokens.values()], wallets: [...batch.wallets.values()] }, new Date(this.now()));
         this.counts.rows += rows;
       } catch (error) {
         this.logger.error({ error: errorText(error), inputs: batch.inputs }, 'could not commit alerts; their state is read again from the store');
@@ -631,15 +630,6 @@ class WatcherImpl implements Watcher {
       const to = deliveriesFor(event, followers, now);
       if (to.length > 0) entry.alerts.push({ event, to });
     }
-  }
-
-  private async commit(batch: StateCommitBatch, now: Date): Promise<number> {
-    const state = this.store.state;
-    if (state.commitMany) return state.commitMany(batch, now);
-    let rows = 0;
-    for (const item of batch.tokens) rows += await state.commitToken(item.snapshot, item.alerts, now);
-    for (const item of batch.wallets) rows += await state.commitWallet(item.snapshot, item.alerts, now);
-    return rows;
   }
 
   /**
