@@ -49,7 +49,7 @@ function sameFlags(last: TokenSnapshot, next: TokenSnapshot): boolean {
 
 /** The flags that differ between two snapshots (nothing when either analysis is unread). */
 export function flagChanges(last: TokenSnapshot, next: TokenSnapshot): FlagChange[] {
-  if (!analysisRead(last) || !analysisRead(next)) return [];
+  if (sameFlags(last, next) || !analysisRead(last) || !analysisRead(next)) return [];
   const changes: FlagChange[] = [];
   const mintFrom = blankToNull(last.mintAuthority);
   const mintTo = blankToNull(next.mintAuthority);
@@ -67,13 +67,13 @@ export function flagChanges(last: TokenSnapshot, next: TokenSnapshot): FlagChang
 }
 
 export function detectRiskFlags(last: TokenSnapshot | null, next: TokenSnapshot): RiskFlagEvent[] {
-  if (last === null || sameFlags(last, next)) return [];
+  if (last === null) return [];
+  const changes = flagChanges(last, next);
+  if (changes.length === 0) return [];
   const from = normalizeStatus(last.riskStatus);
   const to = normalizeStatus(next.riskStatus);
   // A status change carries its flags itself (see riskStatus.ts).
   if (from !== null && to !== null && from !== to) return [];
-  const changes = flagChanges(last, next);
-  if (changes.length === 0) return [];
   const parts = changes.flatMap((change) => [change.flag, change.from, change.to]);
   return [
     {

@@ -16,7 +16,7 @@ import { normalizeStatus } from './status';
 export { normalizeStatus };
 
 export function detectRiskStatus(last: TokenSnapshot | null, next: TokenSnapshot): RiskStatusEvent[] {
-  // The same text is the same status (snapshot.ts keeps the previous string when equal): the usual push.
+  // The same text is the same status: the usual push, settled without normalizing either.
   if (last === null || last.riskStatus === next.riskStatus) return [];
   const from = normalizeStatus(last.riskStatus);
   const to = normalizeStatus(next.riskStatus);
