@@ -51,16 +51,17 @@ export class ResponseCache<V extends {}> {
   private readonly inflight = new Map<string, Promise<V>>();
 
   /** The value for `key`, and where it came from. */
-  async get(key: string, load: Load<V>): Promise<{ value: V; source: CacheSource }> {
+  get(key: string, load: Load<V>): Promise<{ value: V; source: CacheSource }> {
     // With nothing to store, the LRU's fetch (its placeholders, abort controllers and size
     // calculation) is all cost: a map of the loads on their way does the coalescing alone.
     if (!this.stores) return this.coalesce(key, load);
     const status: LRUCache.Status<string, V, Load<V>> = {};
     // The load itself is the fetch's context: no function made per call.
-    const value = await this.lru.fetch(key, { context: load, status });
-    if (value === undefined) throw new Error('the cache load gave no value');
-    const source: CacheSource = status.fetch === 'hit' ? 'cache' : status.fetch === 'inflight' ? 'coalesced' : 'upstream';
-    return { value, source };
+    return this.lru.fetch(key, { context: load, status }).then((value) => {
+      if (value === undefined) throw new Error('the cache load gave no value');
+      const source: CacheSource = status.fetch === 'hit' ? 'cache' : status.fetch === 'inflight' ? 'coalesced' : 'upstream';
+      return { value, source };
+    });
   }
 
   private coalesce(key: string, load: Load<V>): Promise<{ value: V; source: CacheSource }> {
@@ -69,7 +70,7 @@ export class ResponseCache<V extends {}> {
     // The load starts on the next microtask, as through the LRU, so one that throws at once still settles here.
     const started = Promise.resolve().then(load);
     this.inflight.set(key, started);
-    // Promise handlers rather than an async function: this runs on every look-up with the cache off.
+    // Promise handlers rather than an async function (here and in get): this runs on every look-up.
     return started.then(
       (value) => {
         this.settled(key, started);

@@ -30,8 +30,10 @@ interface Waiter {
 
 /** Look-ups waiting for their batch to be sent. */
 interface Batch {
-  keys: string[];
-  waiters: Waiter[];
+  /** The look-ups waiting, by address: its size is the count of distinct addresses to ask for. */
+  waiters: Map<string, Waiter[]>;
+  /** Look-ups in all, repeats included. */
+  lookups: number;
 }
 
 /** Promise jobs queued before a batch is sent run first, so look-ups made in them join it. */
@@ -59,45 +61,39 @@ export class TokenBatcher {
   /** One token by address (already checked and normalized by the caller). */
   load(address: string): Promise<Token> {
     let batch = this.pending;
-    if (batch === null || batch.keys.length >= this.options.maxBatchSize) {
-      const opened: Batch = { keys: [], waiters: [] };
+    if (batch === null || (batch.waiters.size >= this.options.maxBatchSize && !batch.waiters.has(address))) {
+      const opened: Batch = { waiters: new Map(), lookups: 0 };
       this.pending = opened;
-      afterPromiseJobs(() => this.send(opened));
+      afterPromiseJobs(() => void this.send(opened));
       batch = opened;
     }
-    batch.keys.push(address);
+    batch.lookups += 1;
     const waiters = batch.waiters;
     return new Promise<Token>((resolve, reject) => {
-      waiters.push({ resolve, reject });
+      const waiter = { resolve, reject };
+      const waiting = waiters.get(address);
+      if (waiting === undefined) waiters.set(address, [waiter]);
+      else waiting.push(waiter);
     });
   }
 
-  private send(batch: Batch): void {
+  private async send(batch: Batch): Promise<void> {
     if (this.pending === batch) this.pending = null;
-    this.loadBatch(batch.keys).then(
-      (results) => {
-        for (let index = 0; index < batch.waiters.length; index++) {
-          const waiter = batch.waiters[index];
-          const result = results[index];
-          if (waiter === undefined) continue;
-          if (result === undefined || result instanceof Error) waiter.reject(result);
+    const addresses = [...batch.waiters.keys()];
+    this.options.onBatch?.(batch.lookups, addresses.length);
+    try {
+      const byAddress = indexByAddress(await this.fetchBatch(addresses));
+      for (const [address, waiters] of batch.waiters) {
+        const result = readToken(address, byAddress.get(address));
+        for (const waiter of waiters) {
+          if (result instanceof Error) waiter.reject(result);
           else waiter.resolve(result);
         }
-      },
-      (error: unknown) => {
-        for (const waiter of batch.waiters) waiter.reject(error);
-      },
-    );
-  }
-
-  private async loadBatch(keys: readonly string[]): Promise<Array<Token | Error>> {
-    const distinct = [...new Set(keys)];
-    this.options.onBatch?.(keys.length, distinct.length);
-    const data = await this.fetchBatch(distinct);
-    const byAddress = indexByAddress(data);
-    const results = new Map<string, Token | Error>();
-    for (const address of distinct) results.set(address, readToken(address, byAddress.get(address)));
-    return keys.map((key) => results.get(key) ?? notFound(key));
+      }
+    } catch (error) {
+      // Every look-up still waiting gets the failure (one already answered keeps its answer).
+      for (const waiters of batch.waiters.values()) for (const waiter of waiters) waiter.reject(error);
+    }
   }
 }
 
