@@ -25,7 +25,7 @@ export interface HttpResponse {
   body: string;
   /** Milliseconds from sending to the end of the body, for the log. */
   elapsedMs: number;
-  /** Objects and lists the body can hold at most (its `{` and `[` bytes); absent when not counted. */
+  /** Objects and lists the body can hold at most (its `{` and `[` bytes), counted to one past what readJson allows; absent when not counted. */
   structures?: number;
 }
 
@@ -142,15 +142,16 @@ export class HttpTransport {
       // A failure to send (a closed pool) comes back through the exchange, like any other.
       this.pool.dispatch({ method: 'GET', path, headers: { 'x-api-key': this.apiKey, accept: 'application/json' } }, exchange);
       const bytes = await exchange.done;
+      const body = bytes.toString('utf8');
       return {
         status: exchange.status,
         headers: exchange.headers,
-        body: bytes.toString('utf8'),
-        structures: countStructures(bytes),
+        body,
+        structures: countStructures(bytes, structureLimit(body.length)),
         elapsedMs: Math.round(performance.now() - started),
       };
     } catch (error) {
-      const reason: unknown = exchange.aborted ? exchange.reason : error;
+      const reason: unknown = exchange.reason ?? error;
       const cause = reason instanceof DeadlineReached || reason instanceof TooLarge ? reason : error;
       throw transportError(endpoint, cause, { path, elapsedMs: Math.round(performance.now() - started), closed: this.closed });
     } finally {
@@ -228,8 +229,8 @@ function nothing(): void {}
 class Exchange implements Dispatcher.DispatchHandler {
   status = 0;
   headers: ResponseHeaders = {};
-  aborted = false;
-  reason: unknown = undefined;
+  /** Why the request was aborted; null while it was not. */
+  reason: Error | null = null;
   readonly done: Promise<Buffer>;
   // Set by the promise's executor; one shared no-op until then, not two closures per request.
   private resolve: (bytes: Buffer) => void = nothing;
@@ -248,8 +249,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   /** Stops the request wherever it is; the answer fails with `reason`. The first reason stands. */
   abort(reason: Error): void {
-    if (this.aborted) return;
-    this.aborted = true;
+    if (this.reason !== null) return;
     this.reason = reason;
     if (this.controller !== null && !this.controller.aborted) this.controller.abort(reason);
     this.fail(reason);
@@ -257,7 +257,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    if (this.aborted && this.reason instanceof Error) controller.abort(this.reason);
+    if (this.reason !== null) controller.abort(this.reason);
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: ResponseHeaders): void {
@@ -293,35 +293,26 @@ class Exchange implements Dispatcher.DispatchHandler {
   private fail(error: unknown): void {
     if (this.settled) return;
     this.settled = true;
-    this.reject(this.aborted ? this.reason : error);
+    this.reject(this.reason ?? error);
   }
 }
 
-/** The `{` and `[` bytes of a body: an upper bound of the objects and lists its JSON holds. */
-function countStructures(bytes: Buffer): number {
-  // Found by indexOf, one native search per structure, while they are as sparse as in real
-  // answers; a body dense with them is counted byte by byte instead.
-  const sparse = 64 + bytes.length / 32;
+/**
+ * The `{` and `[` bytes of a body (an upper bound of the objects and lists its JSON holds), found
+ * by indexOf, one native search each; counting stops past `limit`, which is all readJson asks.
+ */
+function countStructures(bytes: Buffer, limit: number): number {
   let count = 0;
   for (const sign of STRUCTURE_BYTES) {
     for (let at = bytes.indexOf(sign); at !== -1; at = bytes.indexOf(sign, at + 1)) {
       count += 1;
-      if (count > sparse) return countByByte(bytes);
+      if (count > limit) return count;
     }
   }
   return count;
 }
 
 const STRUCTURE_BYTES = [0x7b, 0x5b] as const;
-
-function countByByte(bytes: Buffer): number {
-  let count = 0;
-  for (let index = 0; index < bytes.length; index += 1) {
-    const byte = bytes[index];
-    if (byte === 0x7b || byte === 0x5b) count += 1;
-  }
-  return count;
-}
 
 export function header(headers: ResponseHeaders, name: string): string | undefined {
   const value = headers[name.toLowerCase()];
@@ -434,10 +425,15 @@ export const MIN_BYTES_PER_STRUCTURE = 16;
 /** Small bodies are never refused for density. */
 const DENSITY_FLOOR = 1_000;
 
+/** The most objects and lists a body of `length` characters may hold. */
+function structureLimit(length: number): number {
+  return Math.max(DENSITY_FLOOR, length / MIN_BYTES_PER_STRUCTURE);
+}
+
 /** Parses a 2xx body as JSON, or fails as unreadable with an excerpt for the log. */
 export function readJson(endpoint: EndpointName, response: HttpResponse, context: Record<string, unknown> = {}): unknown {
   const structures = response.structures;
-  if (structures !== undefined && structures > Math.max(DENSITY_FLOOR, response.body.length / MIN_BYTES_PER_STRUCTURE)) {
+  if (structures !== undefined && structures > structureLimit(response.body.length)) {
     return failUnreadable(endpoint, response, 'the response holds more objects and lists than its size allows', { ...context, structures });
   }
   try {
@@ -464,16 +460,16 @@ export interface RateLimitState {
   resetAtMs: number;
 }
 
-/**
- * Reads `X-RateLimit-Remaining` and `X-RateLimit-Reset`, or the IETF draft's
- * `RateLimit-Remaining` and `RateLimit-Reset`; null when a pair is absent or unreadable.
- */
 /** The header names of each family, remaining then reset, written once (undici gives them lower-cased). */
 const RATE_LIMIT_HEADERS = [
   ['x-ratelimit-remaining', 'x-ratelimit-reset'],
   ['ratelimit-remaining', 'ratelimit-reset'],
 ] as const;
 
+/**
+ * Reads `X-RateLimit-Remaining` and `X-RateLimit-Reset`, or the IETF draft's
+ * `RateLimit-Remaining` and `RateLimit-Reset`; null when a pair is absent or unreadable.
+ */
 export function readRateLimit(headers: ResponseHeaders, nowMs: number = Date.now()): RateLimitState | null {
   for (const [remainingName, resetName] of RATE_LIMIT_HEADERS) {
     const remaining = Number(header(headers, remainingName)?.trim() ?? Number.NaN);
