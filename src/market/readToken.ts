@@ -5,9 +5,9 @@
  * function its schema uses (wire.ts), so the result is the schema's to the key order.
  *
  * Safety is the schema's: the same string types, the same 80-digit amount cap. Anything this
- * reader does not accept, or whose shape it does not expect, gives null, and the caller then runs
- * TokenSchema itself, which either accepts it after all or says why not (so the reason of an
- * unreadable frame is always zod's own). test/market/readToken.test.ts holds the two side by side.
+ * reader does not accept, or whose shape it does not expect, gives null, and parseToken then runs
+ * TokenSchema, which either accepts it after all or says why not (so the reason of an unreadable
+ * frame is always zod's own). test/market/readToken.test.ts holds the two side by side.
  */
 import { type LiquidityPool, type RiskAnalysis, type Token, type TokenEnvelope, TokenSchema } from './schemas';
 import { isOverlongAmount, readAmount, readDecimal, readOptionalFlag, readOptionalInteger, readOptionalText, readTextMap, type Reading } from './wire';

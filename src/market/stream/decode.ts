@@ -101,13 +101,12 @@ function decodeValue(stream: StreamName, value: unknown): Decoded[] {
   const meta = { tokenAddress: textOrNull(value.tokenAddress), wallet: textOrNull(value.wallet), snapshot: value.snapshot === true };
   const data = 'data' in value ? value.data : undefined;
   // The usual frame, an envelope around one payload: read with no list made around it.
-  if (isRecord(data) && REQUIRED_FIELD[kind] in data) return [readPayload(kind, data, meta)];
-  if (isRecord(data) || Array.isArray(data)) {
-    const items: unknown[] = Array.isArray(data) ? data : [data];
-    if (items.length === 0) return [unreadable('an envelope with an empty list')];
+  if (isRecord(data)) return [REQUIRED_FIELD[kind] in data ? readPayload(kind, data, meta) : unreadable(`an envelope whose data is no ${kind}`)];
+  if (Array.isArray(data)) {
+    if (data.length === 0) return [unreadable('an envelope with an empty list')];
     const out: Decoded[] = [];
     let skipped = 0;
-    for (const item of items) {
+    for (const item of data as unknown[]) {
       if (isRecord(item) && REQUIRED_FIELD[kind] in item) out.push(readPayload(kind, item, meta));
       else skipped += 1;
     }

@@ -45,8 +45,8 @@ export class Fifo<T extends object> {
     this.items[this.head] = undefined;
     this.head += 1;
     if (this.head >= this.items.length) {
-      // Empty again: the next lone item goes in the field, and the array starts afresh when needed.
-      if (this.items.length > 0) this.items = [];
+      // Empty again: the next lone item goes in the field.
+      this.items.length = 0;
       this.head = 0;
     } else if (this.head * 2 >= this.items.length) {
       this.items = this.items.slice(this.head);

@@ -1,6 +1,7 @@
 /**
- * The delivery queue of one subscription. The consumer is awaited one event at a time, so a
- * subscription's events reach it in the order they arrived; while it is busy, events wait here,
+ * The delivery queue of one subscription. The consumer takes one event at a time (awaited when it
+ * returns a promise), so a subscription's events reach it in the order they arrived; while it is
+ * busy, events wait here,
  * and a consumer that cannot keep up loses the oldest ones (counted) rather than growing memory
  * without bound. Live data makes the newest events the valuable ones.
  *
