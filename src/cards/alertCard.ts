@@ -11,7 +11,7 @@
  */
 import type { AlertEvent, FlagChange, LiquidityEvent, PriceEvent, RiskFlagEvent, RiskStatusEvent, TokenRef, WalletTradeEvent, WhaleEvent } from '../watch/events';
 import { renderMoveChart } from '../charts/moveChart';
-import { type Card, type CardAction, type CardColor, type CardField, type RichText, bold, field, link, rich, riskColor } from './card';
+import { type Card, type CardAction, type CardField, type RichText, bold, field, link, rich, riskColor } from './card';
 import { explorerAccountUrl, explorerTokenUrl, explorerTxUrl } from './explorer';
 import { duration, formatTokenAmount, percent, price, shortAddress, solFromLamports, usd } from './format';
 import { LABEL_MAX, UNKNOWN, tokenTitle } from './tokenFacts';
@@ -88,13 +88,19 @@ export function flagChangeText(change: FlagChange, token: TokenRef): string {
   }
 }
 
-function base(event: AlertEvent, title: string, color: CardColor, fields: CardField[], actions: CardAction[], description?: RichText): Card {
+/**
+ * Every alert card is coloured by the token's current risk status, whatever the alert: a price
+ * rise on a DANGER token is still a DANGER token, and a colour of its own for the kind of alert
+ * would read as a status the token does not have. A risk change's new status is the current one.
+ * Unknown status: neutral, no badge.
+ */
+function base(event: AlertEvent, title: string, fields: CardField[], actions: CardAction[], description?: RichText): Card {
   const url = explorerTokenUrl(event.token.address);
   return {
     title,
     ...(url === null ? {} : { url }),
     ...(description === undefined ? {} : { description }),
-    color,
+    color: riskColor(event.kind === 'risk-status' ? event.to : event.token.riskStatus),
     fields,
     footer: `${shortAddress(untrusted(event.token.address, 64, '?'))} · alert`,
     timestamp: new Date(event.at),
@@ -107,13 +113,12 @@ function riskStatusCard(event: RiskStatusEvent): Card {
   const to = status(event.to);
   const fields = [field('Status', rich(bold(from), ' → ', bold(to)), true), field('Token', tokenLink(event.token), true)];
   if (event.flags.length > 0) fields.push(field('Changed with it', event.flags.map((change) => flagChangeText(change, event.token)).join('\n')));
-  return base(event, `Risk ${from} → ${to}: ${tokenName(event.token)}`, riskColor(to), fields, tokenActions(event.token), rich('Risk status changed from ', bold(from), ' to ', bold(to), '.'));
+  return base(event, `Risk ${from} → ${to}: ${tokenName(event.token)}`, fields, tokenActions(event.token), rich('Risk status changed from ', bold(from), ' to ', bold(to), '.'));
 }
 
 function riskFlagCard(event: RiskFlagEvent): Card {
   const lines = event.changes.map((change) => flagChangeText(change, event.token));
-  const worse = event.changes.some((change) => (change.flag === 'mutable' ? change.to === 'true' : change.flag === 'ownerBalance' ? true : change.to !== null));
-  return base(event, `Risk flag changed: ${tokenName(event.token)}`, worse ? 'warning' : 'info', [field('Changed', lines.join('\n')), field('Token', tokenLink(event.token), true)], tokenActions(event.token));
+  return base(event, `Risk flag changed: ${tokenName(event.token)}`, [field('Changed', lines.join('\n')), field('Token', tokenLink(event.token), true)], tokenActions(event.token));
 }
 
 function lamports(value: string | null): string {
@@ -133,7 +138,7 @@ function liquidityCard(event: LiquidityEvent): Card {
     return `Pool ${name}: ${lamports(pool.from)} → ${lamports(pool.to)}${drop}`;
   });
   if (event.pools.length > POOL_LINES) lines.push(`and ${event.pools.length - POOL_LINES} more`);
-  return base(event, `Liquidity pulled: ${tokenName(event.token)}`, 'danger', [field('Pools', lines.join('\n')), field('Token', tokenLink(event.token), true)], tokenActions(event.token));
+  return base(event, `Liquidity pulled: ${tokenName(event.token)}`, [field('Pools', lines.join('\n')), field('Token', tokenLink(event.token), true)], tokenActions(event.token));
 }
 
 function priceCard(event: PriceEvent): Card {
@@ -148,7 +153,7 @@ function priceCard(event: PriceEvent): Card {
   if (event.priceUsd !== null) fields.push(field('Price (USD)', usd(event.priceUsd), true));
   fields.push(field('Token', tokenLink(event.token), true));
   const title = `Price ${up ? 'up' : 'down'} ${percent(Math.abs(event.changePct))}: ${tokenName(event.token)}`;
-  return base(event, title, up ? 'safe' : 'danger', fields, tokenActions(event.token));
+  return base(event, title, fields, tokenActions(event.token));
 }
 
 function walletTradeCard(event: WalletTradeEvent, label: string | null): Card {
@@ -173,7 +178,6 @@ function walletTradeCard(event: WalletTradeEvent, label: string | null): Card {
   return base(
     event,
     `${who} ${verb} ${tokenName(event.token)}`,
-    event.side === 'buy' ? 'safe' : 'warning',
     fields,
     [
       { label: 'Token', command: 'token', args: [event.token.address] },
@@ -191,7 +195,7 @@ function whaleCard(event: WhaleEvent): Card {
     field('Token', tokenLink(event.token), true),
   ];
   const title = `Whale ${event.direction === 'in' ? 'in' : 'out'}: ${tokenName(event.token)}`;
-  return base(event, title, event.direction === 'in' ? 'warning' : 'info', fields, tokenActions(event.token, [{ label: 'Wallet', command: 'wallet', args: [event.wallet] }]));
+  return base(event, title, fields, tokenActions(event.token, [{ label: 'Wallet', command: 'wallet', args: [event.wallet] }]));
 }
 
 /** The alert card of an event; `label` is the follow's name for a wallet (untrusted). No picture. */

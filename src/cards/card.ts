@@ -19,7 +19,12 @@ export interface Span {
 
 export type RichText = Span[];
 
-/** The card's colour, from a risk status or the card's kind; renderers map it to real colours. */
+/**
+ * The card's colour; renderers map it to real colours. 'safe', 'warning' and 'danger' name a risk
+ * status, and renderers show them with the status as a badge: only a card about one token takes
+ * one, from that token's current status (riskColor). Every other card (status, help, follows,
+ * notices, errors) takes its kind: 'neutral', 'info' or 'error'.
+ */
 export type CardColor = 'safe' | 'warning' | 'danger' | 'neutral' | 'info' | 'error';
 
 export interface CardField {

@@ -85,7 +85,6 @@ function ago(date: Date | null, now: Date): string {
 /** /status: streams, follows and delivery, as a person checking the bot wants them. */
 export function statusCard(report: StatusReport, now: Date): Card {
   const { streams, follows, outbox } = report;
-  const healthy = streams.open === streams.sockets && report.paused === null;
   const fields = [
     field('Live streams', `${streams.open} of ${streams.sockets} sockets up, ${streams.subscriptions} subscriptions`, true),
     field('Follows', `${follows.follows} in ${follows.chats} chats: ${follows.tokens} tokens, ${follows.wallets} wallets`, true),
@@ -93,5 +92,6 @@ export function statusCard(report: StatusReport, now: Date): Card {
     field('Up for', ago(new Date(report.startedAt), now), true),
   ];
   if (report.paused !== null) fields.push(field('This chat is paused', `alerts could not be sent here (${report.paused}); /track or /unmute resumes it`));
-  return { title: 'TokenWatch status', color: healthy ? 'safe' : 'warning', fields, timestamp: now, actions: [] };
+  // Neutral: the colours a token card takes name risk statuses, and the bot's health is none; the fields say it.
+  return { title: 'TokenWatch status', color: 'neutral', fields, timestamp: now, actions: [] };
 }

@@ -6,8 +6,9 @@
 import { code, rich, type Card } from './card';
 import { waitText } from './errorCard';
 
+/** Neutral: the warning colour names a token's risk status, and a notice is about none. */
 function notice(title: string, ...description: Parameters<typeof rich>): Card {
-  return { title, description: rich(...description), color: 'warning', fields: [], actions: [] };
+  return { title, description: rich(...description), color: 'neutral', fields: [], actions: [] };
 }
 
 /** `name` is a loaded command's own name, never text a person typed. */

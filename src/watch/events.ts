@@ -16,6 +16,14 @@ export interface TokenRef {
   name: string;
   /** Decimals of its amounts, when known (an owner balance on the card is shown in whole tokens). */
   decimals?: number | null;
+  /**
+   * The token's risk status as last read when the event was seen (untrusted text; null: not read):
+   * the alert card is coloured by it. Absent in events made before it was carried, and for a traded
+   * token the watcher does not follow; the card is then neutral.
+   */
+  riskStatus?: string | null;
+  /** Total supply in smallest units (decimal string), when known: an owner balance is also shown as its share. */
+  totalSupply?: string | null;
 }
 
 export type RiskFlagName = 'mintAuthority' | 'freezeAuthority' | 'mutable' | 'ownerBalance';

@@ -206,6 +206,21 @@ describe('whale', () => {
   });
 });
 
+describe('the token on an event', () => {
+  it('carries the status, supply and decimals of the snapshot it was seen in, for the card to colour and share by', () => {
+    // A rise on a DANGER token: the event must say DANGER, or its card would have to guess.
+    const a = snap({ riskStatus: 'DANGER', price: 1, ownerBalance: '0' });
+    const b = snap({ riskStatus: 'DANGER', price: 1.5, ownerBalance: '50000000000000' }, a, T0 + 60_000);
+    const events = detectTokenChanges(a, b);
+    expect(events.map((event) => event.kind).sort()).toEqual(['price', 'risk-flag']);
+    for (const event of events) expect(event.token).toMatchObject({ riskStatus: 'DANGER', totalSupply: '1000000000000000', decimals: b.decimals });
+    let s = snapshotWithHolder(snap({ riskStatus: 'WARNING', totalSupply: '1000000' }), { address: W2, currentlyHoldingAmount: 5n }, T0);
+    s = { ...s, holdersSeenAt: T0 };
+    const [whale] = detectWhale(s, { holder: { address: W1, currentlyHoldingAmount: 20_000n }, snapshot: false, at: T0 + 1 });
+    expect(whale?.token.riskStatus).toBe('WARNING');
+  });
+});
+
 describe('properties', () => {
   const shape = fc.record({
     riskStatus: fc.constantFrom('SAFE', 'WARNING', 'DANGER', null),

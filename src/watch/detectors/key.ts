@@ -17,6 +17,14 @@ export function eventKey(kind: AlertKind, subject: string, parts: ReadonlyArray<
   return `${kind}:${subject.slice(0, 120)}:${digest}`;
 }
 
-export function tokenRef(snapshot: Pick<TokenSnapshot, 'address' | 'symbol' | 'name' | 'decimals'>): TokenRef {
-  return { address: snapshot.address, symbol: snapshot.symbol, name: snapshot.name, decimals: snapshot.decimals ?? null };
+/** The token as its snapshot has it now: name, decimals, supply and its current risk status, which colours the card. */
+export function tokenRef(snapshot: Pick<TokenSnapshot, 'address' | 'symbol' | 'name' | 'decimals' | 'riskStatus' | 'totalSupply'>): TokenRef {
+  return {
+    address: snapshot.address,
+    symbol: snapshot.symbol,
+    name: snapshot.name,
+    decimals: snapshot.decimals ?? null,
+    riskStatus: snapshot.riskStatus,
+    totalSupply: snapshot.totalSupply ?? null,
+  };
 }
