@@ -14,7 +14,7 @@ import { renderMoveChart } from '../charts/moveChart';
 import { type Card, type CardAction, type CardField, type RichText, bold, field, link, rich, riskColor } from './card';
 import { explorerAccountUrl, explorerTokenUrl, explorerTxUrl } from './explorer';
 import { duration, formatTokenAmount, percent, price, shortAddress, solFromLamports, usd } from './format';
-import { LABEL_MAX, UNKNOWN, tokenTitle } from './tokenFacts';
+import { LABEL_MAX, UNKNOWN, sharePercent, tokenTitle } from './tokenFacts';
 import { untrusted } from './sanitize';
 
 const STATUS_MAX = 24;
@@ -59,20 +59,44 @@ function authorityState(value: string | null): string {
   return value === null ? 'renounced' : `active (${shortAddress(untrusted(value, FLAG_VALUE_MAX, '?'))})`;
 }
 
-function ownerAmount(value: string | null, token: TokenRef): string {
-  if (value === null) return 'none';
-  let amount: bigint;
+/** A decimal string as read from the event (it went through JSON and a store); null when it is not one. */
+function bigintOf(value: string | null | undefined): bigint | null {
+  if (value === null || value === undefined) return null;
   try {
-    amount = BigInt(value);
+    return BigInt(value);
   } catch {
-    return UNKNOWN;
+    return null;
   }
-  if (amount === 0n) return 'none';
-  const decimals = token.decimals;
-  return decimals === null || decimals === undefined ? `${formatTokenAmount(amount, 0)} units` : formatTokenAmount(amount, decimals);
 }
 
-/** "Mint authority: renounced → active (AbCd…WxYz)" */
+/**
+ * An owner balance as a reader weighs it: the amount in whole tokens with the symbol, and its
+ * share of the supply when the supply is known. A bare "25.2M" said neither what was held nor
+ * whether it was much.
+ */
+function ownerAmount(value: string | null, token: TokenRef): { amount: string; share: string | null } {
+  if (value === null) return { amount: 'none', share: null };
+  const amount = bigintOf(value);
+  if (amount === null) return { amount: UNKNOWN, share: null };
+  if (amount === 0n) return { amount: 'none', share: null };
+  const decimals = token.decimals;
+  const symbol = untrusted(token.symbol, 16);
+  if (decimals === null || decimals === undefined) return { amount: `${formatTokenAmount(amount, 0)} units`, share: null };
+  const share = sharePercent(amount, bigintOf(token.totalSupply));
+  return { amount: symbol === '' ? formatTokenAmount(amount, decimals) : `${formatTokenAmount(amount, decimals)} ${symbol}`, share: share === null ? null : percent(share) };
+}
+
+/** "25.2M MOCHI (5.04%) → 17.8M MOCHI (3.56% of supply)": the last share named says what the shares are of. */
+function ownerChange(from: string | null, to: string | null, token: TokenRef): string {
+  const before = ownerAmount(from, token);
+  const after = ownerAmount(to, token);
+  const lastShare = after.share !== null ? 'after' : 'before';
+  const shown = (side: { amount: string; share: string | null }, which: 'before' | 'after') =>
+    side.share === null ? side.amount : `${side.amount} (${side.share}${which === lastShare ? ' of supply' : ''})`;
+  return `${shown(before, 'before')} → ${shown(after, 'after')}`;
+}
+
+/** "Mint authority: renounced → active (AbCd…WxYz)", "Owner balance: 25.2M MOCHI (5.04%) → 17.8M MOCHI (3.56% of supply)" */
 export function flagChangeText(change: FlagChange, token: TokenRef): string {
   const label = FLAG_LABELS[change.flag];
   switch (change.flag) {
@@ -84,7 +108,7 @@ export function flagChangeText(change: FlagChange, token: TokenRef): string {
       return `${label}: ${word(change.from)} → ${word(change.to)}`;
     }
     case 'ownerBalance':
-      return `${label}: ${ownerAmount(change.from, token)} → ${ownerAmount(change.to, token)}`;
+      return `${label}: ${ownerChange(change.from, change.to, token)}`;
   }
 }
 

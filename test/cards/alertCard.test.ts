@@ -68,6 +68,18 @@ describe('alertCard', () => {
     expect(text(whale)).toMatch(/under 1% → 4\.5%/);
   });
 
+  it('an owner balance change says the amounts in the token and their share of the supply', () => {
+    // 500M MOCHI in all, 6 decimals: 25.2M is 5.04% of it, 17.8M 3.56%.
+    const mochi: TokenRef = { address: T1, symbol: 'MOCHI', name: 'Neon Mochi', decimals: 6, totalSupply: '500000000000000' };
+    const change = (from: string | null, to: string | null) => flagChangeText({ flag: 'ownerBalance', from, to }, mochi);
+    expect(change('25200000000000', '17800000000000')).toBe('Owner balance: 25.2M MOCHI (5.04%) → 17.8M MOCHI (3.56% of supply)');
+    expect(change('0', '25200000000000')).toBe('Owner balance: none → 25.2M MOCHI (5.04% of supply)');
+    expect(change('25200000000000', null)).toBe('Owner balance: 25.2M MOCHI (5.04% of supply) → none');
+    // Without the supply, no share is made up; without decimals the amount is in raw units, no symbol.
+    expect(flagChangeText({ flag: 'ownerBalance', from: '0', to: '25200000000000' }, { ...mochi, totalSupply: null })).toBe('Owner balance: none → 25.2M MOCHI');
+    expect(flagChangeText({ flag: 'ownerBalance', from: '0', to: '25200' }, { ...mochi, decimals: null })).toBe('Owner balance: none → 25.2K units');
+  });
+
   it('a price move carries a PNG of its window with alertCardWithChart; other kinds and alertCard none', async () => {
     const [status, , , move] = events(TOKEN) as [AlertEvent, AlertEvent, AlertEvent, AlertEvent];
     expect(alertCard(move, null).image).toBeUndefined();
