@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ResponseCache } from '../../src/market/cache';
+import { waitFor } from './stream/support/wait';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -31,7 +32,7 @@ describe('ResponseCache', () => {
     const load = async () => [String((n += 1))];
     expect((await cache.get('k', load)).value).toEqual(['1']);
     expect((await cache.get('k', load)).source).toBe('cache');
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    await waitFor(() => !cache.has('k'), 'the entry to expire');
     expect(await cache.get('k', load)).toEqual({ value: ['2'], source: 'upstream' });
   });
 

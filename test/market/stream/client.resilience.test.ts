@@ -5,7 +5,7 @@ import { collect } from './support/collect';
 import { StreamFixture, type FixtureOptions } from './support/fixture';
 import { memoryLogger } from './support/logs';
 import { token, wireToken } from './support/samples';
-import { sleep, waitFor } from './support/wait';
+import { waitFor } from './support/wait';
 import { ManualClock } from '../support/manualClock';
 
 const KEY = 'fixture-key-0123456789';
@@ -148,12 +148,20 @@ describe('after an abrupt drop', () => {
     const collected = tokens.map((T) => collect(client, 'token-feed', { tokenAddress: T }));
     await waitFor(() => collected.every((c) => c.events.length === 1), 'the snapshots');
     expect(fixture.openSockets()).toHaveLength(8 / perSocket);
+    const droppedAt = Date.now();
     fixture.dropAll();
+    // Settled: every socket open again on both sides, every subscription served anew, and every
+    // socket's heartbeat answered since: the server read the ping after everything the client sent
+    // before it, so a subscription sent twice is in `received` by then.
     await waitFor(
-      () => client.status().counters.reconnects >= 8 / perSocket && fixture.liveSubscriptions().length === 8,
-      'every subscription back',
+      () =>
+        client.status().counters.reconnects >= 8 / perSocket &&
+        client.status().sockets.length === 8 / perSocket &&
+        client.status().sockets.every((socket) => socket.state === 'open' && (socket.lastPongAt ?? 0) > droppedAt) &&
+        fixture.openSockets().length === 8 / perSocket &&
+        collected.every((c) => c.events.filter((event) => event.snapshot).length === 2),
+      'every subscription back and its socket’s heartbeat answered',
     );
-    await sleep(50);
     expect(fixture.liveSubscriptions()).toHaveLength(8);
     for (const socket of fixture.openSockets()) {
       const sent = socket.received.map((message) => message.tokenAddress);

@@ -11,7 +11,8 @@ import { SNAPSHOT_HOLDERS, SNAPSHOT_TRADES } from '../../../src/simulator/stream
 import { collect, type Collected } from './support/collect';
 import { memoryLogger } from './support/logs';
 import { token as fixtureToken } from './support/samples';
-import { sleep, waitFor } from './support/wait';
+import { waitFor } from './support/wait';
+import { ManualClock } from '../support/manualClock';
 
 const KEY = 'sim-stream-key-7c1e42';
 const FAST = { heartbeatMs: 1_000, reconnectBaseMs: 50, reconnectMaxMs: 500 } as const;
@@ -89,13 +90,15 @@ describe('each stream: snapshot, then a change made by a control', () => {
   it('holders-live: the top holders, then a wallet taking a share of supply', async () => {
     const T = tokens[2] ?? '';
     const W = wallets[3] ?? '';
+    const size = snapshotSize('holders-live', T);
     const holders = collect(newClient(), 'holders-live', { tokenAddress: T });
-    await waitFor(() => snapshots(holders).length >= 1, 'the snapshot');
-    await sleep(100);
-    expect(snapshots(holders).length).toBeLessThanOrEqual(20);
+    await waitFor(() => snapshots(holders).length >= size, 'the snapshot');
     expect(holders.events.every((event) => event.kind === 'holder' && event.tokenAddress === T)).toBe(true);
     sim.controls.holder({ tokenAddress: T, wallet: W, supplyPct: 7 });
     await waitFor(() => changes(holders).some((event) => event.kind === 'holder' && event.holder.address === W), 'the holder change');
+    // The change came after the whole snapshot on the same socket: no snapshot holder is still on its way.
+    expect(snapshots(holders)).toHaveLength(size);
+    expect(snapshots(holders).length).toBeLessThanOrEqual(20);
   });
 
   it('trades-live: the latest trades, then a trade made by a control, by token and by wallet', async () => {
@@ -134,12 +137,18 @@ describe('after drop', () => {
     const socketsBefore = sim.streams.socketCount();
     expect(socketsBefore).toBe(client.status().sockets.length);
 
+    const droppedAt = Date.now();
     expect(sim.controls.drop().dropped).toBe(socketsBefore);
     expect(onServer()).toEqual([0, 0, 0, 0]);
     await waitFor(() => client.status().counters.reconnects >= socketsBefore && onServer().every((count, n) => count === expected[n]), 'every subscription back', 10_000);
-    await waitFor(() => client.status().sockets.every((socket) => socket.state === 'open'), 'every socket open');
-    await waitFor(() => all.every(({ size, collected }) => snapshots(collected).length === 2 * size), 'the snapshots again');
-    await sleep(200);
+    await waitFor(() => all.every(({ size, collected }) => snapshots(collected).length >= 2 * size), 'the snapshots again');
+    // Every socket's heartbeat answered since the drop: the server read that ping after everything
+    // the client sent before it on the socket, and answered after the snapshots it sent for them.
+    await waitFor(
+      () => client.status().sockets.every((socket) => socket.state === 'open' && (socket.lastPongAt ?? 0) > droppedAt),
+      'every socket open, its heartbeat answered',
+      10_000,
+    );
     // Exactly the expected subscriptions, none twice: a subscription placed twice would count twice
     // here, and one sent twice on its socket (which the server keeps once) would bring its snapshot a third time.
     expect(onServer()).toEqual(expected);
@@ -155,17 +164,25 @@ describe('refusals', () => {
   it('a wrong key: one report, a slow retry, the key never shown', async () => {
     const logs = memoryLogger();
     const wrong = 'wrong-sim-key-93be10';
-    const client = newClient({ apiKey: wrong, authRetryMs: 1_000, logger: logs.logger });
+    // The client's waits run on a manual clock: each retry is fired by the test, none by the time it took.
+    // Draws of 0 and then just under 1: the retries' ±20% spread at both ends.
+    const clock = new ManualClock(Date.now(), [0, 0, 0.999, 0.999]);
+    const client = newClient({ apiKey: wrong, authRetryMs: 1_000, logger: logs.logger, clock });
     const reports: AuthFailureInfo[] = [];
     client.onAuthFailure((info) => reports.push(info));
     const feed = collect(client, 'token-feed', { tokenAddress: tokens[0] ?? '' });
     const trades = collect(client, 'trades-live', { wallets: [wallets[0] ?? ''] });
-    await waitFor(() => client.status().sockets.every((socket) => socket.state === 'auth-failed'), 'both sockets refused');
-    await sleep(2_200);
+    // Two sockets, each the first attempt then a retry after each slow wait (0.8 to 1.2 s), never the fast backoff.
+    for (const [round, wait] of [[1, 800], [2, 1_199], [3, 1_199]] as const) {
+      await waitFor(
+        () => client.status().counters.authFailures === 2 * round && client.status().sockets.every((socket) => socket.state === 'auth-failed') && clock.pending().length === 2,
+        `both sockets refused, round ${round}`,
+      );
+      expect(clock.pending()).toEqual([wait, wait]);
+      if (round < 3) clock.advance(wait);
+    }
     const { counters, sockets } = client.status();
-    // Two sockets, each the first attempt plus one or two retries in 2.2 s at one per 0.8 to 1.2 s.
-    expect(counters.authFailures).toBeGreaterThanOrEqual(2 * 2);
-    expect(counters.authFailures).toBeLessThanOrEqual(2 * 3);
+    expect(counters.authFailures).toBe(2 * 3);
     expect(reports).toHaveLength(1);
     expect(reports[0]?.reason).toMatch(/4001.*Unauthorized/);
     expect(feed.events).toEqual([]);
@@ -211,7 +228,9 @@ describe('refusals', () => {
     sim.controls.risk({ tokenAddress: T, riskStatus: 'DANGER' });
     sim.controls.risk({ tokenAddress: tokens[22] ?? '', riskStatus: 'DANGER' });
     await waitFor(() => changes(kept).length >= 1, 'the change on the kept one');
-    await sleep(50);
+    // Both changes went out in one push, the ended token's first, on the one socket both shared:
+    // had the ended one's come, it would be here already.
+    expect(client.status().sockets).toHaveLength(1);
     expect(ended.events).toHaveLength(1);
     kept.unsubscribe();
     await waitFor(() => sim.streams.socketCount() === 0, 'the socket to close with its last subscription');

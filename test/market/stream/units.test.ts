@@ -6,6 +6,7 @@ import { Fifo } from '../../../src/market/stream/fifo';
 import { DeliveryQueue } from '../../../src/market/stream/queue';
 import { checkTarget, publicTarget, subscribeMessage, unsubscribeMessage } from '../../../src/market/stream/target';
 import { token, wallet } from './support/samples';
+import { waitFor } from './support/wait';
 
 describe('backoffDelay', () => {
   it('is uniform under base·2ⁿ, capped at the maximum', () => {
@@ -149,7 +150,8 @@ describe('DeliveryQueue', () => {
     expect(seen).toEqual([0]);
     expect(queue.size).toBe(3);
     release();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Every item pushed is settled one way or the other before anything is judged.
+    await waitFor(() => delivered + dropped === 10, 'every item delivered or dropped');
     expect(seen).toEqual([0, 7, 8, 9]);
     expect(dropped).toBe(6);
     expect(delivered).toBe(4);
@@ -161,11 +163,12 @@ describe('DeliveryQueue', () => {
       release = resolve;
     });
     const released: string[] = [];
+    let delivered = 0;
     const queue = new DeliveryQueue<{ n: number }, string>({ events: 2, bytes: Number.POSITIVE_INFINITY }, {
       deliver: async ({ n }) => {
         if (n === 0) await gate;
       },
-      delivered: () => {},
+      delivered: () => void delivered++,
       dropped: () => {},
       failed: () => {},
       released: (owner) => void released.push(owner),
@@ -178,7 +181,8 @@ describe('DeliveryQueue', () => {
     queue.push({ n: 9 }, 0, 's9');
     expect(released).toEqual(['s1', 's2', 's3', 's4', 's9']);
     release();
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The consumer's item is the last one out; its settling is counted before it is released.
+    await waitFor(() => delivered === 1, 'the item with the consumer settled');
     expect(released).toEqual(['s1', 's2', 's3', 's4', 's9', 's0']);
   });
 
@@ -189,12 +193,13 @@ describe('DeliveryQueue', () => {
       release = resolve;
     });
     let dropped = 0;
+    let delivered = 0;
     const queue = new DeliveryQueue<{ n: number }>({ events: 1_000, bytes: Number.POSITIVE_INFINITY }, {
       deliver: async ({ n }) => {
         seen.push(n);
         if (n === 0) await gate;
       },
-      delivered: () => {},
+      delivered: () => void delivered++,
       dropped: () => void dropped++,
       failed: () => {},
     });
@@ -202,7 +207,7 @@ describe('DeliveryQueue', () => {
     expect(queue.size).toBe(1_000);
     expect(dropped).toBe(99_000);
     release();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => delivered + dropped === 100_001, 'every item delivered or dropped');
     expect(seen).toHaveLength(1_001);
     expect(seen.slice(0, 2)).toEqual([0, 99_001]);
     expect(seen.at(-1)).toBe(100_000);
@@ -234,7 +239,8 @@ describe('DeliveryQueue', () => {
   it('goes on after a consumer failure and delivers nothing after stop', async () => {
     const seen: number[] = [];
     const failures: unknown[] = [];
-    const queue = new DeliveryQueue<{ n: number }>({ events: 10, bytes: Number.POSITIVE_INFINITY }, {
+    const released: string[] = [];
+    const queue = new DeliveryQueue<{ n: number }, string>({ events: 10, bytes: Number.POSITIVE_INFINITY }, {
       deliver: ({ n }) => {
         seen.push(n);
         if (n === 1) throw new Error('boom');
@@ -242,13 +248,15 @@ describe('DeliveryQueue', () => {
       delivered: () => {},
       dropped: () => {},
       failed: (error) => void failures.push(error),
+      released: (owner) => void released.push(owner),
     });
-    queue.push({ n: 1 });
-    queue.push({ n: 2 });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    queue.push({ n: 1 }, 0, 'p1');
+    queue.push({ n: 2 }, 0, 'p2');
+    await waitFor(() => released.includes('p2'), 'the item after the failure settled');
     queue.stop();
-    queue.push({ n: 3 });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    queue.push({ n: 3 }, 0, 'p3');
+    // The queue is done with the item pushed after stop once it has released it: only then is "not delivered" a finding.
+    await waitFor(() => released.includes('p3'), 'the item pushed after stop let go');
     expect(seen).toEqual([1, 2]);
     expect(failures).toHaveLength(1);
   });
