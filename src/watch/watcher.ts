@@ -116,8 +116,9 @@ type Input =
    * finds its key by identity rather than comparing 44 characters.
    */
   | { type: 'token'; address: string; token: Token; snapshot: boolean }
-  | { type: 'holder'; tokenAddress: string; holder: Holder; snapshot: boolean }
-  | { type: 'trades'; wallet: string; trades: readonly Trade[]; snapshot: boolean };
+  /** `again`: the first record of a later serving of its subscription (the socket came back). */
+  | { type: 'holder'; tokenAddress: string; holder: Holder; snapshot: boolean; again: boolean }
+  | { type: 'trades'; wallet: string; trades: readonly Trade[]; snapshot: boolean; again: boolean };
 
 type Alerts = Array<{ event: AlertEvent; to: AlertDelivery[] }>;
 
@@ -321,17 +322,21 @@ class WatcherImpl implements Watcher {
   private subscribe(stream: StreamName, target: StreamTarget, address: string): () => void {
     let hadSnapshot = false;
     let hadLive = false;
+    let opening: number | undefined;
     return this.streams.subscribe(
       stream,
       target,
       (event) => {
+        // Another opening of the socket than the last event's: the subscription is served again.
+        const again = opening !== undefined && event.served !== undefined && event.served !== opening;
+        opening = event.served ?? opening;
         if (event.snapshot) {
           // A snapshot after this subscription was already served: the socket came back.
-          if ((stream === 'token-feed' && hadSnapshot) || hadLive) this.reconnected();
+          if ((stream === 'token-feed' && hadSnapshot) || hadLive || again) this.reconnected();
           hadSnapshot = true;
           hadLive = false;
         } else hadLive = true;
-        return this.onStreamEvent(event, address);
+        return this.onStreamEvent(event, address, again);
       },
       { onRejected: this.onRejected },
     );
@@ -341,17 +346,17 @@ class WatcherImpl implements Watcher {
    * Compares the event at once when its target is in memory; resolves only when the subscription
    * should wait (for a read of the store, or for a commit when many are detected but uncommitted).
    */
-  private onStreamEvent(event: StreamEvent, address: string): Promise<void> | undefined {
+  private onStreamEvent(event: StreamEvent, address: string, again: boolean): Promise<void> | undefined {
     let input: Input;
     switch (event.kind) {
       case 'token':
         input = { type: 'token', address, token: event.token, snapshot: event.snapshot };
         break;
       case 'holder':
-        input = { type: 'holder', tokenAddress: address, holder: event.holder, snapshot: event.snapshot };
+        input = { type: 'holder', tokenAddress: address, holder: event.holder, snapshot: event.snapshot, again };
         break;
       case 'trade':
-        input = { type: 'trades', wallet: address, trades: [event.trade], snapshot: event.snapshot };
+        input = { type: 'trades', wallet: address, trades: [event.trade], snapshot: event.snapshot, again };
         break;
       default:
         return undefined;
@@ -387,7 +392,7 @@ class WatcherImpl implements Watcher {
   }
 
   applyWalletTrades(wallet: string, trades: readonly Trade[]): Promise<number> {
-    return this.accept({ type: 'trades', wallet, trades, snapshot: false }).done;
+    return this.accept({ type: 'trades', wallet, trades, snapshot: false, again: false }).done;
   }
 
   /**
@@ -533,41 +538,28 @@ class WatcherImpl implements Watcher {
       this.tokenState.set(address, next);
       if (last === null) this.unseen.token.delete(address);
       this.record(into.tokens, address, next, found, 'token', now);
+      // Holder records that came before the token (two streams, two sockets) are read now, in their
+      // order, as if the token had come first: the list's records set the baseline, and a live
+      // record among them (a whale that came while the list was being read) is compared.
       const waiting = this.holdersWaiting.get(address);
       if (waiting) {
         this.holdersWaiting.delete(address);
-        let withHolders = next;
-        for (const early of waiting) if (early.type === 'holder') withHolders = snapshotWithHolder(withHolders, early.holder, now);
-        this.beginFirstList(address, withHolders, now);
-        this.tokenState.set(address, withHolders);
-        this.record(into.tokens, address, withHolders, [], 'token', now);
-        this.baselines.add(`holders:${address}`);
+        for (const early of waiting) if (early.type === 'holder') this.compareHolder(early, into, now);
       }
     } else if (input.type === 'holder') {
-      const address = input.tokenAddress;
-      const stored = this.tokenState.get(address) ?? null;
-      if (stored === null) {
-        // The holders came before the token (two streams): they wait for it, as a baseline.
-        const waiting = this.holdersWaiting.get(address) ?? [];
+      if (!this.tokenState.has(input.tokenAddress)) {
+        // The holders came before the token (two streams): they wait for it.
+        const waiting = this.holdersWaiting.get(input.tokenAddress) ?? [];
         if (waiting.length < HOLDERS_WAITING) waiting.push(input);
-        this.holdersWaiting.set(address, waiting);
+        this.holdersWaiting.set(input.tokenAddress, waiting);
         return;
       }
-      // A live record means the first list, if one was arriving, is whole: this record is compared.
-      const last = this.firstListRead(address, stored, now, !input.snapshot);
-      const burst = `holders:${address}`;
-      const baseline = last.holdersSeenAt === null || last.holdersSeenAt === undefined || (input.snapshot && this.baselines.has(burst));
-      if (input.snapshot && baseline) this.baselines.add(burst);
-      if (!input.snapshot) this.baselines.delete(burst);
-      this.beginFirstList(address, last, now);
-      const found = baseline ? [] : detectWhale(last, { holder: input.holder, snapshot: input.snapshot, at: now });
-      const next = snapshotWithHolder(last, input.holder, now);
-      this.tokenState.set(address, next);
-      this.record(into.tokens, address, next, found, 'token', now);
+      this.compareHolder(input, into, now);
     } else {
       const address = input.wallet;
       const last = this.walletState.get(address) ?? null;
       const burst = `wallet:${address}`;
+      if (input.again) this.baselines.delete(burst);
       const baseline = last === null || (input.snapshot && this.baselines.has(burst));
       if (input.snapshot && baseline) this.baselines.add(burst);
       if (!input.snapshot) this.baselines.delete(burst);
@@ -577,6 +569,26 @@ class WatcherImpl implements Watcher {
       if (last === null) this.unseen.wallet.delete(address);
       this.record(into.wallets, address, next, found, 'wallet', now);
     }
+  }
+
+  /** Compares one holder record of a token whose state is in memory, and advances that state. */
+  private compareHolder(input: Extract<Input, { type: 'holder' }>, into: Uncommitted, now: number): void {
+    const address = input.tokenAddress;
+    const stored = this.tokenState.get(address);
+    if (stored === undefined) return;
+    // A live record means the first list, if one was arriving, is whole: this record is compared.
+    const last = this.firstListRead(address, stored, now, !input.snapshot);
+    const burst = `holders:${address}`;
+    // A later serving's list is not the first list's tail: it is compared once the first was read whole.
+    if (input.again) this.baselines.delete(burst);
+    const baseline = last.holdersSeenAt === null || last.holdersSeenAt === undefined || (input.snapshot && this.baselines.has(burst));
+    if (input.snapshot && baseline) this.baselines.add(burst);
+    if (!input.snapshot) this.baselines.delete(burst);
+    this.beginFirstList(address, last, now);
+    const found = baseline ? [] : detectWhale(last, { holder: input.holder, snapshot: input.snapshot, at: now });
+    const next = snapshotWithHolder(last, input.holder, now);
+    this.tokenState.set(address, next);
+    this.record(into.tokens, address, next, found, 'token', now);
   }
 
   /** A token whose holders were never read whole starts its first list now, unless one is already arriving. */

@@ -77,6 +77,15 @@ async function alertsFor(to: ChatRef, kind?: string): Promise<OutboxEntry[]> {
   return (await outbox()).filter((entry) => entry.chat.chatId === to.chatId && (kind === undefined || entry.event.kind === kind));
 }
 
+/** Waits until the outbox holds an alert of this kind for this chat. */
+async function waitForAlerts(to: ChatRef, kind: string, what: string): Promise<void> {
+  const deadline = Date.now() + 8_000;
+  while ((await alertsFor(to, kind)).length === 0) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** Waits until the watcher has a baseline for every token (the stream snapshots arrived). */
 async function baseline(addresses: string[]): Promise<void> {
   for (const address of addresses) {
@@ -164,7 +173,10 @@ describe('the watcher over the simulator', () => {
     sim.controls.drop();
     const to = otherStatus(T);
     sim.controls.risk({ tokenAddress: T, riskStatus: to });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Nothing can reach the watcher once its sockets are cut: wait until the client has seen them
+    // go and the watcher has handled what it had, then check.
+    await waitFor(() => streams.status().sockets.every((socket) => socket.state !== 'open'), 'the streams to see the cut');
+    await watcher.idle();
     expect(await alertsFor(A)).toEqual([]);
 
     const result = await reconcileOnce({ watcher, market });
@@ -217,12 +229,15 @@ describe('the watcher over the simulator', () => {
     await waitFor(() => watcher.status().processed >= 1 + snapshotHolders, 'the holders snapshot');
     await watcher.idle();
 
+    // Each step waits for its own alert, not for a count of rows: the holder control also moves the
+    // token's owner balance and top-10 share (a flag alert, over token-feed), and holders-live is
+    // another socket, so the whale's record may come after that alert.
     sim.controls.price({ tokenAddress: T, changePct: 50 });
-    await waitFor(() => watcher.status().rows >= 1, 'the price alert');
+    await waitForAlerts(A, 'price', 'the price alert');
     sim.controls.holder({ tokenAddress: T, wallet: W, supplyPct: 5 });
-    await waitFor(() => watcher.status().rows >= 2, 'the whale alert');
+    await waitForAlerts(A, 'whale', 'the whale alert');
     sim.controls.liquidity({ tokenAddress: T, pull: true });
-    await waitFor(() => watcher.status().rows >= 3, 'the liquidity alert');
+    await waitForAlerts(A, 'liquidity', 'the liquidity alert');
     await reconcileOnce({ watcher, market });
     await watcher.idle();
 

@@ -54,12 +54,14 @@ async function startWatcher(path: string, clock: { now: number }) {
   const running = watcher;
   return {
     token: (snapshot: boolean) => push(`token-feed|${T1}`, { stream: 'token-feed', kind: 'token', tokenAddress: T1, snapshot, token: makeToken() }),
-    holder: (wallet: string, amount: string, snapshot: boolean) =>
+    /** `served`: the socket opening that carried the record, as the stream client numbers them. */
+    holder: (wallet: string, amount: string, snapshot: boolean, served = 1) =>
       push(`holders-live|${T1}`, {
         stream: 'holders-live',
         kind: 'holder',
         tokenAddress: T1,
         snapshot,
+        served,
         holder: HolderSchema.parse({ tokenAddress: T1, address: wallet, currentlyHoldingAmount: amount }),
       }),
     idle: () => running.idle(),
@@ -148,5 +150,40 @@ describe('the whale baseline across a stop', () => {
     for (const wallet of HOLDERS.slice(0, 3)) second.holder(wallet, FIVE_PCT, true);
     await second.idle();
     expect(await whaleAlerts()).toEqual([]);
+  });
+});
+
+describe('holder records that come before the token', () => {
+  it('reads the list as a baseline and tells a whale that came while it was read, once', async () => {
+    const { clock, first } = await followedT1();
+    // holders-live answered before token-feed (two sockets): its list, then a live buy of 5%.
+    for (const wallet of HOLDERS.slice(0, 3)) first.holder(wallet, FIVE_PCT, true);
+    first.holder(HOLDERS[4] ?? '', FIVE_PCT, false);
+    await first.idle();
+    expect(await whaleAlerts()).toEqual([]);
+    clock.now += 10;
+    first.token(true);
+    await first.idle();
+    expect(await whaleAlerts()).toEqual([`${HOLDERS[4]} in`]);
+    // Told once: the token's next push tells nothing more.
+    first.token(false);
+    await first.idle();
+    expect(await whaleAlerts()).toEqual([`${HOLDERS[4]} in`]);
+  });
+});
+
+describe('a list sent again when holders-live comes back', () => {
+  it('is compared with the first list, read whole, and tells the whale that came while the socket was down', async () => {
+    const { clock, first } = await followedT1();
+    first.token(true);
+    for (const wallet of HOLDERS.slice(0, 3)) first.holder(wallet, FIVE_PCT, true);
+    clock.now += FIRST_HOLDERS_LIST_MS;
+    first.token(false);
+    await first.idle();
+    // No live record came; the socket drops, and the next opening sends the list again, with a new whale.
+    for (const wallet of HOLDERS.slice(0, 3)) first.holder(wallet, FIVE_PCT, true, 2);
+    first.holder(HOLDERS[4] ?? '', FIVE_PCT, true, 2);
+    await first.idle();
+    expect(await whaleAlerts()).toEqual([`${HOLDERS[4]} in`]);
   });
 });

@@ -35,6 +35,8 @@ const MIN_HANDSHAKE_MS = 5_000;
  * silence the socket (its heartbeat included); the delivery queues' own bounds then apply.
  */
 const MAX_READ_PAUSE_MS = 1_000;
+/** Openings of sockets so far, in this process: each opening's events carry its number (`served`). */
+let servings = 0;
 
 export interface ConnectionSettings {
   url: string;
@@ -88,6 +90,8 @@ export class Connection implements RouteTable {
   private lastError: string | null = null;
   /** Sequence number of the current attempt (see ConnectionEvents.attempt). */
   private attemptSeq = 0;
+  /** This socket's current opening, numbered across every connection of the process (StreamEvent's `served`). */
+  private serving = 0;
   private attempts = 0;
   /** Consecutive losses since the server last served this socket: the backoff exponent. */
   private failures = 0;
@@ -143,6 +147,10 @@ export class Connection implements RouteTable {
 
   get sequence(): number {
     return this.attemptSeq;
+  }
+
+  get opening(): number {
+    return this.serving;
   }
 
   get closed(): boolean {
@@ -311,6 +319,8 @@ export class Connection implements RouteTable {
     this.attempts += 1;
     if (isReconnect) this.reconnects += 1;
     this.attemptSeq = this.events.attempt(this, isReconnect);
+    servings += 1;
+    this.serving = servings;
     this.state = 'connecting';
     // A new socket is read from the start; the backlog of the old one still counts towards the next pause.
     this.resumeReading();

@@ -17,6 +17,8 @@ export interface RouteTable {
   single(): Subscription | null;
   /** Whether the socket's subscriptions follow wallets rather than tokens. */
   readonly follows: 'token' | 'wallets';
+  /** The socket's current opening (see StreamEvent's `served`). */
+  readonly opening: number;
 }
 
 export type RouteResult =
@@ -54,22 +56,22 @@ export function routeEvent(decoded: DecodedEvent, table: RouteTable): RouteResul
     if (!only) return { type: 'unroutable' };
     subscription = only;
   }
-  return { type: 'matched', subscription, event: buildEvent(decoded, subscription) };
+  return { type: 'matched', subscription, event: buildEvent(decoded, subscription, table.opening) };
 }
 
-function buildEvent(decoded: DecodedEvent, subscription: Subscription): StreamEvent {
+function buildEvent(decoded: DecodedEvent, subscription: Subscription, served: number): StreamEvent {
   const target = subscription.target;
   // A token subscription's events are about its token, however the frame spelled or omitted it.
   const tokenAddress = target.kind === 'token' ? target.tokenAddress : (decoded.tokenAddress ?? '');
   const { payload, snapshot } = decoded;
   switch (payload.kind) {
     case 'token':
-      return { stream: 'token-feed', kind: 'token', tokenAddress, snapshot, token: payload.token };
+      return { stream: 'token-feed', kind: 'token', tokenAddress, snapshot, served, token: payload.token };
     case 'candle':
-      return { stream: 'chart-live', kind: 'candle', tokenAddress, snapshot, candle: payload.candle };
+      return { stream: 'chart-live', kind: 'candle', tokenAddress, snapshot, served, candle: payload.candle };
     case 'holder':
-      return { stream: 'holders-live', kind: 'holder', tokenAddress, snapshot, holder: payload.holder };
+      return { stream: 'holders-live', kind: 'holder', tokenAddress, snapshot, served, holder: payload.holder };
     case 'trade':
-      return { stream: 'trades-live', kind: 'trade', tokenAddress, wallet: decoded.wallet, snapshot, trade: payload.trade };
+      return { stream: 'trades-live', kind: 'trade', tokenAddress, wallet: decoded.wallet, snapshot, served, trade: payload.trade };
   }
 }

@@ -10,11 +10,17 @@ import type { Candle, Holder, Token, Trade } from '../schemas';
 /** A token (every stream; chart-live may name a candle interval) or, on trades-live only, a set of wallets. */
 export type StreamTarget = { tokenAddress: string; intervalSecs?: number } | { wallets: string[] };
 
+/**
+ * `served`: which opening of a socket carried the event, a number new each time any socket of the
+ * client opens. Snapshots of one subscription with different numbers are two servings of it (the
+ * socket came back), even when nothing live came between them. Absent on events not read from a
+ * socket (made by hand).
+ */
 export type StreamEvent =
-  | { stream: 'token-feed'; kind: 'token'; tokenAddress: string; snapshot: boolean; token: Token }
-  | { stream: 'chart-live'; kind: 'candle'; tokenAddress: string; snapshot: boolean; candle: Candle }
-  | { stream: 'holders-live'; kind: 'holder'; tokenAddress: string; snapshot: boolean; holder: Holder }
-  | { stream: 'trades-live'; kind: 'trade'; tokenAddress: string; wallet: string | null; snapshot: boolean; trade: Trade };
+  | { stream: 'token-feed'; kind: 'token'; tokenAddress: string; snapshot: boolean; served?: number; token: Token }
+  | { stream: 'chart-live'; kind: 'candle'; tokenAddress: string; snapshot: boolean; served?: number; candle: Candle }
+  | { stream: 'holders-live'; kind: 'holder'; tokenAddress: string; snapshot: boolean; served?: number; holder: Holder }
+  | { stream: 'trades-live'; kind: 'trade'; tokenAddress: string; wallet: string | null; snapshot: boolean; served?: number; trade: Trade };
 
 export type StreamEventKind = StreamEvent['kind'];
 
