@@ -13,7 +13,10 @@ import type { RateLimit } from './market/limiter';
 export type { RateLimit };
 
 export interface Config {
-  /** Null: no service configured, the embedded simulator is started. */
+  /**
+   * Null: the embedded simulator is started, and every card and alert says "simulated data". That
+   * is the console's quick start (no chat token, no TMDS_BASE_URL) or TMDS_BASE_URL=simulator.
+   */
   market: {
     baseUrl: string;
     wsUrl: string;
@@ -166,22 +169,39 @@ function duration(variable: string, minMs: number, maxMs: number, fallbackMs: nu
   return bounded(variable, parseDurationMs, minMs, maxMs, fallbackMs, `${DURATION_FORM}, ${range}`);
 }
 
+/** A URL with one of `protocols` and no credentials, without its trailing slashes. */
+function readHttpUrl(variable: string, protocols: string[], value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigError(variable, `must be a URL starting with ${protocols.join(' or ')}`);
+  }
+  if (!protocols.includes(url.protocol) || url.username || url.password) {
+    throw new ConfigError(variable, `must be a URL starting with ${protocols.join(' or ')} and without credentials`);
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
 function httpUrl(variable: string, protocols: string[]) {
+  return z
+    .string()
+    .optional()
+    .transform((value) => (value === undefined || value.trim() === '' ? undefined : readHttpUrl(variable, protocols, value)));
+}
+
+/** The value of TMDS_BASE_URL that asks for the built-in simulator by name. */
+export const SIMULATOR_BASE_URL = 'simulator';
+
+/** The service's address, or the word `simulator`; blank or absent is undefined. */
+function serviceUrl(variable: string) {
   return z
     .string()
     .optional()
     .transform((value) => {
       if (value === undefined || value.trim() === '') return undefined;
-      let url: URL;
-      try {
-        url = new URL(value.trim());
-      } catch {
-        throw new ConfigError(variable, `must be a URL starting with ${protocols.join(' or ')}`);
-      }
-      if (!protocols.includes(url.protocol) || url.username || url.password) {
-        throw new ConfigError(variable, `must be a URL starting with ${protocols.join(' or ')} and without credentials`);
-      }
-      return url.toString().replace(/\/+$/, '');
+      if (value.trim().toLowerCase() === SIMULATOR_BASE_URL) return SIMULATOR_BASE_URL;
+      return readHttpUrl(variable, ['http:', 'https:'], value);
     });
 }
 
@@ -191,7 +211,7 @@ const DEFAULT_RATE_LIMITS = 'token-technicals=100/60s';
 const DEFAULT_CACHE_TTL = 'token-data=10s,token-technicals=60s,holders-history=30s,trades-history=10s,chart-history=15s,wallet-tracker=10s';
 
 const EnvSchema = z.object({
-  TMDS_BASE_URL: httpUrl('TMDS_BASE_URL', ['http:', 'https:']),
+  TMDS_BASE_URL: serviceUrl('TMDS_BASE_URL'),
   TMDS_WS_URL: httpUrl('TMDS_WS_URL', ['ws:', 'wss:']),
   TMDS_API_KEY: z.string().optional(),
   TMDS_TOKEN_BATCH_SIZE: wholeNumber('TMDS_TOKEN_BATCH_SIZE', 1, 100, 30),
@@ -252,20 +272,10 @@ const EnvSchema = z.object({
 /** Reads the settings from an environment; throws ConfigError naming the first wrong variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.parse(env);
-  const apiKey = parsed.TMDS_API_KEY?.trim() ?? '';
-  let market: Config['market'] = null;
-  if (parsed.TMDS_BASE_URL !== undefined) {
-    if (apiKey === '') throw new ConfigError('TMDS_API_KEY', 'is required when TMDS_BASE_URL is set');
-    market = {
-      baseUrl: parsed.TMDS_BASE_URL,
-      wsUrl: parsed.TMDS_WS_URL ?? parsed.TMDS_BASE_URL.replace(/^http/, 'ws'),
-      apiKey,
-    };
-  } else if (parsed.TMDS_WS_URL !== undefined) {
-    throw new ConfigError('TMDS_BASE_URL', 'is required when TMDS_WS_URL is set');
-  }
+  const telegram = readTelegram(parsed);
+  const discord = readDiscord(parsed);
   return {
-    market,
+    market: readMarket(parsed, telegram !== null || discord !== null),
     simulatorSeed: parsed.SIMULATOR_SEED,
     tokenBatchSize: parsed.TMDS_TOKEN_BATCH_SIZE,
     connectTimeoutMs: parsed.TMDS_CONNECT_TIMEOUT_MS,
@@ -292,9 +302,43 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: parsed.LOG_LEVEL,
     reconcileCron: parsed.RECONCILE_CRON,
     databasePath: parsed.DATABASE_PATH,
-    telegram: readTelegram(parsed),
-    discord: readDiscord(parsed),
+    telegram,
+    discord,
   };
+}
+
+/**
+ * Where market data comes from. With no TMDS_BASE_URL the console runs on the simulator, as the
+ * quick start; a real chat never does unless asked by name, since invented prices in a server or a
+ * group would read as real ones.
+ */
+function readMarket(parsed: z.output<typeof EnvSchema>, chats: boolean): Config['market'] {
+  const baseUrl = parsed.TMDS_BASE_URL;
+  if (baseUrl === SIMULATOR_BASE_URL) {
+    if (parsed.TMDS_WS_URL !== undefined) throw new ConfigError('TMDS_WS_URL', `must be unset with TMDS_BASE_URL=${SIMULATOR_BASE_URL}`);
+    return null;
+  }
+  if (baseUrl === undefined) {
+    if (parsed.TMDS_WS_URL !== undefined) throw new ConfigError('TMDS_BASE_URL', 'is required when TMDS_WS_URL is set');
+    if (chats) {
+      throw new ConfigError(
+        'TMDS_BASE_URL',
+        `is required with DISCORD_TOKEN or TELEGRAM_BOT_TOKEN: set it to the service's address (with TMDS_API_KEY), or TMDS_BASE_URL=${SIMULATOR_BASE_URL} to run the chats on simulated data on purpose`,
+      );
+    }
+    return null;
+  }
+  const apiKey = parsed.TMDS_API_KEY?.trim() ?? '';
+  if (apiKey === '') throw new ConfigError('TMDS_API_KEY', 'is required when TMDS_BASE_URL is set');
+  return { baseUrl, wsUrl: parsed.TMDS_WS_URL ?? baseUrl.replace(/^http/, 'ws'), apiKey };
+}
+
+/**
+ * The Discord settings alone, for `npm run register`, which talks to Discord and never to the
+ * market data service: each setting's own form is still checked, but no TMDS_BASE_URL is asked for.
+ */
+export function loadDiscordConfig(env: Record<string, string | undefined> = process.env): DiscordConfig | null {
+  return readDiscord(EnvSchema.parse(env));
 }
 
 /** Telegram's token form, `<bot id>:<secret>`; checked so a pasted typo fails at start, not on the first call. */

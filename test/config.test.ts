@@ -13,6 +13,47 @@ describe('loadConfig', () => {
     expect(config.logLevel).toBe('info');
   });
 
+  describe('where market data comes from', () => {
+    const discord = { DISCORD_TOKEN: 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfakeX.abcdefghijklmnopqrstuvwxyz0123456789', DISCORD_APP_ID: '1100000000000000001' };
+    const telegram = { TELEGRAM_BOT_TOKEN: '123456789:AAsecret-token' };
+
+    it('a chat token without TMDS_BASE_URL stops start-up with one line naming both ways out, and never the token', () => {
+      for (const chat of [discord, telegram, { ...discord, ...telegram }]) {
+        let error: unknown = null;
+        try {
+          loadConfig(chat);
+        } catch (caught) {
+          error = caught;
+        }
+        expect(error).toBeInstanceOf(ConfigError);
+        const message = (error as ConfigError).message;
+        expect(message).not.toContain('\n');
+        expect(message).toMatch(/^Invalid configuration: TMDS_BASE_URL /);
+        expect(message).toContain("the service's address (with TMDS_API_KEY)");
+        expect(message).toContain('TMDS_BASE_URL=simulator');
+        expect(message).not.toContain('AAsecret-token');
+        expect(message).not.toContain('GfakeX');
+      }
+    });
+
+    it('TMDS_BASE_URL=simulator asks for the simulator by name, for chats and the console alike, with its seed', () => {
+      const chats = loadConfig({ ...discord, ...telegram, TMDS_BASE_URL: 'simulator', SIMULATOR_SEED: '7' });
+      expect(chats.market).toBeNull();
+      expect(chats.simulatorSeed).toBe(7);
+      expect(chats.telegram?.token).toBe(telegram.TELEGRAM_BOT_TOKEN);
+      expect(chats.discord?.token).toBe(discord.DISCORD_TOKEN);
+      expect(loadConfig({ TMDS_BASE_URL: ' Simulator ' }).market).toBeNull();
+      // A key left in .env from a real service does no harm; a stream address would contradict it.
+      expect(loadConfig({ TMDS_BASE_URL: 'simulator', TMDS_API_KEY: 'k' }).market).toBeNull();
+      expect(() => loadConfig({ TMDS_BASE_URL: 'simulator', TMDS_WS_URL: 'wss://x.example' })).toThrow(/^Invalid configuration: TMDS_WS_URL must be unset with TMDS_BASE_URL=simulator$/);
+    });
+
+    it('a chat token with the service address runs on the service', () => {
+      const config = loadConfig({ ...telegram, TMDS_BASE_URL: 'https://api.example.com', TMDS_API_KEY: 'k' });
+      expect(config.market).toEqual({ baseUrl: 'https://api.example.com', wsUrl: 'wss://api.example.com', apiKey: 'k' });
+    });
+  });
+
   it('reads durations with a unit, and 0 alone without one', () => {
     const config = loadConfig({
       TMDS_CACHE_TTL: 'token-data=500ms,token-technicals=2m,holders-history=1h,trades-history=0,chart-history=15s',

@@ -5,7 +5,7 @@
  * so a removed command disappears too. Needs DISCORD_TOKEN and DISCORD_APP_ID.
  */
 import { REST } from 'discord.js';
-import { ConfigError, loadConfig, loadDotEnv } from '../../config';
+import { ConfigError, loadDiscordConfig, loadDotEnv } from '../../config';
 import { loadCommands } from '../../dispatch/registry';
 import { registerSecret, scrubSecrets } from '../../log';
 import { discordRestOptions } from './restOptions';
@@ -13,8 +13,7 @@ import { registerCommands, DEFAULT_REST_API } from './start';
 
 async function main(): Promise<number> {
   loadDotEnv();
-  const config = loadConfig();
-  const discord = config.discord;
+  const discord = loadDiscordConfig();
   if (discord === null) {
     process.stderr.write('DISCORD_TOKEN is not set: there is no Discord application to register commands with.\n');
     return 2;

@@ -53,7 +53,7 @@ function run(script: string, env: Record<string, string>): Running {
 
 describe('npm start with DISCORD_TOKEN', () => {
   it('runs the Discord chat, no console chat, answers a command, and stops on SIGTERM', async () => {
-    const bot = run('src/main.ts', { DISCORD_GUILD_ID: GUILD });
+    const bot = run('src/main.ts', { DISCORD_GUILD_ID: GUILD, TMDS_BASE_URL: 'simulator' });
     // Standard input closes at once: a console chat would end the process; Discord keeps running.
     bot.child.stdin?.end();
     await fake.connected(30_000);

@@ -50,7 +50,7 @@ describe('Discord settings', () => {
   const token = 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfakeX.abcdefghijklmnopqrstuvwxyz0123456789';
   it('are off without DISCORD_TOKEN, and read whole with it', () => {
     expect(loadConfig({}).discord).toBeNull();
-    expect(loadConfig({ DISCORD_TOKEN: token, DISCORD_APP_ID: '1100000000000000001', DISCORD_GUILD_ID: '1100000000000000002', DISCORD_REST_API: 'http://127.0.0.1:9/api/', DISCORD_DETECT_ADDRESSES: '1' }).discord).toEqual({
+    expect(loadConfig({ TMDS_BASE_URL: 'simulator', DISCORD_TOKEN: token, DISCORD_APP_ID: '1100000000000000001', DISCORD_GUILD_ID: '1100000000000000002', DISCORD_REST_API: 'http://127.0.0.1:9/api/', DISCORD_DETECT_ADDRESSES: '1' }).discord).toEqual({
       token,
       appId: '1100000000000000001',
       guildId: '1100000000000000002',

@@ -2,7 +2,7 @@
  * A local Bot API to try the Telegram bot by hand, with no Telegram account:
  *
  *   npx tsx test/support/telegram/serve.ts            # prints TELEGRAM_API_ROOT=http://127.0.0.1:PORT
- *   TELEGRAM_BOT_TOKEN=123:ABC TELEGRAM_API_ROOT=http://127.0.0.1:PORT npm start
+ *   TELEGRAM_BOT_TOKEN=123:ABC TELEGRAM_API_ROOT=http://127.0.0.1:PORT TMDS_BASE_URL=simulator npm start
  *
  * Each line typed here is sent to the bot as a message from a user in a private chat (a line
  * starting with "group:" comes from a group instead); every message the bot sends is printed as
