@@ -48,6 +48,8 @@ export interface TokenSnapshot {
   holdersSeenAt?: number | null;
   /** Decimals of the token, for amounts on cards. */
   decimals?: number | null;
+  /** Epoch ms of the newest token data applied (the service's `syncedAt`): older inputs are stale. */
+  syncedAt?: number | null;
 }
 
 export interface WalletSnapshot {
@@ -200,7 +202,27 @@ export function snapshotOfToken(token: Token, previous: TokenSnapshot | null, no
     totalSupply: kept(totalSupply, previous?.totalSupply ?? undefined),
     holdersSeenAt: previous?.holdersSeenAt ?? null,
     decimals: token.decimals,
+    syncedAt: syncedAtOf(token) ?? previous?.syncedAt ?? null,
   };
+}
+
+/** The token's `syncedAt` in epoch ms; null when absent or unreadable. */
+function syncedAtOf(token: Token): number | null {
+  if (token.syncedAt === null) return null;
+  const time = Date.parse(token.syncedAt);
+  return Number.isFinite(time) ? time : null;
+}
+
+/**
+ * Whether the token's data is older than what `last` was built from. An equal `syncedAt` is not
+ * older: it is applied, in the order it arrived. The service stamps whole seconds, so two readings
+ * of one second may differ; applying the later arrival keeps a real change made within that second,
+ * and the same state seen twice compares equal and tells nothing. Data without a `syncedAt` is
+ * applied as it arrives (nothing to order it by).
+ */
+export function olderThanApplied(token: Token, last: TokenSnapshot): boolean {
+  const synced = syncedAtOf(token);
+  return synced !== null && last.syncedAt !== null && last.syncedAt !== undefined && synced < last.syncedAt;
 }
 
 /**

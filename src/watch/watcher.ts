@@ -42,7 +42,7 @@ import { detectWalletTrades } from './detectors/walletTrade';
 import { detectWhale } from './detectors/whale';
 import type { AlertEvent, TokenRef } from './events';
 import { deliveriesFor, needsHolders } from './fanout';
-import { type TokenSnapshot, type WalletSnapshot, snapshotOfToken, snapshotOfWallet, snapshotWithHolder } from './snapshot';
+import { type TokenSnapshot, type WalletSnapshot, olderThanApplied, snapshotOfToken, snapshotOfWallet, snapshotWithHolder } from './snapshot';
 import { sameAsWritten, writtenToken, type WrittenToken } from './writtenToken';
 
 export interface WatchTargets {
@@ -78,6 +78,8 @@ export interface WatcherStatus {
   /** Alert events found, and outbox rows written for them. */
   events: number;
   rows: number;
+  /** Token inputs ignored as older than one already applied (their syncedAt; see olderThanApplied). */
+  stale: number;
   /** Inputs waiting to be processed. */
   queued: number;
 }
@@ -224,7 +226,7 @@ class WatcherImpl implements Watcher {
   private lastReconnectAt = 0;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private closed = false;
-  private readonly counts = { processed: 0, events: 0, rows: 0 };
+  private readonly counts = { processed: 0, events: 0, rows: 0, stale: 0 };
   /** Kept as subscriptions open and close: status() is read often (a /status, a bench) and must not walk them all. */
   private readonly subscriptionCounts: Record<StreamName, number> = { 'token-feed': 0, 'chart-live': 0, 'holders-live': 0, 'trades-live': 0 };
   /** One refusal handler for every subscription (a watcher holds tens of thousands): the refusal names its target. */
@@ -530,6 +532,12 @@ class WatcherImpl implements Watcher {
     if (input.type === 'token') {
       const address = input.address;
       const last = this.tokenState.get(address) ?? null;
+      // Two paths bring a token (the stream and the reconciliation's answers), and an answer read
+      // before a frame can be applied after it: what is older than the state applied is not news.
+      if (last !== null && olderThanApplied(input.token, last)) {
+        this.counts.stale += 1;
+        return;
+      }
       let next = snapshotOfToken(input.token, last, now, this.deps.solUsd?.() ?? null);
       if (this.firstLists.size > 0) next = this.firstListRead(address, next, now, false);
       const found = detectTokenChanges(last, next);
@@ -739,6 +747,7 @@ class WatcherImpl implements Watcher {
       processed: this.counts.processed,
       events: this.counts.events,
       rows: this.counts.rows,
+      stale: this.counts.stale,
       queued: this.waitingInputs() + (this.uncommitted?.inputs ?? 0),
     };
   }

@@ -22,6 +22,8 @@ export interface TokenShape {
   totalSupply?: string;
   address?: string;
   name?: string;
+  /** The service's stamp of the data (ISO time); the samples' fixed one by default. */
+  syncedAt?: string;
 }
 
 export function makeToken(shape: TokenShape = {}): Token {
@@ -43,6 +45,7 @@ export function makeToken(shape: TokenShape = {}): Token {
   return TokenSchema.parse(
     wireToken(tokenAddress, {
       name: shape.name ?? 'Fixture Token',
+      ...(shape.syncedAt === undefined ? {} : { syncedAt: shape.syncedAt }),
       riskStatus: shape.riskStatus === undefined ? 'SAFE' : shape.riskStatus,
       totalSupply: shape.totalSupply ?? '1000000000000000',
       liquidityPools: pools,
