@@ -120,9 +120,14 @@ describe('in-process controls', () => {
       const unsynced = (pools: WireToken['liquidityPools']) => JSON.parse(JSON.stringify(pools, (key, value: unknown) => (key === 'syncedAt' ? undefined : value))) as unknown;
       expect(unsynced(pushed.liquidityPools)).toEqual(unsynced(rest.liquidityPools));
       expect(pushed.riskStatus).toBe(rest.riskStatus);
-      // Every pool is pulled in one control: the changes are pushed together, as one Token.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(probe.find(isType('token'), before)).toHaveLength(1);
+      // Every pool is pulled in one control: the changes are pushed together, as one Token. A later
+      // control's push follows any second push of the pull on this socket, so the next Token is that one.
+      const marker = 'PullSentinelMint111111111111111111111111111';
+      sim.controls.risk({ tokenAddress: T, riskAnalysis: { mintAuthority: marker } });
+      await probe.next(isType('token', (f) => (f.data as WireToken).riskAnalysis.mintAuthority === marker), 'the next control’s push', before);
+      const tokensPushed = probe.find(isType('token'), before);
+      expect(tokensPushed).toHaveLength(2);
+      expect((tokensPushed[1]?.data as WireToken).riskAnalysis.mintAuthority).toBe(marker);
     } finally {
       probe.close();
     }

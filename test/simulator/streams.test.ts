@@ -37,6 +37,9 @@ afterAll(async () => {
   await sim.close();
 });
 
+/** A mint authority no simulated token has: marks the push of a test's own later mutation. */
+const SENTINEL = 'SentinelMint11111111111111111111111111111111';
+
 function token(n: number): string {
   const address = tokens[n];
   if (!address) throw new Error(`no token ${n}`);
@@ -99,9 +102,13 @@ describe('token-feed', () => {
       const price = (t: WireToken) => Math.max(...Object.values(t.liquidityPools).map((pool) => Number(pool.suspectedBaseTokenPrice)));
       expect(price(pushed)).toBeGreaterThan(price(snapshot));
       expect(withoutSync(pushed)).toEqual(withoutSync(await restToken(T)));
-      // One mutation, one push: the trade's token, holder and candle changes are coalesced.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(probe.find(isType('token'), before)).toHaveLength(1);
+      // One mutation, one push: the trade's token, holder and candle changes are coalesced. A later
+      // mutation's push follows any second push of the trade on this socket, so the next Token is that one.
+      sim.controls.risk({ tokenAddress: T, riskStatus: 'DANGER', riskAnalysis: { mintAuthority: SENTINEL } });
+      await probe.next(isType('token', (f) => (f.data as WireToken).riskAnalysis.mintAuthority === SENTINEL), 'the next mutation’s push', before);
+      const tokensPushed = probe.find(isType('token'), before);
+      expect(tokensPushed).toHaveLength(2);
+      expect((tokensPushed[1]?.data as WireToken).riskAnalysis.mintAuthority).toBe(SENTINEL);
     } finally {
       probe.close();
     }
@@ -231,7 +238,9 @@ describe('trades-live', () => {
     try {
       const { trade } = sim.controls.trade({ wallet: W, tokenAddress: T, side: 'buy', amountUSD: 100 });
       await probe.next(isType('trade', (f) => (f.data as WireTrade).transactionHash === trade.transactionHash), 'the trade');
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Another wallet's trade in the token, pushed after: once it is here, a second copy of the first would be too.
+      const later = sim.controls.trade({ wallet: wallets[6] ?? '', tokenAddress: T, side: 'buy', amountUSD: 100 }).trade;
+      await probe.next(isType('trade', (f) => (f.data as WireTrade).transactionHash === later.transactionHash), 'the later trade');
       expect(probe.find(isType('trade', (f) => (f.data as WireTrade).transactionHash === trade.transactionHash))).toHaveLength(1);
     } finally {
       probe.close();
@@ -351,7 +360,9 @@ describe('several subscriptions on one socket', () => {
       sim.controls.risk({ tokenAddress: A, riskStatus: 'WARNING' });
       sim.controls.risk({ tokenAddress: B, riskStatus: 'WARNING' });
       await probe.next(isType('token', (f) => f.tokenAddress === B), 'the change of B', before);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // A mutation of B after A's: its push follows anything A's could have sent on this socket.
+      sim.controls.risk({ tokenAddress: B, riskStatus: 'DANGER' });
+      await probe.next(isType('token', (f) => f.tokenAddress === B && (f.data as WireToken).riskStatus === 'DANGER'), 'the second change of B', before);
       expect(probe.find(isType('token', (f) => f.tokenAddress === A), before)).toEqual([]);
     } finally {
       probe.close();
@@ -371,10 +382,10 @@ describe('several subscriptions on one socket', () => {
       const kept = sim.controls.trade({ wallet: W2, tokenAddress: token(11), side: 'buy', amountUSD: 100 }).trade;
       const pushed = await probe.next(isType('trade'), 'the trade of the wallet still followed', before);
       expect(pushed.data).toEqual(kept);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(probe.find(isType('trade'), before)).toHaveLength(1);
+      // The server acknowledges the next message after every frame it pushed before reading it.
       probe.send({ action: 'unsubscribe', wallets: W2 });
       await probe.count(isType('unsubscribed'), 2, 'the second acknowledgement');
+      expect(probe.find(isType('trade'), before)).toHaveLength(1);
       expect(sim.streams.subscriptionCount('trades-live')).toBe(0);
       expect(probe.isOpen).toBe(true);
     } finally {
@@ -526,10 +537,16 @@ describe('connections', () => {
     try {
       const silent = await Probe.open(quick.wsUrl, '/ws/token-feed', { autoPong: false });
       const lively = await Probe.open(quick.wsUrl, '/ws/token-feed');
+      let pings = 0;
+      lively.ws.on('ping', () => {
+        pings += 1;
+      });
       silent.send({ tokenAddress: quick.market.tokenAddresses()[0], apiKey: KEY });
       await silent.next(isType('subscribed'), 'the acknowledgement');
       expect((await silent.closed).code).toBe(1006);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Three more pings: the server found the lively socket's answers to the two before in time.
+      const seen = pings;
+      await until(() => pings >= seen + 3 || !lively.isOpen, 'three more heartbeats on the lively socket');
       expect(lively.isOpen).toBe(true);
       expect(quick.streams.socketCount()).toBe(1);
       expect(quick.streams.subscriptionCount()).toBe(0);
