@@ -4,7 +4,7 @@
  * another target's alerts nor the commit of what was found. Driven through a fake of the stream
  * client's subscribe, with the real SQLite store.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EventHandler, StreamEvent, StreamTarget } from '../../src/market/stream';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
 import { createWatcher, type Watcher } from '../../src/watch/watcher';
@@ -16,8 +16,11 @@ import { makeToken, makeTrade, T1, W1 } from './support/fixtures';
 let store: SqliteStore;
 let watcher: Watcher;
 let cleanup: () => void = () => undefined;
+let names: NameReads;
 
 afterEach(async () => {
+  // A read still held would keep the close waiting.
+  names.releaseAll();
   await watcher.close();
   await store.close();
   cleanup();
@@ -26,11 +29,44 @@ afterEach(async () => {
 const FAR = new Date(Date.UTC(2100, 0, 1));
 
 /**
- * Chat 1 follows T1 and wallet W1; every token W1 trades is unknown, and naming it takes
- * `nameMs`. Returns how to push a token with a risk status or a new trade of W1, and how many
- * trades and name reads there were.
+ * The reads of traded tokens' names, each held until the test lets it go: the test, not the time
+ * a read takes, decides what is still waiting.
  */
-async function start(nameMs: number) {
+class NameReads {
+  private readonly held: Array<() => void> = [];
+  private open = false;
+  /** Reads asked for so far. */
+  asked = 0;
+
+  /** A read as the watcher's describeToken: it ends when let go. */
+  readonly read = async (): Promise<null> => {
+    this.asked += 1;
+    if (!this.open) await new Promise<void>((resolve) => this.held.push(resolve));
+    return null;
+  };
+
+  /** Lets the oldest held read end. */
+  releaseOne(): void {
+    this.held.shift()?.();
+  }
+
+  /** Lets every held read end, and every later one end at once. */
+  releaseAll(): void {
+    this.open = true;
+    for (const release of this.held.splice(0)) release();
+  }
+
+  get waiting(): number {
+    return this.held.length;
+  }
+}
+
+/**
+ * Chat 1 follows T1 and wallet W1; every token W1 trades is unknown, and naming it is a read the
+ * test lets go. Returns how to push a token with a risk status or a new trade of W1, the reads,
+ * and how many trades there were.
+ */
+async function start() {
   const dir = tempDir();
   cleanup = dir.cleanup;
   store = openSqliteStore(dir.path);
@@ -43,16 +79,9 @@ async function start(nameMs: number) {
       return () => undefined;
     },
   };
-  const counts = { trades: 0, described: 0 };
-  watcher = createWatcher({
-    store,
-    streams,
-    describeToken: async () => {
-      counts.described += 1;
-      await new Promise((resolve) => setTimeout(resolve, nameMs));
-      return null;
-    },
-  });
+  const counts = { trades: 0 };
+  names = new NameReads();
+  watcher = createWatcher({ store, streams, describeToken: names.read });
   await watcher.start();
   const push = (key: string, event: StreamEvent) => void handlers.get(key)?.(event);
   const token = (riskStatus: string, snapshot = false) =>
@@ -70,9 +99,11 @@ async function start(nameMs: number) {
       trade: makeTrade({ token: traded, hash: `hash-${n}`, timestamp: Math.floor(Date.now() / 1000) + n }),
     });
   };
-  // The baselines.
+  // The baselines: the trade's traded token is named first.
   token('SAFE', true);
   trade(true);
+  await waitFor(() => names.waiting === 1, 'the baseline trade’s name read');
+  names.releaseOne();
   await waitFor(() => watcher.status().processed >= 2, 'the baselines');
   return { token, trade, counts };
 }
@@ -83,16 +114,20 @@ async function outboxKinds(): Promise<string[]> {
 
 describe('the watcher while reads are slow', () => {
   it('commits the alerts it found while trade after trade waits for a traded token’s name', async () => {
-    const { token, trade, counts } = await start(30);
-    const trades = setInterval(() => trade(), 10);
-    try {
+    const { token, trade, counts } = await start();
+    // Trade after trade: each name read is let go only once the next trade waits behind it.
+    trade();
+    for (let read = 1; read <= 3; read++) {
+      await waitFor(() => names.waiting === 1, `name read ${read}`);
       trade();
-      token('DANGER');
-      await waitFor(() => watcher.status().rows >= 1, 'the risk alert committed while trades still wait for reads', 3_000);
-      expect(counts.described).toBeGreaterThan(1);
-    } finally {
-      clearInterval(trades);
+      names.releaseOne();
     }
+    await waitFor(() => names.waiting === 1, 'the name read of the newest trade');
+    token('DANGER');
+    await vi.waitFor(async () => expect(await outboxKinds()).toContain('risk-status'), { timeout: 8_000, interval: 10 });
+    // Committed while a trade still waits for its read.
+    expect(names.waiting).toBe(1);
+    names.releaseAll();
     await watcher.idle();
     const kinds = await outboxKinds();
     expect(kinds.filter((kind) => kind === 'risk-status')).toHaveLength(1);
@@ -101,12 +136,15 @@ describe('the watcher while reads are slow', () => {
   });
 
   it('holds back only the waiting target: a token’s alert does not wait for a trade’s slow name', async () => {
-    const { token, trade } = await start(1_500);
+    const { token, trade } = await start();
     trade();
+    await waitFor(() => names.waiting === 1, 'the trade’s name read');
     token('DANGER');
-    // Well before the trade's name comes, the token's alert is in the outbox.
-    await waitFor(() => watcher.status().rows >= 1, 'the risk alert', 1_000);
+    // While the trade's name is still being read, the token's alert is in the outbox.
+    await waitFor(() => watcher.status().rows >= 1, 'the risk alert');
+    expect(names.waiting).toBe(1);
     expect(await outboxKinds()).toEqual(['risk-status']);
+    names.releaseAll();
     await watcher.idle();
     expect((await outboxKinds()).sort()).toEqual(['risk-status', 'wallet-trade']);
   });
