@@ -42,6 +42,8 @@ export interface DispatcherDeps {
   now?: () => Date;
   /** How long a card's buttons stay pressable; 24 hours unless given. */
   actionTtlMs?: number;
+  /** Applied to the card of every reply, refusals and errors included: app.ts marks simulated data with it. */
+  markCard?: (card: Card) => Card;
 }
 
 /** A day: long enough to press a button on yesterday's answer, short enough that stored keys stay few. */
@@ -76,6 +78,7 @@ export class Dispatcher {
   private readonly actionTtlMs: number;
   private readonly cooldownMs: ReadonlyMap<string, number>;
   private readonly cooldowns = new Cooldowns();
+  private readonly markCard: (card: Card) => Card;
   private lastPruneMs = Number.NEGATIVE_INFINITY;
 
   constructor(deps: DispatcherDeps) {
@@ -87,6 +90,7 @@ export class Dispatcher {
     this.now = deps.now ?? (() => new Date());
     this.actionTtlMs = deps.actionTtlMs ?? DEFAULT_ACTION_TTL_MS;
     this.cooldownMs = cooldownsOf(deps.commands);
+    this.markCard = deps.markCard ?? ((card) => card);
   }
 
   /** Whether a command's answer may take long enough that a chat should defer its reply. */
@@ -117,7 +121,7 @@ export class Dispatcher {
       }
 
       const context: CommandContext = { ...this.services, chat: caller.chat, userId: caller.userId, commands: this.commands, now: this.now };
-      const card = withRefresh(command, args, withLoadedActions(await command.run(args, context), this.byName));
+      const card = this.markCard(withRefresh(command, args, withLoadedActions(await command.run(args, context), this.byName)));
       return { card, buttons: await this.buttonsFor(card, caller.chat), ephemeral: false, errorId: null };
     } catch (error) {
       outcome = 'failed';
@@ -183,7 +187,8 @@ export class Dispatcher {
     return buttons;
   }
 
-  private async notice(card: Card, chat: ChatRef): Promise<ChatReply> {
+  private async notice(notice: Card, chat: ChatRef): Promise<ChatReply> {
+    const card = this.markCard(notice);
     return { card, buttons: await this.buttonsFor(card, chat), ephemeral: true, errorId: null };
   }
 
@@ -194,7 +199,7 @@ export class Dispatcher {
     if (error instanceof UsageError) this.logger.info({ ...fields, err: undefined, usage: error.message }, 'command refused: usage');
     else if (isMarketError(error)) this.logger.warn(fields, 'command failed: market data');
     else this.logger.error(fields, 'command failed');
-    const card = cardForError(error, { errorId });
+    const card = this.markCard(cardForError(error, { errorId }));
     let buttons: ActionButton[] = [];
     try {
       buttons = await this.buttonsFor(card, caller.chat);

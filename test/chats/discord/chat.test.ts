@@ -211,12 +211,17 @@ describe('the Discord chat', () => {
   });
 });
 
-async function baseline(address: string): Promise<void> {
+/** Polls a condition of the store until it holds; the deadline only bounds the wait. */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 15_000;
-  while ((await h.store.state.token(address)) === null) {
-    if (Date.now() > deadline) throw new Error(`no baseline for ${address}`);
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+async function baseline(address: string): Promise<void> {
+  await eventually(async () => (await h.store.state.token(address)) !== null, `the baseline of ${address}`);
 }
 
 function otherStatus(address: string): 'SAFE' | 'DANGER' {
@@ -254,17 +259,16 @@ describe('alerts in Discord channels', () => {
     h.fake.failChannel(GONE_CHANNEL, DISCORD_ERRORS.missingAccess);
     h.market.sim.controls.risk({ tokenAddress: address, riskStatus: otherStatus(address) });
     const gone = { platform: 'discord' as const, chatId: GONE_CHANNEL };
-    const deadline = Date.now() + 15_000;
-    while ((await h.store.chats.pausedReason(gone)) === null) {
-      if (Date.now() > deadline) throw new Error('the channel was not paused');
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    await eventually(async () => (await h.store.chats.pausedReason(gone)) !== null, 'the channel paused');
     expect(await h.store.chats.pausedReason(gone)).toMatch(/Missing Access/);
     const posts = () => h.fake.requests.filter((r) => r.method === 'POST' && r.path === `/channels/${GONE_CHANNEL}/messages`);
     expect(posts()).toHaveLength(1);
     expect(posts()[0]?.status).toBe(403);
-    // A paused channel is not written to again: no more invalid requests.
-    h.market.sim.controls.risk({ tokenAddress: address, riskStatus: otherStatus(address) });
+    // A paused channel is not written to again: no more invalid requests. The second change is
+    // committed (its state, and any alert with it) before delivery is asked: nothing of it is still to come.
+    const next = otherStatus(address);
+    h.market.sim.controls.risk({ tokenAddress: address, riskStatus: next });
+    await eventually(async () => (await h.store.state.token(address))?.riskStatus === next, 'the second change committed');
     await h.watcher.idle();
     await h.delivery.drain();
     expect(posts()).toHaveLength(1);
