@@ -1,8 +1,12 @@
 /**
  * The bot wired once, in the order each part needs the one before it:
  *
- *   settings → market data (the service, or the built-in simulator) → store (DATABASE_PATH)
- *   → live streams → watcher → commands (dispatcher) → chats → delivery → reconciliation
+ *   settings → market data (the service, checked once, or the built-in simulator) → store
+ *   (DATABASE_PATH) → live streams → watcher → commands (dispatcher) → chats → delivery
+ *   → reconciliation
+ *
+ * On the simulator, every reply and every alert is marked "simulated data" on its way to a chat
+ * (src/cards/simulatedData.ts), so simulated prices never pass for real ones.
  *
  * Every part takes its neighbours as arguments, so a test starts the whole bot in-process with a
  * temporary database and the simulator, or any part alone. `stop()` takes it down in the other
@@ -10,16 +14,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { alertCardWithChart } from './cards/alertCard';
+import { withSimulatedData } from './cards/simulatedData';
 import { createConsoleChat } from './chats/console/start';
 import { PLATFORM_CHATS, startChats, type ChatStarter, type RunningChat } from './chats/startChats';
 import type { Config } from './config';
 import { createDelivery, type Delivery } from './delivery/delivery';
 import { FollowService } from './delivery/followService';
+import { simulatedDataSender } from './delivery/simulatedDataSender';
 import { createStatusSource } from './delivery/status';
 import { Dispatcher } from './dispatch/dispatcher';
 import { loadCommands } from './dispatch/registry';
-import { registerSecret, type Logger } from './log';
-import { MarketClient } from './market/client';
+import { registerSecret, silentLogger, type Logger } from './log';
+import { MarketClient, type MarketClientOptions } from './market/client';
+import { checkService } from './market/serviceCheck';
 import { StreamClient } from './market/stream';
 import { startReconcileJob, type ReconcileJob } from './jobs/reconcile';
 import { QueryService } from './query/service';
@@ -69,6 +76,30 @@ async function closeAll(steps: Array<() => Promise<unknown> | undefined>): Promi
   if (first !== null) throw first;
 }
 
+/**
+ * One `token-data` call before anything starts (src/market/serviceCheck.ts): a refused key throws
+ * ServiceKeyRefusedError, which stops start-up; a service that does not answer is one warning.
+ * Its own client, without retries and without log lines of its own, so the check waits for one
+ * attempt at most and is one line in the log whatever happens.
+ */
+async function checkServiceAtStart(clientOptions: MarketClientOptions, logger: Logger): Promise<void> {
+  const checker = new MarketClient({ ...clientOptions, logger: silentLogger, maxRetries: 0 });
+  try {
+    const check = await checkService(checker, clientOptions.baseUrl);
+    if (check.status === 'ok') {
+      logger.info({ baseUrl: clientOptions.baseUrl }, 'market data service answered; API key accepted');
+    } else {
+      const { kind, status } = check.error;
+      logger.warn(
+        { baseUrl: clientOptions.baseUrl, kind, status, reason: check.error.message },
+        'market data service did not answer the start-up check; starting anyway, look-ups and alerts resume when it answers',
+      );
+    }
+  } finally {
+    await checker.close();
+  }
+}
+
 export async function startApp(options: AppOptions): Promise<App> {
   const { config, logger } = options;
   const now = options.now ?? (() => new Date());
@@ -83,8 +114,9 @@ export async function startApp(options: AppOptions): Promise<App> {
       market = { baseUrl: simulator.baseUrl, wsUrl: simulator.wsUrl, apiKey };
     }
     registerSecret(market.apiKey);
+    const simulated = simulator !== null;
 
-    const client = new MarketClient({
+    const clientOptions: MarketClientOptions = {
       baseUrl: market.baseUrl,
       apiKey: market.apiKey,
       logger,
@@ -99,7 +131,9 @@ export async function startApp(options: AppOptions): Promise<App> {
       callDeadlineMs: config.callDeadlineMs,
       maxBodyBytes: config.bodyLimits,
       cacheMaxBytes: config.cacheMaxBytes,
-    });
+    };
+    if (!simulated) await checkServiceAtStart(clientOptions, logger);
+    const client = new MarketClient(clientOptions);
     closers.unshift(() => client.close());
 
     // Throws StoreOpenError (one line naming the path) for a damaged or locked file: main prints it.
@@ -127,7 +161,15 @@ export async function startApp(options: AppOptions): Promise<App> {
     const follows = new FollowService({ store, logger, resync: (address) => watcher.resync(address ?? undefined) });
     const status = createStatusSource({ store, streams: () => streams.status(), startedAt: now().getTime() });
     const commands = await loadCommands();
-    const dispatcher = new Dispatcher({ commands, services: { query: new QueryService(client), follows, status, chatSettings: store.chats }, actionKeys: store.actionKeys, logger, now });
+    const dispatcher = new Dispatcher({
+      commands,
+      services: { query: new QueryService(client), follows, status, chatSettings: store.chats },
+      actionKeys: store.actionKeys,
+      logger,
+      now,
+      // On the simulator every answer says so, whatever chat shows it.
+      ...(simulated ? { markCard: withSimulatedData } : {}),
+    });
 
     const chats = await startChats({ config, logger, dispatcher, store }, options.platforms ?? PLATFORM_CHATS, createConsoleChat(options.console, simulator, market.baseUrl));
     closers.unshift(async () => {
@@ -136,7 +178,8 @@ export async function startApp(options: AppOptions): Promise<App> {
 
     const delivery = createDelivery({
       store,
-      senders: chats.flatMap((chat) => (chat.sender === null ? [] : [chat.sender])),
+      // On the simulator every alert says so, on every platform.
+      senders: chats.flatMap((chat) => (chat.sender === null ? [] : [simulated ? simulatedDataSender(chat.sender) : chat.sender])),
       buttonsFor: (card, chat) => dispatcher.buttonsFor(card, chat),
       // A price move carries the picture of its window.
       alertCard: alertCardWithChart,

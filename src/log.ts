@@ -91,3 +91,23 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
 
 /** A logger that writes nothing, for tests and library use. */
 export const silentLogger: Logger = pino({ level: 'silent' });
+
+/**
+ * Process warnings (a deprecation a library emits, one of Node's own) as log lines. Node prints
+ * them to standard error itself, as plain text outside the JSON lines and past the secret
+ * scrubbing; its printer is taken off and each warning becomes one line through `logger`.
+ * Returns what puts the printer back (for tests; the bot keeps this for its whole run).
+ */
+export function logProcessWarnings(logger: Logger): () => void {
+  const printers = process.listeners('warning');
+  process.removeAllListeners('warning');
+  const onWarning = (warning: Error): void => {
+    const code = 'code' in warning && typeof warning.code === 'string' ? warning.code : undefined;
+    logger.warn({ warning: { type: warning.name, code, message: warning.message } }, 'process warning');
+  };
+  process.on('warning', onWarning);
+  return () => {
+    process.off('warning', onWarning);
+    for (const printer of printers) process.on('warning', printer);
+  };
+}

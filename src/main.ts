@@ -1,12 +1,16 @@
 /**
  * Start-up: settings, a logger, the bot (src/app.ts), and a clean stop on SIGTERM or SIGINT or at
- * the end of the console's input. A setting or a database that cannot be used stops start-up with
- * one line saying why.
+ * the end of the console's input. A setting, a database or an API key that cannot be used stops
+ * start-up with one line saying why.
+ *
+ * From the logger on, everything the process writes to standard error is a JSON log line through
+ * it (secrets scrubbed): process warnings, and an error nothing caught, which stops the bot.
  */
 import { pino } from 'pino';
 import { startApp } from './app';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config';
-import { createLogger } from './log';
+import { createLogger, logProcessWarnings } from './log';
+import { ServiceKeyRefusedError } from './market/serviceCheck';
 import { StoreOpenError } from './store/sqliteStore';
 
 function readConfig(): Config {
@@ -26,13 +30,23 @@ async function main(): Promise<void> {
   const config = readConfig();
   // Logs go to standard error so that the console chat's answers on standard output stay clean.
   const logger = createLogger(config.logLevel, pino.destination(2));
+  logProcessWarnings(logger);
+  // Node would print these as plain stack traces; the line is written before the exit.
+  process.on('uncaughtException', (error) => {
+    logger.fatal({ err: error }, 'uncaught exception; stopping');
+    process.exit(1);
+  });
+  process.on('unhandledRejection', (reason) => {
+    logger.fatal({ err: reason }, 'unhandled rejection; stopping');
+    process.exit(1);
+  });
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
 
   let app;
   try {
     app = await startApp({ config, logger, console: { input: process.stdin, output: process.stdout, interactive, outDir: 'data/out' } });
   } catch (error) {
-    if (error instanceof StoreOpenError) {
+    if (error instanceof StoreOpenError || error instanceof ServiceKeyRefusedError) {
       process.stderr.write(`${error.message}\n`);
       process.exit(2);
     }

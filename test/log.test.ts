@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, registerSecret, scrubSecrets } from '../src/log';
+import { createLogger, logProcessWarnings, registerSecret, scrubSecrets } from '../src/log';
 
 function capture() {
   const lines: string[] = [];
@@ -57,6 +57,31 @@ describe('logger', () => {
     const { lines, stream } = capture();
     createLogger('info', stream).info({ supply: 10n ** 30n }, 'big');
     expect(lines[0]).toContain('1000000000000000000000000000000');
+  });
+
+  it("writes process warnings as log lines, scrubbed, instead of Node's plain-text printer", async () => {
+    registerSecret('warn-secret-9f3c');
+    const { lines, stream } = capture();
+    const printers = process.listeners('warning');
+    expect(printers.length).toBeGreaterThan(0);
+    const restore = logProcessWarnings(createLogger('info', stream));
+    try {
+      expect(process.listeners('warning')).toHaveLength(1);
+      for (const printer of printers) expect(process.listeners('warning')).not.toContain(printer);
+      // Listeners run in order: this one, added after the logger's, runs once the line is written.
+      const handled = new Promise<void>((resolve) => process.once('warning', () => resolve()));
+      process.emitWarning('the old way goes away; key warn-secret-9f3c', { type: 'DeprecationWarning', code: 'DEP0999' });
+      await handled;
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
+        level: 40,
+        msg: 'process warning',
+        warning: { type: 'DeprecationWarning', code: 'DEP0999', message: 'the old way goes away; key [redacted]' },
+      });
+    } finally {
+      restore();
+    }
+    expect(process.listeners('warning')).toEqual(printers);
   });
 
   it('scrubs every occurrence', () => {
