@@ -1,8 +1,10 @@
 /**
- * Keeps a burst of pasted addresses from flooding a group: the same person gets one card per
+ * Keeps a burst of pasted addresses from flooding a chat: the same person gets one card per
  * cooldown, a chat at most `perChatPerMinute` cards a minute, and the same address pasted again
- * in a chat within `repeatMs` (several people pasting one launch) gets no second card. A paste
- * past a limit is ignored without a word: an answer would be the very flood being avoided.
+ * in a chat within `repeatMs` (several people pasting one launch) gets no second card. The limiter
+ * says how long until a paste may be answered; the chat decides what to do with that: a group is
+ * not told (an answer would be the very flood being avoided), a private chat is, since the person
+ * there is the only one reading and silence would look like a dead bot.
  * Commands are not limited here; the dispatcher's cooldowns cover them.
  */
 export interface PasteLimitOptions {
@@ -23,25 +25,26 @@ export class PasteLimiter {
 
   constructor(private readonly options: PasteLimitOptions = DEFAULT_PASTE_LIMITS) {}
 
-  /** True when a card may answer this paste now (and counts it); false to stay silent. */
-  allow(chatKey: string, userId: string, address: string, now: number): boolean {
+  /** 0 when a card may answer this paste now (and counts it); else the milliseconds until one may. */
+  take(chatKey: string, userId: string, address: string, now: number): number {
     const userKey = `${chatKey}|${userId}`;
     const addressKey = `${chatKey}|${address}`;
-    const userLast = this.users.get(userKey);
-    if (userLast !== undefined && now - userLast < this.options.perUserCooldownMs) return false;
-    const addressLast = this.addresses.get(addressKey);
-    if (addressLast !== undefined && now - addressLast < this.options.repeatMs) return false;
     const recent = (this.chats.get(chatKey) ?? []).filter((at) => now - at < 60_000);
-    if (recent.length >= this.options.perChatPerMinute) {
-      this.chats.set(chatKey, recent);
-      return false;
-    }
-    recent.push(now);
     this.chats.set(chatKey, recent);
+    const userLast = this.users.get(userKey);
+    const addressLast = this.addresses.get(addressKey);
+    const wait = Math.max(
+      userLast === undefined ? 0 : userLast + this.options.perUserCooldownMs - now,
+      addressLast === undefined ? 0 : addressLast + this.options.repeatMs - now,
+      // Times are in order: the chat is under its cap again once enough of the oldest are a minute old.
+      recent.length < this.options.perChatPerMinute ? 0 : (recent[recent.length - this.options.perChatPerMinute] ?? now) + 60_000 - now,
+    );
+    if (wait > 0) return wait;
+    recent.push(now);
     this.users.set(userKey, now);
     this.addresses.set(addressKey, now);
     if (this.users.size + this.addresses.size + this.chats.size > SWEEP_AT) this.sweep(now);
-    return true;
+    return 0;
   }
 
   private sweep(now: number): void {

@@ -5,6 +5,9 @@
  * for delivery. The only place (with its folder) that imports grammY.
  *
  * Where a reply goes: to the message it answers, in that message's forum topic when it has one.
+ * When: each chat's commands, pastes and button presses wait in that chat's own queue
+ * (src/dispatch/chatQueue.ts), answered one at a time at the chat's pace, so a chat that floods
+ * the bot delays only itself; past 20 waiting, what it sends is skipped (see `enqueue`).
  * Who may change a group (track, untrack, mute, settings): its administrators and creator, asked
  * of Telegram and remembered for a minute (admins.ts); in a private chat, the person in it.
  */
@@ -15,6 +18,8 @@ import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
 import { webhookCallback, type Bot, type Context } from 'grammy';
 import type { Message, MessageEntity } from 'grammy/types';
 import { plainText } from '../../cards/card';
+import { cooldownCard } from '../../cards/noticeCard';
+import { ChatQueue, ChatQueueStoppedError, DEFAULT_CHAT_QUEUE, SKIPPED_NOTICE, type ChatQueueOptions } from '../../dispatch/chatQueue';
 import type { Dispatcher, CommandCaller } from '../../dispatch/dispatcher';
 import { registerSecret, type Logger } from '../../log';
 import type { Store } from '../../store/store';
@@ -23,7 +28,7 @@ import { AdminCache, DEFAULT_ADMIN_CACHE_MS } from './admins';
 import { createTelegramBot, type TelegramPace } from './api';
 import { detectAddress } from './detect';
 import { classifyTelegramError } from './failures';
-import { plainNotice, renderCardMessages } from './html';
+import { escapeHtml, plainNotice, renderCardMessages } from './html';
 import { DEFAULT_PASTE_LIMITS, PasteLimiter, type PasteLimitOptions } from './pasteLimits';
 import { sendRendered, type SendTarget } from './send';
 import { TelegramAlertSender } from './sender';
@@ -53,6 +58,8 @@ export interface TelegramChatOptions {
   /** Longest 429 retry_after waited for inside one call (see api.ts). */
   maxRetryDelaySeconds?: number;
   pace?: TelegramPace;
+  /** Each chat's queue of input: its cap and how often a chat is told input was skipped. */
+  chatQueue?: ChatQueueOptions;
   now?: () => Date;
 }
 
@@ -66,6 +73,8 @@ export interface RunningTelegramChat {
   readonly ended: null;
   /** In webhook mode, the local address the webhook server listens on (http://host:port). */
   readonly webhookAddress: string | null;
+  /** What each chat sent that waits for its answer, and what was skipped. */
+  readonly queue: ChatQueue;
   stop(): Promise<void>;
 }
 
@@ -110,6 +119,9 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
   const username = bot.botInfo.username;
   const admins = new AdminCache(bot.api, options.adminCacheMs ?? DEFAULT_ADMIN_CACHE_MS, () => now().getTime());
   const pastes = new PasteLimiter(options.pasteLimits ?? DEFAULT_PASTE_LIMITS);
+  const queue = new ChatQueue(options.chatQueue ?? DEFAULT_CHAT_QUEUE);
+  /** Notices that a chat's input was skipped, on their way (stop waits for them). */
+  const notices = new Set<Promise<void>>();
   // Telegram's menu names (underscores) and our own (dashes) both lead to the command.
   const byName = new Map(dispatcher.commands.flatMap((command) => [[telegramCommandName(command.name), command.name] as const, [command.name, command.name] as const]));
   const sender = new TelegramAlertSender({
@@ -133,8 +145,8 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     }
   };
 
-  /** `/name@bot args`: the Dispatcher's answer, or null for a command meant for another bot. */
-  const runCommand = async (message: Message, text: string, caller: CommandCaller): Promise<ChatReply | null> => {
+  /** `/name@bot args` as the command to run and its arguments, or null for a command meant for another bot. */
+  const commandOf = (message: Message, text: string): { name: string; args: string } | null => {
     const head = text.split(/\s/, 1)[0] ?? '';
     const rest = text.slice(head.length).trim();
     const addressed = /@(\w+)$/.exec(head)?.[1];
@@ -143,12 +155,68 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     // /start opens every private chat; with a deep-link address (t.me/bot?start=ADDR) it is /token.
     if (typed === 'start') {
       const address = detectAddress(rest);
-      return address !== null && byName.has('token') ? dispatcher.run('token', { kind: 'text', text: address.address }, caller) : dispatcher.run('help', { kind: 'text', text: '' }, caller);
+      return address !== null && byName.has('token') ? { name: 'token', args: address.address } : { name: 'help', args: '' };
     }
     const name = byName.get(typed);
     // In a group, an unknown bare command is another bot's: answering it would be noise.
     if (name === undefined && message.chat.type !== 'private' && addressed === undefined) return null;
-    return dispatcher.run(name ?? typed, { kind: 'text', text: rest }, caller);
+    return { name: name ?? typed, args: rest };
+  };
+
+  /**
+   * Hands one piece of a chat's input to that chat's queue and returns at once: running it,
+   * answering and waiting for the chat's pace happen in the chat's own lane, never in the runner's
+   * slot (or the webhook's request), which another chat's update may need. Past the lane's cap the
+   * input is dropped and the chat told so, at most once a minute. False when dropped.
+   */
+  const enqueue = (chat: ChatRef, target: SendTarget, work: () => Promise<void>): boolean => {
+    const offer = queue.offer(chatKey(chat), work);
+    if (offer.accepted) {
+      offer.done.catch((error: unknown) => {
+        // Input still waiting at shutdown is not run: nothing failed.
+        if (error instanceof ChatQueueStoppedError) return;
+        logger.error({ errorId: randomBytes(4).toString('hex'), err: error, chat: chatKey(chat) }, 'Telegram update failed');
+      });
+      return true;
+    }
+    if (offer.notice) {
+      logger.info({ chat: chatKey(chat), dropped: queue.counts().dropped }, 'Telegram chat sent more than its queue holds: the rest is skipped');
+      const notice = sendRendered(bot.api, { ...target, replyTo: null }, [{ kind: 'text', html: escapeHtml(SKIPPED_NOTICE), keyboard: null, previewUrl: null }]).then(
+        () => undefined,
+        (error: unknown) => logger.warn({ chat: String(target.chatId), reason: classifyTelegramError(error).reason }, 'Telegram notice of skipped commands not sent'),
+      );
+      notices.add(notice);
+      void notice.finally(() => notices.delete(notice));
+    }
+    return false;
+  };
+
+  /** A button press, in its chat's turn: the action's answer, a Refresh's edit, or a refusal shown to the presser. */
+  const press = async (message: Message, queryId: string, data: string, caller: CommandCaller, target: SendTarget): Promise<void> => {
+    const reply = await dispatcher.press(data, caller);
+    if (reply.ephemeral) {
+      // Refusals and expired buttons are shown to the presser alone, as an alert.
+      await bot.api.answerCallbackQuery(queryId, { text: noticeText(reply), show_alert: true });
+      return;
+    }
+    await bot.api.answerCallbackQuery(queryId);
+    const messages = renderCardMessages(reply.card, reply.buttons);
+    const [only] = messages;
+    if (reply.refresh && messages.length === 1 && only?.kind === 'text' && message.text !== undefined) {
+      try {
+        await bot.api.editMessageText(message.chat.id, message.message_id, only.html, {
+          parse_mode: 'HTML',
+          ...(only.keyboard === null ? {} : { reply_markup: only.keyboard }),
+          link_preview_options: only.previewUrl === null ? { is_disabled: true } : { url: only.previewUrl, prefer_small_media: true },
+        });
+        return;
+      } catch (error) {
+        // Nothing changed since the card was shown: Telegram refuses the edit, and the card is right as it is.
+        if (/message is not modified/i.test(classifyTelegramError(error).reason)) return;
+        logger.debug({ reason: classifyTelegramError(error).reason }, 'refresh could not edit; sending anew');
+      }
+    }
+    await answer(reply, target);
   };
 
   const detectionOn = async (chat: ChatRef, chatType: string): Promise<boolean> => {
@@ -158,6 +226,8 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     return setting ?? chatType === 'private';
   };
 
+  // One chat's updates are handed to its queue in the order they came, even past an await (a
+  // paste reads the chat's settings first); the handing is quick, the work waits in the queue.
   bot.use(sequentialize((ctx: Context) => (ctx.chat === undefined ? undefined : String(ctx.chat.id))));
 
   bot.on('message:migrate_to_chat_id', async (ctx) => {
@@ -180,37 +250,18 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
   });
 
   bot.on('callback_query:data', async (ctx) => {
-    const pressed = ctx.callbackQuery.message;
+    const query = ctx.callbackQuery;
+    const pressed = query.message;
     if (pressed === undefined || !('chat' in pressed) || pressed.date === 0) {
       await ctx.answerCallbackQuery({ text: 'This button can no longer be used. Run the command again.', show_alert: true });
       return;
     }
     const message = pressed as Message;
-    const caller = callerOf(message, ctx.callbackQuery.from.id);
-    const reply = await dispatcher.press(ctx.callbackQuery.data, caller);
-    if (reply.ephemeral) {
-      // Refusals and expired buttons are shown to the presser alone, as an alert.
-      await ctx.answerCallbackQuery({ text: noticeText(reply), show_alert: true });
-      return;
-    }
-    await ctx.answerCallbackQuery();
-    const messages = renderCardMessages(reply.card, reply.buttons);
-    const [only] = messages;
-    if (reply.refresh && messages.length === 1 && only?.kind === 'text' && message.text !== undefined) {
-      try {
-        await bot.api.editMessageText(message.chat.id, message.message_id, only.html, {
-          parse_mode: 'HTML',
-          ...(only.keyboard === null ? {} : { reply_markup: only.keyboard }),
-          link_preview_options: only.previewUrl === null ? { is_disabled: true } : { url: only.previewUrl, prefer_small_media: true },
-        });
-        return;
-      } catch (error) {
-        // Nothing changed since the card was shown: Telegram refuses the edit, and the card is right as it is.
-        if (/message is not modified/i.test(classifyTelegramError(error).reason)) return;
-        logger.debug({ reason: classifyTelegramError(error).reason }, 'refresh could not edit; sending anew');
-      }
-    }
-    await answer(reply, { chatId: message.chat.id, threadId: caller.chat.threadId === null ? null : Number(caller.chat.threadId), replyTo: null });
+    const caller = callerOf(message, query.from.id);
+    const target: SendTarget = { chatId: message.chat.id, threadId: caller.chat.threadId === null ? null : Number(caller.chat.threadId), replyTo: null };
+    if (enqueue(caller.chat, target, () => press(message, query.id, query.data, caller, target))) return;
+    // Telegram shows the presser a spinner until the press is answered: a skipped one is told so, to the presser alone.
+    await ctx.answerCallbackQuery({ text: SKIPPED_NOTICE });
   });
 
   bot.on(['message:text', 'message:caption'], async (ctx) => {
@@ -221,17 +272,27 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     const caller = callerOf(message, from.id);
     const target: SendTarget = { chatId: message.chat.id, threadId: caller.chat.threadId === null ? null : Number(caller.chat.threadId), replyTo: message.message_id };
     if (text.startsWith('/')) {
-      const reply = await runCommand(message, text, caller);
-      if (reply !== null) await answer(reply, target);
+      const command = commandOf(message, text);
+      if (command !== null) enqueue(caller.chat, target, async () => answer(await dispatcher.run(command.name, { kind: 'text', text: command.args }, caller), target));
       return;
     }
     if (!(await detectionOn(caller.chat, message.chat.type))) return;
     const found = detectAddress(text, linksOf(message.entities ?? message.caption_entities));
-    if (found === null || !pastes.allow(chatKey(caller.chat), caller.userId, found.address, now().getTime())) return;
-    const reply = await dispatcher.run('token', { kind: 'text', text: found.address }, caller);
-    // A paste that is no token (a wallet, a pool, a typo) gets no answer in a group: only the card is wanted there.
-    if ((reply.errorId !== null || reply.card.color === 'error') && message.chat.type !== 'private') return;
-    await answer(reply, target);
+    if (found === null) return;
+    const isPrivate = message.chat.type === 'private';
+    const waitMs = pastes.take(chatKey(caller.chat), caller.userId, found.address, now().getTime());
+    if (waitMs > 0) {
+      // A group is not told (the answer would be the flood the limits keep out); in a private chat the
+      // person is the only reader, and silence would look like a dead bot: they are told how long to wait.
+      if (isPrivate) enqueue(caller.chat, target, () => answer({ card: cooldownCard('token', waitMs), buttons: [], ephemeral: true, errorId: null }, target));
+      return;
+    }
+    enqueue(caller.chat, target, async () => {
+      const reply = await dispatcher.run('token', { kind: 'text', text: found.address }, caller);
+      // A paste that is no token (a wallet, a pool, a typo) gets no answer in a group: only the card is wanted there.
+      if ((reply.errorId !== null || reply.card.color === 'error') && !isPrivate) return;
+      await answer(reply, target);
+    });
   });
 
   bot.catch((error) => {
@@ -257,7 +318,7 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     const secret = options.webhook.secret ?? randomBytes(24).toString('base64url');
     registerSecret(secret);
     const path = new URL(options.webhook.url).pathname || '/';
-    // Telegram waits about a minute for an answer; a slow command answers through the API after the 200.
+    // Updates go to the chats' queues, so a post ends at once; the timeout only guards the rest.
     const handle = webhookCallback(bot, 'http', { secretToken: secret, onTimeout: 'return', timeoutMilliseconds: 9_000 });
     server = createServer((req, res) => {
       const requestPath = (req.url ?? '/').split('?', 1)[0];
@@ -293,6 +354,7 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     username,
     ended: null,
     webhookAddress,
+    queue,
     async stop() {
       if (runner?.isRunning() === true) await runner.stop();
       const closing = server;
@@ -301,6 +363,11 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
         closing.closeIdleConnections();
         await new Promise<void>((resolve) => closing.close(() => resolve()));
       }
+      // What still waits for its turn is not run (a chat's turn can be seconds away at its pace);
+      // answers under way finish, before the store they may write to closes.
+      const dropped = await queue.stop();
+      if (dropped > 0) logger.info({ dropped }, 'Telegram: commands still waiting at shutdown were not run');
+      await Promise.all([...notices]);
     },
   };
 }

@@ -149,6 +149,18 @@ describe('Telegram chat', () => {
     expect(parseTelegramHtml(hidden.text).text).toContain(ordinary.name);
   });
 
+  it('in a private chat, a paste past a limit is told how long to wait, never silently dropped', async () => {
+    const user = newUser();
+    const chat = world.api.privateChat(user);
+    const card = await ask(chat, user, ordinary.address);
+    expect(parseTelegramHtml(card.text).text).toContain(ordinary.name);
+    // The same person again at once (one card per 10 s), and the same address (once a minute).
+    for (const text of [`https://birdeye.so/token/${ordinary.address}`, ordinary.address]) {
+      const told = await ask(chat, user, text);
+      expect(parseTelegramHtml(told.text).text, text).toMatch(/Slow down.*wait \d+ s/s);
+    }
+  });
+
   it('in a group, pastes wait for an administrator to switch detection on; a member cannot', async () => {
     const group = world.api.group(-4001, 'Traders');
     const admin = newUser();

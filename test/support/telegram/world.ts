@@ -1,7 +1,8 @@
 /**
  * The Telegram chat as it runs, for end-to-end tests: the real grammY bot (startTelegramChat)
  * against the local Bot API (botApi.ts), the Dispatcher with every command of `commands/`, the
- * simulator for market data, and the SQLite store on a temporary file.
+ * simulator for market data, the SQLite store on a temporary file, and /status over that store and
+ * a stream client of the simulator.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,13 +11,15 @@ import type { TelegramPace } from '../../../src/chats/telegram/api';
 import { startTelegramChat, type RunningTelegramChat, type TelegramChatOptions } from '../../../src/chats/telegram/start';
 import type { AnyCommand } from '../../../src/dispatch/command';
 import { FollowService } from '../../../src/delivery/followService';
+import { createStatusSource } from '../../../src/delivery/status';
 import { Dispatcher } from '../../../src/dispatch/dispatcher';
 import { loadCommands } from '../../../src/dispatch/registry';
 import { silentLogger } from '../../../src/log';
+import { StreamClient } from '../../../src/market/stream';
 import { openSqliteStore } from '../../../src/store/sqliteStore';
 import type { ActionKeyStore } from '../../../src/store/actionKeys';
 import type { Store } from '../../../src/store/store';
-import { startTestMarket, type TestMarket } from '../market';
+import { startTestMarket, TEST_API_KEY, type TestMarket } from '../market';
 import { startBotApi, type BotApiOptions, type FakeBotApi } from './botApi';
 
 export const BOT_TOKEN = '123456789:AAtest-token_for-e2e';
@@ -56,7 +59,9 @@ export async function startTelegramWorld(
   const commands = [...(await loadCommands()), ...(options.extraCommands ?? [])];
   const resync = { current: async (_address: string | null): Promise<void> => {} };
   const follows = new FollowService({ store, logger: silentLogger, resync: (address) => resync.current(address) });
-  const dispatcher = new Dispatcher({ commands, services: { query: market.query, chatSettings: store.chats, follows }, actionKeys: options.actionKeys ?? store.actionKeys, logger: silentLogger });
+  const streams = new StreamClient({ wsUrl: market.sim.wsUrl, apiKey: TEST_API_KEY });
+  const status = createStatusSource({ store, streams: () => streams.status(), startedAt: Date.now() });
+  const dispatcher = new Dispatcher({ commands, services: { query: market.query, chatSettings: store.chats, follows, status }, actionKeys: options.actionKeys ?? store.actionKeys, logger: silentLogger });
   const chat = await startTelegramChat({ token: BOT_TOKEN, apiRoot: api.apiRoot, dispatcher, store, logger: silentLogger, pace: UNPACED, ...options.chat });
   return {
     api,
@@ -68,6 +73,7 @@ export async function startTelegramWorld(
     resync,
     async close() {
       await chat.stop();
+      await streams.close();
       await api.close();
       await store.close();
       await market.close();
