@@ -33,7 +33,7 @@ function readEvents(text: string): AlertKind[] {
   for (const word of text.toLowerCase().split(/[\s,+]+/).filter(Boolean)) {
     const meant = EVENT_WORDS[word];
     if (meant === undefined) {
-      throw new UsageError(`events: "${word.slice(0, 30)}" is not an alert kind. Use any of risk, flags, liquidity, price, whale (comma-separated), or all.`, null);
+      throw new UsageError(`"${word.slice(0, 30)}" is not an alert kind`, null, 'events takes any of risk, flags, liquidity, price, whale (comma-separated), or all.');
     }
     for (const kind of meant) kinds.add(kind);
   }
@@ -47,8 +47,10 @@ export default defineCommand({
   help: [
     'Follows a token or a wallet in this chat; tracking it again changes its options.',
     '/track token <address> [events] [threshold]: alerts on risk status and flags, liquidity pulled, price moves of at least',
-    'threshold % (default 10), and whales. events narrows them: risk, flags, liquidity, price, whale, comma-separated.',
+    'threshold % (default 10; 25 or 25%), and whales. events narrows them: risk, flags, liquidity, price, whale, comma-separated.',
     `/track wallet <address> [label] [minusd] [side]: alerts on the wallet's trades of at least minusd USD (default all), side buy, sell or both; label (up to ${MAX_LABEL_LENGTH} characters) names it in alerts.`,
+    'After the address the options may come in any order: a number is the threshold or minusd, buy, sell or both the side.',
+    'A label is a word, or quoted: "500" or "dev wallet".',
     'Example: /track token 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25 risk,price 25',
     'Example: /track wallet 9rTkGv8SVaTgivWmYpzwKv5RaUBLmcAUa3ZyKNSL1NSU dev 500 sell',
   ].join('\n'),
@@ -67,8 +69,8 @@ export default defineCommand({
     },
     { name: 'address', type: 'address', description: 'The token’s or wallet’s address', required: true },
     { name: 'events', type: 'text', description: 'Alerts wanted: risk, flags, liquidity, price, whale (comma-separated); default all', required: false, maxLength: 100, forms: ['token'] },
-    { name: 'threshold', type: 'number', description: 'Price move that alerts, in percent (default 10)', required: false, min: 1, max: 1000, forms: ['token'] },
-    { name: 'label', type: 'text', description: 'A name for the wallet, shown in its alerts', required: false, maxLength: MAX_LABEL_LENGTH, forms: ['wallet'] },
+    { name: 'threshold', type: 'number', description: 'Price move that alerts, in percent (default 10)', required: false, min: 1, max: 1000, percent: true, forms: ['token'] },
+    { name: 'label', type: 'text', description: 'A name for the wallet, shown in its alerts', required: false, maxLength: MAX_LABEL_LENGTH, quoteNumbers: true, forms: ['wallet'] },
     { name: 'minusd', type: 'number', description: 'Smallest trade that alerts, in USD (default 0: all)', required: false, min: 0, max: 1_000_000_000, forms: ['wallet'] },
     {
       name: 'side',

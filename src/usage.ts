@@ -35,6 +35,8 @@ export interface NumberOption extends OptionBase {
   min?: number;
   max?: number;
   integer?: boolean;
+  /** In percent: typed text may write it with its sign, "25%". */
+  percent?: true;
 }
 /** A duration written as 15m, 4h, 1d (or plain seconds), read as seconds. */
 export interface DurationOption extends OptionBase {
@@ -45,6 +47,12 @@ export interface DurationOption extends OptionBase {
 export interface TextOption extends OptionBase {
   type: 'text';
   maxLength?: number;
+  /**
+   * In typed text, a bare number is never this text: it is the command's number (`/track wallet
+   * ADDR 500` is a minimum, not a label), and a number meant as this text is quoted ("500").
+   * Given by name (`label=500`, a slash command's field) it is what it says.
+   */
+  quoteNumbers?: true;
 }
 
 export type OptionSpec = AddressOption | AddressListOption | ChoiceOption | NumberOption | DurationOption | TextOption;
@@ -71,13 +79,25 @@ export function usageOf(command: CommandUsage): string {
   return [`/${command.name}`, ...command.options.map(part)].join(' ');
 }
 
-/** Input a person can fix: the message says what to type instead. `command` is null when no command was recognised. */
+/**
+ * Input a person can fix. `problem` says what is wrong in one sentence, which titles the answer
+ * ("/track: …"); `advice`, what to type instead. `command` is the command it was typed for: null
+ * only while no command was recognised, and the Dispatcher gives the one it ran to an error thrown
+ * without one (see withCommand).
+ */
 export class UsageError extends Error {
   constructor(
-    message: string,
+    readonly problem: string,
     readonly command: CommandUsage | null,
+    readonly advice = '',
   ) {
-    super(message);
+    const sentence = /[.!?]$/.test(problem) ? problem : `${problem}.`;
+    super(advice === '' ? sentence : `${sentence} ${advice}`);
     this.name = 'UsageError';
+  }
+
+  /** The same error, about `command` when it names none yet. */
+  withCommand(command: CommandUsage): UsageError {
+    return this.command === null ? new UsageError(this.problem, command, this.advice) : this;
   }
 }

@@ -5,6 +5,7 @@
  * unexpected error's message may carry file paths, hosts or secrets and helps no reader.
  */
 import { scrubSecrets } from '../log';
+import { SERVICE_ADDRESS_FORM } from '../market/address';
 import { isMarketError, type MarketError, type MarketErrorKind } from '../market/errors';
 import { usageOf, UsageError } from '../usage';
 import { code, field, rich, type Card, type CardAction, type CardField, type RichText } from './card';
@@ -36,7 +37,7 @@ function explainMarket(error: MarketError): Explained {
     case 'invalid-address':
       return {
         title: 'Not an address',
-        message: `${specific || 'That is not a token address.'} Paste the whole address: 32–44 letters and digits on Solana, or 0x and 40 hex digits.`,
+        message: `${specific || 'That is not a token address.'} Paste the whole address: TokenWatch reads ${SERVICE_ADDRESS_FORM} addresses.`,
       };
     case 'missing-parameter':
       return { title: 'Something is missing', message: specific || 'Something required is missing from that request.' };
@@ -69,16 +70,22 @@ function describe(message: string, hint: string | undefined): RichText {
   return hint === undefined || hint.trim() === '' ? rich(message) : rich(message, '\n', hint);
 }
 
+/**
+ * A usage mistake: the title names the command and the problem ("/track: threshold must be between
+ * 1 and 1000, not "5000""), the description what to type instead, a field the usage. The
+ * Dispatcher gives it no error id: an id is for failures to look up in the log, and a mistyped
+ * option has nothing there to find.
+ */
 function usageCard(error: UsageError, hint: string | undefined): Card {
   const command = error.command;
   const fields: CardField[] = [];
   const actions: CardAction[] = [{ label: 'Help', command: 'help', args: command === null ? [] : [command.name] }];
-  // The usage gets a field of its own, so it is not repeated inside the message.
-  const message = command === null ? error.message : error.message.replace(/\s*Usage: .*$/s, '');
   if (command !== null) fields.push(field('Usage', code(usageOf(command))));
+  const problem = scrubSecrets(error.problem).replace(/\.$/, '');
+  const advice = [scrubSecrets(error.advice), hint ?? (command === null ? '' : `Type /help ${command.name} for its options and an example.`)].filter((part) => part.trim() !== '');
   return {
-    title: command === null ? 'Unknown command' : `Check /${command.name}`,
-    description: describe(scrubSecrets(message), hint ?? (command === null ? undefined : `Type /help ${command.name} for its options and an example.`)),
+    title: command === null ? problem : `/${command.name}: ${problem}`,
+    ...(advice.length === 0 ? {} : { description: rich(advice.join('\n')) }),
     color: 'error',
     fields,
     actions,

@@ -36,10 +36,11 @@ export function optionKind(option: OptionSpec): string {
       return `one of ${option.choices.map((choice) => choice.value).join(', ')}`;
     case 'number': {
       const what = option.integer ? 'a whole number' : 'a number';
-      if (option.min !== undefined && option.max !== undefined) return `${what} from ${option.min} to ${option.max}`;
-      if (option.min !== undefined) return `${what}, at least ${option.min}`;
-      if (option.max !== undefined) return `${what}, at most ${option.max}`;
-      return what;
+      const unit = option.percent === true ? ', in percent (25 or 25%)' : '';
+      if (option.min !== undefined && option.max !== undefined) return `${what} from ${option.min} to ${option.max}${unit}`;
+      if (option.min !== undefined) return `${what}, at least ${option.min}${unit}`;
+      if (option.max !== undefined) return `${what}, at most ${option.max}${unit}`;
+      return `${what}${unit}`;
     }
     case 'duration': {
       const bounds =
@@ -47,7 +48,7 @@ export function optionKind(option: OptionSpec): string {
       return `a duration such as 15m, 4h or 1d${bounds}`;
     }
     case 'text':
-      return 'text';
+      return option.quoteNumbers === true ? 'a word, or text in quotes ("500", "dev wallet")' : 'text';
   }
 }
 

@@ -125,7 +125,9 @@ export class Dispatcher {
       return { card, buttons: await this.buttonsFor(card, caller.chat), ephemeral: false, errorId: null };
     } catch (error) {
       outcome = 'failed';
-      return this.failure(error, name, caller);
+      // A command's own refusal (an option only it can judge, a follow limit) is about that command.
+      const command = this.byName.get(name);
+      return this.failure(error instanceof UsageError && command !== undefined ? error.withCommand(command) : error, name, caller);
     } finally {
       if (this.logger.isLevelEnabled('debug')) {
         this.logger.debug({ command: name.slice(0, 40), chat: chatKey(caller.chat), outcome, ms: Math.round((performance.now() - started) * 1000) / 1000 }, 'command answered');
@@ -192,14 +194,18 @@ export class Dispatcher {
     return { card, buttons: await this.buttonsFor(card, chat), ephemeral: true, errorId: null };
   }
 
-  /** The error card, with an id that the log line carries too. A failure here still answers. */
+  /**
+   * The error card, with an id that the log line carries too. A failure here still answers. A
+   * usage mistake gets no id: there is nothing in the log to look up for a mistyped option, and
+   * its card says all there is.
+   */
   private async failure(error: unknown, name: string, caller: CommandCaller): Promise<ChatReply> {
-    const errorId = newErrorId();
-    const fields = { errorId, command: name.slice(0, 40), chat: chatKey(caller.chat), err: error };
+    const errorId = error instanceof UsageError ? null : newErrorId();
+    const fields = { command: name.slice(0, 40), chat: chatKey(caller.chat), err: error };
     if (error instanceof UsageError) this.logger.info({ ...fields, err: undefined, usage: error.message }, 'command refused: usage');
-    else if (isMarketError(error)) this.logger.warn(fields, 'command failed: market data');
-    else this.logger.error(fields, 'command failed');
-    const card = this.markCard(cardForError(error, { errorId }));
+    else if (isMarketError(error)) this.logger.warn({ errorId, ...fields }, 'command failed: market data');
+    else this.logger.error({ errorId, ...fields }, 'command failed');
+    const card = this.markCard(cardForError(error, errorId === null ? {} : { errorId }));
     let buttons: ActionButton[] = [];
     try {
       buttons = await this.buttonsFor(card, caller.chat);

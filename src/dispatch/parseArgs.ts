@@ -2,10 +2,15 @@
  * Turns what a person typed into a command's exact arguments, or a UsageError saying what is
  * wrong. Two ways in: named values (Discord's slash options) and a line of text (Telegram and the
  * console: `/holders ADDR share`, or `name=value` for any option).
+ *
+ * A line is read the way people type it: each word goes to the option it can only be, in any
+ * order (`/track wallet ADDR sell 500 dev`: `sell` is the side, `500` the minimum, `dev` the
+ * label), and otherwise to the next option in order. Quotes keep a word as text ("500" is a label,
+ * "dev wallet" one label of two words).
  */
 import { duration } from '../cards/format';
 import { parseDuration } from '../duration';
-import { isAddress } from '../market/address';
+import { addressKind, addressRefusal } from '../market/address';
 import { usageOf, UsageError, type OptionSpec } from '../usage';
 import type { AnyCommand } from './command';
 
@@ -29,54 +34,63 @@ function splitList(value: string): string[] {
     .filter(Boolean);
 }
 
+/** A plain decimal number, as people write one: no exponent, no hex, no blanks. */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+/** The number in `text` for this option ("25%" for a percent), or null when it is none. */
+function numberIn(option: Extract<OptionSpec, { type: 'number' }>, text: string): number | null {
+  const digits = option.percent === true && text.endsWith('%') ? text.slice(0, -1).trimEnd() : text;
+  return DECIMAL.test(digits) ? Number(digits) : null;
+}
+
+function checkAddress(command: AnyCommand, text: string): void {
+  const refusal = addressRefusal(text, shown(text));
+  if (refusal !== null) throw new UsageError(refusal.problem, command, refusal.advice);
+}
+
 function readOne(command: AnyCommand, option: OptionSpec, raw: string | number): string | number | string[] {
   const text = String(raw).trim();
   switch (option.type) {
     case 'address':
-      if (!isAddress(text)) {
-        throw new UsageError(`${shown(text)} is not an address: expected a Solana address (base58, 32–44 characters) or 0x and 40 hex digits.`, command);
-      }
+      checkAddress(command, text);
       return text;
     case 'addresses': {
       const list = [...new Set(splitList(text))];
-      if (list.length === 0) throw new UsageError(`${option.name}: give at least one address.`, command);
-      const bad = list.find((item) => !isAddress(item));
-      if (bad !== undefined) {
-        throw new UsageError(`${shown(bad)} is not an address: expected a Solana address (base58, 32–44 characters) or 0x and 40 hex digits.`, command);
-      }
-      if (list.length > option.max) throw new UsageError(`${option.name}: at most ${option.max} addresses at a time.`, command);
+      if (list.length === 0) throw new UsageError(`${option.name} holds no address`, command);
+      for (const item of list) checkAddress(command, item);
+      if (list.length > option.max) throw new UsageError(`${option.name}: at most ${option.max} addresses at a time`, command);
       return list;
     }
     case 'choice': {
       const wanted = text.toLowerCase();
       const match = option.choices.find((choice) => choice.value.toLowerCase() === wanted || choice.label.toLowerCase() === wanted);
       if (!match) {
-        throw new UsageError(`${option.name} must be one of: ${option.choices.map((choice) => choice.value).join(', ')}.`, command);
+        throw new UsageError(`${option.name} must be one of ${option.choices.map((choice) => choice.value).join(', ')}, not ${shown(text)}`, command);
       }
       return match.value;
     }
     case 'number': {
-      const value = typeof raw === 'number' ? raw : Number(text);
-      if (!Number.isFinite(value) || text === '' || (option.integer && !Number.isInteger(value))) {
-        throw new UsageError(`${option.name} must be ${option.integer ? 'a whole number' : 'a number'}, not ${shown(text)}.`, command);
+      const value = typeof raw === 'number' ? raw : numberIn(option, text);
+      if (value === null || !Number.isFinite(value) || (option.integer && !Number.isInteger(value))) {
+        throw new UsageError(`${option.name} must be ${option.integer ? 'a whole number' : 'a number'}, not ${shown(text)}`, command);
       }
       if ((option.min !== undefined && value < option.min) || (option.max !== undefined && value > option.max)) {
-        throw new UsageError(`${option.name} must be between ${option.min ?? '−∞'} and ${option.max ?? '∞'}.`, command);
+        throw new UsageError(`${option.name} must be between ${option.min ?? '−∞'} and ${option.max ?? '∞'}, not ${shown(text)}`, command);
       }
       return value;
     }
     case 'duration': {
       const secs = parseDuration(text);
-      if (secs === null) throw new UsageError(`${option.name} must be a duration such as 15m, 4h or 1d, not ${shown(text)}.`, command);
+      if (secs === null) throw new UsageError(`${option.name} must be a duration such as 15m, 4h or 1d, not ${shown(text)}`, command);
       if ((option.minSecs !== undefined && secs < option.minSecs) || (option.maxSecs !== undefined && secs > option.maxSecs)) {
         const limits = [option.minSecs === undefined ? '' : `at least ${duration(option.minSecs)}`, option.maxSecs === undefined ? '' : `at most ${duration(option.maxSecs)}`];
-        throw new UsageError(`${option.name} must be ${limits.filter(Boolean).join(' and ')}, not ${shown(text)}.`, command);
+        throw new UsageError(`${option.name} must be ${limits.filter(Boolean).join(' and ')}, not ${shown(text)}`, command);
       }
       return secs;
     }
     case 'text':
       if (option.maxLength !== undefined && text.length > option.maxLength) {
-        throw new UsageError(`${option.name} is too long (at most ${option.maxLength} characters).`, command);
+        throw new UsageError(`${option.name} is too long (at most ${option.maxLength} characters)`, command);
       }
       return text;
   }
@@ -114,13 +128,13 @@ export function readOptions(command: AnyCommand, named: Record<string, RawValue>
     const raw = named[option.name];
     if (!belongsTo(option, form)) {
       if (raw !== undefined && !(typeof raw === 'string' && raw.trim() === '')) {
-        throw new UsageError(`${option.name} belongs to /${command.name} ${(option.forms ?? []).join(' or ')}, not /${command.name} ${form}. Usage: ${usageOf(command)}`, command);
+        throw new UsageError(`${option.name} belongs to /${command.name} ${(option.forms ?? []).join(' or ')}, not /${command.name} ${form}`, command);
       }
       args[option.name] = undefined;
       continue;
     }
     if (raw === undefined || (typeof raw === 'string' && raw.trim() === '')) {
-      if (option.required) throw new UsageError(`Missing ${option.name}. Usage: ${usageOf(command)}`, command);
+      if (option.required) throw new UsageError(`${option.name} is missing`, command);
       args[option.name] = undefined;
       continue;
     }
@@ -128,12 +142,13 @@ export function readOptions(command: AnyCommand, named: Record<string, RawValue>
   }
   for (const name in named) {
     if (!Object.hasOwn(named, name) || isOptionOf(command, name)) continue;
-    throw new UsageError(`/${command.name} has no option ${shown(name)}. Usage: ${usageOf(command)}`, command);
+    throw new UsageError(`there is no option ${shown(name)}`, command);
   }
   return args;
 }
 
 const ANY_BLANK = /\s/;
+const QUOTES = '"“”„';
 
 /** Whether some option of the command belongs to only some of its forms (see formOf). */
 function hasForms(command: AnyCommand): boolean {
@@ -146,38 +161,111 @@ export interface ParsedLine {
   args: Args;
 }
 
+/** A word as typed: `quoted` when it was written in quotes, which makes it text whatever it holds. */
+interface Word {
+  text: string;
+  quoted: boolean;
+}
+
 /**
- * Reads the words after a command's name: positional words fill the options in order, and
- * `name=value` sets any option; a list option that comes last takes every remaining word.
+ * The words of a line: blanks separate them, except inside quotes (straight or typographic), whose
+ * text is kept without them. A quote left open runs to the end of the line.
+ */
+function wordsOf(line: string): Word[] {
+  const words: Word[] = [];
+  let index = 0;
+  while (index < line.length) {
+    while (index < line.length && ANY_BLANK.test(line[index] ?? '')) index += 1;
+    if (index >= line.length) break;
+    let text = '';
+    let quoted = false;
+    while (index < line.length && !ANY_BLANK.test(line[index] ?? '')) {
+      const char = line[index] ?? '';
+      if (!QUOTES.includes(char)) {
+        text += char;
+        index += 1;
+        continue;
+      }
+      // Only a word quoted from its start is text whatever it holds; `label="dev wallet"` is still a name and a value.
+      if (text === '') quoted = true;
+      let close = index + 1;
+      while (close < line.length && !QUOTES.includes(line[close] ?? '')) close += 1;
+      text += line.slice(index + 1, close);
+      index = close + 1;
+    }
+    words.push({ text, quoted });
+  }
+  return words;
+}
+
+/** Whether a word typed in a line could be this option's value: what sends it there out of order. */
+function fits(option: OptionSpec, word: Word): boolean {
+  if (word.quoted) return option.type === 'text';
+  switch (option.type) {
+    case 'address':
+    case 'addresses':
+      return addressKind(word.text) !== null;
+    case 'choice':
+      return option.choices.some((choice) => choice.value.toLowerCase() === word.text.toLowerCase() || choice.label.toLowerCase() === word.text.toLowerCase());
+    case 'number':
+      return numberIn(option, word.text) !== null;
+    case 'duration':
+      return parseDuration(word.text) !== null;
+    case 'text':
+      return !(option.quoteNumbers === true && DECIMAL.test(word.text));
+  }
+}
+
+/**
+ * The option a word goes to, among those still open (in the command's order): the first whose
+ * values it can only be (an address, a choice, a number, a duration), else the first text option
+ * that takes it, else the next open option, whose reading then says what is wrong with it.
+ */
+function optionFor(open: readonly OptionSpec[], word: Word): OptionSpec | undefined {
+  return open.find((option) => option.type !== 'text' && fits(option, word)) ?? open.find((option) => option.type === 'text' && fits(option, word)) ?? open[0];
+}
+
+/**
+ * Reads the words after a command's name: each positional word goes to its option (optionFor),
+ * and `name=value` sets any option; a list option that is the last one open takes every
+ * remaining word.
  */
 export function parseWords(command: AnyCommand, text: string): Args {
   const trimmed = text.trim();
-  // One word, no `name=` in it, for a command without forms (`/token ADDR`, most lines typed): it
-  // fills the first option, as the general reading below would.
+  // One word, no `name=` and no quote in it, for a command without forms (`/token ADDR`, most lines
+  // typed): it fills the first option, as the general reading below would.
   const first = command.options[0];
-  if (first !== undefined && trimmed !== '' && !trimmed.includes('=') && !ANY_BLANK.test(trimmed) && !hasForms(command)) {
+  if (first !== undefined && trimmed !== '' && !trimmed.includes('=') && !ANY_BLANK.test(trimmed) && ![...QUOTES].some((quote) => trimmed.includes(quote)) && !hasForms(command)) {
     return readOptions(command, { [first.name]: trimmed });
   }
-  const words = trimmed.split(/\s+/).filter(Boolean);
   const named: Record<string, string> = {};
-  const positional: string[] = [];
-  for (const word of words) {
-    const match = /^([a-z][a-z0-9-]*)=(.*)$/.exec(word);
+  const positional: Word[] = [];
+  for (const word of wordsOf(trimmed)) {
+    const match = word.quoted ? null : /^([a-z][a-z0-9-]*)=(.*)$/s.exec(word.text);
     if (match && command.options.some((option) => option.name === match[1])) named[match[1] ?? ''] = match[2] ?? '';
     else positional.push(word);
   }
 
   // The first option fills first, so a command with forms knows its form before the rest fill.
-  if (hasForms(command) && first !== undefined && named[first.name] === undefined && positional.length > 0) named[first.name] = positional.shift() ?? '';
+  if (hasForms(command) && first !== undefined && named[first.name] === undefined && positional.length > 0) named[first.name] = positional.shift()?.text ?? '';
   const form = formOf(command, named[first?.name ?? '']);
   const open = command.options.filter((option) => named[option.name] === undefined && belongsTo(option, form));
-  open.forEach((option, index) => {
-    if (positional.length === 0) return;
-    const isLast = index === open.length - 1;
-    named[option.name] = option.type === 'addresses' && isLast ? positional.splice(0).join(',') : (positional.shift() ?? '');
-  });
+  while (positional.length > 0 && open.length > 0) {
+    const word = positional[0] as Word;
+    const option = optionFor(open, word) as OptionSpec;
+    open.splice(open.indexOf(option), 1);
+    if (option.type === 'addresses' && open.length === 0) {
+      named[option.name] = positional.splice(0).map((item) => item.text).join(',');
+      break;
+    }
+    positional.shift();
+    if (option.type === 'text' && option.quoteNumbers === true && !word.quoted && DECIMAL.test(word.text)) {
+      throw new UsageError(`${option.name} cannot be the bare number ${shown(word.text)}`, command, `A number here is read as another option; a ${option.name} that is a number goes in quotes: "${word.text.slice(0, MAX_SHOWN)}".`);
+    }
+    named[option.name] = word.text;
+  }
   if (positional.length > 0) {
-    throw new UsageError(`Too many words: ${shown(positional.join(' '))}. Usage: ${usageOf(command)}`, command);
+    throw new UsageError(`too many words: ${shown(positional.map((word) => word.text).join(' '))}`, command);
   }
   return readOptions(command, named);
 }
@@ -199,14 +287,14 @@ export function parseCommandLine(line: string, commands: readonly AnyCommand[]):
   const command = commands.find((candidate) => candidate.name === name);
   if (!command) {
     if (!head.startsWith('/')) return null;
-    throw new UsageError(`Unknown command ${shown(head)}. Try /help.`, null);
+    throw unknownCommand(commandNameOf(head));
   }
   return { command, args: parseWords(command, trimmed.slice(head.length)) };
 }
 
 /** Unknown command, with the name as typed shortened and quoted. */
 export function unknownCommand(name: string): UsageError {
-  return new UsageError(`Unknown command ${shown(`/${name}`)}. Try /help.`, null);
+  return new UsageError(`Unknown command ${shown(`/${name}`)}`, null, 'Try /help for the commands there are.');
 }
 
 /**

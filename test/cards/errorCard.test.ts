@@ -83,20 +83,20 @@ describe('cardForError with market errors', () => {
 });
 
 describe('cardForError with usage errors', () => {
-  it('shows the message and the usage once', () => {
-    const card = cardForError(new UsageError('Missing token. Usage: /chart <token>', chart));
-    expect(card.title).toBe('Check /chart');
+  it('names the command and the problem in the title, what to do below it, and the usage once', () => {
+    const card = cardForError(new UsageError('token is missing', chart, 'Paste the token’s address.'));
+    expect(card.title).toBe('/chart: token is missing');
     expect(card.color).toBe('error');
-    expect(plainText(card.description ?? [])).toContain('Missing token.');
-    expect(plainText(card.description ?? [])).not.toContain('Usage:');
+    expect(plainText(card.description ?? [])).toBe('Paste the token’s address.\nType /help chart for its options and an example.');
+    expect(card.footer).toBeUndefined();
     expect(card.fields.map((f) => [f.name, plainText(f.value)])).toEqual([['Usage', '/chart <token>']]);
     expect(card.actions).toEqual([{ label: 'Help', command: 'help', args: ['chart'] }]);
   });
 
   it('explains an unknown command', () => {
-    const card = cardForError(new UsageError('Unknown command "/chrt". Try /help.', null));
-    expect(card.title).toBe('Unknown command');
-    expect(plainText(card.description ?? [])).toContain('Try /help.');
+    const card = cardForError(new UsageError('Unknown command "/chrt"', null, 'Try /help.'));
+    expect(card.title).toBe('Unknown command "/chrt"');
+    expect(plainText(card.description ?? [])).toBe('Try /help.');
     expect(card.fields).toEqual([]);
   });
 });

@@ -102,6 +102,32 @@ describe('/track', () => {
     expect(await store.follows.get(group, wallet)).toMatchObject({ label: 'dev', options: { minUsd: 500, side: 'both' } });
   });
 
+  it('reads a number where events stand as the threshold, a bare number as the minimum, the side anywhere', async () => {
+    expect((await say(`/track token ${token} 25`)).errorId).toBeNull();
+    expect((await store.follows.get(group, token))?.options).toMatchObject({ events: [], thresholdPct: 25 });
+    expect((await say(`/track wallet ${wallet} 500`)).card.title).toBe(`Tracking wallet ${wallet.slice(0, 4)}…${wallet.slice(-4)}`);
+    expect(await store.follows.get(group, wallet)).toMatchObject({ label: null, options: { minUsd: 500, side: 'both' } });
+    await say(`/track wallet ${wallet} sell "500"`);
+    expect(await store.follows.get(group, wallet)).toMatchObject({ label: '500', options: { minUsd: 500, side: 'sell' } });
+  });
+
+  it('titles a refusal with the command and the problem, without an error id', async () => {
+    const badEvents = await say(`/track token ${token} moon`);
+    expect(badEvents.card.title).toBe('/track: "moon" is not an alert kind');
+    expect(badEvents.errorId).toBeNull();
+    expect(badEvents.card.footer).toBeUndefined();
+    const bareLabel = await say(`/track wallet ${wallet} 500 600`);
+    expect(bareLabel.card.title).toBe('/track: label cannot be the bare number "600"');
+    // A 0x address is refused before any request: the service, on Solana, would only say "not found".
+    const asked = market.sim.stats.count();
+    const evm = await say(`/track token 0x${'ab'.repeat(20)}`);
+    expect(evm.card.title).toBe(`/track: "0x${'ab'.repeat(20)}" is an EVM (0x) address`);
+    expect(text(evm.card)).toContain('TokenWatch reads Solana tokens and wallets only');
+    expect((await say(`/token 0x${'cd'.repeat(20)}`)).card.title).toBe(`/token: "0x${'cd'.repeat(20)}" is an EVM (0x) address`);
+    expect(market.sim.stats.count()).toBe(asked);
+    expect((await store.follows.totals()).follows).toBe(0);
+  });
+
   it('refuses options of the other form, unknown events, long labels and unknown tokens, following nothing', async () => {
     const wrongForm = await say(`/track token ${token} label=dev`);
     expect(text(wrongForm.card)).toContain('label belongs to /track wallet');

@@ -12,6 +12,7 @@ import { Dispatcher, type CommandCaller } from '../../src/dispatch/dispatcher';
 import { createLogger } from '../../src/log';
 import { MarketError } from '../../src/market/errors';
 import type { QueryService } from '../../src/query/service';
+import { UsageError } from '../../src/usage';
 import { MemoryActionKeyStore } from '../support/memoryActionKeys';
 import helpCommand from '../../commands/help';
 
@@ -44,6 +45,15 @@ const commands: AnyCommand[] = [
     options: [],
     run: async () => {
       throw new MarketError({ kind: 'rate-limited', endpoint: 'token-data', retryAfterMs: 5000, userMessage: 'busy' });
+    },
+  }),
+  defineCommand({
+    name: 'picky',
+    description: 'Refuses what it is given',
+    help: 'Usage error of its own.',
+    options: [],
+    run: async () => {
+      throw new UsageError('"blue" is not a colour it takes', null, 'Say red.');
     },
   }),
   defineCommand({
@@ -159,16 +169,29 @@ describe('the Dispatcher, driven as a chat would', () => {
     expect(JSON.stringify(logged[0])).toContain('secret-path');
   });
 
-  it('gives market failures and usage mistakes error ids too, each in its log line', async () => {
+  it('gives market failures an error id too, in its log line; a usage mistake none, its title naming the command and the problem', async () => {
     const { dispatcher, lines } = setup();
     const busy = await dispatcher.run('busy', { kind: 'text', text: '' }, person('alice', false));
     expect(busy.card.title).toBe('Service busy');
+    expect(busy.errorId).toMatch(/^[0-9a-f]{8}$/);
+    expect(lines.some((line) => line.errorId === busy.errorId)).toBe(true);
+
     const typo = await dispatcher.run('look', { kind: 'text', text: 'not-an-address' }, person('alice', false));
-    expect(typo.card.title).toBe('Check /look');
-    for (const reply of [busy, typo]) {
-      expect(reply.errorId).toMatch(/^[0-9a-f]{8}$/);
-      expect(lines.some((line) => line.errorId === reply.errorId)).toBe(true);
-    }
+    expect(typo.card.title).toBe('/look: "not-an-address" is not a Solana address');
+    expect(typo.errorId).toBeNull();
+    expect(typo.card.footer).toBeUndefined();
+    expect(typo.ephemeral).toBe(true);
+    const refused = lines.find((line) => line.msg === 'command refused: usage');
+    expect(refused?.command).toBe('look');
+    expect(refused?.errorId).toBeUndefined();
+  });
+
+  it('titles a refusal thrown by a command itself with that command, never "Unknown command"', async () => {
+    const { dispatcher } = setup();
+    const reply = await dispatcher.run('picky', { kind: 'text', text: '' }, person('alice', false));
+    expect(reply.card.title).toBe('/picky: "blue" is not a colour it takes');
+    expect(plainText(reply.card.description ?? [])).toContain('Say red.');
+    expect(reply.errorId).toBeNull();
   });
 
   it('logs the time every command took at debug', async () => {
@@ -191,8 +214,8 @@ describe('the Dispatcher, driven as a chat would', () => {
     expect(await dispatcher.runLine('hello there', alice)).toBeNull();
     expect(await dispatcher.runLine(ADDRESS, alice)).toBeNull();
     const unknown = await dispatcher.runLine('/nosuch', alice);
-    expect(unknown?.card.title).toBe('Unknown command');
-    expect(unknown?.errorId).toMatch(/^[0-9a-f]{8}$/);
+    expect(unknown?.card.title).toBe('Unknown command "/nosuch"');
+    expect(unknown?.errorId).toBeNull();
   });
 
   it('issues short keys for loaded commands only, and a Refresh that answers in place', async () => {

@@ -6,7 +6,8 @@ import { checkCommand, loadCommands } from '../../src/dispatch/registry';
 
 const TOKEN = 'So11111111111111111111111111111111111111112';
 const WALLET_A = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
-const WALLET_B = '0x52908400098527886E0F7030069857D2E4169EE7';
+const WALLET_B = 'DRpbCBMxVnDK7maPM5tGv6MvB3v1sRMC86PZ8okm21hy';
+const EVM = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 const card = (): Promise<Card> => Promise.resolve({ title: 't', color: 'info', fields: [], actions: [] });
 
@@ -83,20 +84,49 @@ describe('parseCommandLine', () => {
   });
 
   it.each([
-    [`/chart`, 'Missing token'],
-    [`/chart not-an-address`, 'is not an address'],
+    [`/chart`, 'token is missing'],
+    [`/chart not-an-address`, '"not-an-address" is not a Solana address'],
     [`/chart ${TOKEN} soon`, 'duration'],
     [`/chart ${TOKEN} 30s`, 'interval must be at least 1m and at most 1d, not "30s"'],
     [`/chart ${TOKEN} 2d`, 'at most 1d'],
     [`/chart ${TOKEN} 15m 2.5`, 'whole number'],
     [`/chart ${TOKEN} 15m 500`, 'between'],
-    [`/chart ${TOKEN} 15m 5 extra`, 'Too many words'],
+    [`/chart ${TOKEN} 15m 5 extra`, 'too many words: "extra"'],
     [`/trades ${TOKEN} ${WALLET_A} ${WALLET_B} 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin`, 'at most 2'],
-    [`/trades ${TOKEN} ${WALLET_A},bogus`, 'is not an address'],
-    [`/holders ${TOKEN} newest`, 'must be one of'],
+    [`/trades ${TOKEN} ${WALLET_A},bogus`, '"bogus" is not a Solana address'],
+    [`/holders ${TOKEN} newest`, 'sort must be one of holderSince, balance, not "newest"'],
   ])('%s → a usage error saying "%s"', (line, expected) => {
     const error = usageError(() => parseCommandLine(line, commands));
     expect(error.message).toContain(expected);
+  });
+
+  it('refuses a 0x address at once: the bot reads Solana tokens and wallets', () => {
+    for (const line of [`/chart ${EVM}`, `/trades ${TOKEN} ${WALLET_A},${EVM}`, `/holders ${EVM.toLowerCase()} balance`]) {
+      const error = usageError(() => parseCommandLine(line, commands));
+      expect(error.problem, line).toMatch(/^"0x[0-9a-fA-F]{40}" is an EVM \(0x\) address$/);
+      expect(error.advice, line).toBe('TokenWatch reads Solana tokens and wallets only: base58, 32–44 letters and digits.');
+      expect(error.command?.name).toBe(line.slice(1, line.indexOf(' ')));
+    }
+  });
+
+  it('sends a word to the option it can only be, in any order, and the rest in order', () => {
+    const range = defineCommand({
+      name: 'span',
+      description: 'Two choices that share a value',
+      help: 'span',
+      options: [
+        { name: 'token', type: 'address', description: 'Token', required: true },
+        { name: 'interval', type: 'choice', description: 'Candle', required: false, choices: [{ value: '1h', label: '1h' }, { value: '1d', label: '1d' }] },
+        { name: 'range', type: 'choice', description: 'Range', required: false, choices: [{ value: '1h', label: '1h' }, { value: '7d', label: '7d' }] },
+      ],
+      run: () => card(),
+    });
+    // A value both options take fills them in order; one only the second takes goes there.
+    expect(parseWords(range, `${TOKEN} 1d 1h`)).toEqual({ token: TOKEN, interval: '1d', range: '1h' });
+    expect(parseWords(range, `${TOKEN} 1h`)).toEqual({ token: TOKEN, interval: '1h', range: undefined });
+    expect(parseWords(range, `${TOKEN} 7d`)).toEqual({ token: TOKEN, interval: undefined, range: '7d' });
+    // A word no option takes goes to the next one, whose reading says what is wrong with it.
+    expect(usageError(() => parseWords(range, `${TOKEN} 2w`)).problem).toBe('interval must be one of 1h, 1d, not "2w"');
   });
 
   it('quotes hostile input shortened, never whole', () => {

@@ -47,7 +47,7 @@ export async function answerLine(line: string, dispatcher: Dispatcher): Promise<
   const reply = await dispatcher.runLine(asCommandLine(trimmed, dispatcher), CONSOLE_CALLER);
   // Printed cards are never edited, so a Refresh hint would only repeat the line just typed.
   if (reply !== null) return { ...reply.card, actions: reply.card.actions.filter((action) => action.refresh !== true) };
-  return cardForError(new UsageError(`"${trimmed.slice(0, 40)}" is not a command: commands start with /, such as /help.`, null));
+  return cardForError(new UsageError(`"${trimmed.slice(0, 40)}" is not a command`, null, 'Commands start with /, such as /help.'));
 }
 
 /** Saves a card's picture under outDir; returns the path written. */

@@ -66,7 +66,7 @@ describe('npm start with piped commands', () => {
     const run = await start(`/token nonsense\n/bogus\nhello\n/token ${token.address}\n`);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('[ERROR]');
-    expect(run.stdout).toContain('not an address');
+    expect(run.stdout).toContain('/token: "nonsense" is not a Solana address');
     expect(run.stdout).toContain('Unknown command');
     expect(run.stdout).toContain('"hello" is not a command');
     expect(run.stdout).toContain(token.symbol);
