@@ -134,6 +134,11 @@ describe('after drop', () => {
     await waitFor(() => onServer().every((count, n) => count === expected[n]), 'every subscription on the server');
     await waitFor(() => all.every(({ size, collected }) => snapshots(collected).length === size), 'the snapshots');
     expect(all.every(({ size }) => size > 0)).toBe(true);
+    // Sockets counted once both sides agree: every one of the client's open, and as many on the server.
+    await waitFor(
+      () => client.status().sockets.every((socket) => socket.state === 'open') && sim.streams.socketCount() === client.status().sockets.length,
+      'the same sockets on both sides',
+    );
     const socketsBefore = sim.streams.socketCount();
     expect(socketsBefore).toBe(client.status().sockets.length);
 
@@ -253,6 +258,10 @@ describe('many concurrent subscriptions', () => {
     }
     await waitFor(() => sim.streams.subscriptionCount() === COUNT, 'every subscription on the server', 30_000);
     await waitFor(() => all.every(({ collected }) => snapshots(collected).length >= 1), 'every snapshot', 30_000);
+    await waitFor(
+      () => client.status().sockets.every((socket) => socket.state === 'open') && sim.streams.socketCount() === client.status().sockets.length,
+      'the same sockets on both sides',
+    );
     const sockets = client.status().sockets;
     expect(sim.streams.socketCount()).toBe(sockets.length);
     expect(sockets.every((socket) => socket.subscriptions <= perSocket)).toBe(true);
