@@ -166,6 +166,9 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
 
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
+  // The gateway's own failures (a close Discord gives a reason for, a broken socket) come only as
+  // this event; unheard, they would leave no trace.
+  client.on(Events.ShardError, (error, shardId) => logger.error({ err: error, shard: shardId }, 'discord gateway error'));
   client.rest.on('invalidRequestWarning', (info) => logger.warn({ count: info.count, remainingMs: info.remainingTime }, 'discord invalid requests are adding up'));
   client.rest.on('rateLimited', (info) => logger.debug({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
 

@@ -31,8 +31,10 @@ const BAD_MESSAGE =
 /** At most this much of Telegram's description goes into a log line or the outbox. */
 const MAX_REASON = 200;
 
-function reasonOf(code: number | string, description: string): string {
-  return `${code} ${description}`.slice(0, MAX_REASON);
+/** Telegram's code and description; a server that is not Telegram may leave either out (see failureBodies.ts). */
+function reasonOf(code: number | undefined, description: string | undefined): string {
+  const said = description === undefined || description.trim() === '' ? 'no description' : description;
+  return (typeof code === 'number' ? `${code} ${said}` : said).slice(0, MAX_REASON);
 }
 
 export function classifyTelegramError(error: unknown): TelegramFailure {

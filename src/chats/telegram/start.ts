@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
-import { webhookCallback, type Bot, type Context } from 'grammy';
+import { GrammyError, webhookCallback, type Bot, type Context, type Transformer } from 'grammy';
 import type { Message, MessageEntity } from 'grammy/types';
 import { plainText } from '../../cards/card';
 import { cooldownCard } from '../../cards/noticeCard';
@@ -27,6 +27,7 @@ import { chatKey, type ChatRef, type ChatReply } from '../chat';
 import { AdminCache, DEFAULT_ADMIN_CACHE_MS } from './admins';
 import { createTelegramBot, type TelegramPace } from './api';
 import { detectAddress } from './detect';
+import { describeFailures } from './failureBodies';
 import { classifyTelegramError } from './failures';
 import { escapeHtml, plainNotice, renderCardMessages } from './html';
 import { DEFAULT_PASTE_LIMITS, PasteLimiter, type PasteLimitOptions } from './pasteLimits';
@@ -100,6 +101,25 @@ function noticeText(reply: ChatReply): string {
   return plainNotice(description === '' ? reply.card.title : `${reply.card.title}: ${description}`);
 }
 
+/**
+ * The runner retries a failed getUpdates by itself, and would print each failure to standard error
+ * as a plain stack trace (a network error's holds the request URL, bot token included). It runs
+ * silent; each failure is one log line here instead. A poll cut short by stop is no failure.
+ */
+function logPollingFailures(logger: Logger): Transformer {
+  return async (prev, method, payload, signal) => {
+    if (method !== 'getUpdates') return prev(method, payload, signal);
+    try {
+      const answer = await prev(method, payload, signal);
+      if (!answer.ok) logger.warn({ reason: classifyTelegramError(new GrammyError('getUpdates failed', answer, method, payload)).reason }, 'Telegram getUpdates failed');
+      return answer;
+    } catch (error) {
+      if (signal?.aborted !== true) logger.warn({ reason: classifyTelegramError(error).reason }, 'Telegram getUpdates failed');
+      throw error;
+    }
+  };
+}
+
 export async function startTelegramChat(options: TelegramChatOptions): Promise<RunningTelegramChat> {
   const { dispatcher, store, logger } = options;
   const now = options.now ?? (() => new Date());
@@ -110,6 +130,8 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     ...(options.maxRetryDelaySeconds === undefined ? {} : { maxRetryDelaySeconds: options.maxRetryDelaySeconds }),
     ...(options.pace === undefined ? {} : { pace: options.pace }),
   });
+  // A failure a server tells in a body of its own still gives its reason (setMyCommands, sends).
+  bot.api.config.use(describeFailures, logPollingFailures(logger));
   try {
     await bot.init();
   } catch (error) {
@@ -343,7 +365,12 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
   } else {
     // Telegram refuses getUpdates while a webhook is set (from an earlier run in webhook mode).
     await bot.api.deleteWebhook();
-    runner = run(bot, { runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES] } } });
+    runner = run(bot, { runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES] }, silent: true } });
+    // The runner gives up on what retrying cannot mend (401: the token was revoked; 409: another
+    // process polls with it); its task would end in an unhandled rejection. Alerts still go out.
+    runner.task()?.catch((error: unknown) => {
+      logger.error({ reason: classifyTelegramError(error).reason }, 'Telegram long polling stopped: commands are not received until the bot restarts');
+    });
   }
   logger.info({ bot: username, mode: options.webhook ? 'webhook' : 'long polling' }, 'Telegram chat started');
 

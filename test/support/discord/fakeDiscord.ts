@@ -293,6 +293,11 @@ export class FakeDiscord {
     for (const socket of this.sockets) this.dispatch(socket, t, d);
   }
 
+  /** Closes every gateway connection with a close code, as Discord does when it ends a session (4014: disallowed intents). */
+  closeGateway(code: number, reason = ''): void {
+    for (const socket of this.sockets) socket.close(code, reason);
+  }
+
   /** Resolves once a bot has identified (READY sent). */
   async connected(timeoutMs = 10_000): Promise<void> {
     await this.until(() => this.identifies.length > 0, timeoutMs, 'no IDENTIFY');
