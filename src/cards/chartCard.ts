@@ -3,8 +3,11 @@
  * low, close, change and volume, with the candlestick picture as its image when one was drawn
  * (src/charts/). Prices are in SOL per token, the quote of the pools (§2.8). Candles the answer
  * held beyond the request (outside the range, repeated, past countBack) were left out before this
- * card is built, and it says how many, so nothing is shown as read that was not asked for.
+ * card is built, and it says how many, so nothing is shown as read that was not asked for. The
+ * change is over what is drawn, and the Range names that: the range asked for, or where the
+ * candles start when that is elsewhere (a young token, candles longer than the range).
  */
+import { momentLabel } from '../charts/scale';
 import type { Candle } from '../market/schemas';
 import { bold, field, joinRich, text, type Card, type CardAction, type CardAttachment, type RichText } from './card';
 import { compact, duration, grouped, percent, price } from './format';
@@ -44,6 +47,29 @@ export function summarizeCandles(candles: readonly Candle[]): CandleSummary | nu
   return { open: first.open, high, low, close: last.close, changePct, volume, count: candles.length };
 }
 
+/**
+ * Where what is drawn, and the change over it, starts when that is not the range asked for (Unix
+ * seconds of the first candle's start), and why: the token is younger than the range, or its
+ * candles reach back well before the range (1d candles over the last hour).
+ */
+export interface ChartSince {
+  secs: number;
+  why: 'younger' | 'long-candles';
+}
+
+/** The span a chart draws, as its card and picture name it: "24h", or "since Nov 23 00:00 UTC". */
+export function spanLabel(rangeLabel: string, since: ChartSince | null | undefined): string {
+  return since === null || since === undefined ? rangeLabel : `since ${momentLabel(since.secs)} UTC`;
+}
+
+/** One line saying why the span drawn is not the range asked for; null when it is. */
+export function spanNote(rangeLabel: string, intervalSecs: number, since: ChartSince | null | undefined): string | null {
+  if (since === null || since === undefined) return null;
+  return since.why === 'younger'
+    ? `Younger than ${rangeLabel}: drawn from its first candle`
+    : `${duration(intervalSecs)} candles reach back before the last ${rangeLabel}: drawn and measured from the first one's start`;
+}
+
 export interface ChartCardInput {
   token: TokenInfo;
   /** Oldest first, as the client returns them. */
@@ -65,6 +91,8 @@ export interface ChartCardInput {
   received?: number;
   /** Candles the client could not read (left out before `candles`). */
   unreadable?: number;
+  /** Where what is drawn starts, when not at the range's start (chartSpan in src/query/chartQuery.ts). */
+  since?: ChartSince | null;
 }
 
 /** The wider view offered as a button, unless the chart already covers a week or more. */
@@ -122,6 +150,8 @@ export function buildChartCard(input: ChartCardInput): Card {
   if (intervalSecs !== requestedIntervalSecs) {
     notes.push(`${duration(requestedIntervalSecs)} candles over ${range} would be too many; shown at ${interval}`);
   }
+  const sinceNote = spanNote(range, intervalSecs, input.since);
+  if (sinceNote !== null) notes.push(sinceNote);
   if (input.pictureFailed) notes.push('The picture could not be drawn');
   return {
     title: `Chart of ${title}`,
@@ -136,7 +166,8 @@ export function buildChartCard(input: ChartCardInput): Card {
       field('Change', bold(percent(summary.changePct, { signed: true })), true),
       field('Volume', `${compact(summary.volume)} ${symbol}`, true),
       field('Candles', `${summary.count} × ${interval}`, true),
-      field('Range', `last ${range}`, true),
+      // The change above is over what is drawn: the range, or from where the candles start.
+      field('Range', input.since === null || input.since === undefined ? `last ${range}` : spanLabel(range, input.since), true),
     ],
     ...(input.image === undefined ? {} : { image: input.image }),
     footer: notes.join(' · '),

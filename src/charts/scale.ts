@@ -83,10 +83,20 @@ export function dateLabel(unixSecs: number): string {
   return `${MONTHS[d.getUTCMonth()] ?? ''} ${d.getUTCDate()}`;
 }
 
+/** "14:30": a UTC time of day. */
+function clockLabel(d: Date): string {
+  return `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+}
+
 /** "14:30" below a day's step, the date at midnight and from a day's step up: the axis names days where they start. */
 export function timeLabel(unixSecs: number, stepSecs: number): string {
   const d = new Date(unixSecs * 1000);
   const midnight = d.getUTCHours() === 0 && d.getUTCMinutes() === 0;
   if (stepSecs >= DAY || midnight) return dateLabel(unixSecs);
-  return `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+  return clockLabel(d);
+}
+
+/** "Nov 23 14:30": a UTC moment to the minute, as a chart names where what it draws starts. */
+export function momentLabel(unixSecs: number): string {
+  return `${dateLabel(unixSecs)} ${clockLabel(new Date(unixSecs * 1000))}`;
 }

@@ -10,9 +10,12 @@
  * The answer is not trusted to honour the request (a broken or hostile service may send a year
  * of candles for one day): only candles inside the range are kept, one per start time, the newest
  * `countBack` of them, and the card says how many were left out. Nothing is computed over the rest.
+ *
+ * The card and the picture name the span they draw and measure, which is the range unless the
+ * token is younger than it or its candles reach back well before it (chartSpan).
  */
 import type { Card } from '../cards/card';
-import { buildChartCard } from '../cards/chartCard';
+import { buildChartCard, spanLabel, spanNote, type ChartSince } from '../cards/chartCard';
 import { duration } from '../cards/format';
 import { completeWith, tokenInfoFrom, tokenSymbol } from '../cards/tradeFacts';
 import { CHART_MAX_BARS, renderCandleChart } from '../charts/candleChart';
@@ -120,6 +123,32 @@ export function keepWindowCandles(candles: readonly Candle[], window: ChartWindo
   return { candles: kept, dropped: candles.length - kept.length, received: candles.length };
 }
 
+export interface ChartSpan {
+  /** Unix seconds the picture's axis starts from: the range's start, or the token's first candle. */
+  fromSecs: number;
+  /** Where what is drawn and measured starts, when not at the range's start. */
+  since: ChartSince | null;
+}
+
+/**
+ * What the picture draws and the card measures, which is not always the range asked for:
+ *
+ * - a token younger than the range (created after its start) is drawn from its first candle: the
+ *   time before its life holds nothing to draw, and left in it squeezes the candles to one side;
+ * - candles that reach back well before the range (one 1d candle over the last hour) are measured
+ *   from the first one's start, which the card then names instead of the range, whose change it
+ *   is not. "Well": more than a tenth of the range, past what the candle that straddles the
+ *   range's start adds to an ordinary chart (at most 15 minutes of 24 hours at the default).
+ */
+export function chartSpan(window: ChartWindow, candles: readonly Candle[], createdSecs: number | null): ChartSpan {
+  const first = candles[0];
+  if (first === undefined) return { fromSecs: window.from, since: null };
+  const firstSecs = Math.floor(first.timestamp / 1000);
+  if (createdSecs !== null && createdSecs > window.from) return { fromSecs: firstSecs, since: { secs: firstSecs, why: 'younger' } };
+  if (window.from - firstSecs > window.rangeSecs / 10) return { fromSecs: window.from, since: { secs: firstSecs, why: 'long-candles' } };
+  return { fromSecs: window.from, since: null };
+}
+
 export async function chartCard(client: MarketClient, query: ChartQuery, now: Date): Promise<Card> {
   const window = chartWindow(query, now);
   const address = query.address.trim();
@@ -136,6 +165,12 @@ export async function chartCard(client: MarketClient, query: ChartQuery, now: Da
   const kept = keepWindowCandles(answer.value, window);
   const range = rangeName(window.rangeSecs);
   const widened = window.intervalSecs !== window.requestedIntervalSecs;
+  const span = chartSpan(window, kept.candles, token?.creationBlockTimestamp ?? null);
+  const drawn = spanLabel(range, span.since);
+  const notes = [
+    widened ? `${duration(window.requestedIntervalSecs)} candles over ${range} would be too many to draw; shown at ${duration(window.intervalSecs)}` : null,
+    spanNote(range, window.intervalSecs, span.since),
+  ].filter((note): note is string => note !== null);
 
   let image: Card['image'];
   let pictureFailed = false;
@@ -145,19 +180,20 @@ export async function chartCard(client: MarketClient, query: ChartQuery, now: Da
       const data = await renderCandleChart({
         candles: kept.candles,
         intervalSecs: window.intervalSecs,
-        fromSecs: window.from,
+        fromSecs: span.fromSecs,
         toSecs: window.to,
         symbol,
         name: tokenInfo.name ?? undefined,
-        rangeLabel: range,
+        // The title's change is over what is drawn, so the title names that span.
+        rangeLabel: drawn,
         quote: 'SOL',
-        note: widened ? `${duration(window.requestedIntervalSecs)} candles over ${range} would be too many to draw; shown at ${duration(window.intervalSecs)}` : undefined,
+        note: notes.length === 0 ? undefined : notes.join(' · '),
       });
       image = {
         filename: `chart-${address.slice(0, 8).replace(/[^A-Za-z0-9]/g, '_')}-${duration(window.intervalSecs)}-${range}.png`,
         contentType: 'image/png',
         data,
-        description: `Candlestick chart of ${symbol}: ${duration(window.intervalSecs)} candles over ${range}, prices in SOL`,
+        description: `Candlestick chart of ${symbol}: ${duration(window.intervalSecs)} candles ${span.since === null ? `over ${range}` : drawn}, prices in SOL`,
       };
     } catch {
       // The numbers are still the answer; the card says the picture is missing.
@@ -178,5 +214,6 @@ export async function chartCard(client: MarketClient, query: ChartQuery, now: Da
     dropped: kept.dropped,
     received: kept.received + answer.unreadable,
     unreadable: answer.unreadable,
+    since: span.since,
   });
 }

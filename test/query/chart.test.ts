@@ -6,9 +6,11 @@ import { plainText, type Card } from '../../src/cards/card';
 import { compact, percent, price } from '../../src/cards/format';
 import { silentLogger } from '../../src/log';
 import { MarketClient } from '../../src/market/client';
-import { CHART_HEIGHT, CHART_WIDTH } from '../../src/charts/candleChart';
+import { CHART_HEIGHT, CHART_LAYOUT, CHART_WIDTH } from '../../src/charts/candleChart';
 import { CHART_COLORS } from '../../src/charts/theme';
-import { chartCard, chartWindow, DEFAULT_CHART_INTERVAL_SECS, DEFAULT_CHART_RANGE_SECS, MAX_CHART_CANDLES } from '../../src/query/chartQuery';
+import { momentLabel } from '../../src/charts/scale';
+import { chartCard, chartSpan, chartWindow, keepWindowCandles, DEFAULT_CHART_INTERVAL_SECS, DEFAULT_CHART_RANGE_SECS, MAX_CHART_CANDLES } from '../../src/query/chartQuery';
+import type { Candle } from '../../src/market/schemas';
 import { countColor, decodePng } from '../charts/pixels';
 import { startTestMarket, type TestMarket } from '../support/market';
 
@@ -52,6 +54,14 @@ function expected(candles: RawCandle[]): Record<string, string> {
   };
 }
 
+/** When the simulator says the token was created, Unix seconds. */
+async function createdAt(token: string): Promise<number> {
+  const body = await m.raw<{ data: Record<string, { creationBlockTimestamp: number }> }>(`/api/token-data?address=${token}`);
+  const created = body.data[token]?.creationBlockTimestamp;
+  if (created === undefined) throw new Error(`no creation time for ${token}`);
+  return created;
+}
+
 function values(card: Card): Record<string, string> {
   return Object.fromEntries(card.fields.map((f) => [f.name, plainText(f.value)]));
 }
@@ -67,7 +77,9 @@ describe('chart card against the simulator', () => {
     for (const name of ['Open', 'High', 'Low', 'Close', 'Change'] as const) expect(shown[name], name).toBe(want[name]);
     expect(shown.Volume?.startsWith(`${want.Volume} `)).toBe(true);
     expect(shown.Candles).toBe(`${raw.length} × 15m`);
-    expect(shown.Range).toBe('last 24h');
+    // A token younger than the day is drawn, and named, from its first candle.
+    const first = [...raw].sort((a, b) => a.timestamp - b.timestamp)[0]?.timestamp ?? 0;
+    expect(shown.Range).toBe((await createdAt(token)) > to - DEFAULT_CHART_RANGE_SECS ? `since ${momentLabel(first / 1000)} UTC` : 'last 24h');
     expect(card.title).toBe(`Chart of ${m.listing.tokens[0]?.name} (${m.listing.tokens[0]?.symbol})`);
     // The card carries the candlestick picture.
     expect(card.image?.contentType).toBe('image/png');
@@ -93,6 +105,43 @@ describe('chart card against the simulator', () => {
       for (const name of ['Open', 'High', 'Low', 'Close', 'Change'] as const) expect(shown[name], `${address} ${name}`).toBe(want[name]);
       expect(shown.Candles).toBe(`${raw.length} × 1h`);
     }
+  });
+
+  it('names and measures what 1d candles over 1h draw: the change since the day began, not over the hour', async () => {
+    const token = m.listing.tokens[2]?.address ?? '';
+    const window = chartWindow({ address: token, intervalSecs: 86_400, rangeSecs: 3600 }, now);
+    const raw = await rawCandles(token, 3600, 86_400);
+    const kept = keepWindowCandles(raw.map((c) => ({ ...c, time: new Date(c.timestamp).toISOString() })), window).candles;
+    expect(kept.length).toBeGreaterThan(0);
+    const start = (kept[0]?.timestamp ?? 0) / 1000;
+    // The candle starts at a midnight, well before the hour asked for.
+    expect(start % 86_400).toBe(0);
+    expect(start).toBeLessThan(to - 3600);
+    const card = await chartCard(m.client, { address: token, intervalSecs: 86_400, rangeSecs: 3600 }, now);
+    const shown = values(card);
+    expect(shown.Range).toBe(`since ${momentLabel(start)} UTC`);
+    expect(shown.Change).toBe(expected(kept).Change);
+    expect(card.footer).toContain("1d candles reach back before the last 1h: drawn and measured from the first one's start");
+    // The picture's title names the same span as the card: its description is made from it.
+    expect(card.image?.description).toBe(`Candlestick chart of ${m.listing.tokens[2]?.symbol}: 1d candles since ${momentLabel(start)} UTC, prices in SOL`);
+  });
+
+  it('draws a token younger than the range from its first candle, across the whole picture, and says so', async () => {
+    const token = m.listing.tokens[0]?.address ?? '';
+    const created = await createdAt(token);
+    // Every simulated token is at most a week old: 30 days is longer than its life.
+    expect(created).toBeGreaterThan(to - 30 * 86_400);
+    const card = await chartCard(m.client, { address: token, intervalSecs: 3600, rangeSecs: 30 * 86_400 }, now);
+    const raw = await rawCandles(token, 30 * 86_400, 14_400);
+    const first = [...raw].sort((a, b) => a.timestamp - b.timestamp)[0]?.timestamp ?? 0;
+    expect(values(card).Range).toBe(`since ${momentLabel(first / 1000)} UTC`);
+    expect(card.footer).toContain('Younger than 30d: drawn from its first candle');
+    // Candles fill the left quarter of the plot too, instead of crowding at the right of an empty month.
+    const pixels = await decodePng(card.image?.data ?? new Uint8Array());
+    const { plotLeft, plotRight, priceTop, priceBottom } = CHART_LAYOUT;
+    const quarter = plotLeft + (plotRight - plotLeft) / 4;
+    const left = countColor(pixels, CHART_COLORS.up, plotLeft, priceTop, quarter, priceBottom) + countColor(pixels, CHART_COLORS.down, plotLeft, priceTop, quarter, priceBottom);
+    expect(left).toBeGreaterThan(0);
   });
 
   it('widens an interval that would give too many candles, and says so', async () => {
@@ -139,6 +188,30 @@ describe('chart card against the simulator', () => {
     expect(unknown.title).toBe('Not found');
     const bad = await answered(m.query.chart({ address: 'hello' }));
     expect(bad.title).toBe('Not an address');
+  });
+});
+
+describe('chartSpan', () => {
+  const HOUR = 3600;
+  const candleAt = (secs: number): Candle => ({ time: new Date(secs * 1000).toISOString(), timestamp: secs * 1000, open: 1, high: 1, low: 1, close: 1, volume: 1 });
+  const at = new Date(Date.UTC(2026, 10, 23, 14, 30));
+  const midnight = Date.UTC(2026, 10, 23) / 1000;
+
+  it('is the range asked for when the candles start at it', () => {
+    const window = chartWindow({ address: 'x', intervalSecs: 900, rangeSecs: 86_400 }, at);
+    expect(chartSpan(window, [candleAt(Math.floor(window.from / 900) * 900)], midnight - 30 * 86_400)).toEqual({ fromSecs: window.from, since: null });
+    expect(chartSpan(window, [], null)).toEqual({ fromSecs: window.from, since: null });
+  });
+
+  it('starts at the first candle of a token younger than the range', () => {
+    const window = chartWindow({ address: 'x', intervalSecs: HOUR, rangeSecs: 7 * 86_400 }, at);
+    const first = midnight - 2 * 86_400 + 5 * HOUR;
+    expect(chartSpan(window, [candleAt(first), candleAt(first + HOUR)], first - 120)).toEqual({ fromSecs: first, since: { secs: first, why: 'younger' } });
+  });
+
+  it('starts where candles longer than the range start', () => {
+    const window = chartWindow({ address: 'x', intervalSecs: 86_400, rangeSecs: HOUR }, at);
+    expect(chartSpan(window, [candleAt(midnight)], midnight - 30 * 86_400)).toEqual({ fromSecs: window.from, since: { secs: midnight, why: 'long-candles' } });
   });
 });
 
