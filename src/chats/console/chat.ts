@@ -3,8 +3,6 @@
  * commands line by line, so it works both at a terminal and with piped input
  * (`printf '/token ADDR\n' | npm start`), answers each in order, and ends at the end of input.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Card } from '../../cards/card';
 import { cardForError } from '../../cards/errorCard';
@@ -12,6 +10,7 @@ import type { CommandCaller, Dispatcher } from '../../dispatch/dispatcher';
 import { isAddress } from '../../market/address';
 import { UsageError } from '../../usage';
 import type { ChatRef } from '../chat';
+import { pictureLine } from './pictures';
 import { renderCardText } from './render';
 
 /** The console is one chat, and whoever types in it runs the bot: its own manager. */
@@ -50,17 +49,6 @@ export async function answerLine(line: string, dispatcher: Dispatcher): Promise<
   return cardForError(new UsageError(`"${trimmed.slice(0, 40)}" is not a command`, null, 'Commands start with /, such as /help.'));
 }
 
-/** Saves a card's picture under outDir; returns the path written. */
-async function saveAttachment(card: Card, outDir: string): Promise<string | null> {
-  if (!card.image) return null;
-  await mkdir(outDir, { recursive: true });
-  // The file name is ours (commands name their attachments), but keep it to safe characters anyway.
-  const name = `${Date.now()}-${card.image.filename.replace(/[^A-Za-z0-9._-]/g, '_')}`;
-  const path = join(outDir, name);
-  await writeFile(path, card.image.data);
-  return path;
-}
-
 export async function runConsoleChat(options: ConsoleChatOptions): Promise<void> {
   const { input, output, dispatcher, outDir, interactive } = options;
   const lines = createInterface({ input, terminal: false, crlfDelay: Infinity });
@@ -73,14 +61,7 @@ export async function runConsoleChat(options: ConsoleChatOptions): Promise<void>
   for await (const line of lines) {
     const card = await answerLine(line, dispatcher);
     if (card !== null) {
-      let text = renderCardText(card, { color: interactive });
-      try {
-        const saved = await saveAttachment(card, outDir);
-        if (saved !== null) text += `picture saved: ${saved}\n`;
-      } catch (error) {
-        // A full disk or a read-only data/ costs the picture, not the chat.
-        text += `picture not saved: ${error instanceof Error && 'code' in error ? String(error.code) : 'write failed'}\n`;
-      }
+      const text = renderCardText(card, { color: interactive }) + (await pictureLine(card, outDir));
       output.write(`${text}\n`);
     }
     prompt();

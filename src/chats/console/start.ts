@@ -46,7 +46,7 @@ export function createConsoleChat(io: ConsoleIo, simulator: RunningSimulator | n
     const ended = runConsoleChat({ input: io.input, output: io.output, dispatcher, outDir: io.outDir, interactive: io.interactive, signal: abort.signal });
     return {
       name: 'console',
-      sender: createConsoleAlertSender({ output: io.output, interactive: io.interactive }),
+      sender: createConsoleAlertSender({ output: io.output, interactive: io.interactive, outDir: io.outDir }),
       ended,
       async stop() {
         abort.abort();
