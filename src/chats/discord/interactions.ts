@@ -4,6 +4,13 @@
  * after `deferAfterMs` (about two seconds) is deferred then, so a slow service never shows
  * "The application did not respond". Errors and refusals are shown only to the person who asked
  * (ephemeral), with the pipeline's short message and error id; never a stack trace.
+ *
+ * Commands and button presses run in their channel's queue (src/dispatch/chatQueue.ts): one at a
+ * time per channel, every channel beside the others, so a channel that floods the bot delays only
+ * itself. The three seconds count from the interaction's arrival, not from its turn, so one
+ * waiting behind its channel's others is deferred in time. Past 20 waiting, an interaction is
+ * skipped and answered ephemerally, "Too many commands at once; some were skipped.", a few such
+ * answers at a time (skippedReplies.ts) so that they never crowd out another channel's.
  */
 import {
   ApplicationCommandOptionType,
@@ -17,7 +24,8 @@ import {
   type InteractionUpdateOptions,
   type RepliableInteraction,
 } from 'discord.js';
-import type { ChatRef, ChatReply } from '../chat';
+import { chatKey, type ChatRef, type ChatReply } from '../chat';
+import { SKIPPED_NOTICE, type ChatQueue } from '../../dispatch/chatQueue';
 import type { AnyCommand } from '../../dispatch/command';
 import type { CommandCaller, Dispatcher } from '../../dispatch/dispatcher';
 import type { RawValue } from '../../dispatch/parseArgs';
@@ -27,6 +35,7 @@ import { cleanText } from '../../cards/sanitize';
 import { renderCardMessage } from './embed';
 import { AUTOCOMPLETE_CHOICES_MAX, CHOICE_TEXT_MAX } from './limits';
 import { isManagerPermissions } from './permissions';
+import { DEFAULT_SKIPPED_REPLIES, SkippedReplies, type SkippedRepliesOptions } from './skippedReplies';
 import { formOption } from './slashCommands';
 
 export interface InteractionDeps {
@@ -35,6 +44,10 @@ export interface InteractionDeps {
   logger: Logger;
   /** An answer not ready after this long is deferred (Discord waits 3 s for the first answer). */
   deferAfterMs: number;
+  /** Each channel's commands and presses, one at a time, at most 20 waiting. */
+  queue: ChatQueue;
+  /** How the answers to skipped interactions are spread out. */
+  skippedReplies?: SkippedRepliesOptions;
 }
 
 const NO_MENTIONS = { parse: [] as [] };
@@ -106,19 +119,41 @@ function optionValues(interaction: ChatInputCommandInteraction, command: AnyComm
 }
 
 export class InteractionHandler {
-  constructor(private readonly deps: InteractionDeps) {}
+  private readonly skippedReplies: SkippedReplies;
+
+  constructor(private readonly deps: InteractionDeps) {
+    this.skippedReplies = new SkippedReplies(deps.skippedReplies ?? DEFAULT_SKIPPED_REPLIES);
+  }
 
   private async notInServer(interaction: RepliableInteraction): Promise<void> {
     await interaction.reply({ content: 'TokenWatch answers in servers only.', flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
   }
 
+  /**
+   * Discord shows "The application did not respond" to an interaction left unanswered, so a
+   * skipped one is answered too: ephemerally, to the person alone, never in the channel. One that
+   * Discord no longer takes (its turn came late in a flood) is only a debug line.
+   */
+  private async skipped(interaction: RepliableInteraction): Promise<void> {
+    try {
+      await this.skippedReplies.add(async () => {
+        await interaction.reply({ content: SKIPPED_NOTICE, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+      }, Date.now());
+    } catch (error) {
+      this.deps.logger.debug({ err: error, channel: interaction.channelId }, 'discord skipped interaction not answered');
+    }
+  }
+
   async command(interaction: ChatInputCommandInteraction): Promise<void> {
     const chat = chatOf(interaction);
     if (chat === null) return this.notInServer(interaction);
-    const { dispatcher, deferAfterMs } = this.deps;
+    const { dispatcher, deferAfterMs, queue } = this.deps;
     const name = interaction.commandName;
+    const values = optionValues(interaction, dispatcher.commands.find((c) => c.name === name));
+    const offer = queue.offer(chatKey(chat), () => dispatcher.run(name, { kind: 'options', values }, callerOf(interaction, chat)));
+    if (!offer.accepted) return this.skipped(interaction);
     const { value: reply, deferred } = await withDeadline(
-      () => dispatcher.run(name, { kind: 'options', values: optionValues(interaction, dispatcher.commands.find((c) => c.name === name)) }, callerOf(interaction, chat)),
+      () => offer.done,
       () => interaction.deferReply(),
       deferAfterMs,
       dispatcher.isSlow(name),
@@ -145,9 +180,11 @@ export class InteractionHandler {
   async button(interaction: ButtonInteraction): Promise<void> {
     const chat = chatOf(interaction);
     if (chat === null) return this.notInServer(interaction);
-    const { dispatcher, deferAfterMs } = this.deps;
+    const { dispatcher, deferAfterMs, queue } = this.deps;
+    const offer = queue.offer(chatKey(chat), () => dispatcher.press(interaction.customId, callerOf(interaction, chat)));
+    if (!offer.accepted) return this.skipped(interaction);
     const { value: reply, deferred } = await withDeadline(
-      () => dispatcher.press(interaction.customId, callerOf(interaction, chat)),
+      () => offer.done,
       // Whether the press refreshes the card is known only once it ran: a deferred update leaves
       // both ways open (edit the card, or follow up with a new message).
       () => interaction.deferUpdate(),

@@ -18,14 +18,17 @@ import {
   type Interaction,
   type Message,
 } from 'discord.js';
+import { ChatQueue, DEFAULT_CHAT_QUEUE, type ChatQueueOptions } from '../../dispatch/chatQueue';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { newErrorId } from '../../dispatch/dispatcher';
 import { registerSecret, type Logger } from '../../log';
 import { isAddress } from '../../market/address';
 import type { Store } from '../../store/store';
+import { chatKey } from '../chat';
 import { InteractionHandler, chatOf } from './interactions';
 import { discordRestOptions } from './restOptions';
 import { DiscordAlertSender, messageBody } from './sender';
+import type { SkippedRepliesOptions } from './skippedReplies';
 import { renderCardMessage } from './embed';
 import { slashCommandsJson } from './slashCommands';
 
@@ -48,11 +51,17 @@ export interface DiscordChatOptions {
   /** Register the slash commands at start: in guildId when set, else nowhere (use `npm run register`). */
   registerOnStart?: boolean;
   deferAfterMs?: number;
+  /** Each channel's queue of commands: its cap (what is past it is skipped). */
+  chatQueue?: ChatQueueOptions;
+  /** How the answers to skipped interactions are spread out (skippedReplies.ts). */
+  skippedReplies?: SkippedRepliesOptions;
 }
 
 export interface DiscordChat {
   client: Client;
   sender: DiscordAlertSender;
+  /** What each channel asked that waits for its turn, and what was skipped. */
+  queue: ChatQueue;
   /** Stops taking interactions and closes the gateway; sends already under way finish. */
   stop(): Promise<void>;
 }
@@ -115,7 +124,15 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
   registerSecret(options.token);
   const detectAddresses = options.detectAddresses === true;
   const client = createDiscordClient({ restApi: options.restApi, detectAddresses });
-  const handler = new InteractionHandler({ dispatcher, store: options.store, logger, deferAfterMs: options.deferAfterMs ?? DEFAULT_DEFER_AFTER_MS });
+  const queue = new ChatQueue(options.chatQueue ?? DEFAULT_CHAT_QUEUE);
+  const handler = new InteractionHandler({
+    dispatcher,
+    store: options.store,
+    logger,
+    deferAfterMs: options.deferAfterMs ?? DEFAULT_DEFER_AFTER_MS,
+    queue,
+    ...(options.skippedReplies === undefined ? {} : { skippedReplies: options.skippedReplies }),
+  });
   let stopping = false;
   const inFlight = new Set<Promise<void>>();
 
@@ -151,13 +168,16 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
       if (!isAddress(text)) return;
       const chat = chatOf(message);
       if (chat === null) return;
-      const run = (async () => {
+      // In the channel's queue with its commands; a paste past its cap is not answered, as a paste is no question.
+      const offer = queue.offer(chatKey(chat), async () => {
         const reply = await dispatcher.run('token', { kind: 'text', text }, { chat, userId: message.author.id, isManager: async () => false });
         // A pasted address that is not a token stays unanswered: the paste was not a question.
         if (reply.errorId !== null || reply.ephemeral) return;
         const { body, files } = messageBody(renderCardMessage(reply.card, reply.buttons));
         await client.rest.post(Routes.channelMessages(message.channelId), { body: { ...body, message_reference: { message_id: message.id, fail_if_not_exists: false } }, files: files.length > 0 ? files : undefined });
-      })()
+      });
+      if (!offer.accepted) return;
+      const run = offer.done
         .catch((error: unknown) => logger.warn({ err: error, channel: message.channelId }, 'discord address answer failed'))
         .finally(() => inFlight.delete(run));
       inFlight.add(run);
@@ -190,6 +210,7 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
   return {
     client,
     sender,
+    queue,
     async stop() {
       stopping = true;
       await Promise.allSettled([...inFlight]);
