@@ -3,7 +3,8 @@
  * /status from another chat, through the real grammY runner at Telegram's own pace (DEFAULT_PACE:
  * one message a second per chat) against the local Bot API. The other chat is answered while the
  * flooding chat still has answers waiting for its pace, and the flood costs that chat at most 21
- * answers in the queue; the rest is skipped, with one notice.
+ * answers in the queue; the rest is skipped, with one notice (and a button pressed there meanwhile
+ * is told so, to the presser).
  *
  * The time to answer the other chat and the process's memory are printed, not asserted: they are
  * figures of this machine's load (the order of events is what the test holds).
@@ -62,6 +63,13 @@ describe('a chat that floods the bot', () => {
     const notice = await world.api.waitFor((sent) => sent.find((m) => m.chatId === String(floodChat.id) && m.text === SKIPPED_NOTICE), 30_000);
     expect(notice.replyTo).toBeNull();
     expect(world.api.messagesIn(floodChat.id).filter((m) => m.text === SKIPPED_NOTICE)).toHaveLength(1);
+    // A button pressed in the flooding chat meanwhile is skipped too, and the presser told so at once.
+    const floodAnswer = world.api.messagesIn(floodChat.id).find((m) => m.replyTo !== null && floodIds.has(m.replyTo));
+    if (floodAnswer === undefined) throw new Error('the flooding chat had no answer yet');
+    const pressId = world.api.press({ from: flooder, message: floodAnswer, data: 'anykey' });
+    const pressAnswer = await world.api.waitFor(() => world.api.callbackAnswers.find((a) => a.callbackQueryId === pressId));
+    expect(pressAnswer.text).toBe(SKIPPED_NOTICE);
+    expect(world.chat.queue.counts().notices).toBe(1);
     const rssAfter = process.memoryUsage().rss;
 
     console.log(
