@@ -67,7 +67,7 @@ export function spanNote(rangeLabel: string, intervalSecs: number, since: ChartS
   if (since === null || since === undefined) return null;
   return since.why === 'younger'
     ? `Younger than ${rangeLabel}: drawn from its first candle`
-    : `${duration(intervalSecs)} candles reach back before the last ${rangeLabel}: drawn and measured from the first one's start`;
+    : `${duration(intervalSecs)} candles reach past the last ${rangeLabel}: measured from the first one's start`;
 }
 
 export interface ChartCardInput {

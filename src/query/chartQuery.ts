@@ -167,10 +167,11 @@ export async function chartCard(client: MarketClient, query: ChartQuery, now: Da
   const widened = window.intervalSecs !== window.requestedIntervalSecs;
   const span = chartSpan(window, kept.candles, token?.creationBlockTimestamp ?? null);
   const drawn = spanLabel(range, span.since);
-  const notes = [
-    widened ? `${duration(window.requestedIntervalSecs)} candles over ${range} would be too many to draw; shown at ${duration(window.intervalSecs)}` : null,
-    spanNote(range, window.intervalSecs, span.since),
-  ].filter((note): note is string => note !== null);
+  // The picture has one line for a note, and its title already says where the span starts: the
+  // span's note goes there only when the interval did not have to be widened.
+  const note = widened
+    ? `${duration(window.requestedIntervalSecs)} candles over ${range} would be too many to draw; shown at ${duration(window.intervalSecs)}`
+    : spanNote(range, window.intervalSecs, span.since);
 
   let image: Card['image'];
   let pictureFailed = false;
@@ -187,7 +188,7 @@ export async function chartCard(client: MarketClient, query: ChartQuery, now: Da
         // The title's change is over what is drawn, so the title names that span.
         rangeLabel: drawn,
         quote: 'SOL',
-        note: notes.length === 0 ? undefined : notes.join(' · '),
+        note: note ?? undefined,
       });
       image = {
         filename: `chart-${address.slice(0, 8).replace(/[^A-Za-z0-9]/g, '_')}-${duration(window.intervalSecs)}-${range}.png`,

@@ -121,7 +121,7 @@ describe('chart card against the simulator', () => {
     const shown = values(card);
     expect(shown.Range).toBe(`since ${momentLabel(start)} UTC`);
     expect(shown.Change).toBe(expected(kept).Change);
-    expect(card.footer).toContain("1d candles reach back before the last 1h: drawn and measured from the first one's start");
+    expect(card.footer).toContain("1d candles reach past the last 1h: measured from the first one's start");
     // The picture's title names the same span as the card: its description is made from it.
     expect(card.image?.description).toBe(`Candlestick chart of ${m.listing.tokens[2]?.symbol}: 1d candles since ${momentLabel(start)} UTC, prices in SOL`);
   });
