@@ -152,6 +152,7 @@ export class InteractionHandler {
     const values = optionValues(interaction, dispatcher.commands.find((c) => c.name === name));
     const offer = queue.offer(chatKey(chat), () => dispatcher.run(name, { kind: 'options', values }, callerOf(interaction, chat)));
     if (!offer.accepted) return this.skipped(interaction);
+    // The deadline counts from now, the interaction's arrival, whether or not its turn has come.
     const { value: reply, deferred } = await withDeadline(
       () => offer.done,
       () => interaction.deferReply(),

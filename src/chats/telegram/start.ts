@@ -202,7 +202,7 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
       return true;
     }
     if (offer.notice) {
-      logger.info({ chat: chatKey(chat), dropped: queue.counts().dropped }, 'Telegram chat sent more than its queue holds: the rest is skipped');
+      logger.info({ chat: chatKey(chat), skippedSinceStart: queue.counts().dropped }, 'Telegram chat sent more than its queue holds: the rest is skipped');
       const notice = sendRendered(bot.api, { ...target, replyTo: null }, [{ kind: 'text', html: escapeHtml(SKIPPED_NOTICE), keyboard: null, previewUrl: null }]).then(
         () => undefined,
         (error: unknown) => logger.warn({ chat: String(target.chatId), reason: classifyTelegramError(error).reason }, 'Telegram notice of skipped commands not sent'),
