@@ -16,12 +16,13 @@ export const DIGEST_MAX_ITEMS = 10;
 const ENTRY_NAME_MAX = 120;
 const ENTRY_VALUE_MAX = 240;
 
-const SEVERITY: readonly CardColor[] = ['danger', 'error', 'warning', 'info', 'safe', 'neutral'];
-
-/** The most urgent colour among the alerts, so a digest holding a DANGER alert looks like one. */
-function mostSevere(colors: CardColor[]): CardColor {
-  for (const color of SEVERITY) if (colors.includes(color)) return color;
-  return 'neutral';
+/**
+ * The alerts' colour when they all share it (one token's alerts, or tokens of one risk status),
+ * else neutral: a colour names a risk status, and a digest of tokens in different states has none.
+ */
+function sharedColor(colors: readonly CardColor[]): CardColor {
+  const [first] = colors;
+  return first !== undefined && colors.every((color) => color === first) ? first : 'neutral';
 }
 
 /** One line or two that say what an alert says: its description, else its first fields. */
@@ -47,7 +48,7 @@ export function digestCard(cards: readonly Card[], now: Date, part = 1, parts = 
   return {
     title: parts > 1 ? `${total} alerts (digest ${part} of ${parts})` : `${total} alerts`,
     description: [{ text: 'Several alerts arrived at once; here they are together, oldest first.' }],
-    color: mostSevere(cards.map((card) => card.color)),
+    color: sharedColor(cards.map((card) => card.color)),
     fields: cards.map(entry),
     footer: 'Use /following to see what this chat follows, /mute to quiet one.',
     timestamp: now,

@@ -10,7 +10,7 @@
  * pauses the chat once, with one log line, and its rows wait for the chat to be resumed instead of
  * being tried forever (Discord bans a bot that keeps writing where it may not).
  */
-import type { Card } from '../cards/card';
+import { riskColor, type Card } from '../cards/card';
 import { chatKey, type ActionButton, type ChatRef } from '../chats/chat';
 import type { Logger } from '../log';
 import type { OutboxEntry, Store } from '../store/store';
@@ -153,7 +153,7 @@ export class OutboxDrain {
       return await this.deps.cards.get(row.event, row.label);
     } catch (error) {
       this.deps.logger.error({ err: error, event: row.event.key }, 'alert card could not be built; sending a plain one');
-      return { title: `Alert (${row.event.kind}): ${row.event.token.symbol || row.event.token.address}`, color: 'warning', fields: [], footer: row.event.token.address, actions: [] };
+      return { title: `Alert (${row.event.kind}): ${row.event.token.symbol || row.event.token.address}`, color: riskColor(row.event.token.riskStatus), fields: [], footer: row.event.token.address, actions: [] };
     }
   }
 

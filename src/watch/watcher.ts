@@ -38,6 +38,7 @@ import type { StreamClient, StreamEvent, StreamTarget, SubscriptionRejection } f
 import { tradedToken } from '../market/stream/decode';
 import type { AlertDelivery, Follow, FollowKind, StateCommitBatch, Store } from '../store/store';
 import { detectTokenChanges } from './detectors';
+import { tokenRef } from './detectors/key';
 import { detectWalletTrades } from './detectors/walletTrade';
 import { detectWhale } from './detectors/whale';
 import type { AlertEvent, TokenRef } from './events';
@@ -690,7 +691,8 @@ class WatcherImpl implements Watcher {
 
   private nameOf(address: string): { token: TokenRef; decimals: number | null } {
     const known = this.tokenState.get(address);
-    if (known) return { token: { address, symbol: known.symbol, name: known.name }, decimals: known.decimals ?? null };
+    // A followed token's ref carries its risk status, so the trade's card is coloured by it.
+    if (known) return { token: tokenRef(known), decimals: known.decimals ?? null };
     return this.names.get(address) ?? { token: { address, symbol: '', name: '' }, decimals: null };
   }
 

@@ -79,11 +79,12 @@ describe('renderOnce', () => {
 });
 
 describe('digestCard', () => {
-  it('lists every alert, oldest first, with the most urgent colour', () => {
+  it('lists every alert, oldest first; a colour only when every alert has it (a colour names one risk status)', () => {
     const cards = [card('first', 'safe'), card('second', 'danger'), card('third', 'warning')];
     const digest = digestCard(cards, new Date(0));
     expect(digest.title).toBe('3 alerts');
-    expect(digest.color).toBe('danger');
+    expect(digest.color).toBe('neutral');
+    expect(digestCard([card('a', 'danger'), card('b', 'danger')], new Date(0)).color).toBe('danger');
     expect(digest.fields.map((f) => f.name)).toEqual(['first', 'second', 'third']);
     expect(digest.fields[1]?.value[0]?.text).toBe('second changed');
   });
