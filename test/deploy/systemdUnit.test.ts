@@ -1,6 +1,6 @@
 /**
  * deploy/tokenwatch.service, the example systemd unit: it starts what package.json's start:dist
- * starts, restarts on failure, reads its settings from /etc/tokenwatch/tokenwatch.env, runs as a
+ * starts, restarts on failure but not after a refused start, reads its settings from /etc/tokenwatch/tokenwatch.env, runs as a
  * user of its own with no privilege and a read-only system but for its data folder, and waits
  * longer than the bot's own shutdown timeout before killing it. MemoryDenyWriteExecute stays off:
  * V8's JIT writes the code it runs.
@@ -67,6 +67,8 @@ function unitProblems(repository: Repository): string[] {
     problems.push(`ExecStart ${exec.join(' ')} is not start:dist (${start.join(' ')})`);
   }
   if (last('Restart') !== 'on-failure') problems.push(`Restart is ${last('Restart') ?? 'unset'}, not on-failure`);
+  // The bot exits with 2 when a setting, the database or the API key is refused at start: no restart mends that.
+  if (!(last('RestartPreventExitStatus') ?? '').split(/\s+/).includes('2')) problems.push('a refused start (exit code 2) is restarted');
   if (last('EnvironmentFile') !== '/etc/tokenwatch/tokenwatch.env') problems.push(`EnvironmentFile is ${last('EnvironmentFile') ?? 'unset'}`);
   const user = last('User');
   if (user === undefined || user === 'root' || user === '0') problems.push(`the service runs as ${user ?? 'root (no User)'}`);
@@ -122,6 +124,7 @@ describe('the systemd unit', () => {
     ['the stop timeout equals the bot’s', unit((text) => text.replace(/^TimeoutStopSec=.*$/m, 'TimeoutStopSec=10s')), 'TimeoutStopSec'],
     ['the database moves out of the writable folder', unit((text) => text.replace(/^Environment=DATABASE_PATH=.*$/m, 'Environment=DATABASE_PATH=/srv/tokenwatch/tokenwatch.db')), 'ReadWritePaths'],
     ['it restarts always', unit((text) => text.replace(/^Restart=.*$/m, 'Restart=always')), 'Restart'],
+    ['a refused start is restarted', unit((text) => text.replace(/^RestartPreventExitStatus=.*\n/m, '')), 'exit code 2'],
   ];
 
   it.each(drifts)('objects when %s', (_, changed, expected) => {
