@@ -13,7 +13,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Card } from '../src/cards/card';
 import { code, field, link, rich } from '../src/cards/card';
-import type { ChatRef } from '../src/chats/chat';
+import type { ChatRef } from '../src/model/chat';
 import { createTelegramBot } from '../src/chats/telegram/api';
 import { TelegramAlertSender } from '../src/chats/telegram/sender';
 import { silentLogger } from '../src/log';

@@ -1,7 +1,7 @@
 /** /following [page]: what this chat follows, ten to a page. */
 import { FOLLOWING_PAGE_SIZE, followingCard } from '../src/cards/followCards';
 import { defineCommand } from '../src/dispatch/command';
-import { followsOf } from '../src/delivery/services';
+import { followsOf } from '../src/dispatch/services';
 
 export default defineCommand({
   name: 'following',

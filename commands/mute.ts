@@ -1,9 +1,9 @@
 /** /mute <address> <duration>: quiet one follow for a while without losing it. */
 import { code, rich } from '../src/cards/card';
 import { notice } from '../src/cards/followCards';
-import { duration } from '../src/cards/format';
+import { duration } from '../src/text/format';
 import { defineCommand } from '../src/dispatch/command';
-import { followsOf } from '../src/delivery/services';
+import { followsOf } from '../src/dispatch/services';
 
 const MINUTE = 60;
 const MAX_MUTE_SECS = 30 * 24 * 3600;

@@ -1,7 +1,7 @@
 /** /status: is the bot keeping up — live streams, follows, alerts waiting. */
 import { statusCard } from '../src/cards/followCards';
 import { defineCommand } from '../src/dispatch/command';
-import { statusOf } from '../src/delivery/services';
+import { statusOf } from '../src/dispatch/services';
 
 export default defineCommand({
   name: 'status',

@@ -8,11 +8,11 @@
 import { rich } from '../src/cards/card';
 import { trackingField, walletTrackedCard } from '../src/cards/followCards';
 import { defineCommand } from '../src/dispatch/command';
-import { followsOf } from '../src/delivery/services';
+import { followsOf } from '../src/dispatch/services';
 import { UsageError } from '../src/usage';
-import { MAX_LABEL_LENGTH } from '../src/delivery/followService';
-import type { AlertKind } from '../src/watch/events';
-import type { TradeSide } from '../src/store/store';
+import { MAX_LABEL_LENGTH } from '../src/follows/followService';
+import type { AlertKind } from '../src/model/events';
+import type { TradeSide } from '../src/model/follow';
 
 /** What a person may write in `events`, and the alert kinds each word means. */
 const EVENT_WORDS: Record<string, readonly AlertKind[]> = {

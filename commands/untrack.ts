@@ -2,7 +2,7 @@
 import { code, rich } from '../src/cards/card';
 import { notice } from '../src/cards/followCards';
 import { defineCommand } from '../src/dispatch/command';
-import { followsOf } from '../src/delivery/services';
+import { followsOf } from '../src/dispatch/services';
 
 export default defineCommand({
   name: 'untrack',

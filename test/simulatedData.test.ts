@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startApp, type App } from '../src/app';
 import type { Card } from '../src/cards/card';
-import type { ChatRef } from '../src/chats/chat';
+import type { ChatRef } from '../src/model/chat';
 import { renderCardText } from '../src/chats/console/render';
 import { renderCardMessage } from '../src/chats/discord/embed';
 import type { ChatStarter } from '../src/chats/startChats';

@@ -9,13 +9,13 @@
  * PNG encoding runs off the event loop, hence a promise): what delivery should send when it can
  * wait for it. Either is built once per event and label.
  */
-import type { AlertEvent, FlagChange, LiquidityEvent, PriceEvent, RiskFlagEvent, RiskStatusEvent, TokenRef, WalletTradeEvent, WhaleEvent } from '../watch/events';
+import type { AlertEvent, FlagChange, LiquidityEvent, PriceEvent, RiskFlagEvent, RiskStatusEvent, TokenRef, WalletTradeEvent, WhaleEvent } from '../model/events';
 import { renderMoveChart } from '../charts/moveChart';
 import { type Card, type CardAction, type CardField, type RichText, bold, field, link, rich, riskColor } from './card';
 import { explorerAccountUrl, explorerTokenUrl, explorerTxUrl } from './explorer';
-import { duration, formatTokenAmount, percent, price, shortAddress, solFromLamports, usd } from './format';
+import { duration, formatTokenAmount, percent, price, shortAddress, solFromLamports, usd } from '../text/format';
 import { LABEL_MAX, UNKNOWN, sharePercent, tokenTitle } from './tokenFacts';
-import { untrusted } from './sanitize';
+import { untrusted } from '../text/sanitize';
 
 const STATUS_MAX = 24;
 const FLAG_VALUE_MAX = 64;

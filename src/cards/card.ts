@@ -6,7 +6,7 @@
  * for its own markup, so text written by strangers can never open or close a tag, a bold run or a
  * spoiler. Untrusted text may go into any text field as it is; renderers clean and escape it.
  */
-import { safeUrl } from './sanitize';
+import { safeUrl } from '../text/sanitize';
 
 export type SpanStyle = 'bold' | 'italic' | 'code';
 

@@ -10,7 +10,7 @@
 import { momentLabel } from '../charts/scale';
 import type { Candle } from '../market/schemas';
 import { bold, field, joinRich, text, type Card, type CardAction, type CardAttachment, type RichText } from './card';
-import { compact, duration, grouped, percent, price } from './format';
+import { compact, duration, grouped, percent, price } from '../text/format';
 import { explorerTokenUrl } from './explorer';
 import { tokenSymbol, tokenTitle, type TokenInfo } from './tradeFacts';
 import { unreadNote } from './unread';

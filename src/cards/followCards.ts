@@ -3,10 +3,10 @@
  * changed, removed, muted, and the bot's status. Addresses and labels are shown as they were
  * stored; labels come from chat members, so they go in as plain text for the renderers to escape.
  */
-import type { StatusReport } from '../delivery/status';
-import type { Follow, FollowOptions } from '../store/store';
+import type { StatusReport } from '../follows/status';
+import type { Follow, FollowOptions } from '../model/follow';
 import { code, field, rich, text, type Card, type CardField, type RichText } from './card';
-import { duration, relativeTime, shortAddress, usd } from './format';
+import { duration, relativeTime, shortAddress, usd } from '../text/format';
 
 const SIDE_WORDS = { buy: 'buys', sell: 'sells', both: 'buys and sells' } as const;
 

@@ -8,7 +8,7 @@
  */
 import { usageOf, type CommandUsage, type OptionSpec } from '../usage';
 import { code, field, joinRich, rich, type Card, type CardField } from './card';
-import { duration } from './format';
+import { duration } from '../text/format';
 
 const EXAMPLE_LINE = /^\s*Example:\s*(\/\S.*?)\s*$/im;
 

@@ -5,10 +5,10 @@
  */
 import type { Holder, Token } from '../market/schemas';
 import { type Card, type CardAction, type CardField, type RichText, bold, field, joinRich, link, rich, text } from './card';
-import { formatTokenAmount, grouped, percent, relativeTime, shortAddress, usd } from './format';
+import { formatTokenAmount, grouped, percent, relativeTime, shortAddress, usd } from '../text/format';
 import { explorerAccountUrl, explorerTokenUrl } from './explorer';
 import { UNKNOWN, sharePercent, tokenColor, tokenTitle, tokenUnit, top10SharePercent } from './tokenFacts';
-import { untrusted } from './sanitize';
+import { untrusted } from '../text/sanitize';
 import { unreadNote } from './unread';
 
 /** The service's sortBy values (spec §4.3; the simulator's documented set), with names for people. */

@@ -6,10 +6,10 @@
 import { unreadNote } from './unread';
 import type { InitialBuyer, TechnicalsPoint, Technicals, Token } from '../market/schemas';
 import { type Card, type CardField, type RichText, bold, field, joinRich, link, rich } from './card';
-import { formatTokenAmount, grouped, percent, relativeTime, shortAddress, sol, usd } from './format';
+import { formatTokenAmount, grouped, percent, relativeTime, shortAddress, sol, usd } from '../text/format';
 import { explorerAccountUrl, explorerTokenUrl } from './explorer';
 import { OK_MARK, RISK_MARK, UNKNOWN, sharePercent, tokenColor, tokenTitle, tokenUnit } from './tokenFacts';
-import { untrusted } from './sanitize';
+import { untrusted } from '../text/sanitize';
 
 export interface TechnicalsCardInput {
   /** The token asked about, for the explorer link and the actions. */

@@ -4,9 +4,9 @@
  */
 import type { Token } from '../market/schemas';
 import { type Card, type CardField, type RichText, type Span, bold, field, italic, joinRich, link, riskColor, text } from './card';
-import { age, grouped, percent, price, relativeTime, shortAddress, sol, usd } from './format';
+import { age, grouped, percent, price, relativeTime, shortAddress, sol, usd } from '../text/format';
 import { explorerAccountUrl, explorerTokenUrl } from './explorer';
-import { safeUrl } from './sanitize';
+import { safeUrl } from '../text/sanitize';
 import {
   UNKNOWN,
   type PoolFacts,
@@ -22,7 +22,7 @@ import {
   tokenTitle,
   top10SharePercent,
 } from './tokenFacts';
-import { untrusted } from './sanitize';
+import { untrusted } from '../text/sanitize';
 
 export interface TokenCardInput {
   token: Token;

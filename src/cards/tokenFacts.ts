@@ -11,8 +11,8 @@
 import { WSOL_ADDRESS } from '../market/address';
 import type { LiquidityPool, Token } from '../market/schemas';
 import { type CardColor, riskColor } from './card';
-import { fromSmallestUnit, percent } from './format';
-import { untrusted } from './sanitize';
+import { fromSmallestUnit, percent } from '../text/format';
+import { untrusted } from '../text/sanitize';
 
 export const SOL_DECIMALS = 9;
 

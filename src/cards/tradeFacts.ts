@@ -12,9 +12,9 @@
 import { addressKind, WSOL_ADDRESS } from '../market/address';
 import type { Trade, TokenMetadata } from '../market/schemas';
 import { joinRich, link, rich, type RichText } from './card';
-import { formatTokenAmount, shortAddress, solFromLamports, usd } from './format';
+import { formatTokenAmount, shortAddress, solFromLamports, usd } from '../text/format';
 import { explorerAccountUrl, explorerTxUrl } from './explorer';
-import { cleanText, untrusted } from './sanitize';
+import { cleanText, untrusted } from '../text/sanitize';
 
 /** Lamports per SOL, as decimals. */
 export const SOL_DECIMALS = 9;

@@ -6,7 +6,7 @@
 import { unreadNote } from './unread';
 import type { Trade, TradeHistory } from '../market/schemas';
 import { bold, field, joinRich, rich, type Card, type CardAction, type CardField } from './card';
-import { price, relativeTime, solFromLamports, usd } from './format';
+import { price, relativeTime, solFromLamports, usd } from '../text/format';
 import { explorerTokenUrl } from './explorer';
 import {
   solAmountOf,

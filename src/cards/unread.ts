@@ -3,7 +3,7 @@
  * a holder, trade or candle that fails its schema and counts it; a card that shows the rest says
  * so, rather than presenting the absence (or "none recorded") as fact.
  */
-import { grouped } from './format';
+import { grouped } from '../text/format';
 
 /** "12 holders could not be read", "1 trade could not be read"; null when nothing was left out. */
 export function unreadNote(count: number, singular: string, plural = `${singular}s`): string | null {

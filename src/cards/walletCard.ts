@@ -7,9 +7,9 @@
 import { unreadNote } from './unread';
 import type { Trade, TradeHistory } from '../market/schemas';
 import { bold, field, joinRich, rich, type Card, type CardAction, type CardField, type RichText } from './card';
-import { formatTokenAmount, relativeTime, shortAddress, usd } from './format';
+import { formatTokenAmount, relativeTime, shortAddress, usd } from '../text/format';
 import { explorerAccountUrl } from './explorer';
-import { cleanText } from './sanitize';
+import { cleanText } from '../text/sanitize';
 import {
   profitByToken,
   solText,

@@ -19,7 +19,7 @@
  * PNG is compressed.
  */
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
-import { duration, percent, price } from '../cards/format';
+import { duration, percent, price } from '../text/format';
 import type { Candle } from '../market/schemas';
 import { barsFor, type Bar, type BarSeries } from './bars';
 import { chartFont, ensureChartFonts } from './fonts';

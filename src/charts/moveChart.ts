@@ -18,7 +18,7 @@
  * the candlestick picture; PNG encoding runs off the event loop.
  */
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import { duration, percent, price } from '../cards/format';
+import { duration, percent, price } from '../text/format';
 import { chartFont, ensureChartFonts } from './fonts';
 import { priceLabels } from './priceLabel';
 import { paddedPriceSpan, priceTicks, timeLabel } from './scale';

@@ -4,7 +4,7 @@
  * (a token at 1.00012 moving by 0.00001), the labels carry the digits the step needs, in the same
  * subscript notation, so two ticks never read the same.
  */
-import { price } from '../cards/format';
+import { price } from '../text/format';
 
 const SUBSCRIPT_DIGITS = '₀₁₂₃₄₅₆₇₈₉';
 /** As the cards: from 4 zeros after the point, the zeros are counted in a subscript. */

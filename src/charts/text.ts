@@ -4,7 +4,7 @@
  * cut with an ellipsis to the room they have; a picture has no markup, so nothing else is needed.
  */
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import { cleanText } from '../cards/sanitize';
+import { cleanText } from '../text/sanitize';
 
 /** Longest piece of untrusted text a picture shows before measuring. */
 const MAX_TEXT = 80;

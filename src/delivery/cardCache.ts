@@ -6,7 +6,7 @@
  * backlog from holding every card it ever built.
  */
 import type { Card } from '../cards/card';
-import type { AlertEvent } from '../watch/events';
+import type { AlertEvent } from '../model/events';
 
 export type AlertCardBuilder = (event: AlertEvent, label: string | null) => Card | Promise<Card>;
 

@@ -4,7 +4,7 @@
  * a previous run). Alert cards are built once per event and shared by every platform.
  */
 import type { Card } from '../cards/card';
-import type { ChatRef, Platform } from '../chats/chat';
+import type { ChatRef, Platform } from '../model/chat';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';

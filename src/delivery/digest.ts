@@ -4,7 +4,7 @@
  * Nothing is dropped: a backlog larger than one digest holds becomes several digests, in order.
  */
 import { plainText, type Card, type CardColor, type CardField } from '../cards/card';
-import { truncateText } from '../cards/sanitize';
+import { truncateText } from '../text/sanitize';
 
 /** More alerts than this waiting for one chat are sent as digests. */
 export const DIGEST_THRESHOLD = 5;

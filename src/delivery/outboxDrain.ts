@@ -11,9 +11,10 @@
  * being tried forever (Discord bans a bot that keeps writing where it may not).
  */
 import { riskColor, type Card } from '../cards/card';
-import { chatKey, type ActionButton, type ChatRef } from '../chats/chat';
+import { chatKey, type ActionButton, type ChatRef } from '../model/chat';
 import type { Logger } from '../log';
-import type { OutboxEntry, Store } from '../store/store';
+import type { Store } from '../store/store';
+import type { OutboxEntry } from '../model/follow';
 import { retryDelayMs, type BackoffPolicy } from './backoff';
 import type { AlertCardCache } from './cardCache';
 import { DIGEST_MAX_ITEMS, digestCard } from './digest';

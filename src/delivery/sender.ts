@@ -4,7 +4,7 @@
  * to do with the outcome (mark delivered, try again later, or pause a chat that is gone).
  */
 import type { Card } from '../cards/card';
-import type { ActionButton, ChatRef, Platform } from '../chats/chat';
+import type { ActionButton, ChatRef, Platform } from '../model/chat';
 
 export type SendOutcome =
   | { status: 'sent' }

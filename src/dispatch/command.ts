@@ -5,9 +5,9 @@
  * policy and calls `run` with exact values. Nothing here knows a chat library.
  */
 import type { Card } from '../cards/card';
-import type { ChatRef } from '../chats/chat';
-import type { FollowService } from '../delivery/followService';
-import type { StatusSource } from '../delivery/status';
+import type { ChatRef } from '../model/chat';
+import type { FollowService } from '../follows/followService';
+import type { StatusSource } from '../follows/status';
 import type { QueryService } from '../query/service';
 import type { ChatRepository } from '../store/store';
 import type { OptionSpec } from '../usage';

@@ -8,7 +8,7 @@
  * label), and otherwise to the next option in order. Quotes keep a word as text ("500" is a label,
  * "dev wallet" one label of two words).
  */
-import { duration } from '../cards/format';
+import { duration } from '../text/format';
 import { parseDuration } from '../duration';
 import { addressKind, addressRefusal } from '../market/address';
 import { usageOf, UsageError, type OptionSpec } from '../usage';

@@ -16,7 +16,7 @@
  */
 import type { Card } from '../cards/card';
 import { buildChartCard, spanLabel, spanNote, type ChartSince } from '../cards/chartCard';
-import { duration } from '../cards/format';
+import { duration } from '../text/format';
 import { completeWith, tokenInfoFrom, tokenSymbol } from '../cards/tradeFacts';
 import { CHART_MAX_BARS, renderCandleChart } from '../charts/candleChart';
 import type { MarketClient } from '../market/client';

@@ -3,7 +3,7 @@
  * it fits every platform (Telegram's callback_data is 64 bytes, a full address alone is 44). A key
  * belongs to the chat it was shown in and expires.
  */
-import type { ChatRef } from '../chats/chat';
+import type { ChatRef } from '../model/chat';
 
 /** A card action as the pipeline runs it. */
 export interface StoredAction {

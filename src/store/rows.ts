@@ -2,7 +2,7 @@
  * How a chat is spread over columns, shared by every table that names one. A missing thread is
  * kept as '' so that the UNIQUE indexes treat "no thread" as one value.
  */
-import type { ChatRef, Platform } from '../chats/chat';
+import type { ChatRef, Platform } from '../model/chat';
 
 export interface ChatColumns {
   platform: string;

@@ -8,7 +8,7 @@
  * about the action or the chat.
  */
 import { randomBytes } from 'node:crypto';
-import type { ChatRef } from '../chats/chat';
+import type { ChatRef } from '../model/chat';
 import type { ActionKeyStore, ResolvedAction, StoredAction } from './actionKeys';
 import type { SqliteDatabase } from './openDatabase';
 import { threadColumn } from './rows';

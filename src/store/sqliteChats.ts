@@ -2,7 +2,7 @@
  * Chat settings and the paused state, one row per chat (threads share their chat's row: a bot
  * removed from a group is removed from every topic of it).
  */
-import type { ChatRef, Platform } from '../chats/chat';
+import type { ChatRef, Platform } from '../model/chat';
 import type { ChatRepository, ChatSettings } from './store';
 import type { SqliteDatabase } from './openDatabase';
 

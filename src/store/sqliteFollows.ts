@@ -3,9 +3,10 @@
  * answers are cached per token or wallet and the cache entry is dropped by every write that could
  * change it; pausing, resuming or migrating a chat drops the whole cache.
  */
-import type { ChatRef } from '../chats/chat';
-import { ALERT_KINDS, type AlertKind } from '../watch/events';
-import type { Follow, FollowKind, FollowOptions, FollowRepository, NewFollow, TradeSide } from './store';
+import type { ChatRef } from '../model/chat';
+import { ALERT_KINDS, type AlertKind } from '../model/events';
+import type { FollowRepository, NewFollow } from './store';
+import type { Follow, FollowKind, FollowOptions, TradeSide } from '../model/follow';
 import type { SqliteDatabase } from './openDatabase';
 import { ChatInterner, threadColumn, type ChatColumns } from './rows';
 

@@ -3,10 +3,11 @@
  * itself kept once in `events`. Rows are written by the state repository's commits (in the same
  * transaction as the new last-seen state) through `OutboxWriter`, and drained by the senders.
  */
-import type { ChatRef, Platform } from '../chats/chat';
-import type { AlertEvent } from '../watch/events';
+import type { ChatRef, Platform } from '../model/chat';
+import type { AlertEvent } from '../model/events';
 import type { Statement } from 'better-sqlite3';
-import type { AlertDelivery, OutboxEntry, OutboxRepository } from './store';
+import type { OutboxRepository } from './store';
+import type { AlertDelivery, OutboxEntry } from '../model/follow';
 import type { SqliteDatabase } from './openDatabase';
 import { ChatInterner, threadColumn, type ChatColumns } from './rows';
 

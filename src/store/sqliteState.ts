@@ -13,9 +13,10 @@
  * and any it did not.
  */
 import { setImmediate } from 'node:timers';
-import type { AlertEvent } from '../watch/events';
-import type { TokenSnapshot, WalletSnapshot } from '../watch/snapshot';
-import type { AlertDelivery, StateCommitBatch, StateRepository } from './store';
+import type { AlertEvent } from '../model/events';
+import type { TokenSnapshot, WalletSnapshot } from '../model/snapshot';
+import type { StateCommitBatch, StateRepository } from './store';
+import type { AlertDelivery } from '../model/follow';
 import type { SqliteDatabase } from './openDatabase';
 import type { OutboxWriter } from './sqliteOutbox';
 

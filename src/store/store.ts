@@ -4,37 +4,13 @@
  * only; `sqliteStore.ts` implements it with better-sqlite3, and another database could implement
  * it without touching them. Every method is async for that reason, even where SQLite is not.
  */
-import type { ChatRef, Platform } from '../chats/chat';
-import type { AlertEvent, AlertKind } from '../watch/events';
-import type { TokenSnapshot, WalletSnapshot } from '../watch/snapshot';
+import type { ChatRef, Platform } from '../model/chat';
+import type { AlertEvent } from '../model/events';
+import type { AlertDelivery, Follow, FollowKind, FollowOptions, OutboxEntry } from '../model/follow';
+import type { TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 import type { ActionKeyStore } from './actionKeys';
 
-export type FollowKind = 'token' | 'wallet';
-export type TradeSide = 'buy' | 'sell' | 'both';
 
-export interface FollowOptions {
-  /** Alert kinds wanted; every kind that fits the follow's kind when empty. */
-  events: AlertKind[];
-  /** Wallet follows: trades below this USD value are not alerted (0: all). */
-  minUsd: number;
-  /** Token follows: a price move at least this many percent (absolute) is alerted. */
-  thresholdPct: number;
-  /** Wallet follows: which trades. */
-  side: TradeSide;
-}
-
-export interface Follow {
-  id: number;
-  chat: ChatRef;
-  kind: FollowKind;
-  address: string;
-  /** The name the chat gave it (wallets), or null. */
-  label: string | null;
-  options: FollowOptions;
-  mutedUntil: Date | null;
-  addedBy: string;
-  addedAt: Date;
-}
 
 export interface NewFollow {
   chat: ChatRef;
@@ -81,22 +57,7 @@ export interface ChatRepository {
   migrate(platform: Platform, fromChatId: string, toChatId: string): Promise<void>;
 }
 
-/** One alert for one chat, as the outbox holds it. */
-export interface OutboxEntry {
-  id: number;
-  chat: ChatRef;
-  event: AlertEvent;
-  /** The follow's label at the time (a wallet's name), for the card. */
-  label: string | null;
-  attempts: number;
-  createdAt: Date;
-  nextAttemptAt: Date;
-}
 
-export interface AlertDelivery {
-  chat: ChatRef;
-  label: string | null;
-}
 
 export interface StateRepository {
   token(address: string): Promise<TokenSnapshot | null>;

@@ -8,9 +8,9 @@
  * |change| at or above it); a wallet trade is on its side and at or above its minimum USD (a trade
  * whose USD value is unknown passes only a minimum of 0).
  */
-import type { AlertDelivery, Follow, FollowKind } from '../store/store';
+import type { AlertDelivery, Follow, FollowKind } from '../model/follow';
 import { PRICE_MIN_PCT } from './detectors/priceMove';
-import type { AlertEvent, AlertKind } from './events';
+import type { AlertEvent, AlertKind } from '../model/events';
 
 export const TOKEN_ALERT_KINDS: readonly AlertKind[] = ['risk-status', 'risk-flag', 'liquidity', 'price', 'whale'];
 export const WALLET_ALERT_KINDS: readonly AlertKind[] = ['wallet-trade'];

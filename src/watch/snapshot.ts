@@ -8,63 +8,7 @@
  * say (the price history of the move window, the whales seen on holders-live, the pools' peaks).
  */
 import type { Holder, LiquidityPool, Token, Trade } from '../market/schemas';
-
-export interface PoolSnapshot {
-  poolAddress: string;
-  /** The quote side (SOL) reserves, smallest units, as a decimal string; null when unread. */
-  quoteReserves: string | null;
-  /**
-   * Highest quote reserves seen since the last liquidity alert for this pool (decimal string): a
-   * pool drained in many small steps still alerts once the total drop passes the threshold.
-   * Absent in snapshots written before it existed: the current reserves stand in.
-   */
-  peakQuoteReserves?: string | null;
-}
-
-export interface TokenSnapshot {
-  address: string;
-  symbol: string;
-  name: string;
-  riskStatus: string | null;
-  mintAuthority: string | null;
-  freezeAuthority: string | null;
-  isMutable: boolean | null;
-  /** Smallest units, decimal string. */
-  ownerBalance: string | null;
-  pools: PoolSnapshot[];
-  /** SOL per token, the price the cards show. */
-  priceNative: number | null;
-  priceUsd: number | null;
-  holdersCount: number | null;
-  /** Recent prices for the price-move window: [epoch ms, price] oldest first. */
-  priceHistory: Array<[number, number]>;
-  /** Holders at or above the whale share, with their balance (decimal string). */
-  whales: Record<string, string>;
-  /** Epoch ms of the data this snapshot was built from. */
-  seenAt: number;
-  /** Total supply, smallest units (decimal string): the whale share is a share of it. Absent in older snapshots. */
-  totalSupply?: string | null;
-  /** Epoch ms when holders-live first told this token's holders: before it, a whale list is a baseline, not a change. */
-  holdersSeenAt?: number | null;
-  /** Decimals of the token, for amounts on cards. */
-  decimals?: number | null;
-  /** Epoch ms of the newest token data applied (the service's `syncedAt`): older inputs are stale. */
-  syncedAt?: number | null;
-}
-
-export interface WalletSnapshot {
-  address: string;
-  /** Transaction hash and log index of the newest trade seen, as `hash:logIndex`; null before any. */
-  newestTrade: string | null;
-  /** Epoch seconds of that trade. */
-  newestTimestamp: number | null;
-  seenAt: number;
-  /**
-   * Every trade seen at `newestTimestamp` (`hash:logIndex`): trades of the same second are told
-   * apart by these, not by time. Absent in older snapshots (then only `newestTrade` is known).
-   */
-  newestIds?: string[];
-}
+import type { PoolSnapshot, TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 
 /** A pool's quote reserves down this many percent from their peak is liquidity pulled (detectors/liquidity.ts). */
 export const LIQUIDITY_DROP_PCT = 30;

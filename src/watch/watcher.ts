@@ -36,14 +36,16 @@ import type { StreamName } from '../market/endpoints';
 import type { Holder, Token, Trade } from '../market/schemas';
 import type { StreamClient, StreamEvent, StreamTarget, SubscriptionRejection } from '../market/stream';
 import { tradedToken } from '../market/stream/decode';
-import type { AlertDelivery, Follow, FollowKind, StateCommitBatch, Store } from '../store/store';
+import type { StateCommitBatch, Store } from '../store/store';
+import type { AlertDelivery, Follow, FollowKind } from '../model/follow';
 import { detectTokenChanges } from './detectors';
 import { tokenRef } from './detectors/key';
 import { detectWalletTrades } from './detectors/walletTrade';
 import { detectWhale } from './detectors/whale';
-import type { AlertEvent, TokenRef } from './events';
+import type { AlertEvent, TokenRef } from '../model/events';
 import { deliveriesFor, needsHolders } from './fanout';
-import { type TokenSnapshot, type WalletSnapshot, olderThanApplied, snapshotOfToken, snapshotOfWallet, snapshotWithHolder } from './snapshot';
+import { olderThanApplied, snapshotOfToken, snapshotOfWallet, snapshotWithHolder } from './snapshot';
+import { type TokenSnapshot, type WalletSnapshot } from '../model/snapshot';
 import { sameAsWritten, writtenToken, type WrittenToken } from './writtenToken';
 
 export interface WatchTargets {

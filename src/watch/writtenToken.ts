@@ -4,7 +4,7 @@
  * window is what moves between). Compared field by field, with nothing built per push: this runs
  * for every frame, and a text fingerprint per push was both time and garbage.
  */
-import type { PoolSnapshot, TokenSnapshot } from './snapshot';
+import type { PoolSnapshot, TokenSnapshot } from '../model/snapshot';
 
 export interface WrittenToken {
   /** Epoch ms of the write. */

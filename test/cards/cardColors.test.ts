@@ -15,9 +15,9 @@ import { renderCardText } from '../../src/chats/console/render';
 import { EMBED_COLORS, renderCard } from '../../src/chats/discord/embed';
 import { renderCardMessages } from '../../src/chats/telegram/html';
 import { MarketError } from '../../src/market/errors';
-import type { Follow } from '../../src/store/store';
+import type { Follow } from '../../src/model/follow';
 import { UsageError } from '../../src/usage';
-import type { AlertEvent, TokenRef } from '../../src/watch/events';
+import type { AlertEvent, TokenRef } from '../../src/model/events';
 import { T1, W1, W2 } from '../watch/support/fixtures';
 
 const AT = Date.UTC(2026, 10, 23, 12, 0, 0);

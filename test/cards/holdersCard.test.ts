@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plainText } from '../../src/cards/card';
-import { formatTokenAmount, percent, usd } from '../../src/cards/format';
+import { formatTokenAmount, percent, usd } from '../../src/text/format';
 import { HOLDERS_SHOWN, HOLDER_SORTS, buildHoldersCard, isHolderSort, realisedProfitUsd } from '../../src/cards/holdersCard';
 import { HolderSchema, TokenSchema, type Holder } from '../../src/market/schemas';
 import { expectSafeCard } from '../support/cardSafety';

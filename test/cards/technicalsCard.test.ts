@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Card, plainText } from '../../src/cards/card';
-import { formatTokenAmount, percent } from '../../src/cards/format';
+import { formatTokenAmount, percent } from '../../src/text/format';
 import { buildTechnicalsCard, initialBuyerCounts } from '../../src/cards/technicalsCard';
 import { TechnicalsSchema, TokenSchema, type Technicals } from '../../src/market/schemas';
 import { expectSafeCard } from '../support/cardSafety';

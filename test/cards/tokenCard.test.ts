@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Card, plainText } from '../../src/cards/card';
-import { percent, price, sol, usd } from '../../src/cards/format';
+import { percent, price, sol, usd } from '../../src/text/format';
 import { buildTokenCard } from '../../src/cards/tokenCard';
 import { NAME_MAX, SYMBOL_MAX, UNNAMED_TOKEN, liquiditySol, poolsByLiquidity, priceSol, riskFlags, sharePercent } from '../../src/cards/tokenFacts';
 import { WSOL_ADDRESS } from '../../src/market/address';

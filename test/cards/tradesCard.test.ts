@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plainText, type Card, type CardField } from '../../src/cards/card';
-import { UNSAFE_CHARACTER } from '../../src/cards/sanitize';
+import { UNSAFE_CHARACTER } from '../../src/text/sanitize';
 import { solAmountOf, tokenAmountOf, tokenInfoFrom, tokenTitle, tradeSide, tradeToken } from '../../src/cards/tradeFacts';
 import { WSOL_ADDRESS } from '../../src/market/address';
 import { buildTradesCard, MAX_TRADE_FIELDS } from '../../src/cards/tradesCard';

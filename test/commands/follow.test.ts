@@ -6,9 +6,9 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { plainText, type Card } from '../../src/cards/card';
-import type { ChatRef } from '../../src/chats/chat';
-import { FollowService, MAX_FOLLOWS_PER_CHAT } from '../../src/delivery/followService';
-import { createStatusSource } from '../../src/delivery/status';
+import type { ChatRef } from '../../src/model/chat';
+import { FollowService, MAX_FOLLOWS_PER_CHAT } from '../../src/follows/followService';
+import { createStatusSource } from '../../src/follows/status';
 import { Dispatcher, type CommandCaller } from '../../src/dispatch/dispatcher';
 import { loadCommands } from '../../src/dispatch/registry';
 import { silentLogger } from '../../src/log';

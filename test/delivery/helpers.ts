@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Card } from '../../src/cards/card';
-import type { ActionButton, ChatRef, Platform } from '../../src/chats/chat';
+import type { ActionButton, ChatRef, Platform } from '../../src/model/chat';
 import type { AlertSender, SendOutcome } from '../../src/delivery/sender';
 import { createLogger, type Logger } from '../../src/log';
 import type { Store } from '../../src/store/store';
-import type { PriceEvent } from '../../src/watch/events';
-import type { TokenSnapshot } from '../../src/watch/snapshot';
+import type { PriceEvent } from '../../src/model/events';
+import type { TokenSnapshot } from '../../src/model/snapshot';
 
 export function tempDb(): { path: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-delivery-'));

@@ -5,7 +5,7 @@ import { retryDelayMs } from '../../src/delivery/backoff';
 import { AlertCardCache } from '../../src/delivery/cardCache';
 import { DIGEST_MAX_ITEMS, digestCard } from '../../src/delivery/digest';
 import { renderOnce } from '../../src/delivery/renderOnce';
-import type { AlertEvent } from '../../src/watch/events';
+import type { AlertEvent } from '../../src/model/events';
 
 const policy = { baseMs: 1_000, maxMs: 60_000 };
 

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../src/cards/card';
-import type { ChatRef, ChatReply } from '../../src/chats/chat';
+import type { ChatRef } from '../../src/model/chat';
+import type { ChatReply } from '../../src/dispatch/reply';
 import type { AnyCommand } from '../../src/dispatch/command';
 import { Dispatcher, type CommandCaller } from '../../src/dispatch/dispatcher';
 import { loadCommands } from '../../src/dispatch/registry';

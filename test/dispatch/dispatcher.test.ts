@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { plainText, type Card } from '../../src/cards/card';
-import type { ChatRef } from '../../src/chats/chat';
+import type { ChatRef } from '../../src/model/chat';
 import { defineCommand, type AnyCommand } from '../../src/dispatch/command';
 import { Dispatcher, type CommandCaller } from '../../src/dispatch/dispatcher';
 import { createLogger } from '../../src/log';

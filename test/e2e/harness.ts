@@ -5,7 +5,8 @@
  * commands are typed through the dispatcher as a chat would.
  */
 import { PassThrough } from 'node:stream';
-import type { ChatRef, ChatReply, Platform } from '../../src/chats/chat';
+import type { ChatRef, Platform } from '../../src/model/chat';
+import type { ChatReply } from '../../src/dispatch/reply';
 import type { ChatStarter } from '../../src/chats/startChats';
 import { loadConfig } from '../../src/config';
 import { startApp, type App } from '../../src/app';

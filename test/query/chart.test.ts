@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answered } from '../support/commandContext';
 import { plainText, type Card } from '../../src/cards/card';
-import { compact, percent, price } from '../../src/cards/format';
+import { compact, percent, price } from '../../src/text/format';
 import { silentLogger } from '../../src/log';
 import { MarketClient } from '../../src/market/client';
 import { CHART_HEIGHT, CHART_LAYOUT, CHART_WIDTH } from '../../src/charts/candleChart';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answered, commandContext } from '../support/commandContext';
 import holdersCommand from '../../commands/holders';
 import { type Card, plainText } from '../../src/cards/card';
-import { formatTokenAmount, percent, relativeTime, shortAddress, usd } from '../../src/cards/format';
+import { formatTokenAmount, percent, relativeTime, shortAddress, usd } from '../../src/text/format';
 import { HOLDERS_SHOWN, HOLDER_SORTS } from '../../src/cards/holdersCard';
 import type { ChoiceOption, CommandContext } from '../../src/dispatch/command';
 import { UsageError, parseCommandLine } from '../../src/dispatch/parseArgs';

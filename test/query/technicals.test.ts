@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answered, commandContext } from '../support/commandContext';
 import technicalsCommand from '../../commands/technicals';
 import { type Card, plainText } from '../../src/cards/card';
-import { formatTokenAmount, percent, shortAddress } from '../../src/cards/format';
+import { formatTokenAmount, percent, shortAddress } from '../../src/text/format';
 import type { CommandContext } from '../../src/dispatch/command';
 import { UsageError, parseCommandLine } from '../../src/dispatch/parseArgs';
 import { checkCommand } from '../../src/dispatch/registry';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answered, commandContext } from '../support/commandContext';
 import tokenCommand from '../../commands/token';
 import { type Card, plainText } from '../../src/cards/card';
-import { percent, price, sol, usd } from '../../src/cards/format';
+import { percent, price, sol, usd } from '../../src/text/format';
 import { NAME_MAX, SYMBOL_MAX } from '../../src/cards/tokenFacts';
 import type { CommandContext } from '../../src/dispatch/command';
 import { UsageError, parseCommandLine } from '../../src/dispatch/parseArgs';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answered } from '../support/commandContext';
 import { plainText, type Card, type CardField } from '../../src/cards/card';
-import { formatTokenAmount, solFromLamports, usd } from '../../src/cards/format';
+import { formatTokenAmount, solFromLamports, usd } from '../../src/text/format';
 import { explorerTxUrl } from '../../src/cards/explorer';
 import { MAX_TRADE_FIELDS } from '../../src/cards/tradesCard';
 import { tradesCard } from '../../src/query/tradesQuery';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answered } from '../support/commandContext';
 import { plainText, type Card } from '../../src/cards/card';
-import { usd } from '../../src/cards/format';
+import { usd } from '../../src/text/format';
 import { explorerTxUrl } from '../../src/cards/explorer';
 import { MAX_TRADE_LINES } from '../../src/cards/walletCard';
 import { MarketClient } from '../../src/market/client';

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChatRef } from '../../src/chats/chat';
-import type { FollowOptions, NewFollow } from '../../src/store/store';
-import type { PriceEvent } from '../../src/watch/events';
-import type { TokenSnapshot, WalletSnapshot } from '../../src/watch/snapshot';
+import type { ChatRef } from '../../src/model/chat';
+import type { NewFollow } from '../../src/store/store';
+import type { FollowOptions } from '../../src/model/follow';
+import type { PriceEvent } from '../../src/model/events';
+import type { TokenSnapshot, WalletSnapshot } from '../../src/model/snapshot';
 
 /** A fresh folder per test; the returned function removes it. */
 export function tempDir(): { dir: string; path: string; cleanup: () => void } {

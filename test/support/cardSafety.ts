@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import { type Card, type RichText, plainText } from '../../src/cards/card';
-import { UNSAFE_CHARACTER, safeUrl } from '../../src/cards/sanitize';
+import { UNSAFE_CHARACTER, safeUrl } from '../../src/text/sanitize';
 import { renderCardText } from '../../src/chats/console/render';
 
 /** Every piece of text on the card a reader sees, one entry per piece. */

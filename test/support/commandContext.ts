@@ -1,7 +1,7 @@
 /** A CommandContext for calling a command's `run` directly, as the Dispatcher would, in a test chat. */
 import type { Card } from '../../src/cards/card';
 import { cardForError } from '../../src/cards/errorCard';
-import type { ChatRef } from '../../src/chats/chat';
+import type { ChatRef } from '../../src/model/chat';
 import type { AnyCommand, CommandContext } from '../../src/dispatch/command';
 import type { QueryService } from '../../src/query/service';
 

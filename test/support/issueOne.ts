@@ -1,5 +1,5 @@
 /** One action's key, through the one way a store issues keys (a card's, together). */
-import type { ChatRef } from '../../src/chats/chat';
+import type { ChatRef } from '../../src/model/chat';
 import type { ActionKeyStore, StoredAction } from '../../src/store/actionKeys';
 
 export async function issueOne(keys: ActionKeyStore, action: StoredAction, chat: ChatRef, expiresAt: Date): Promise<string> {

@@ -4,7 +4,7 @@
  * same cases against both). Keys are kept until pruned.
  */
 import { randomBytes } from 'node:crypto';
-import { chatKey, type ChatRef } from '../../src/chats/chat';
+import { chatKey, type ChatRef } from '../../src/model/chat';
 import type { ActionKeyStore, ResolvedAction, StoredAction } from '../../src/store/actionKeys';
 
 /** 12 random bytes: 16 characters of base64url, inside the 20 the contract allows. */

@@ -13,7 +13,8 @@ import {
   detectWalletTrades,
   detectWhale,
 } from '../../src/watch/detectors';
-import { PRICE_WINDOW_MS, snapshotOfToken, snapshotOfWallet, snapshotWithHolder, type TokenSnapshot } from '../../src/watch/snapshot';
+import { PRICE_WINDOW_MS, snapshotOfToken, snapshotOfWallet, snapshotWithHolder } from '../../src/watch/snapshot';
+import { type TokenSnapshot } from '../../src/model/snapshot';
 import { POOL_A, POOL_B, T1, W1, W2, makeToken, makeTrade, type TokenShape } from './support/fixtures';
 
 const T0 = 1_800_000_000_000;

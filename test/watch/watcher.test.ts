@@ -4,14 +4,14 @@
  * the market change; the outbox shows who is told.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatRef } from '../../src/chats/chat';
+import type { ChatRef } from '../../src/model/chat';
 import { reconcileOnce } from '../../src/jobs/reconcile';
 import { MarketClient } from '../../src/market/client';
 import { StreamClient } from '../../src/market/stream';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/server';
 import { SNAPSHOT_HOLDERS } from '../../src/simulator/streams';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
-import type { FollowOptions, OutboxEntry } from '../../src/store/store';
+import type { FollowOptions, OutboxEntry } from '../../src/model/follow';
 import { createWatcher, type Watcher } from '../../src/watch/watcher';
 import { waitFor } from '../market/stream/support/wait';
 import { chat, tempDir } from '../store/helpers';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TokenSnapshot } from '../../src/watch/snapshot';
+import type { TokenSnapshot } from '../../src/model/snapshot';
 import { sameAsWritten, writtenToken } from '../../src/watch/writtenToken';
 import { tokenSnapshot } from '../store/helpers';
 

@@ -6,7 +6,7 @@
  * with it, as an answer's is.
  */
 import type { Card } from '../../cards/card';
-import type { ActionButton, ChatRef } from '../chat';
+import type { ActionButton, ChatRef } from '../../model/chat';
 import type { AlertSender, SendOutcome } from '../../delivery/sender';
 import { pictureLine } from './pictures';
 import { renderCardText } from './render';

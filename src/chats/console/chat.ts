@@ -9,7 +9,7 @@ import { cardForError } from '../../cards/errorCard';
 import type { CommandCaller, Dispatcher } from '../../dispatch/dispatcher';
 import { isAddress } from '../../market/address';
 import { UsageError } from '../../usage';
-import type { ChatRef } from '../chat';
+import type { ChatRef } from '../../model/chat';
 import { pictureLine } from './pictures';
 import { renderCardText } from './render';
 

@@ -24,8 +24,8 @@
  * address or a transaction signature, which a reader needs to copy whole.
  */
 import type { Card, CardColor, CardField, RichText, SpanStyle } from '../../cards/card';
-import { BLANK, ONE_UNIT, charClass, isPrintableAscii } from '../../cards/charClass';
-import { cleanText, graphemeCount, safeUrl, stripUnsafeChars, truncateText } from '../../cards/sanitize';
+import { BLANK, ONE_UNIT, charClass, isPrintableAscii } from '../../text/charClass';
+import { cleanText, graphemeCount, safeUrl, stripUnsafeChars, truncateText } from '../../text/sanitize';
 
 export interface TextRenderOptions {
   /** Line width in characters; 80 by default, at least 20. */

@@ -16,8 +16,8 @@ import {
   type APIEmbedField,
 } from 'discord.js';
 import type { Card, CardColor, CardField, RichText } from '../../cards/card';
-import { cleanText, defuseMentions, safeUrl } from '../../cards/sanitize';
-import type { ActionButton } from '../chat';
+import { cleanText, defuseMentions, safeUrl } from '../../text/sanitize';
+import type { ActionButton } from '../../model/chat';
 import {
   BUTTON_LABEL_MAX,
   BUTTONS_PER_ROW,

@@ -24,14 +24,15 @@ import {
   type InteractionUpdateOptions,
   type RepliableInteraction,
 } from 'discord.js';
-import { chatKey, type ChatRef, type ChatReply } from '../chat';
+import { chatKey, type ChatRef } from '../../model/chat';
+import { type ChatReply } from '../../dispatch/reply';
 import { SKIPPED_NOTICE, type ChatQueue } from '../../dispatch/chatQueue';
 import type { AnyCommand } from '../../dispatch/command';
 import type { CommandCaller, Dispatcher } from '../../dispatch/dispatcher';
 import type { RawValue } from '../../dispatch/parseArgs';
 import type { Logger } from '../../log';
 import type { Store } from '../../store/store';
-import { cleanText } from '../../cards/sanitize';
+import { cleanText } from '../../text/sanitize';
 import { renderCardMessage } from './embed';
 import { AUTOCOMPLETE_CHOICES_MAX, CHOICE_TEXT_MAX } from './limits';
 import { isManagerPermissions } from './permissions';

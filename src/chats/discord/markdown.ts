@@ -14,7 +14,7 @@
  * ends with "…" so that a reader sees it was cut.
  */
 import type { RichText, Span, SpanStyle } from '../../cards/card';
-import { defuseMentions, safeUrl, stripUnsafeChars } from '../../cards/sanitize';
+import { defuseMentions, safeUrl, stripUnsafeChars } from '../../text/sanitize';
 
 export const ELLIPSIS = '…';
 

@@ -10,7 +10,7 @@
  */
 import { DiscordAPIError, HTTPError, RateLimitError, Routes, type REST, type RawFile } from 'discord.js';
 import type { Card } from '../../cards/card';
-import type { ActionButton, ChatRef } from '../chat';
+import type { ActionButton, ChatRef } from '../../model/chat';
 import type { Logger } from '../../log';
 import type { AlertSender, SendOutcome } from '../../delivery/sender';
 import { renderOnce } from '../../delivery/renderOnce';

@@ -24,7 +24,7 @@ import { newErrorId } from '../../dispatch/dispatcher';
 import { registerSecret, type Logger } from '../../log';
 import { isAddress } from '../../market/address';
 import type { Store } from '../../store/store';
-import { chatKey } from '../chat';
+import { chatKey } from '../../model/chat';
 import { InteractionHandler, chatOf } from './interactions';
 import { discordRestOptions } from './restOptions';
 import { DiscordAlertSender, messageBody } from './sender';

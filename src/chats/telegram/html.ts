@@ -29,8 +29,8 @@
  * choosing: its sign becomes the full-width ＠, which reads the same and links nowhere.
  */
 import type { Card, CardAttachment, CardColor, CardField, RichText } from '../../cards/card';
-import { cleanText, safeUrl, stripUnsafeChars, truncateText } from '../../cards/sanitize';
-import type { ActionButton } from '../chat';
+import { cleanText, safeUrl, stripUnsafeChars, truncateText } from '../../text/sanitize';
+import type { ActionButton } from '../../model/chat';
 
 export const MAX_MESSAGE_LENGTH = 4096;
 export const MAX_CAPTION_LENGTH = 1024;

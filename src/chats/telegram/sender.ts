@@ -12,7 +12,7 @@
  */
 import type { Api } from 'grammy';
 import type { Card } from '../../cards/card';
-import type { ActionButton, ChatRef } from '../chat';
+import type { ActionButton, ChatRef } from '../../model/chat';
 import type { AlertSender, SendOutcome } from '../../delivery/sender';
 import type { Logger } from '../../log';
 import { classifyTelegramError } from './failures';

@@ -23,7 +23,8 @@ import { ChatQueue, ChatQueueStoppedError, DEFAULT_CHAT_QUEUE, SKIPPED_NOTICE, t
 import type { Dispatcher, CommandCaller } from '../../dispatch/dispatcher';
 import { registerSecret, type Logger } from '../../log';
 import type { Store } from '../../store/store';
-import { chatKey, type ChatRef, type ChatReply } from '../chat';
+import { chatKey, type ChatRef } from '../../model/chat';
+import { type ChatReply } from '../../dispatch/reply';
 import { AdminCache, DEFAULT_ADMIN_CACHE_MS } from './admins';
 import { createTelegramBot, type TelegramPace } from './api';
 import { detectAddress } from './detect';

@@ -2,8 +2,8 @@
  * Every token detector, in the order their alerts are listed: what changed between the last-seen
  * snapshot and the next. Pure; the watcher and the tests call this one entry.
  */
-import type { AlertEvent } from '../events';
-import type { TokenSnapshot } from '../snapshot';
+import type { AlertEvent } from '../../model/events';
+import type { TokenSnapshot } from '../../model/snapshot';
 import { detectLiquidity } from './liquidity';
 import { detectPriceMove } from './priceMove';
 import { detectRiskFlags } from './riskFlag';

@@ -5,8 +5,8 @@
  * hashed, so a key stays short (at most 200 characters) and plain.
  */
 import { createHash } from 'node:crypto';
-import type { AlertKind, TokenRef } from '../events';
-import type { TokenSnapshot } from '../snapshot';
+import type { AlertKind, TokenRef } from '../../model/events';
+import type { TokenSnapshot } from '../../model/snapshot';
 
 export function eventKey(kind: AlertKind, subject: string, parts: ReadonlyArray<string | number | null>): string {
   const digest = createHash('sha1')

@@ -7,8 +7,9 @@
  *
  * Key: the token, the pools with what happened to each, and the time of the state they changed from.
  */
-import type { LiquidityEvent, PoolChange } from '../events';
-import { LIQUIDITY_DROP_PCT, type TokenSnapshot } from '../snapshot';
+import type { LiquidityEvent, PoolChange } from '../../model/events';
+import { LIQUIDITY_DROP_PCT } from '../snapshot';
+import { type TokenSnapshot } from '../../model/snapshot';
 import { eventKey, tokenRef } from './key';
 
 function dropPct(from: bigint, to: bigint): number {

@@ -9,8 +9,8 @@
  * crossing seen again (the price falls back under a threshold and rises past it within the same
  * window and whole percent) is the same key, so a chat is told once.
  */
-import type { PriceEvent } from '../events';
-import type { TokenSnapshot } from '../snapshot';
+import type { PriceEvent } from '../../model/events';
+import type { TokenSnapshot } from '../../model/snapshot';
 import { eventKey, tokenRef } from './key';
 
 /** Moves smaller than this are never alerted, whatever a follow asks. */

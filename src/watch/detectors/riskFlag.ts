@@ -10,8 +10,9 @@
  * Owner balance jump: a change of at least 1% of the total supply (the whale line), or, with the
  * supply unknown, a balance that appears, vanishes, doubles or halves.
  */
-import type { FlagChange, RiskFlagEvent } from '../events';
-import { type TokenSnapshot, WHALE_SHARE_PCT } from '../snapshot';
+import type { FlagChange, RiskFlagEvent } from '../../model/events';
+import { WHALE_SHARE_PCT } from '../snapshot';
+import { type TokenSnapshot } from '../../model/snapshot';
 import { eventKey, tokenRef } from './key';
 import { normalizeStatus } from './status';
 

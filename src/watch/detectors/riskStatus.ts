@@ -7,8 +7,8 @@
  * flipping back and forth alerts at every flip (each flip leaves a different state behind), while
  * the stream and a reconciliation comparing the same last-seen state with the same news agree.
  */
-import type { RiskStatusEvent } from '../events';
-import type { TokenSnapshot } from '../snapshot';
+import type { RiskStatusEvent } from '../../model/events';
+import type { TokenSnapshot } from '../../model/snapshot';
 import { eventKey, tokenRef } from './key';
 import { flagChanges } from './riskFlag';
 import { normalizeStatus } from './status';

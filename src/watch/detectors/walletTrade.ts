@@ -13,8 +13,9 @@
  */
 import { tradedToken } from '../../market/stream/decode';
 import type { Trade } from '../../market/schemas';
-import type { TokenRef, WalletTradeEvent } from '../events';
-import { type WalletSnapshot, WSOL, tradeId } from '../snapshot';
+import type { TokenRef, WalletTradeEvent } from '../../model/events';
+import { WSOL, tradeId } from '../snapshot';
+import { type WalletSnapshot } from '../../model/snapshot';
 import { eventKey } from './key';
 
 /** What the watcher knows of the traded token (its name and decimals for the card), or the bare address. */

@@ -11,8 +11,9 @@
  * Key: token, wallet, direction and the time of the state it changed from.
  */
 import type { Holder } from '../../market/schemas';
-import type { WhaleEvent } from '../events';
-import { type TokenSnapshot, WHALE_SHARE_PCT, shareOfSupply } from '../snapshot';
+import type { WhaleEvent } from '../../model/events';
+import { WHALE_SHARE_PCT, shareOfSupply } from '../snapshot';
+import { type TokenSnapshot } from '../../model/snapshot';
 import { eventKey, tokenRef } from './key';
 
 export interface HolderUpdate {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { alertCard, alertCardWithChart } from '../../../src/cards/alertCard';
 import { createConsoleAlertSender } from '../../../src/chats/console/alertSender';
 import { CONSOLE_CHAT } from '../../../src/chats/console/chat';
-import type { PriceEvent } from '../../../src/watch/events';
+import type { PriceEvent } from '../../../src/model/events';
 import { T1 } from '../../watch/support/fixtures';
 
 const AT = Date.UTC(2026, 10, 23, 12, 0, 0);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Card, CardColor, CardField, RichText, Span } from '../../../src/cards/card';
 import { bold, code, field, link, rich, text } from '../../../src/cards/card';
-import { graphemeCount } from '../../../src/cards/sanitize';
+import { graphemeCount } from '../../../src/text/sanitize';
 import { renderCardText } from '../../../src/chats/console/render';
 import { HOSTILE_METADATA } from '../../../src/simulator/hostile';
 

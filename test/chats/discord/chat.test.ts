@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayIntentBits, type APIEmbed } from 'discord.js';
-import type { ChatRef } from '../../../src/chats/chat';
+import type { ChatRef } from '../../../src/model/chat';
 import { DEFAULT_REST_API, startDiscordChat } from '../../../src/chats/discord/start';
 import { DISCORD_ERRORS, PLAIN_MEMBER, MANAGE_CHANNELS, MANAGE_GUILD, type FakeMessage } from '../../support/discord/fakeDiscord';
 import { expectSafeMarkdown } from '../../support/discord/markdownCheck';

@@ -11,7 +11,7 @@ import { alertCard } from '../../../src/cards/alertCard';
 import { field, type Card } from '../../../src/cards/card';
 import { startDiscordChat, type DiscordChat } from '../../../src/chats/discord/start';
 import { createDelivery, type Delivery } from '../../../src/delivery/delivery';
-import { FollowService } from '../../../src/delivery/followService';
+import { FollowService } from '../../../src/follows/followService';
 import { defineCommand, type AnyCommand } from '../../../src/dispatch/command';
 import { Dispatcher } from '../../../src/dispatch/dispatcher';
 import { loadCommands } from '../../../src/dispatch/registry';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordAPIError, HTTPError, REST } from 'discord.js';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { field, type Card } from '../../../src/cards/card';
-import type { ChatRef } from '../../../src/chats/chat';
+import type { ChatRef } from '../../../src/model/chat';
 import { ChannelPacer, type PacerClock } from '../../../src/chats/discord/pacer';
 import { discordRestOptions } from '../../../src/chats/discord/restOptions';
 import { DiscordAlertSender, outcomeOfError } from '../../../src/chats/discord/sender';

@@ -7,12 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alertCard } from '../../../src/cards/alertCard';
-import type { ChatRef } from '../../../src/chats/chat';
+import type { ChatRef } from '../../../src/model/chat';
 import { createDelivery, type Delivery } from '../../../src/delivery/delivery';
 import { reconcileOnce } from '../../../src/jobs/reconcile';
 import { silentLogger } from '../../../src/log';
 import { StreamClient } from '../../../src/market/stream';
-import type { PriceEvent } from '../../../src/watch/events';
+import type { PriceEvent } from '../../../src/model/events';
 import { createWatcher, type Watcher } from '../../../src/watch/watcher';
 import type { BotMessage, TestChat, TestUser } from '../../support/telegram/botApi';
 import { TEST_API_KEY } from '../../support/market';

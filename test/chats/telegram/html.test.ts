@@ -9,7 +9,7 @@ import type { Card, CardColor, CardField, RichText, Span } from '../../../src/ca
 import { bold, code, field, link, rich, text } from '../../../src/cards/card';
 import { cardForError } from '../../../src/cards/errorCard';
 import { helpCard } from '../../../src/cards/helpCard';
-import type { ActionButton } from '../../../src/chats/chat';
+import type { ActionButton } from '../../../src/model/chat';
 import {
   MAX_CALLBACK_DATA_BYTES,
   MAX_CAPTION_LENGTH,

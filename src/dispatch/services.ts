@@ -2,9 +2,9 @@
  * The follow commands' services, read from a command's context. A chat wired without them (a
  * look-up-only test, an installation without a store) answers with a plain error instead of a crash.
  */
-import type { CommandServices } from '../dispatch/command';
-import type { FollowService } from './followService';
-import type { StatusSource } from './status';
+import type { CommandServices } from './command';
+import type { FollowService } from '../follows/followService';
+import type { StatusSource } from '../follows/status';
 
 export class ServiceMissingError extends Error {
   constructor(what: string) {

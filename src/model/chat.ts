@@ -1,11 +1,16 @@
 /**
  * What every chat shares, whatever its platform: where a message goes, and the buttons that go with
- * a card. A leaf module: the pipeline, the store, delivery and each platform import it; it imports
- * only the Card.
+ * a card. A leaf module: the pipeline, the store, delivery and each platform import it.
  */
-import type { Card } from '../cards/card';
 
-export type Platform = 'console' | 'discord' | 'telegram';
+/** Every platform the bot talks through: the type, the store's row check and the chat starters' table read this one list. */
+export const PLATFORMS = ['console', 'discord', 'telegram'] as const;
+
+export type Platform = (typeof PLATFORMS)[number];
+
+export function isPlatform(text: string): text is Platform {
+  return (PLATFORMS as readonly string[]).includes(text);
+}
 
 /**
  * A place the bot writes to. `chatId` is the Discord channel id, the Telegram chat id, or
@@ -25,16 +30,6 @@ export interface ActionButton {
   label: string;
   /** At most 20 bytes of [A-Za-z0-9_-]: fits Telegram's callback_data (64 bytes) and Discord's custom_id (100). */
   key: string;
-}
-
-/** What a chat shows for a command, an action or an alert. */
-export interface ChatReply {
-  card: Card;
-  buttons: ActionButton[];
-  /** Shown only to the person who asked, where the platform can (Discord); errors and refusals. */
-  ephemeral: boolean;
-  /** Set on failures: the id that the log line carries too. */
-  errorId: string | null;
 }
 
 /** One key per chat (thread included), for maps and logs. */

@@ -6,7 +6,7 @@
  * there. Each code unit is classified the first time it is seen, so the table costs nothing at
  * start-up and only the parts of it that text uses are ever touched.
  */
-import { stripUnsafeChars } from '../text/unsafe';
+import { stripUnsafeChars } from './unsafe';
 
 /**
  * Characters that never join a neighbour into one grapheme and take one UTF-16 unit: printable

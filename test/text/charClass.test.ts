@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BLANK, KEPT, ONE_UNIT, charClass } from '../../src/cards/charClass';
-import { cleanText, graphemeCount, stripUnsafeChars, truncateText } from '../../src/cards/sanitize';
+import { BLANK, KEPT, ONE_UNIT, charClass } from '../../src/text/charClass';
+import { cleanText, graphemeCount, stripUnsafeChars, truncateText } from '../../src/text/sanitize';
 
 /** What `\s` matches in JavaScript (ECMAScript's WhiteSpace and LineTerminator), the line feed aside. */
 const BLANKS = new Set([0x09, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, ...Array.from({ length: 11 }, (_, index) => 0x2000 + index), 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]);

@@ -4,10 +4,11 @@
  * address (tracking it again updates it), and the watcher told after every change so that a new
  * follow is live at once and an untracked one stops costing a subscription.
  */
-import type { ChatRef } from '../chats/chat';
+import type { ChatRef } from '../model/chat';
 import { UsageError } from '../usage';
 import type { Logger } from '../log';
-import type { Follow, FollowKind, FollowOptions, Store } from '../store/store';
+import type { Store } from '../store/store';
+import type { Follow, FollowKind, FollowOptions } from '../model/follow';
 
 /** Enough for a busy trading channel; more would turn alerts into noise and subscriptions into cost. */
 export const MAX_FOLLOWS_PER_CHAT = 100;

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { age, compact, duration, formatTokenAmount, fromSmallestUnit, percent, price, relativeTime, shortAddress, sol, solFromLamports, toDecimalString, usd } from '../../src/cards/format';
+import { age, compact, duration, formatTokenAmount, fromSmallestUnit, percent, price, relativeTime, shortAddress, sol, solFromLamports, toDecimalString, usd } from '../../src/text/format';
 import { explorerAccountUrl, explorerTokenUrl, explorerTxUrl } from '../../src/cards/explorer';
 import { parseDuration } from '../../src/duration';
-import { safeUrl } from '../../src/cards/sanitize';
+import { safeUrl } from '../../src/text/sanitize';
 
 /** A shown number read back exactly: value = mantissa × 10^exp. */
 interface Exact {

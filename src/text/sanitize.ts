@@ -7,7 +7,7 @@
  * only ever cut between graphemes, so an emoji or an accented letter is never split in half.
  */
 
-import { UNSAFE_CHARACTER, stripUnsafeChars } from '../text/unsafe';
+import { UNSAFE_CHARACTER, stripUnsafeChars } from './unsafe';
 import { BLANK, KEPT, ONE_UNIT, charClass } from './charClass';
 
 // The cleaning itself lives below the cards, where the market client and the log use it too.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanMultilineText, cleanText, defuseMentions, graphemeCount, untrusted, MAX_URL_LENGTH, safeUrl, stripUnsafeChars, truncateText } from '../../src/cards/sanitize';
+import { cleanMultilineText, cleanText, defuseMentions, graphemeCount, untrusted, MAX_URL_LENGTH, safeUrl, stripUnsafeChars, truncateText } from '../../src/text/sanitize';
 
 /** The classes the brief forbids, written out here independently of the implementation. */
 const FORBIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069]/u;

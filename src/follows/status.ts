@@ -2,8 +2,8 @@
  * What `/status` reports: are the live streams up, how much is followed, and is delivery keeping
  * up (the outbox's length and the age of its oldest undelivered alert).
  */
-import type { ChatRef } from '../chats/chat';
-import type { StreamStatus } from '../market/stream';
+import type { ChatRef } from '../model/chat';
+import type { StreamStatus } from '../market/stream/index';
 import type { Store } from '../store/store';
 
 export interface StatusReport {

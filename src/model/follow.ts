@@ -1,0 +1,50 @@
+/**
+ * A chat's follow of a token or a wallet, and the alert rows the outbox holds for chats: the
+ * shapes the store keeps and the watcher, the follow commands, delivery and the cards read.
+ */
+import type { ChatRef } from './chat';
+import type { AlertEvent, AlertKind } from './events';
+
+export type FollowKind = 'token' | 'wallet';
+export type TradeSide = 'buy' | 'sell' | 'both';
+
+export interface FollowOptions {
+  /** Alert kinds wanted; every kind that fits the follow's kind when empty. */
+  events: AlertKind[];
+  /** Wallet follows: trades below this USD value are not alerted (0: all). */
+  minUsd: number;
+  /** Token follows: a price move at least this many percent (absolute) is alerted. */
+  thresholdPct: number;
+  /** Wallet follows: which trades. */
+  side: TradeSide;
+}
+
+export interface Follow {
+  id: number;
+  chat: ChatRef;
+  kind: FollowKind;
+  address: string;
+  /** The name the chat gave it (wallets), or null. */
+  label: string | null;
+  options: FollowOptions;
+  mutedUntil: Date | null;
+  addedBy: string;
+  addedAt: Date;
+}
+
+/** One alert for one chat, as the outbox holds it. */
+export interface OutboxEntry {
+  id: number;
+  chat: ChatRef;
+  event: AlertEvent;
+  /** The follow's label at the time (a wallet's name), for the card. */
+  label: string | null;
+  attempts: number;
+  createdAt: Date;
+  nextAttemptAt: Date;
+}
+
+export interface AlertDelivery {
+  chat: ChatRef;
+  label: string | null;
+}
