@@ -3,6 +3,7 @@
  * clear line, and testable without starting a process.
  */
 import { parseArgs } from 'node:util';
+import { DEFAULT_STREAM_OPTIONS } from './streams';
 
 export const USAGE = `Usage: npm run simulator -- [options]
 
@@ -15,6 +16,9 @@ Options:
   --seed N                 market seed; the same seed gives the same market (default 42)
   --control                also serve the scenario controls (POST /_control/...)
   --trades-per-second N    trades the market makes by itself per second (default 2; 0 = a still market)
+  --subscriptions-per-socket N
+                           stream subscriptions one socket may hold (default 1000); 1 makes a strict
+                           service, which closes a socket (4000) on its second subscription
   --list                   print the market's tokens and wallets as one JSON line and exit
   --help                   show this help and exit`;
 
@@ -34,6 +38,7 @@ export interface CliOptions {
   seed: number;
   control: boolean;
   tradesPerSecond: number;
+  subscriptionsPerSocket: number;
   list: boolean;
   help: boolean;
 }
@@ -61,6 +66,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         seed: { type: 'string' },
         control: { type: 'boolean' },
         'trades-per-second': { type: 'string' },
+        'subscriptions-per-socket': { type: 'string' },
         list: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -85,6 +91,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     seed: integer('seed', values.seed, 42, 0, 2 ** 32 - 1),
     control: values.control ?? false,
     tradesPerSecond,
+    subscriptionsPerSocket: integer('subscriptions-per-socket', values['subscriptions-per-socket'], DEFAULT_STREAM_OPTIONS.maxSubscriptionsPerSocket, 1, DEFAULT_STREAM_OPTIONS.maxSubscriptionsPerSocket),
     list: values.list ?? false,
     help: values.help ?? false,
   };

@@ -45,7 +45,7 @@ export interface StreamOptions {
   maxBufferedBytes?: number;
   /** Largest frame accepted from a client (ws closes with 1009 above it). Default 64 KiB. */
   maxPayloadBytes?: number;
-  /** Subscriptions one socket may hold. Default 1,000. */
+  /** Subscriptions one socket may hold; one more is refused (error, close 4000). Default 1,000; 1 is a strict service. */
   maxSubscriptionsPerSocket?: number;
   /** Bytes of serialised snapshots kept for reuse; beyond it the least recently used go first. Default 16 MiB. */
   snapshotCacheBytes?: number;
@@ -481,7 +481,8 @@ export class StreamHub implements StreamsView {
     const key = targetKey(target);
     if (!peer.subs.has(key)) {
       if (peer.subs.size >= this.options.maxSubscriptionsPerSocket) {
-        this.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', `At most ${this.options.maxSubscriptionsPerSocket} subscriptions per socket`);
+        const most = this.options.maxSubscriptionsPerSocket;
+        this.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', `At most ${most} subscription${most === 1 ? '' : 's'} per socket`);
         return;
       }
       peer.subs.set(key, target);

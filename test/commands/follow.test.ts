@@ -59,7 +59,7 @@ beforeEach(async () => {
   store = openSqliteStore(db.path);
   resynced = [];
   const follows = new FollowService({ store, logger: silentLogger, resync: async (address) => void resynced.push(address) });
-  const status = createStatusSource({ store, streams: () => ({ sockets: [], counters: { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 }, queuedEvents: 0, queuedBytes: 0 }), startedAt: NOW.getTime() - 3_600_000 });
+  const status = createStatusSource({ store, streams: () => ({ sockets: [], counters: { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 }, queuedEvents: 0, queuedBytes: 0, packing: { setting: 1, perSocket: 1, state: 'fixed', evidence: null }, maxSockets: null, waitingForRoom: 0 }), startedAt: NOW.getTime() - 3_600_000 });
   dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query: market.query, follows, status }, actionKeys: store.actionKeys, logger: silentLogger, now: () => NOW });
 });
 

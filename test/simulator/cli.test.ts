@@ -85,6 +85,7 @@ describe('simulator flags', () => {
       seed: 42,
       control: false,
       tradesPerSecond: 2,
+      subscriptionsPerSocket: 1_000,
       list: false,
       help: false,
     });
@@ -92,8 +93,11 @@ describe('simulator flags', () => {
 
   it('every flag', () => {
     expect(
-      parseCliArgs(['--port', '0', '--host', '0.0.0.0', '--api-key', 'k', '--seed', '7', '--control', '--trades-per-second', '2.5', '--list', '--help']),
-    ).toEqual({ port: 0, host: '0.0.0.0', apiKey: 'k', seed: 7, control: true, tradesPerSecond: 2.5, list: true, help: true });
+      parseCliArgs([
+        '--port', '0', '--host', '0.0.0.0', '--api-key', 'k', '--seed', '7', '--control', '--trades-per-second', '2.5',
+        '--subscriptions-per-socket', '1', '--list', '--help',
+      ]),
+    ).toEqual({ port: 0, host: '0.0.0.0', apiKey: 'k', seed: 7, control: true, tradesPerSecond: 2.5, subscriptionsPerSocket: 1, list: true, help: true });
   });
 
   it('bad flags give one clear line that never contains the key', () => {
@@ -104,6 +108,8 @@ describe('simulator flags', () => {
       ['--seed', '-1'],
       ['--seed', '1.5'],
       ['--trades-per-second', 'fast'],
+      ['--subscriptions-per-socket', '0'],
+      ['--subscriptions-per-socket', '1001'],
       ['--api-key'],
       ['--api-key', ''],
       ['--control=yes'],
@@ -128,7 +134,7 @@ describe('simulator flags', () => {
   });
 
   it('the usage names every flag', () => {
-    for (const flag of ['--port', '--host', '--api-key', '--seed', '--control', '--trades-per-second', '--list', '--help']) {
+    for (const flag of ['--port', '--host', '--api-key', '--seed', '--control', '--trades-per-second', '--subscriptions-per-socket', '--list', '--help']) {
       expect(USAGE).toContain(flag);
     }
   });

@@ -370,6 +370,26 @@ describe('several subscriptions on one socket', () => {
     await until(() => sim.streams.subscriptionCount() === 0, 'the subscriptions to end with the socket');
   });
 
+  it('a strict simulator (one a socket) serves the first and answers a second with an error and close 4000', async () => {
+    const strict = await start({ streams: { maxSubscriptionsPerSocket: 1 } });
+    try {
+      const [A, B] = [token(11), token(12)];
+      const probe = await Probe.open(strict.wsUrl, '/ws/token-feed');
+      probe.send({ tokenAddress: A, apiKey: KEY });
+      await probe.next(isType('token', (f) => f.tokenAddress === A), 'the first snapshot');
+      // A repeat of the same subscription is no second one.
+      probe.send({ tokenAddress: A, apiKey: KEY });
+      await probe.count(isType('subscribed'), 2, 'the repeat acknowledged');
+      probe.send({ tokenAddress: B, apiKey: KEY });
+      expect(await probe.closed).toEqual({ code: CLOSE_BAD_REQUEST, reason: 'Bad Request: At most 1 subscription per socket' });
+      expect(probe.find(isType('error'))).toEqual([{ type: 'error', error: 'Bad Request', message: 'At most 1 subscription per socket' }]);
+      expect(probe.find(isType('subscribed', (f) => f.tokenAddress === B))).toEqual([]);
+      await until(() => strict.streams.subscriptionCount() === 0, 'the socket to end its subscription');
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('unsubscribing wallets stops following just those wallets', async () => {
     const [W1 = '', W2 = ''] = [wallets[10], wallets[11]];
     const probe = await subscribe('/ws/trades-live', { wallets: [W1, W2], apiKey: KEY });

@@ -1,9 +1,11 @@
 /**
  * The stream client: the four live streams of spec §4.7 for the rest of the bot. It places each
- * subscription on a socket (one per socket by default, packed when configured), turns frames into
- * typed events for the right subscription, counts what it could not read or had to drop, treats
- * a refused key as an outage reported once and retried slowly, and tells a subscriber once when
- * the server refuses its target (which is then retried slowly too).
+ * subscription on a socket (one per socket by default, packed when configured, or packed while the
+ * service takes it with `auto`: packing.ts), never opens more sockets than `maxSockets` (the rest
+ * wait for room, counted and logged), turns frames into typed events for the right subscription,
+ * counts what it could not read or had to drop, treats a refused key as an outage reported once
+ * and retried slowly, and tells a subscriber once when the server refuses its target (which is
+ * then retried slowly too).
  */
 import type { RawData } from 'ws';
 import { registerSecret, scrubSecrets, silentLogger, type Logger } from '../../log';
@@ -13,6 +15,7 @@ import { STREAMS, type StreamName } from '../endpoints';
 import { looksLikeAuth } from './closeReason';
 import { Connection } from './connection';
 import { decodeText } from './decode';
+import { DEFAULT_PACK_PROBE_MS, PackingProbe, type PackingSetting } from './packing';
 import { DeliveryQueue, type QueueHooks } from './queue';
 import { routeEvent } from './route';
 import type { Subscription } from './subscription';
@@ -47,12 +50,19 @@ export const STREAM_DEFAULTS = {
    */
   maxBacklogPerSocket: 256,
   stableMs: 10_000,
+  packProbeMs: DEFAULT_PACK_PROBE_MS,
 } as const;
 
 /** The least weight given to one event in the delivery queue, for the objects around its payload. */
 const MIN_EVENT_BYTES = 256;
 
-type Settings = Required<Omit<StreamClientOptions, 'logger' | 'clock'>> & { logger: Logger; clock: Clock };
+type Settings = Required<Omit<StreamClientOptions, 'logger' | 'clock' | 'subscriptionsPerSocket' | 'maxSockets'>> & {
+  subscriptionsPerSocket: PackingSetting;
+  /** Null: no limit. */
+  maxSockets: number | null;
+  logger: Logger;
+  clock: Clock;
+};
 
 export class StreamClient {
   private readonly settings: Settings;
@@ -76,11 +86,27 @@ export class StreamClient {
   private readonly oversizeWarned = new WeakSet<Connection>();
   /** Subscriptions whose refusal the subscriber was told of, until the server accepts them again. */
   private readonly rejectionsReported = new Set<number>();
+  /** How many subscriptions share a socket, and in `auto` whether the service takes a second one. */
+  private readonly packing: PackingProbe;
+  /**
+   * Sockets whose subscriptions were moved apart when the service showed it takes one a socket:
+   * the error and close it sends them next are what was expected, not news (debug lines).
+   */
+  private readonly split = new WeakSet<Connection>();
+  /** Subscriptions that need a socket while `maxSockets` are open, oldest first; true: to be isolated. */
+  private readonly waitingForRoom = new Map<Subscription, boolean>();
   private ended = false;
 
   constructor(options: StreamClientOptions) {
     this.settings = readOptions(options);
     registerSecret(this.settings.apiKey);
+    this.packing = new PackingProbe(this.settings.subscriptionsPerSocket, {
+      probeMs: this.settings.packProbeMs,
+      clock: this.settings.clock,
+      logger: this.settings.logger,
+      redact: (text) => this.redact(text),
+      onRefused: () => this.unpack(),
+    });
   }
 
   subscribe(stream: StreamName, target: StreamTarget, onEvent: EventHandler, options: SubscribeOptions = {}): () => void {
@@ -120,15 +146,37 @@ export class StreamClient {
       counters: { ...this.counters },
       queuedEvents,
       queuedBytes,
+      packing: this.packing.status(),
+      maxSockets: this.settings.maxSockets,
+      waitingForRoom: this.waitingForRoom.size,
     };
+  }
+
+  /**
+   * How many more subscriptions of this stream and kind of target can be placed now without
+   * waiting for a socket: room on its sockets, and on the sockets `maxSockets` still allows.
+   * None while any subscription waits for room (those come first). Unbounded without `maxSockets`.
+   */
+  room(stream: StreamName, follows: 'token' | 'wallets'): number {
+    const { maxSockets } = this.settings;
+    if (maxSockets === null) return Number.POSITIVE_INFINITY;
+    if (this.waitingForRoom.size > 0) return 0;
+    const limit = this.packing.limit;
+    let spare = Math.max(0, maxSockets - this.connections.size) * limit;
+    for (const connection of this.connections) {
+      if (connection.stream === stream && connection.follows === follows) spare += connection.spare(limit);
+    }
+    return spare;
   }
 
   /** Ends every subscription and socket; resolves when all sockets have closed, leaving no timer behind. */
   async close(): Promise<void> {
     this.ended = true;
+    this.packing.close();
     for (const subscription of this.subscriptions.values()) subscription.queue.stop();
     this.subscriptions.clear();
     this.owners.clear();
+    this.waitingForRoom.clear();
     this.rejectionsReported.clear();
     const pending = [...this.connections].map((connection) => connection.close());
     this.connections.clear();
@@ -137,7 +185,7 @@ export class StreamClient {
 
   private place(subscription: Subscription, isolated: boolean): void {
     const follows = subscription.target.kind;
-    const limit = this.settings.subscriptionsPerSocket;
+    const limit = this.packing.limit;
     let connection: Connection | undefined;
     if (!isolated && limit > 1) {
       for (const candidate of this.connections) {
@@ -150,11 +198,62 @@ export class StreamClient {
     if (connection) {
       connection.add(subscription);
     } else {
+      if (this.settings.maxSockets !== null && this.connections.size >= this.settings.maxSockets) {
+        this.waitForRoom(subscription, isolated);
+        return;
+      }
       connection = this.openConnection(subscription.stream, follows, isolated);
       connection.add(subscription);
       connection.start();
     }
     this.owners.set(subscription.id, connection);
+  }
+
+  /**
+   * Every socket `maxSockets` allows is open: the subscription waits, in order, until one closes.
+   * Never silent: the first to wait is a warning, and status() counts them.
+   */
+  private waitForRoom(subscription: Subscription, isolated: boolean): void {
+    if (this.waitingForRoom.size === 0) {
+      this.settings.logger.warn(
+        { maxSockets: this.settings.maxSockets, perSocket: this.packing.limit },
+        'stream sockets are at their limit (the open-files limit); subscriptions past it wait for a socket and are not watched meanwhile',
+      );
+    }
+    this.waitingForRoom.set(subscription, isolated);
+  }
+
+  /** A socket closed for good: subscriptions waiting for room take its place, oldest first. */
+  private placeWaiting(): void {
+    if (this.waitingForRoom.size === 0 || this.ended) return;
+    for (const [subscription, isolated] of this.waitingForRoom) {
+      if (this.settings.maxSockets !== null && this.connections.size >= this.settings.maxSockets) break;
+      this.waitingForRoom.delete(subscription);
+      this.place(subscription, isolated);
+    }
+    if (this.waitingForRoom.size === 0) this.settings.logger.info({ sockets: this.connections.size }, 'every stream subscription has a socket again');
+  }
+
+  /**
+   * The service showed it takes one subscription a socket: every shared socket keeps one (one the
+   * service served, where it did) and the others move to sockets of their own.
+   */
+  private unpack(): void {
+    for (const connection of [...this.connections]) {
+      if (connection.size < 2) continue;
+      const carried = connection.carried();
+      // One the service served stays: its socket comes back as any other. Where none was served
+      // yet, the service's next close would be read as a refusal of the first, so all move.
+      const kept = carried.find((subscription) => connection.hasServed(subscription));
+      this.split.add(connection);
+      const moved = carried.filter((subscription) => subscription !== kept);
+      for (const subscription of moved) {
+        connection.remove(subscription);
+        this.owners.delete(subscription.id);
+      }
+      if (kept === undefined) this.retire(connection);
+      for (const subscription of moved) this.place(subscription, false);
+    }
   }
 
   private openConnection(stream: StreamName, follows: 'token' | 'wallets', isolated: boolean): Connection {
@@ -188,6 +287,8 @@ export class StreamClient {
         authFailed: (from, reason) => this.onAuthFailed(from, reason),
         rejected: (from, code, reason) => this.onRejected(from, code, reason),
         oversized: (from) => this.onOversized(from),
+        sent: (from) => this.packing.sent(from),
+        closed: (from, code, reason) => this.packing.closed(from, code, reason),
       },
     );
     this.connections.add(connection);
@@ -200,6 +301,7 @@ export class StreamClient {
     subscription.queue.stop();
     this.subscriptions.delete(subscription.id);
     this.rejectionsReported.delete(subscription.id);
+    this.waitingForRoom.delete(subscription);
     const connection = this.owners.get(subscription.id);
     this.owners.delete(subscription.id);
     if (!connection) return;
@@ -209,9 +311,11 @@ export class StreamClient {
 
   private retire(connection: Connection): void {
     this.connections.delete(connection);
+    this.packing.forget(connection);
     const done = connection.close();
     this.closing.add(done);
     void done.finally(() => this.closing.delete(done));
+    this.placeWaiting();
   }
 
   private onFrame(connection: Connection, data: RawData, isBinary: boolean): void {
@@ -235,12 +339,16 @@ export class StreamClient {
           // Accepted now, so a later refusal of the same target is news again.
           for (const accepted of connection.acknowledge(item.tokenAddress, item.wallets)) this.rejectionsReported.delete(accepted.id);
           this.served(connection);
+          this.packing.served(connection);
           break;
         case 'error': {
           const message = this.redact(item.message);
           connection.noteError(message);
+          this.packing.errorFrame(connection, message);
           // A refused key is reported once per outage by onAuthFailed, not at every retry's error message.
           if (looksLikeAuth(message)) this.settings.logger.debug({ url: connection.shownUrl, error: message }, 'stream server refused the key');
+          // A socket just split apart was expected to hear this: the service's refusal of its second subscription.
+          else if (this.split.has(connection)) this.settings.logger.debug({ url: connection.shownUrl, error: message }, 'stream server refused a packed subscription');
           else this.warnOnce(connection, message, 'stream server reported an error');
           break;
         }
@@ -250,6 +358,11 @@ export class StreamClient {
           if (routed.type === 'matched') {
             connection.holdEvent();
             routed.subscription.queue.push(routed.event, eventBytes, connection);
+            // Only while `auto` waits for the service's answer: an event shows the subscription was taken.
+            if (this.packing.checking) {
+              connection.markServed(routed.subscription);
+              this.packing.served(connection);
+            }
           }
           else if (routed.type === 'unroutable') this.unreadable(connection, 'an event naming no token or wallet on a shared socket');
           break;
@@ -320,6 +433,7 @@ export class StreamClient {
   private served(connection: Connection): void {
     connection.served();
     this.warned.delete(connection);
+    this.split.delete(connection);
     if (!this.authOutage || connection.sequence <= this.authOutage.sinceSeq) return;
     this.authOutage = null;
     this.settings.logger.info({ stream: connection.stream }, 'the market data service accepts the API key again');
@@ -333,7 +447,8 @@ export class StreamClient {
    * subscriber is told (once), and the connection retries it slowly.
    */
   private onRejected(connection: Connection, code: number, reason: string): void {
-    this.warnOnce(connection, `closed ${code}: ${reason}`, 'stream server refused a subscription');
+    if (this.split.has(connection)) this.settings.logger.debug({ url: connection.shownUrl, code, reason }, 'stream server closed a socket split apart');
+    else this.warnOnce(connection, `closed ${code}: ${reason}`, 'stream server refused a subscription');
     if (connection.size > 1) {
       for (const subscription of connection.unacknowledged()) {
         connection.remove(subscription);
@@ -376,7 +491,10 @@ function readOptions(options: StreamClientOptions): Settings {
     wsUrl,
     apiKey,
     logger: options.logger ?? silentLogger,
-    subscriptionsPerSocket: positiveInteger('subscriptionsPerSocket', options.subscriptionsPerSocket, STREAM_DEFAULTS.subscriptionsPerSocket),
+    subscriptionsPerSocket:
+      options.subscriptionsPerSocket === 'auto' ? 'auto' : positiveInteger('subscriptionsPerSocket', options.subscriptionsPerSocket, STREAM_DEFAULTS.subscriptionsPerSocket),
+    maxSockets: options.maxSockets === undefined ? null : positiveInteger('maxSockets', options.maxSockets, 1),
+    packProbeMs: positiveInteger('packProbeMs', options.packProbeMs, STREAM_DEFAULTS.packProbeMs),
     heartbeatMs: positiveInteger('heartbeatMs', options.heartbeatMs, STREAM_DEFAULTS.heartbeatMs),
     reconnectBaseMs: positiveInteger('reconnectBaseMs', options.reconnectBaseMs, STREAM_DEFAULTS.reconnectBaseMs),
     reconnectMaxMs: positiveInteger('reconnectMaxMs', options.reconnectMaxMs, STREAM_DEFAULTS.reconnectMaxMs),

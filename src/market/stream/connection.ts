@@ -73,6 +73,13 @@ export interface ConnectionEvents {
   rejected(connection: Connection, code: number, reason: string): void;
   /** A frame over maxFrameBytes arrived; the socket closes (1009) and comes back after the backoff. */
   oversized(connection: Connection): void;
+  /** A subscription message went out (see sentThisOpening). */
+  sent(connection: Connection): void;
+  /**
+   * The server or the link ended the socket (not the client): called first, before the
+   * connection decides when to come back, so the client may first move subscriptions elsewhere.
+   */
+  closed(connection: Connection, code: number, reason: string): void;
 }
 
 export class Connection implements RouteTable {
@@ -100,8 +107,10 @@ export class Connection implements RouteTable {
 
   private readonly subscriptions = new Map<number, Subscription>();
   private readonly byRoutingKey = new Map<string, Subscription>();
-  /** Subscriptions the server acknowledged since the current socket opened. */
+  /** Subscriptions the server acknowledged (or, see markServed, sent an event of) since the current socket opened. */
   private readonly acknowledged = new Set<number>();
+  /** Subscription messages sent since the current socket opened. */
+  private sent = 0;
 
   private ws: WebSocket | null = null;
   private retryTimer: Timer | null = null;
@@ -157,17 +166,50 @@ export class Connection implements RouteTable {
     return this.ended;
   }
 
+  get isOpen(): boolean {
+    return this.state === 'open' && this.ws !== null;
+  }
+
+  get sentThisOpening(): number {
+    return this.sent;
+  }
+
+  get servedThisOpening(): number {
+    return this.acknowledged.size;
+  }
+
   /** Whether this socket can also carry a subscription with these routing keys. */
   canTake(keys: readonly string[], limit: number): boolean {
-    if (this.ended || this.isolated || this.holdsRefused || this.subscriptions.size >= limit) return false;
+    if (this.spare(limit) === 0) return false;
     return keys.every((key) => !this.byRoutingKey.has(key));
+  }
+
+  /** How many more subscriptions this socket may carry, `limit` a socket (0 for one that takes none). */
+  spare(limit: number): number {
+    if (this.ended || this.isolated || this.holdsRefused) return 0;
+    return Math.max(0, limit - this.subscriptions.size);
+  }
+
+  /** The subscriptions this socket carries, in the order they joined it. */
+  carried(): Subscription[] {
+    return [...this.subscriptions.values()];
+  }
+
+  /** Whether the server served this subscription since the socket last opened. */
+  hasServed(subscription: Subscription): boolean {
+    return this.acknowledged.has(subscription.id);
+  }
+
+  /** The server sent an event of this subscription: it took it, as an acknowledgement would say. */
+  markServed(subscription: Subscription): void {
+    this.acknowledged.add(subscription.id);
   }
 
   add(subscription: Subscription): void {
     this.subscriptions.set(subscription.id, subscription);
     for (const key of subscription.keys) this.byRoutingKey.set(key, subscription);
     // Before the socket opens, the open handler sends every subscription; after, each is sent here.
-    if (this.state === 'open') this.send(subscribeMessage(subscription.target, this.settings.apiKey));
+    if (this.state === 'open') this.sendSubscription(subscription);
   }
 
   remove(subscription: Subscription): void {
@@ -326,6 +368,8 @@ export class Connection implements RouteTable {
     this.resumeReading();
     this.session = { healthy: false, authRefused: false, noted: false, oversized: false, servedAt: null };
     this.awaitingPong = false;
+    this.acknowledged.clear();
+    this.sent = 0;
 
     const ws = new WebSocket(this.url, {
       handshakeTimeout: Math.max(this.settings.heartbeatMs, MIN_HANDSHAKE_MS),
@@ -352,9 +396,8 @@ export class Connection implements RouteTable {
     if (this.ws !== ws) return;
     this.state = 'open';
     this.acknowledged.clear();
-    for (const subscription of this.subscriptions.values()) {
-      this.send(subscribeMessage(subscription.target, this.settings.apiKey));
-    }
+    this.sent = 0;
+    for (const subscription of this.subscriptions.values()) this.sendSubscription(subscription);
     this.armHeartbeat(ws);
     this.settings.logger.debug({ url: this.shownUrl, subscriptions: this.subscriptions.size }, 'stream open');
   }
@@ -418,6 +461,8 @@ export class Connection implements RouteTable {
       return;
     }
     const reason = this.settings.redact(rawReason);
+    this.events.closed(this, code, reason);
+    if (this.ended) return;
     if (code === CLOSE_TOO_BIG) this.noteOversized();
     // A pong, or served and then up for stableMs: the link proved itself, so this loss starts the
     // backoff afresh. Never after a frame over maxPayload: the server would only send it again.
@@ -466,6 +511,12 @@ export class Connection implements RouteTable {
     this.session.oversized = true;
     this.noteError(`a frame larger than ${this.settings.maxFrameBytes} bytes (closed 1009)`);
     this.events.oversized(this);
+  }
+
+  private sendSubscription(subscription: Subscription): void {
+    this.sent += 1;
+    this.send(subscribeMessage(subscription.target, this.settings.apiKey));
+    this.events.sent(this);
   }
 
   private send(text: string): void {

@@ -1,5 +1,6 @@
 /** The stream client of spec §4.7 and §6; see docs/streams.md. */
 export { StreamClient, STREAM_DEFAULTS } from './client';
+export { AUTO_SUBSCRIPTIONS_PER_SOCKET, type PackingSetting, type PackingState, type PackingStatus } from './packing';
 export type {
   AuthFailureInfo,
   ConnectionState,

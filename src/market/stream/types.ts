@@ -5,6 +5,7 @@
 import type { Logger } from '../../log';
 import type { Clock } from '../clock';
 import type { StreamName } from '../endpoints';
+import type { PackingSetting, PackingStatus } from './packing';
 import type { Candle, Holder, Token, Trade } from '../schemas';
 
 /** A token (every stream; chart-live may name a candle interval) or, on trades-live only, a set of wallets. */
@@ -33,8 +34,15 @@ export interface StreamClientOptions {
   wsUrl: string;
   apiKey: string;
   logger?: Logger;
-  /** Default 1 (the spec's reading); more packs several subscriptions of one stream on one socket. */
-  subscriptionsPerSocket?: number;
+  /**
+   * Default 1 (the spec's reading); more packs several subscriptions of one stream on one socket;
+   * 'auto' packs while the service shows it takes a second subscription on a socket (packing.ts).
+   */
+  subscriptionsPerSocket?: PackingSetting;
+  /** Default 10_000: in 'auto', how long a second subscription may go unserved while the first one's data arrives. */
+  packProbeMs?: number;
+  /** Default: no limit. The most sockets open at once; subscriptions that need another wait for one to close. */
+  maxSockets?: number;
   /** Default 15_000: ping interval; a socket without a pong by the next ping is terminated. */
   heartbeatMs?: number;
   /** Full-jitter exponential backoff between reconnections: defaults 500 and 30_000. */
@@ -95,6 +103,12 @@ export interface StreamStatus {
   /** Events waiting for their consumers, over every subscription, and their weight in bytes. */
   queuedEvents: number;
   queuedBytes: number;
+  /** How many subscriptions share a socket, and what `auto` found out. */
+  packing: PackingStatus;
+  /** The most sockets open at once, or null for no limit. */
+  maxSockets: number | null;
+  /** Subscriptions waiting for a socket because `maxSockets` are open: not watched meanwhile. */
+  waitingForRoom: number;
 }
 
 /**

@@ -2,7 +2,8 @@
  * A small local server speaking the stream protocol of docs/streams.md, with the knobs the
  * simulator does not offer: send any frame (malformed, binary, bare), stop answering pings,
  * refuse the upgrade with HTTP 401, refuse a token (4004) or call it malformed (4000), close every
- * socket before serving it, and see exactly what each socket received and when each attempt came.
+ * socket before serving it, take one subscription a socket in each way a strict service may show it,
+ * and see exactly what each socket received and when each attempt came.
  */
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -24,6 +25,11 @@ export interface FixtureOptions {
   closeOnSubscribe?: number;
   /** Send the current state after each subscription (default true). */
   snapshots?: boolean;
+  /**
+   * One subscription a socket, and what a second one on a socket meets: an error message and close
+   * 4000, an error message alone (the socket stays, the subscription is not taken), or silence.
+   */
+  onePerSocket?: 'close' | 'error' | 'ignore';
 }
 
 export interface FixtureSubscription {
@@ -178,6 +184,11 @@ export class StreamFixture {
     }
     if (tokenAddress !== null && this.unknownTokens.has(tokenAddress)) return this.refuse(socket, 4004, 'unknown token');
     if (tokenAddress !== null && this.options.malformedTokens?.includes(tokenAddress)) return this.refuse(socket, 4000, 'malformed subscription');
+    if (this.options.onePerSocket !== undefined && socket.subscriptions.length >= 1) {
+      if (this.options.onePerSocket === 'close') return this.refuse(socket, 4000, 'one subscription per connection');
+      if (this.options.onePerSocket === 'error') socket.ws.send(JSON.stringify({ type: 'error', error: 'Bad Request', message: 'one subscription per connection' }));
+      return;
+    }
     socket.subscriptions.push({ tokenAddress, wallets });
     socket.ws.send(JSON.stringify({ type: 'subscribed', stream: socket.path, ...(tokenAddress !== null ? { tokenAddress } : { wallets }) }));
     if (this.options.snapshots === false || tokenAddress === null) return;
