@@ -1,5 +1,5 @@
 /** /following [page]: what this chat follows, ten to a page. */
-import { FOLLOWING_PAGE_SIZE, followingCard } from '../src/cards/followCards';
+import { FOLLOWING_PAGE_SIZE, followingCard } from '../src/follows/followCards';
 import { defineCommand } from '../src/dispatch/command';
 import { followsOf } from '../src/dispatch/services';
 

@@ -1,6 +1,6 @@
 /** /mute <address> <duration>: quiet one follow for a while without losing it. */
 import { code, rich } from '../src/cards/card';
-import { notice } from '../src/cards/followCards';
+import { notice } from '../src/follows/followCards';
 import { duration } from '../src/text/format';
 import { defineCommand } from '../src/dispatch/command';
 import { followsOf } from '../src/dispatch/services';

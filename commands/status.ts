@@ -1,5 +1,5 @@
 /** /status: is the bot keeping up — live streams, follows, alerts waiting. */
-import { statusCard } from '../src/cards/followCards';
+import { statusCard } from '../src/follows/followCards';
 import { defineCommand } from '../src/dispatch/command';
 import { statusOf } from '../src/dispatch/services';
 

@@ -6,39 +6,40 @@
  * subcommand per kind (see docs/delivery.md).
  */
 import { rich } from '../src/cards/card';
-import { trackingField, walletTrackedCard } from '../src/cards/followCards';
+import { trackingField, walletTrackedCard } from '../src/follows/followCards';
 import { defineCommand } from '../src/dispatch/command';
 import { followsOf } from '../src/dispatch/services';
 import { UsageError } from '../src/usage';
 import { MAX_LABEL_LENGTH } from '../src/follows/followService';
-import type { AlertKind } from '../src/model/events';
+import { kindsOfFamily } from '../src/alerts/registry';
 import type { TradeSide } from '../src/model/follow';
 
-/** What a person may write in `events`, and the alert kinds each word means. */
-const EVENT_WORDS: Record<string, readonly AlertKind[]> = {
-  all: ['risk-status', 'risk-flag', 'liquidity', 'price', 'whale'],
-  risk: ['risk-status', 'risk-flag'],
-  'risk-status': ['risk-status'],
-  status: ['risk-status'],
-  'risk-flag': ['risk-flag'],
-  flags: ['risk-flag'],
-  liquidity: ['liquidity'],
-  price: ['price'],
-  whale: ['whale'],
-  whales: ['whale'],
-};
+/** The token alert kinds a word of `events` means: a kind's own words, a group's (risk), or all. */
+function kindsMeant(word: string): readonly string[] {
+  const kinds = kindsOfFamily('token');
+  if (word === 'all') return kinds.map((kind) => kind.name);
+  return kinds.filter((kind) => kind.words.includes(word) || kind.groups.includes(word)).map((kind) => kind.name);
+}
 
-function readEvents(text: string): AlertKind[] {
-  const kinds = new Set<AlertKind>();
+/** The words `events` takes, as the usage error and the help name them: each group, then each kind's last word. */
+function eventWords(): string[] {
+  const kinds = kindsOfFamily('token');
+  const groups = [...new Set(kinds.flatMap((kind) => kind.groups))];
+  const grouped = new Set(kinds.filter((kind) => kind.groups.length > 0 && kind.words.length > 1).map((kind) => kind.name));
+  return [...groups, ...kinds.map((kind) => (grouped.has(kind.name) ? kind.words.at(-1) : kind.words[0]) ?? kind.name)];
+}
+
+function readEvents(text: string): string[] {
+  const kinds = new Set<string>();
   for (const word of text.toLowerCase().split(/[\s,+]+/).filter(Boolean)) {
-    const meant = EVENT_WORDS[word];
-    if (meant === undefined) {
-      throw new UsageError(`"${word.slice(0, 30)}" is not an alert kind`, null, 'events takes any of risk, flags, liquidity, price, whale (comma-separated), or all.');
+    const meant = kindsMeant(word);
+    if (meant.length === 0) {
+      throw new UsageError(`"${word.slice(0, 30)}" is not an alert kind`, null, `events takes any of ${eventWords().join(', ')} (comma-separated), or all.`);
     }
     for (const kind of meant) kinds.add(kind);
   }
   // Every token kind named is the same as none named: "all", which also takes kinds added later.
-  return kinds.size === EVENT_WORDS.all?.length ? [] : [...kinds];
+  return kinds.size === kindsOfFamily('token').length ? [] : [...kinds];
 }
 
 export default defineCommand({
@@ -47,7 +48,7 @@ export default defineCommand({
   help: [
     'Follows a token or a wallet in this chat; tracking it again changes its options.',
     '/track token <address> [events] [threshold]: alerts on risk status and flags, liquidity pulled, price moves of at least',
-    'threshold % (default 10; 25 or 25%), and whales. events narrows them: risk, flags, liquidity, price, whale, comma-separated.',
+    `threshold % (default 10; 25 or 25%), and whales. events narrows them: ${eventWords().join(', ')}, comma-separated.`,
     `/track wallet <address> [label] [minusd] [side]: alerts on the wallet's trades of at least minusd USD (default all), side buy, sell or both; label (up to ${MAX_LABEL_LENGTH} characters) names it in alerts.`,
     'After the address the options may come in any order: a number is the threshold or minusd, buy, sell or both the side.',
     'A label is a word, or quoted: "500" or "dev wallet".',

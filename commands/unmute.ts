@@ -1,6 +1,6 @@
 /** /unmute <address>: end a mute early (and resume a chat that was paused). */
 import { code, rich } from '../src/cards/card';
-import { notice } from '../src/cards/followCards';
+import { notice } from '../src/follows/followCards';
 import { defineCommand } from '../src/dispatch/command';
 import { followsOf } from '../src/dispatch/services';
 

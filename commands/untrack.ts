@@ -1,6 +1,6 @@
 /** /untrack <address>: stop following a token or wallet in this chat. */
 import { code, rich } from '../src/cards/card';
-import { notice } from '../src/cards/followCards';
+import { notice } from '../src/follows/followCards';
 import { defineCommand } from '../src/dispatch/command';
 import { followsOf } from '../src/dispatch/services';
 

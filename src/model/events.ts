@@ -5,9 +5,6 @@
  * the moment it was noticed.
  */
 
-export type AlertKind = 'risk-status' | 'risk-flag' | 'liquidity' | 'price' | 'wallet-trade' | 'whale';
-
-export const ALERT_KINDS: readonly AlertKind[] = ['risk-status', 'risk-flag', 'liquidity', 'price', 'wallet-trade', 'whale'];
 
 /** The token an event is about, as the alert card names it (untrusted text: renderers escape it). */
 export interface TokenRef {
@@ -35,7 +32,8 @@ export interface FlagChange {
   to: string | null;
 }
 
-interface EventBase {
+/** What every alert event carries, whatever its kind. */
+export interface EventBase {
   /** Stable: the same change always has the same key. At most 200 characters. */
   key: string;
   /** Epoch ms when the change was seen. */
@@ -116,4 +114,21 @@ export interface WhaleEvent extends EventBase {
   toPct: number;
 }
 
-export type AlertEvent = RiskStatusEvent | RiskFlagEvent | LiquidityEvent | PriceEvent | WalletTradeEvent | WhaleEvent;
+/**
+ * Every kind of alert event, by its `kind`. An open map: a kind added beside these (its descriptor
+ * in src/alerts/kinds/) adds its event here from its own file, with
+ * `declare module '…/model/events' { interface AlertEventsByKind { 'my-kind': MyEvent } }`,
+ * and every switch or narrowing on `kind` then knows it.
+ */
+export interface AlertEventsByKind {
+  'risk-status': RiskStatusEvent;
+  'risk-flag': RiskFlagEvent;
+  liquidity: LiquidityEvent;
+  price: PriceEvent;
+  'wallet-trade': WalletTradeEvent;
+  whale: WhaleEvent;
+}
+
+export type AlertKind = keyof AlertEventsByKind;
+
+export type AlertEvent = AlertEventsByKind[AlertKind];

@@ -3,14 +3,14 @@
  * shapes the store keeps and the watcher, the follow commands, delivery and the cards read.
  */
 import type { ChatRef } from './chat';
-import type { AlertEvent, AlertKind } from './events';
+import type { AlertEvent } from './events';
 
 export type FollowKind = 'token' | 'wallet';
 export type TradeSide = 'buy' | 'sell' | 'both';
 
 export interface FollowOptions {
   /** Alert kinds wanted; every kind that fits the follow's kind when empty. */
-  events: AlertKind[];
+  events: string[];
   /** Wallet follows: trades below this USD value are not alerted (0: all). */
   minUsd: number;
   /** Token follows: a price move at least this many percent (absolute) is alerted. */

@@ -4,79 +4,23 @@
  * change it; pausing, resuming or migrating a chat drops the whole cache.
  */
 import type { ChatRef } from '../model/chat';
-import { ALERT_KINDS, type AlertKind } from '../model/events';
 import type { FollowRepository, NewFollow } from './store';
-import type { Follow, FollowKind, FollowOptions, TradeSide } from '../model/follow';
+import type { Follow, FollowKind } from '../model/follow';
 import type { SqliteDatabase } from './openDatabase';
-import { ChatInterner, threadColumn, type ChatColumns } from './rows';
-
-interface FollowRow extends ChatColumns {
-  id: number;
-  kind: string;
-  address: string;
-  label: string | null;
-  events: string;
-  min_usd: number;
-  threshold_pct: number;
-  side: string;
-  muted_until: number | null;
-  added_by: string;
-  added_at: number;
-}
-
-/**
- * A follow as the store hands it out. Its time of adding is kept as a number and made a Date only
- * when read (the /following card): the cache holds every follow of every watched token, and at
- * 100,000 follows a Date each was a tenth of the watcher's memory.
- */
-class StoredFollow implements Follow {
-  constructor(
-    readonly id: number,
-    readonly chat: ChatRef,
-    readonly kind: FollowKind,
-    readonly address: string,
-    readonly label: string | null,
-    readonly options: FollowOptions,
-    readonly mutedUntil: Date | null,
-    readonly addedBy: string,
-    private readonly addedAtMs: number,
-  ) {}
-
-  get addedAt(): Date {
-    return new Date(this.addedAtMs);
-  }
-}
+import { FOLLOW_COLUMNS as COLUMNS, FollowReader, FollowersCache, type FollowColumns as FollowRow } from './followRows';
+import { threadColumn } from './rows';
 
 type ChatKey = [platform: string, chatId: string, threadId: string];
 
-const COLUMNS = 'id, platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, muted_until, added_by, added_at';
 const NOT_PAUSED = 'NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = f.platform AND c.chat_id = f.chat_id AND c.paused_at IS NOT NULL)';
-
-/** At most this many tokens and wallets keep their followers cached (the watcher's 10,000 fit). */
-const CACHE_LIMIT = 20_000;
-
-function isAlertKind(text: string): text is AlertKind {
-  return (ALERT_KINDS as readonly string[]).includes(text);
-}
-
-function kindOf(text: string): FollowKind {
-  return text === 'wallet' ? 'wallet' : 'token';
-}
-
-function sideOf(text: string): TradeSide {
-  return text === 'buy' || text === 'sell' ? text : 'both';
-}
 
 function chatKey(chat: ChatRef): ChatKey {
   return [chat.platform, chat.chatId, threadColumn(chat.threadId)];
 }
 
 export class SqliteFollows implements FollowRepository {
-  private readonly chats = new ChatInterner();
-  /** Identical options (most follows keep the defaults) share one frozen object. */
-  private readonly options = new Map<string, FollowOptions>();
-  private readonly cache = new Map<string, readonly Follow[]>();
-  private readonly addedBy = new Map<string, string>();
+  private readonly reader = new FollowReader();
+  private readonly cache = new FollowersCache();
 
   private readonly selectOne;
   private readonly insert;
@@ -184,20 +128,8 @@ export class SqliteFollows implements FollowRepository {
 
   /** The synchronous core of followersOf, for callers inside this store. */
   followersNow(kind: FollowKind, address: string): Follow[] {
-    const id = `${kind}\u0000${address}`;
-    let found = this.cache.get(id);
-    if (found === undefined) {
-      // The rows' address is the one asked for: one string for all of them instead of a copy per row.
-      found = Object.freeze(this.selectFollowers.all(kind, address).map((row) => this.toFollow(row, address)));
-      if (this.cache.size >= CACHE_LIMIT) {
-        // Drop the oldest entry (Maps keep insertion order): cheap, and good enough for a working set.
-        const oldest = this.cache.keys().next();
-        if (!oldest.done) this.cache.delete(oldest.value);
-      }
-      this.cache.set(id, found);
-    }
-    // The frozen array typed as the interface's mutable one: a caller that pushes gets a TypeError, not a corrupt cache.
-    return found as Follow[];
+    // The rows' address is the one asked for: one string for all of them instead of a copy per row.
+    return this.cache.get(kind, address) ?? this.cache.set(kind, address, this.selectFollowers.all(kind, address).map((row) => this.toFollow(row, address)));
   }
 
   async targets(): Promise<{ tokens: string[]; wallets: string[] }> {
@@ -217,44 +149,10 @@ export class SqliteFollows implements FollowRepository {
   }
 
   private forget(address: string): void {
-    this.cache.delete(`token\u0000${address}`);
-    this.cache.delete(`wallet\u0000${address}`);
+    this.cache.forget(address);
   }
 
   private toFollow(row: FollowRow, address: string = row.address): Follow {
-    return Object.freeze(
-      new StoredFollow(
-        row.id,
-        this.chats.chat(row),
-        kindOf(row.kind),
-        address,
-        row.label,
-        this.optionsOf(row),
-        row.muted_until === null ? null : new Date(row.muted_until),
-        this.addedByOf(row.added_by),
-        row.added_at,
-      ),
-    );
-  }
-
-  /** Who added a follow: a handful of users add most follows, so each name is kept once, not once per row. */
-  private addedByOf(text: string): string {
-    const known = this.addedBy.get(text);
-    if (known !== undefined) return known;
-    if (this.addedBy.size >= 10_000) this.addedBy.clear();
-    this.addedBy.set(text, text);
-    return text;
-  }
-
-  private optionsOf(row: FollowRow): FollowOptions {
-    const id = `${row.events}\u0000${row.min_usd}\u0000${row.threshold_pct}\u0000${row.side}`;
-    let options = this.options.get(id);
-    if (options === undefined) {
-      const events = row.events === '' ? [] : row.events.split(',').filter(isAlertKind);
-      options = Object.freeze({ events: Object.freeze(events) as AlertKind[], minUsd: row.min_usd, thresholdPct: row.threshold_pct, side: sideOf(row.side) });
-      if (this.options.size >= 10_000) this.options.clear();
-      this.options.set(id, options);
-    }
-    return options;
+    return this.reader.follow(row, address);
   }
 }

@@ -38,13 +38,11 @@ import type { StreamClient, StreamEvent, StreamTarget, SubscriptionRejection } f
 import { tradedToken } from '../market/stream/decode';
 import type { StateCommitBatch, Store } from '../store/store';
 import type { AlertDelivery, Follow, FollowKind } from '../model/follow';
-import { detectTokenChanges } from './detectors';
-import { tokenRef } from './detectors/key';
-import { detectWalletTrades } from './detectors/walletTrade';
-import { detectWhale } from './detectors/whale';
+import { detectHolderChanges, detectTokenChanges, detectTradeChanges } from '../alerts/detectors';
+import { tokenRef } from '../alerts/detectors/key';
 import type { AlertEvent, TokenRef } from '../model/events';
-import { deliveriesFor, needsHolders } from './fanout';
-import { olderThanApplied, snapshotOfToken, snapshotOfWallet, snapshotWithHolder } from './snapshot';
+import { deliveriesFor, needsHolders } from '../alerts/fanout';
+import { olderThanApplied, snapshotOfToken, snapshotOfWallet, snapshotWithHolder } from '../alerts/snapshot';
 import { type TokenSnapshot, type WalletSnapshot } from '../model/snapshot';
 import { sameAsWritten, writtenToken, type WrittenToken } from './writtenToken';
 
@@ -574,7 +572,7 @@ class WatcherImpl implements Watcher {
       const baseline = last === null || (input.snapshot && this.baselines.has(burst));
       if (input.snapshot && baseline) this.baselines.add(burst);
       if (!input.snapshot) this.baselines.delete(burst);
-      const found = baseline ? [] : detectWalletTrades(last, address, input.trades, now, (traded) => this.nameOf(traded));
+      const found = baseline ? [] : detectTradeChanges(last, address, input.trades, now, (traded) => this.nameOf(traded));
       const next = snapshotOfWallet(address, last, input.trades, now);
       this.walletState.set(address, next);
       if (last === null) this.unseen.wallet.delete(address);
@@ -596,7 +594,7 @@ class WatcherImpl implements Watcher {
     if (input.snapshot && baseline) this.baselines.add(burst);
     if (!input.snapshot) this.baselines.delete(burst);
     this.beginFirstList(address, last, now);
-    const found = baseline ? [] : detectWhale(last, { holder: input.holder, snapshot: input.snapshot, at: now });
+    const found = baseline ? [] : detectHolderChanges(last, { holder: input.holder, snapshot: input.snapshot, at: now });
     const next = snapshotWithHolder(last, input.holder, now);
     this.tokenState.set(address, next);
     this.record(into.tokens, address, next, found, 'token', now);

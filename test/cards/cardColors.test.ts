@@ -5,10 +5,10 @@
  * card is neutral, informational or an error, and no renderer shows a risk badge on it.
  */
 import { describe, expect, it } from 'vitest';
-import { alertCard } from '../../src/cards/alertCard';
+import { alertCard } from '../../src/alerts/alertCard';
 import type { Card, CardColor } from '../../src/cards/card';
 import { cardForError } from '../../src/cards/errorCard';
-import { followingCard, statusCard, walletTrackedCard } from '../../src/cards/followCards';
+import { followingCard, statusCard, walletTrackedCard } from '../../src/follows/followCards';
 import { helpCard } from '../../src/cards/helpCard';
 import { actionGoneCard, cooldownCard, managerOnlyCard } from '../../src/cards/noticeCard';
 import { renderCardText } from '../../src/chats/console/render';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alertCard, alertCardWithChart } from '../../../src/cards/alertCard';
+import { alertCard, alertCardWithChart } from '../../../src/alerts/alertCard';
 import { createConsoleAlertSender } from '../../../src/chats/console/alertSender';
 import { CONSOLE_CHAT } from '../../../src/chats/console/chat';
 import type { PriceEvent } from '../../../src/model/events';

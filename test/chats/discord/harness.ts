@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { alertCard } from '../../../src/cards/alertCard';
+import { alertCard } from '../../../src/alerts/alertCard';
 import { field, type Card } from '../../../src/cards/card';
 import { startDiscordChat, type DiscordChat } from '../../../src/chats/discord/start';
 import { createDelivery, type Delivery } from '../../../src/delivery/delivery';

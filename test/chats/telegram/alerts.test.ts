@@ -6,7 +6,7 @@
  * only its own chat.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alertCard } from '../../../src/cards/alertCard';
+import { alertCard } from '../../../src/alerts/alertCard';
 import type { ChatRef } from '../../../src/model/chat';
 import { createDelivery, type Delivery } from '../../../src/delivery/delivery';
 import { reconcileOnce } from '../../../src/jobs/reconcile';

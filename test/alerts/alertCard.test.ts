@@ -3,7 +3,8 @@
  * look closer, and stays safe with the simulator's hostile names, statuses, authorities and labels.
  */
 import { describe, expect, it } from 'vitest';
-import { alertCard, alertCardWithChart, flagChangeText } from '../../src/cards/alertCard';
+import { alertCard, alertCardWithChart } from '../../src/alerts/alertCard';
+import { flagChangeText } from '../../src/alerts/kinds/riskFlag';
 import { plainText } from '../../src/cards/card';
 import { renderCardText } from '../../src/chats/console/render';
 import { HOSTILE_METADATA } from '../../src/simulator/hostile';

@@ -12,10 +12,10 @@ import {
   detectTokenChanges,
   detectWalletTrades,
   detectWhale,
-} from '../../src/watch/detectors';
-import { PRICE_WINDOW_MS, snapshotOfToken, snapshotOfWallet, snapshotWithHolder } from '../../src/watch/snapshot';
+} from '../../src/alerts/detectors/index';
+import { PRICE_WINDOW_MS, snapshotOfToken, snapshotOfWallet, snapshotWithHolder } from '../../src/alerts/snapshot';
 import { type TokenSnapshot } from '../../src/model/snapshot';
-import { POOL_A, POOL_B, T1, W1, W2, makeToken, makeTrade, type TokenShape } from './support/fixtures';
+import { POOL_A, POOL_B, T1, W1, W2, makeToken, makeTrade, type TokenShape } from '../watch/support/fixtures';
 
 const T0 = 1_800_000_000_000;
 

@@ -3,27 +3,18 @@
  * changed, removed, muted, and the bot's status. Addresses and labels are shown as they were
  * stored; labels come from chat members, so they go in as plain text for the renderers to escape.
  */
-import type { StatusReport } from '../follows/status';
+import { kindsOfFamily } from '../alerts/registry';
+import type { StatusReport } from './status';
 import type { Follow, FollowOptions } from '../model/follow';
-import { code, field, rich, text, type Card, type CardField, type RichText } from './card';
+import { code, field, rich, text, type Card, type CardField, type RichText } from '../cards/card';
 import { duration, relativeTime, shortAddress, usd } from '../text/format';
 
-const SIDE_WORDS = { buy: 'buys', sell: 'sells', both: 'buys and sells' } as const;
-
-/** The options in words: "risk, flags, liquidity, price ±10%, whales" or "buys and sells ≥ $500". */
+/** The options in words, as each wanted kind describes itself: "risk status, risk flags, price moves of 10% or more" or "buys and sells of at least $500". */
 export function followOptionsText(kind: Follow['kind'], options: FollowOptions): string {
-  if (kind === 'wallet') {
-    return `${SIDE_WORDS[options.side]}${options.minUsd > 0 ? ` of at least ${usd(options.minUsd)}` : ''}`;
-  }
   const all = options.events.length === 0;
-  const wanted = (kind: FollowOptions['events'][number]) => all || options.events.includes(kind);
-  const parts = [
-    wanted('risk-status') ? 'risk status' : null,
-    wanted('risk-flag') ? 'risk flags' : null,
-    wanted('liquidity') ? 'liquidity pulled' : null,
-    wanted('price') ? `price moves of ${options.thresholdPct}% or more` : null,
-    wanted('whale') ? 'whales' : null,
-  ].filter((part): part is string => part !== null);
+  const parts = kindsOfFamily(kind)
+    .filter((descriptor) => all || options.events.includes(descriptor.name))
+    .map((descriptor) => descriptor.describe(options));
   return parts.length === 0 ? 'nothing' : parts.join(', ');
 }
 

@@ -1,0 +1,90 @@
+/** A risk flag changed: mint or freeze authority, mutable metadata, the owner's balance. */
+import { field, type Card } from '../../cards/card';
+import { UNKNOWN, sharePercent } from '../../cards/tokenFacts';
+import type { FlagChange, RiskFlagEvent, TokenRef } from '../../model/events';
+import { formatTokenAmount, percent, shortAddress } from '../../text/format';
+import { untrusted } from '../../text/sanitize';
+import { base, tokenActions, tokenLink, tokenName } from '../cardParts';
+import { detectRiskFlags } from '../detectors/riskFlag';
+import { defineAlertKind } from '../kind';
+
+const FLAG_VALUE_MAX = 64;
+
+const FLAG_LABELS: Record<FlagChange['flag'], string> = {
+  mintAuthority: 'Mint authority',
+  freezeAuthority: 'Freeze authority',
+  mutable: 'Metadata',
+  ownerBalance: 'Owner balance',
+};
+
+function authorityState(value: string | null): string {
+  return value === null ? 'renounced' : `active (${shortAddress(untrusted(value, FLAG_VALUE_MAX, '?'))})`;
+}
+
+/** A decimal string as read from the event (it went through JSON and a store); null when it is not one. */
+function bigintOf(value: string | null | undefined): bigint | null {
+  if (value === null || value === undefined) return null;
+  try {
+    return BigInt(value);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An owner balance as a reader weighs it: the amount in whole tokens with the symbol, and its
+ * share of the supply when the supply is known. A bare "25.2M" said neither what was held nor
+ * whether it was much.
+ */
+function ownerAmount(value: string | null, token: TokenRef): { amount: string; share: string | null } {
+  if (value === null) return { amount: 'none', share: null };
+  const amount = bigintOf(value);
+  if (amount === null) return { amount: UNKNOWN, share: null };
+  if (amount === 0n) return { amount: 'none', share: null };
+  const decimals = token.decimals;
+  const symbol = untrusted(token.symbol, 16);
+  if (decimals === null || decimals === undefined) return { amount: `${formatTokenAmount(amount, 0)} units`, share: null };
+  const share = sharePercent(amount, bigintOf(token.totalSupply));
+  return { amount: symbol === '' ? formatTokenAmount(amount, decimals) : `${formatTokenAmount(amount, decimals)} ${symbol}`, share: share === null ? null : percent(share) };
+}
+
+/** "25.2M MOCHI (5.04%) → 17.8M MOCHI (3.56% of supply)": the last share named says what the shares are of. */
+function ownerChange(from: string | null, to: string | null, token: TokenRef): string {
+  const before = ownerAmount(from, token);
+  const after = ownerAmount(to, token);
+  const lastShare = after.share !== null ? 'after' : 'before';
+  const shown = (side: { amount: string; share: string | null }, which: 'before' | 'after') =>
+    side.share === null ? side.amount : `${side.amount} (${side.share}${which === lastShare ? ' of supply' : ''})`;
+  return `${shown(before, 'before')} → ${shown(after, 'after')}`;
+}
+
+/** "Mint authority: renounced → active (AbCd…WxYz)", "Owner balance: 25.2M MOCHI (5.04%) → 17.8M MOCHI (3.56% of supply)" */
+export function flagChangeText(change: FlagChange, token: TokenRef): string {
+  const label = FLAG_LABELS[change.flag];
+  switch (change.flag) {
+    case 'mintAuthority':
+    case 'freezeAuthority':
+      return `${label}: ${authorityState(change.from)} → ${authorityState(change.to)}`;
+    case 'mutable': {
+      const word = (value: string | null) => (value === 'true' ? 'mutable' : value === 'false' ? 'immutable' : UNKNOWN);
+      return `${label}: ${word(change.from)} → ${word(change.to)}`;
+    }
+    case 'ownerBalance':
+      return `${label}: ${ownerChange(change.from, change.to, token)}`;
+  }
+}
+
+function riskFlagCard(event: RiskFlagEvent): Card {
+  const lines = event.changes.map((change) => flagChangeText(change, event.token));
+  return base(event, `Risk flag changed: ${tokenName(event.token)}`, [field('Changed', lines.join('\n')), field('Token', tokenLink(event.token), true)], tokenActions(event.token));
+}
+
+export const riskFlagKind = defineAlertKind({
+  name: 'risk-flag',
+  family: 'token',
+  words: ['flags'],
+  groups: ['risk'],
+  describe: () => 'risk flags',
+  detector: { input: 'token', detect: (last, next) => detectRiskFlags(last, next) },
+  card: riskFlagCard,
+});
