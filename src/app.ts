@@ -13,7 +13,7 @@
  * order: no new commands, no new alerts, sends under way finished, sockets and the database closed.
  */
 import { randomBytes } from 'node:crypto';
-import { alertCardWithChart } from './cards/alertCard';
+import { alertCardWithChart } from './alerts/alertCard';
 import { withSimulatedData } from './cards/simulatedData';
 import { createConsoleChat } from './chats/console/start';
 import { PLATFORM_CHATS, startChats, type ChatStarter, type RunningChat } from './chats/startChats';
