@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { parseDurationMs } from './duration';
 import { ENDPOINTS, isEndpointName, type EndpointName } from './market/endpoints';
 import type { RateLimit } from './market/limiter';
+import { AUTO_SUBSCRIPTIONS_PER_SOCKET, type PackingSetting } from './market/stream/packing';
 
 export type { RateLimit };
 
@@ -41,6 +42,8 @@ export interface Config {
   wsMaxFrameBytes: number;
   /** Bytes of events that may wait for a slow consumer, per subscription. */
   wsQueueMaxBytes: number;
+  /** Stream subscriptions one socket carries: 'auto' packs while the service takes it (src/market/stream/packing.ts). */
+  wsSubscriptionsPerSocket: PackingSetting;
   logLevel: string;
   /** When the alert reconciliation runs: a cron expression in UTC (src/jobs/reconcile.ts). */
   reconcileCron: string;
@@ -62,6 +65,11 @@ export interface DiscordConfig {
   restApi: string | null;
   /** Answer a message that is only an address with its token card (needs the Message Content intent). */
   detectAddresses: boolean;
+  /**
+   * 'auto': every shard, as many as Discord recommends, in this process. Otherwise the shards this
+   * process runs out of `count` in all (the other processes run the rest).
+   */
+  shards: 'auto' | { ids: number[]; count: number };
 }
 
 export interface TelegramConfig {
@@ -205,6 +213,11 @@ function serviceUrl(variable: string) {
     });
 }
 
+/** Packed subscriptions a socket may carry when set by hand: the simulator takes 1,000 a socket. */
+const MAX_SUBSCRIPTIONS_PER_SOCKET = 1_000;
+/** Discord's largest bots run tens of thousands of shards; a bigger count is a typo. */
+const MAX_SHARD_COUNT = 100_000;
+
 const RATE_LIMIT_FORM = 'COUNT/WINDOW, a whole count and a window with a unit, ms, s, m or h (e.g. 100/60s)';
 const TTL_FORM = `${DURATION_FORM}, or 0 to disable`;
 const DEFAULT_RATE_LIMITS = 'token-technicals=100/60s';
@@ -228,6 +241,21 @@ const EnvSchema = z.object({
   TMDS_CACHE_MAX_SIZE: size('TMDS_CACHE_MAX_SIZE', 64 * 1024, 1024 * 1024 * 1024, 48 * 1024 * 1024),
   TMDS_WS_MAX_FRAME: size('TMDS_WS_MAX_FRAME', 1024, 256 * 1024 * 1024, 1024 * 1024),
   TMDS_WS_QUEUE_MAX_SIZE: size('TMDS_WS_QUEUE_MAX_SIZE', 64 * 1024, 1024 * 1024 * 1024, 4 * 1024 * 1024),
+  TMDS_WS_SUBSCRIPTIONS_PER_SOCKET: z
+    .string()
+    .optional()
+    .transform((value): PackingSetting => {
+      const text = (value ?? '').trim().toLowerCase();
+      if (text === '' || text === 'auto') return 'auto';
+      const count = parsePlainInteger(text);
+      if (count === null || count < 1 || count > MAX_SUBSCRIPTIONS_PER_SOCKET) {
+        throw new ConfigError(
+          'TMDS_WS_SUBSCRIPTIONS_PER_SOCKET',
+          `must be auto (pack up to ${AUTO_SUBSCRIPTIONS_PER_SOCKET} while the service takes them) or a whole number from 1 to ${MAX_SUBSCRIPTIONS_PER_SOCKET}, written in plain digits`,
+        );
+      }
+      return count;
+    }),
   // The simulator's --seed flag takes the same range (src/simulator/cliArgs.ts).
   SIMULATOR_SEED: wholeNumber('SIMULATOR_SEED', 0, 2 ** 32 - 1, 42),
   RECONCILE_CRON: z
@@ -259,6 +287,8 @@ const EnvSchema = z.object({
   DISCORD_GUILD_ID: z.string().optional(),
   DISCORD_REST_API: httpUrl('DISCORD_REST_API', ['https:', 'http:']),
   DISCORD_DETECT_ADDRESSES: z.string().optional(),
+  DISCORD_SHARDS: z.string().optional(),
+  DISCORD_SHARD_COUNT: wholeNumber('DISCORD_SHARD_COUNT', 1, MAX_SHARD_COUNT, 0),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -299,6 +329,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cacheMaxBytes: parsed.TMDS_CACHE_MAX_SIZE,
     wsMaxFrameBytes: parsed.TMDS_WS_MAX_FRAME,
     wsQueueMaxBytes: parsed.TMDS_WS_QUEUE_MAX_SIZE,
+    wsSubscriptionsPerSocket: parsed.TMDS_WS_SUBSCRIPTIONS_PER_SOCKET,
     logLevel: parsed.LOG_LEVEL,
     reconcileCron: parsed.RECONCILE_CRON,
     databasePath: parsed.DATABASE_PATH,
@@ -385,7 +416,34 @@ function readDiscord(parsed: z.output<typeof EnvSchema>): DiscordConfig | null {
     guildId: guildId === '' ? null : guildId,
     restApi: parsed.DISCORD_REST_API ?? null,
     detectAddresses: detect === '1' || detect === 'true',
+    shards: readShards(parsed.DISCORD_SHARDS ?? '', parsed.DISCORD_SHARD_COUNT),
   };
+}
+
+const SHARDS_FORM = 'auto, or shard ids and ranges, comma-separated (e.g. 0-3 or 0,2,4-7)';
+
+/**
+ * DISCORD_SHARDS and DISCORD_SHARD_COUNT. `auto` (or unset) runs every shard Discord recommends;
+ * a count alone runs all of that many here; ids or ranges run those of the count (the processes of
+ * a bot split across machines each name theirs, with the same count).
+ */
+function readShards(text: string, count: number): DiscordConfig['shards'] {
+  const trimmed = text.trim().toLowerCase();
+  if (trimmed === '' || trimmed === 'auto') {
+    return count === 0 ? 'auto' : { ids: Array.from({ length: count }, (_, id) => id), count };
+  }
+  const ids = new Set<number>();
+  for (const part of trimmed.split(',').map((item) => item.trim())) {
+    const range = /^(\d+)(?:-(\d+))?$/.exec(part);
+    const first = range === null ? null : parsePlainInteger(range[1] ?? '');
+    const last = range === null ? null : range[2] === undefined ? first : parsePlainInteger(range[2]);
+    if (first === null || last === null || last < first || last >= MAX_SHARD_COUNT) throw new ConfigError('DISCORD_SHARDS', `must be ${SHARDS_FORM}`);
+    for (let id = first; id <= last; id++) ids.add(id);
+  }
+  if (count === 0) throw new ConfigError('DISCORD_SHARD_COUNT', 'is required with DISCORD_SHARDS: the number of shards of the whole bot, over every process');
+  const sorted = [...ids].sort((a, b) => a - b);
+  if ((sorted.at(-1) ?? 0) >= count) throw new ConfigError('DISCORD_SHARDS', `must name shards below DISCORD_SHARD_COUNT (${count}): ids run from 0 to ${count - 1}`);
+  return { ids: sorted, count };
 }
 
 /** Loads `.env` from the working directory into process.env when the file exists; real environment variables win. */

@@ -172,4 +172,40 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TMDS_BODY_LIMITS: 'chart-history=lots' })).toThrow(/TMDS_BODY_LIMITS/);
     expect(() => loadConfig({ TMDS_CACHE_MAX_SIZE: '2GB' })).toThrow(/TMDS_CACHE_MAX_SIZE/);
   });
+
+  it('reads TMDS_WS_SUBSCRIPTIONS_PER_SOCKET: auto by default, or a whole number from 1 to 1000', () => {
+    expect(loadConfig({}).wsSubscriptionsPerSocket).toBe('auto');
+    expect(loadConfig({ TMDS_WS_SUBSCRIPTIONS_PER_SOCKET: ' AUTO ' }).wsSubscriptionsPerSocket).toBe('auto');
+    expect(loadConfig({ TMDS_WS_SUBSCRIPTIONS_PER_SOCKET: '1' }).wsSubscriptionsPerSocket).toBe(1);
+    expect(loadConfig({ TMDS_WS_SUBSCRIPTIONS_PER_SOCKET: '250' }).wsSubscriptionsPerSocket).toBe(250);
+    for (const wrong of ['0', '1001', '1e2', 'many', '-1']) {
+      expect(() => loadConfig({ TMDS_WS_SUBSCRIPTIONS_PER_SOCKET: wrong }), wrong).toThrow(
+        /^Invalid configuration: TMDS_WS_SUBSCRIPTIONS_PER_SOCKET must be auto \(pack up to 500 while the service takes them\) or a whole number from 1 to 1000/,
+      );
+    }
+  });
+
+  describe('Discord shards', () => {
+    const discord = { DISCORD_TOKEN: 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfakeX.abcdefghijklmnopqrstuvwxyz0123456789', DISCORD_APP_ID: '1100000000000000001', TMDS_BASE_URL: 'simulator' };
+
+    it('run every shard Discord recommends by default, or all of a count set by hand', () => {
+      expect(loadConfig(discord).discord?.shards).toBe('auto');
+      expect(loadConfig({ ...discord, DISCORD_SHARDS: 'auto' }).discord?.shards).toBe('auto');
+      expect(loadConfig({ ...discord, DISCORD_SHARD_COUNT: '4' }).discord?.shards).toEqual({ ids: [0, 1, 2, 3], count: 4 });
+    });
+
+    it('run the ids and ranges named, out of DISCORD_SHARD_COUNT', () => {
+      expect(loadConfig({ ...discord, DISCORD_SHARDS: '0-3', DISCORD_SHARD_COUNT: '8' }).discord?.shards).toEqual({ ids: [0, 1, 2, 3], count: 8 });
+      expect(loadConfig({ ...discord, DISCORD_SHARDS: '6, 0,2-3,2', DISCORD_SHARD_COUNT: '8' }).discord?.shards).toEqual({ ids: [0, 2, 3, 6], count: 8 });
+    });
+
+    it('refuse a list without a count, an id past the count, and what is no list', () => {
+      expect(() => loadConfig({ ...discord, DISCORD_SHARDS: '0-3' })).toThrow(/^Invalid configuration: DISCORD_SHARD_COUNT is required with DISCORD_SHARDS/);
+      expect(() => loadConfig({ ...discord, DISCORD_SHARDS: '2-4', DISCORD_SHARD_COUNT: '4' })).toThrow(/DISCORD_SHARDS must name shards below DISCORD_SHARD_COUNT \(4\)/);
+      for (const wrong of ['3-1', 'one', '0-', '1.5', '-2']) {
+        expect(() => loadConfig({ ...discord, DISCORD_SHARDS: wrong, DISCORD_SHARD_COUNT: '4' }), wrong).toThrow(/^Invalid configuration: DISCORD_SHARDS must be auto, or shard ids and ranges/);
+      }
+      expect(() => loadConfig({ ...discord, DISCORD_SHARD_COUNT: '0' })).toThrow(/DISCORD_SHARD_COUNT must be a whole number from 1/);
+    });
+  });
 });
