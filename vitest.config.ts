@@ -2,9 +2,12 @@ import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Two projects in one run, sharing one pool of workers: the conformance suite, whose global setup
- * starts the simulator once for all its files (and only when one of them is queued), and the rest.
+ * Three projects in one run, sharing one pool of workers: the conformance suite, whose global setup
+ * starts the simulator once for all its files (and only when one of them is queued); the store and
+ * the alerts end to end, whose global setup starts a throwaway PostgreSQL once (both stores run
+ * their contract suites; without PostgreSQL, SQLite's half runs alone); and the rest.
  */
+const STORE_FILES = ['test/store/**/*.test.ts', 'test/e2e/alerts.test.ts', 'test/e2e/postgres*.test.ts'];
 export default defineConfig({
   test: {
     testTimeout: 20_000,
@@ -23,7 +26,15 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/conformance/**'],
+          exclude: [...configDefaults.exclude, 'test/conformance/**', ...STORE_FILES],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'store',
+          include: STORE_FILES,
+          globalSetup: ['test/support/postgres/globalSetup.ts'],
         },
       },
       {

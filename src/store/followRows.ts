@@ -93,7 +93,7 @@ export class FollowReader {
     if (options === undefined) {
       // Kept as written: which names are alert kinds is the alert registry's to say, not the store's.
       const events = row.events === '' ? [] : row.events.split(',').filter((name) => name !== '');
-      options = Object.freeze({ events: Object.freeze(events) as string[], minUsd: row.min_usd, thresholdPct: row.threshold_pct, side: sideOf(row.side) });
+      options = Object.freeze({ events: Object.freeze(events) as FollowOptions['events'], minUsd: row.min_usd, thresholdPct: row.threshold_pct, side: sideOf(row.side) });
       if (this.options.size >= 10_000) this.options.clear();
       this.options.set(id, options);
     }

@@ -9,22 +9,11 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { takeInstanceLock, type InstanceLock } from './instanceLock';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index';
+import { StoreOpenError } from './storeOpenError';
+
+export { StoreOpenError, type StoreOpenReason } from './storeOpenError';
 
 export type SqliteDatabase = Database.Database;
-
-/** Why the database could not be opened; `message` is the one line to print. */
-export type StoreOpenReason = 'corrupt' | 'locked' | 'unreadable' | 'newer-schema' | 'foreign';
-
-export class StoreOpenError extends Error {
-  constructor(
-    readonly path: string,
-    readonly reason: StoreOpenReason,
-    detail: string,
-  ) {
-    super(`Cannot open the database ${path}: ${detail}`);
-    this.name = 'StoreOpenError';
-  }
-}
 
 export interface OpenOptions {
   /** How long start-up waits for the file held by another program (a `sqlite3` shell) before failing; another TokenWatch is refused at once. */

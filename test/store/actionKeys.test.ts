@@ -1,25 +1,25 @@
+/** Action keys kept by a store across restarts: a contract suite, on every store (support/stores.ts). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
-import { chat, tempDir } from './helpers';
+import { chat } from './helpers';
 import { issueOne } from '../support/issueOne';
-
-let store: SqliteStore;
-let path: string;
-let cleanup: () => void;
-
-beforeEach(() => {
-  ({ path, cleanup } = tempDir());
-  store = openSqliteStore(path);
-});
-afterEach(async () => {
-  await store.close();
-  cleanup();
-});
+import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
 
 const NOW = new Date(1_700_000_000_000);
 const LATER = new Date(1_700_000_600_000);
 
-describe('action keys', () => {
+describe.each(STORE_KINDS)('action keys (%s)', (_kind, makeHome) => {
+  let home: StoreHome;
+  let store: ContractStore;
+
+  beforeEach(async () => {
+    home = await makeHome();
+    store = await home.open();
+  });
+  afterEach(async () => {
+    await store.close();
+    await home.remove();
+  });
+
   it('issues short opaque keys of [A-Za-z0-9_-] that resolve in their chat', async () => {
     const keys = new Set<string>();
     for (let i = 0; i < 200; i += 1) {
@@ -61,7 +61,7 @@ describe('action keys', () => {
     const lasting = await issueOne(store.actionKeys, { command: 'token', args: ['TokenA'] }, chat('1'), LATER);
     const brief = await issueOne(store.actionKeys, { command: 'token', args: ['TokenB'] }, chat('1'), new Date(NOW.getTime() + 1000));
     await store.close();
-    store = openSqliteStore(path);
+    store = await home.open();
     expect(await store.actionKeys.resolve(lasting, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'] } });
     expect(await store.actionKeys.prune(new Date(NOW.getTime() + 999))).toBe(0);
     expect(await store.actionKeys.prune(new Date(NOW.getTime() + 1000))).toBe(1);

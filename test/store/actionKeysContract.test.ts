@@ -1,11 +1,12 @@
 /**
- * The in-memory and the SQLite action key stores answer alike: the same cases run against both.
+ * The in-memory, the SQLite and the PostgreSQL action key stores answer alike: the same cases run
+ * against each (PostgreSQL when the run's throwaway server started).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ActionKeyStore } from '../../src/store/actionKeys';
 import { MemoryActionKeyStore } from '../support/memoryActionKeys';
-import { openSqliteStore } from '../../src/store/sqliteStore';
-import { chat, tempDir } from './helpers';
+import { chat } from './helpers';
+import { STORE_KINDS } from './support/stores';
 import { issueOne } from '../support/issueOne';
 
 let cleanups: Array<() => Promise<void> | void> = [];
@@ -14,20 +15,20 @@ afterEach(async () => {
   cleanups = [];
 });
 
-const STORES: Array<[string, () => ActionKeyStore]> = [
-  ['memory', () => new MemoryActionKeyStore()],
-  [
-    'sqlite',
-    () => {
-      const { path, cleanup } = tempDir();
-      const store = openSqliteStore(path);
+const STORES: Array<[string, () => Promise<ActionKeyStore>]> = [
+  ['memory', async () => new MemoryActionKeyStore()],
+  ...STORE_KINDS.map(([kind, makeHome]): [string, () => Promise<ActionKeyStore>] => [
+    kind,
+    async () => {
+      const home = await makeHome();
+      const store = await home.open();
       cleanups.push(async () => {
         await store.close();
-        cleanup();
+        await home.remove();
       });
       return store.actionKeys;
     },
-  ],
+  ]),
 ];
 
 const NOW = new Date(1_700_000_000_000);
@@ -35,7 +36,7 @@ const LATER = new Date(1_700_000_600_000);
 
 describe.each(STORES)('the %s action key store', (_name, make) => {
   it('answers ok, expired, wrong-chat and unknown alike', async () => {
-    const keys = make();
+    const keys = await make();
     const here = chat('1', 'telegram', '4');
     const key = await issueOne(keys, { command: 'holders', args: ['TokenA', '2'], refresh: true }, here, LATER);
     expect(key).toMatch(/^[A-Za-z0-9_-]{1,20}$/);
@@ -50,7 +51,7 @@ describe.each(STORES)('the %s action key store', (_name, make) => {
   });
 
   it('issues a card\'s keys together, in order, as one by one', async () => {
-    const keys = make();
+    const keys = await make();
     const actions = [
       { label: 'Chart', command: 'chart', args: ['TokenA'] },
       { label: 'Refresh', command: 'token', args: ['TokenA'], refresh: true },
@@ -65,7 +66,7 @@ describe.each(STORES)('the %s action key store', (_name, make) => {
   });
 
   it('keeps what was issued, whatever happens to the action afterwards', async () => {
-    const keys = make();
+    const keys = await make();
     const action = { command: 'token', args: ['TokenA'] };
     const key = await issueOne(keys, action, chat('1'), LATER);
     action.args.push('changed');
@@ -73,7 +74,7 @@ describe.each(STORES)('the %s action key store', (_name, make) => {
   });
 
   it('prunes keys expired at or before now', async () => {
-    const keys = make();
+    const keys = await make();
     await issueOne(keys, { command: 'token', args: [] }, chat('1'), new Date(NOW.getTime() + 1000));
     await issueOne(keys, { command: 'token', args: [] }, chat('1'), LATER);
     expect(await keys.prune(new Date(NOW.getTime() + 999))).toBe(0);

@@ -1,21 +1,21 @@
+/** Follows and chat settings: a contract suite, the same cases on every store (support/stores.ts). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
-import { chat, newFollow, tempDir } from './helpers';
+import { chat, newFollow } from './helpers';
+import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
 
-let store: SqliteStore;
-let path: string;
-let cleanup: () => void;
+describe.each(STORE_KINDS)('follows (%s)', (_kind, makeHome) => {
+  let home: StoreHome;
+  let store: ContractStore;
 
-beforeEach(() => {
-  ({ path, cleanup } = tempDir());
-  store = openSqliteStore(path);
-});
-afterEach(async () => {
-  await store.close();
-  cleanup();
-});
+  beforeEach(async () => {
+    home = await makeHome();
+    store = await home.open();
+  });
+  afterEach(async () => {
+    await store.close();
+    await home.remove();
+  });
 
-describe('follows', () => {
   it('adds a follow, then updates its options and label instead of adding a second', async () => {
     const group = chat('-100');
     const added = await store.follows.upsert(newFollow(group, 'WalletA', { kind: 'wallet', label: 'whale', options: { events: ['wallet-trade'], minUsd: 500, thresholdPct: 0, side: 'buy' } }));
@@ -137,7 +137,7 @@ describe('follows', () => {
     await store.chats.updateSettings(chat('1'), { detectAddresses: true });
     await store.chats.pause(chat('9'), 'Missing Access', new Date());
     await store.close();
-    store = openSqliteStore(path);
+    store = await home.open();
     expect((await store.follows.get(chat('1'), 'TokenA'))?.address).toBe('TokenA');
     expect(await store.chats.settings(chat('1'))).toEqual({ detectAddresses: true });
     expect(await store.chats.settings(chat('2'))).toEqual({ detectAddresses: null });

@@ -1,22 +1,26 @@
+/**
+ * Delivery across closes and reopens loses and repeats nothing: a contract suite, on every store
+ * (support/stores.ts).
+ */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
-import { chat, priceEvent, tempDir, tokenSnapshot } from './helpers';
+import { chat, priceEvent, tokenSnapshot } from './helpers';
+import { STORE_KINDS } from './support/stores';
 
-let cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const cleanup of cleanups) cleanup();
+let cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups) await cleanup();
   cleanups = [];
 });
 
 const T0 = new Date(1_700_000_000_000);
 const CHATS = ['1', '2', '3'];
 
-describe('closing and reopening in the middle of delivery', () => {
+describe.each(STORE_KINDS)('closing and reopening the %s store in the middle of delivery', (_kind, makeHome) => {
   it('loses and repeats nothing', async () => {
-    const { path, cleanup } = tempDir();
-    cleanups.push(cleanup);
-    let store: SqliteStore = openSqliteStore(path);
+    const home = await makeHome();
+    cleanups.push(home.remove);
+    let store = await home.open();
     for (let i = 0; i < 10; i += 1) {
       await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', `k${i}`), to: CHATS.map((id) => ({ chat: chat(id), label: null })) }], T0);
     }
@@ -27,14 +31,14 @@ describe('closing and reopening in the middle of delivery', () => {
     await store.outbox.markDelivered(batch.slice(0, 6).map((row) => row.id), T0);
     await store.close();
 
-    store = openSqliteStore(path);
+    store = await home.open();
     for (;;) {
       const rows = await store.outbox.due('telegram', T0, 7);
       if (rows.length === 0) break;
       for (const row of rows) sent.push(`${row.chat.chatId}/${row.event.key}`);
       await store.outbox.markDelivered(rows.map((row) => row.id), T0);
       await store.close();
-      store = openSqliteStore(path);
+      store = await home.open();
     }
     await store.close();
     const expected = CHATS.flatMap((id) => Array.from({ length: 10 }, (_, i) => `${id}/k${i}`));
@@ -65,8 +69,8 @@ describe('closing and reopening in the middle of delivery', () => {
 
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { maxLength: 80 }), async (ops) => {
-        const { path, cleanup } = tempDir();
-        let store = openSqliteStore(path);
+        const home = await makeHome();
+        let store = await home.open();
         // Time only moves forward; a failed row is retried one tick later.
         let clock = T0.getTime();
         const wanted = new Set<string>();
@@ -109,13 +113,13 @@ describe('closing and reopening in the middle of delivery', () => {
               await store.outbox.retryAt(rows.map((row) => row.id), new Date(clock + 1), 'boom');
             } else {
               await store.close();
-              store = openSqliteStore(path);
+              store = await home.open();
             }
           }
           await Promise.all(unawaited);
           // Finally, a restart, every chat resumed, and a full drain.
           await store.close();
-          store = openSqliteStore(path);
+          store = await home.open();
           for (const id of paused) await store.chats.resume(chat(id));
           paused.clear();
           clock += 10;
@@ -128,7 +132,7 @@ describe('closing and reopening in the middle of delivery', () => {
           expect([...sent].sort()).toEqual([...wanted].sort());
         } finally {
           await store.close();
-          cleanup();
+          await home.remove();
         }
       }),
       // Fewer, longer runs: each opens a store (a file and a thread), which costs more than its ops.

@@ -1,0 +1,54 @@
+/**
+ * Brings a PostgreSQL database's schema up to date at start: every migration it lacks, in one
+ * transaction, under a transaction-level advisory lock, so that two TokenWatch processes starting
+ * at once migrate once (the second waits for the first's commit, then finds nothing to do). A
+ * database written by a newer TokenWatch is refused, as SQLite's is, and so is one holding tables
+ * of our names that are not ours; both are left as they were (the transaction rolls back whole).
+ */
+import type { PoolClient } from 'pg';
+import { StoreOpenError } from '../storeOpenError';
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './migrations/index';
+
+/** "tokenw" in ASCII: the advisory lock every TokenWatch takes to migrate. */
+export const MIGRATION_LOCK = 0x746f6b656e77;
+
+/** The schema version recorded in the database, or null when it has none (a new database). */
+export async function schemaVersion(client: Pick<PoolClient, 'query'>): Promise<number | null> {
+  const table = await client.query<{ found: string | null }>("SELECT to_regclass('tokenwatch_schema')::text AS found");
+  if (table.rows[0]?.found == null) return null;
+  const row = await client.query<{ version: number }>('SELECT version FROM tokenwatch_schema');
+  return row.rows[0]?.version ?? 0;
+}
+
+/** Applies what is missing; throws StoreOpenError naming `where` (the address without its password). */
+export async function migrate(client: PoolClient, where: string): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const found = await schemaVersion(client);
+    if (found !== null && found > PG_SCHEMA_VERSION) {
+      throw new StoreOpenError(where, 'newer-schema', `it has schema version ${found}, newer than this TokenWatch knows (${PG_SCHEMA_VERSION}); upgrade TokenWatch or restore a backup`);
+    }
+    if (found === null) {
+      await client.query('CREATE TABLE tokenwatch_schema (version integer NOT NULL)');
+      await client.query('INSERT INTO tokenwatch_schema (version) VALUES (0)');
+    }
+    const current = found ?? 0;
+    for (const migration of PG_MIGRATIONS) {
+      if (migration.version <= current) continue;
+      await client.query(migration.sql);
+      await client.query('UPDATE tokenwatch_schema SET version = $1', [migration.version]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    if (error instanceof StoreOpenError) throw error;
+    const code = error !== null && typeof error === 'object' && 'code' in error ? String(error.code) : '';
+    // 42P07: duplicate_table. A table of our name that we did not make.
+    if (code === '42P07') {
+      const text = error instanceof Error ? error.message : String(error);
+      throw new StoreOpenError(where, 'foreign', `it holds tables that are not TokenWatch's (${text}); it was left untouched`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The numbered PostgreSQL migrations, oldest first; each a TS module exporting its SQL, so that
+ * the production build carries them. The table `tokenwatch_schema` holds the number of the last
+ * one applied. Never edit a published migration: add the next number.
+ */
+import { sql as initial } from './001_initial';
+
+export interface PgMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const PG_MIGRATIONS: readonly PgMigration[] = [{ version: 1, name: 'initial', sql: initial }];
+
+/** The schema version this build writes and understands. */
+export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

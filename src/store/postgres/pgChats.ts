@@ -1,0 +1,91 @@
+/**
+ * Chat settings and the paused state in PostgreSQL, one row per chat (a group's topics share it),
+ * and a Telegram group's move to its supergroup. Pausing is delivery's (a chat that refused a
+ * message), so it waits for the server through an outage; the rest serve commands and fail at once.
+ */
+import type { ChatRef, Platform } from '../../model/chat';
+import type { ChatRepository, ChatSettings } from '../store';
+import type { PgDatabase } from './pgDatabase';
+
+type ChatId = Pick<ChatRef, 'platform' | 'chatId'>;
+
+/**
+ * A group's move, where the new id may already have rows of its own (a follow of the same address,
+ * the same alert): the new id's row wins and the old one is dropped, never two of one thing. SQLite
+ * says it with UPDATE OR IGNORE; here the old rows that would collide go first.
+ */
+const MOVES = [
+  `DELETE FROM follows f WHERE platform = $1 AND chat_id = $2
+     AND EXISTS (SELECT 1 FROM follows g WHERE g.platform = $1 AND g.chat_id = $3 AND g.thread_id = f.thread_id AND g.address = f.address)`,
+  'UPDATE follows SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
+  'DELETE FROM chats WHERE platform = $1 AND chat_id = $2 AND EXISTS (SELECT 1 FROM chats n WHERE n.platform = $1 AND n.chat_id = $3)',
+  'UPDATE chats SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
+  `DELETE FROM outbox o WHERE platform = $1 AND chat_id = $2
+     AND EXISTS (SELECT 1 FROM outbox n WHERE n.platform = $1 AND n.chat_id = $3 AND n.thread_id = o.thread_id AND n.event_id = o.event_id)`,
+  'UPDATE outbox SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
+  'UPDATE action_keys SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
+];
+
+export class PgChats implements ChatRepository {
+  /**
+   * `changed` is told whenever which chats are paused, or where follows live, changes; `settle`
+   * writes commits still waiting (see PgState), so that a migration moves their rows too.
+   */
+  constructor(
+    private readonly db: PgDatabase,
+    private readonly changed: () => void,
+    private readonly settle: () => Promise<void> = async () => undefined,
+  ) {}
+
+  async pause(chat: ChatId, reason: string, now: Date): Promise<void> {
+    await this.db.durableQuery({
+      text: `INSERT INTO chats (platform, chat_id, paused_at, pause_reason) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (platform, chat_id) DO UPDATE SET paused_at = excluded.paused_at, pause_reason = excluded.pause_reason`,
+      values: [chat.platform, chat.chatId, now.getTime(), reason],
+    });
+    this.changed();
+  }
+
+  async resume(chat: ChatId): Promise<void> {
+    await this.db.query({ text: 'UPDATE chats SET paused_at = NULL, pause_reason = NULL WHERE platform = $1 AND chat_id = $2', values: [chat.platform, chat.chatId] });
+    this.changed();
+  }
+
+  async pausedReason(chat: ChatId): Promise<string | null> {
+    const row = await this.select(chat);
+    if (!row || row.paused_at === null) return null;
+    return row.pause_reason ?? '';
+  }
+
+  async settings(chat: ChatId): Promise<ChatSettings> {
+    const row = await this.select(chat);
+    return { detectAddresses: row?.detect_addresses ?? null };
+  }
+
+  async updateSettings(chat: ChatId, settings: Partial<ChatSettings>): Promise<void> {
+    if (settings.detectAddresses === undefined) return;
+    await this.db.query({
+      text: `INSERT INTO chats (platform, chat_id, detect_addresses) VALUES ($1, $2, $3)
+             ON CONFLICT (platform, chat_id) DO UPDATE SET detect_addresses = excluded.detect_addresses`,
+      values: [chat.platform, chat.chatId, settings.detectAddresses],
+    });
+  }
+
+  async migrate(platform: Platform, fromChatId: string, toChatId: string): Promise<void> {
+    if (fromChatId === toChatId) return;
+    await this.settle();
+    await this.db.transaction(async (client) => {
+      for (const move of MOVES) await client.query(move, [platform, fromChatId, toChatId]);
+    });
+    this.changed();
+  }
+
+  private async select(chat: ChatId): Promise<{ paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null } | undefined> {
+    const { rows } = await this.db.query<{ paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null }>({
+      name: 'tw_chat',
+      text: 'SELECT paused_at, pause_reason, detect_addresses FROM chats WHERE platform = $1 AND chat_id = $2',
+      values: [chat.platform, chat.chatId],
+    });
+    return rows[0];
+  }
+}

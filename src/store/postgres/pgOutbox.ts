@@ -1,0 +1,142 @@
+/**
+ * The outbox in PostgreSQL, shared by senders: `due` claims the rows it gives with
+ * SELECT … FOR UPDATE SKIP LOCKED, writing its claimer id and a lease on each, so that two senders
+ * (two processes) never take the same row; `markDelivered` marks only rows this claimer holds.
+ * A claimer asking again gets its own claimed rows back (and renews the lease), so a chat held
+ * after a failure is taken up where it was; `retryAt` and `close` give claims back, and a claim
+ * whose lease has run out (its sender died) may be taken by another.
+ *
+ * Delivery's calls wait for the server through an outage (`durable`); `pending` (the /status
+ * command's) fails at once.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { ChatRef, Platform } from '../../model/chat';
+import type { AlertEvent } from '../../model/events';
+import type { OutboxEntry } from '../../model/follow';
+import { ChatInterner, type ChatColumns } from '../rows';
+import type { OutboxRepository } from '../store';
+import type { PgDatabase } from './pgDatabase';
+
+interface DueRow extends ChatColumns {
+  id: number;
+  event_id: number;
+  label: string | null;
+  attempts: number;
+  created_at: number;
+  next_attempt_at: number;
+  event: string;
+}
+
+/** Last errors are kept for the operator, not whole: a platform's error body can be long. */
+const MAX_ERROR_LENGTH = 500;
+
+/**
+ * How long a claim holds without being renewed. Each delivery round renews its own, so this only
+ * bounds how long the rows of a sender that died wait for another (or for the next start).
+ */
+export const CLAIM_LEASE_MS = 60_000;
+
+const CLAIM_DUE = `
+WITH picked AS (
+  SELECT o.id FROM outbox o
+  WHERE o.platform = $1 AND o.delivered_at IS NULL AND o.next_attempt_at <= $2
+    AND (o.claimed_by IS NULL OR o.claimed_by = $4 OR o.claimed_until <= $2)
+    AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = o.platform AND c.chat_id = o.chat_id AND c.paused_at IS NOT NULL)
+  ORDER BY o.id
+  LIMIT $3
+  FOR UPDATE OF o SKIP LOCKED),
+claimed AS (
+  UPDATE outbox o SET claimed_by = $4, claimed_until = $5 FROM picked WHERE o.id = picked.id
+  RETURNING o.id, o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, o.attempts, o.created_at, o.next_attempt_at)
+SELECT c.*, e.event FROM claimed c JOIN events e ON e.id = c.event_id ORDER BY c.id`;
+
+export class PgOutbox implements OutboxRepository {
+  /** Who this store is to the other senders: host, process and a random part (a process may open two stores). */
+  readonly claimer = `${hostname().slice(0, 40)}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  private readonly chats = new ChatInterner();
+
+  /** `settle` writes commits still waiting (see PgState), so that every read sees them. */
+  constructor(
+    private readonly db: PgDatabase,
+    private readonly settle: () => Promise<void> = async () => undefined,
+  ) {}
+
+  async due(platform: Platform, now: Date, limit: number): Promise<OutboxEntry[]> {
+    const count = Math.max(0, Math.floor(limit));
+    if (count === 0) return [];
+    await this.settle();
+    const at = now.getTime();
+    const { rows } = await this.db.durableQuery<DueRow>({ name: 'tw_outbox_claim', text: CLAIM_DUE, values: [platform, at, count, this.claimer, at + CLAIM_LEASE_MS] });
+    // Rows of one event share one parsed event object, so a sender can build its card once.
+    const events = new Map<number, AlertEvent>();
+    return rows.map((row) => {
+      let event = events.get(row.event_id);
+      if (event === undefined) {
+        // Written by this store from an AlertEvent and never edited: read back as what it was.
+        event = JSON.parse(row.event) as AlertEvent;
+        events.set(row.event_id, event);
+      }
+      return {
+        id: row.id,
+        chat: this.chats.chat(row),
+        event,
+        label: row.label,
+        attempts: row.attempts,
+        createdAt: new Date(row.created_at),
+        nextAttemptAt: new Date(row.next_attempt_at),
+      };
+    });
+  }
+
+  /** Only rows this store claimed: a row another sender holds is its to mark. */
+  async markDelivered(ids: number[], at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.durableQuery({
+      name: 'tw_outbox_delivered',
+      text: 'UPDATE outbox SET delivered_at = $1, claimed_by = NULL, claimed_until = NULL WHERE id = ANY($2::bigint[]) AND delivered_at IS NULL AND claimed_by = $3',
+      values: [at.getTime(), ids, this.claimer],
+    });
+  }
+
+  /** One more failed attempt, and the claim given back: any sender may take the row when it is due. */
+  async retryAt(ids: number[], next: Date, error: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.durableQuery({
+      name: 'tw_outbox_retry',
+      text: `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1, last_error = $2, claimed_by = NULL, claimed_until = NULL
+             WHERE id = ANY($3::bigint[]) AND delivered_at IS NULL AND (claimed_by IS NULL OR claimed_by = $4)`,
+      values: [next.getTime(), error.slice(0, MAX_ERROR_LENGTH), ids, this.claimer],
+    });
+  }
+
+  async deferChat(chat: Pick<ChatRef, 'platform' | 'chatId'>, until: Date): Promise<void> {
+    await this.settle();
+    await this.db.durableQuery({
+      text: 'UPDATE outbox SET next_attempt_at = greatest(next_attempt_at, $1) WHERE delivered_at IS NULL AND platform = $2 AND chat_id = $3',
+      values: [until.getTime(), chat.platform, chat.chatId],
+    });
+  }
+
+  async pending(): Promise<{ count: number; oldest: Date | null }> {
+    await this.settle();
+    const { rows } = await this.db.query<{ count: number; oldest: number | null }>({
+      text: 'SELECT count(*)::int AS count, min(created_at) AS oldest FROM outbox WHERE delivered_at IS NULL',
+    });
+    const row = rows[0];
+    return { count: row?.count ?? 0, oldest: row?.oldest == null ? null : new Date(row.oldest) };
+  }
+
+  async prune(before: Date): Promise<number> {
+    return this.db.transaction(async (client) => {
+      const removed = (await client.query('DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < $1', [before.getTime()])).rowCount ?? 0;
+      if (removed > 0) await client.query('DELETE FROM events e WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.event_id = e.id)');
+      return removed;
+    });
+  }
+
+  /** Gives back every claim of this store on rows not delivered, so that the next start (or another sender) takes them at once. */
+  async releaseClaims(): Promise<void> {
+    await this.db.query({ text: 'UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = $1 AND delivered_at IS NULL', values: [this.claimer] });
+  }
+}

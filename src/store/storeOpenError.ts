@@ -1,0 +1,18 @@
+/**
+ * Why a store could not be opened at start: the one line main prints before it stops with exit
+ * code 2. Both stores throw it, SQLite naming its file, PostgreSQL its address without the password.
+ */
+
+/** Why the database could not be opened; `message` is the one line to print. */
+export type StoreOpenReason = 'corrupt' | 'locked' | 'unreadable' | 'newer-schema' | 'foreign' | 'unreachable';
+
+export class StoreOpenError extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: StoreOpenReason,
+    detail: string,
+  ) {
+    super(`Cannot open the database ${path}: ${detail}`);
+    this.name = 'StoreOpenError';
+  }
+}
