@@ -2,7 +2,7 @@
  * The bot wired once, in the order each part needs the one before it:
  *
  *   settings → market data (the service, checked once, or the built-in simulator) → store
- *   (DATABASE_PATH) → live streams → watcher → commands (dispatcher) → chats → delivery
+ *   (DATABASE_URL or DATABASE_PATH) → live streams → watcher → commands (dispatcher) → chats → delivery
  *   → reconciliation
  *
  * On the simulator, every reply and every alert is marked "simulated data" on its way to a chat
@@ -31,7 +31,7 @@ import { StreamClient } from './market/stream';
 import { startReconcileJob, type ReconcileJob } from './jobs/reconcile';
 import { QueryService } from './query/service';
 import { startSimulator, type RunningSimulator } from './simulator/server';
-import { openSqliteStore } from './store/sqliteStore';
+import { openStore } from './store/openStore';
 import type { Store } from './store/store';
 import { createWatcher, type Watcher } from './watch/watcher';
 
@@ -136,8 +136,9 @@ export async function startApp(options: AppOptions): Promise<App> {
     const client = new MarketClient(clientOptions);
     closers.unshift(() => client.close());
 
-    // Throws StoreOpenError (one line naming the path) for a damaged or locked file: main prints it.
-    const store = openSqliteStore(config.databasePath, { logger });
+    // PostgreSQL at DATABASE_URL, else the SQLite file at DATABASE_PATH. Throws StoreOpenError (one
+    // line naming the file, or the address without its password): main prints it.
+    const store = await openStore(config, { logger });
     closers.unshift(() => store.close());
 
     const streams = new StreamClient({

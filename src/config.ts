@@ -49,6 +49,8 @@ export interface Config {
   reconcileCron: string;
   /** The SQLite file of follows, last-seen state and the outbox; its folder is created at start. */
   databasePath: string;
+  /** A PostgreSQL database (`DATABASE_URL`) instead of the SQLite file; null: the file at databasePath. */
+  databaseUrl: string | null;
   /** Null: no Telegram bot token, Telegram is off. */
   telegram: TelegramConfig | null;
   /** Null: no Discord bot token, Discord is off. */
@@ -277,6 +279,18 @@ const EnvSchema = z.object({
       if (path.includes('\u0000')) throw new ConfigError('DATABASE_PATH', 'must be a file path');
       return path;
     }),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((value) => {
+      const url = (value ?? '').trim();
+      if (url === '') return null;
+      // Never echoed: the address may hold the database's password.
+      if (!/^postgres(ql)?:\/\/[^\s]+$/i.test(url) || url.includes('\u0000')) {
+        throw new ConfigError('DATABASE_URL', 'must be a PostgreSQL address, postgres://USER:PASSWORD@HOST:PORT/DATABASE (or postgresql://…)');
+      }
+      return url;
+    }),
   TELEGRAM_BOT_TOKEN: z.string().optional(),
   TELEGRAM_API_ROOT: httpUrl('TELEGRAM_API_ROOT', ['http:', 'https:']),
   TELEGRAM_WEBHOOK_URL: httpUrl('TELEGRAM_WEBHOOK_URL', ['https:', 'http:']),
@@ -302,6 +316,10 @@ const EnvSchema = z.object({
 /** Reads the settings from an environment; throws ConfigError naming the first wrong variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.parse(env);
+  // Two stores named at once: which one the operator meant cannot be guessed, and the other would be silently ignored.
+  if (parsed.DATABASE_URL !== null && (env.DATABASE_PATH ?? '').trim() !== '') {
+    throw new ConfigError('DATABASE_URL', 'and DATABASE_PATH are both set: DATABASE_URL selects PostgreSQL, DATABASE_PATH the SQLite file; set only one');
+  }
   const telegram = readTelegram(parsed);
   const discord = readDiscord(parsed);
   return {
@@ -333,6 +351,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: parsed.LOG_LEVEL,
     reconcileCron: parsed.RECONCILE_CRON,
     databasePath: parsed.DATABASE_PATH,
+    databaseUrl: parsed.DATABASE_URL,
     telegram,
     discord,
   };

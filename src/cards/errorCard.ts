@@ -7,6 +7,7 @@
 import { scrubSecrets } from '../log';
 import { SERVICE_ADDRESS_FORM } from '../market/address';
 import { isMarketError, type MarketError, type MarketErrorKind } from '../market/errors';
+import { isStoreUnavailable } from '../store/storeUnavailable';
 import { usageOf, UsageError } from '../usage';
 import { code, field, rich, type Card, type CardAction, type CardField, type RichText } from './card';
 
@@ -102,6 +103,10 @@ function explain(error: unknown, hint: string | undefined): Card {
   if (isMarketError(error)) {
     const { title, message } = explainMarket(error);
     return { title, description: describe(message, hint), color: 'error', fields: [], actions: [] };
+  }
+  // The bot's own database is away for a moment (a PostgreSQL restart): nothing the person did, nothing to report.
+  if (isStoreUnavailable(error)) {
+    return { title: 'Try again in a moment', description: describe('The bot’s database cannot be reached right now; try again in a moment.', hint), color: 'error', fields: [], actions: [] };
   }
   // A caller's hint says what to do better than the generic advice, so it takes its place.
   const advice = hint?.trim() || 'Try again; if it keeps happening, tell the bot’s operator.';

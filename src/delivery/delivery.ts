@@ -7,6 +7,7 @@ import type { Card } from '../cards/card';
 import type { ChatRef, Platform } from '../model/chat';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
+import { isStoreUnavailable } from '../store/storeUnavailable';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 import { AlertCardCache, type AlertCardBuilder } from './cardCache';
 import { DIGEST_THRESHOLD } from './digest';
@@ -85,8 +86,10 @@ class PlatformLoop {
         if (round.nextRetryAt !== null) nextRetryAt = nextRetryAt === null ? round.nextRetryAt : Math.min(nextRetryAt, round.nextRetryAt);
         if (this.stopped || (!round.more && !this.again)) break;
       } catch (error) {
-        // The store closed under us or a disk error: the poll tries again later.
-        this.logger.error({ err: error, platform: this.drain.platform }, 'alert delivery round failed');
+        // The store closed under us or a disk error: the poll tries again later. A database away
+        // for a while is the store's to log (once when it goes, once when it is back).
+        if (isStoreUnavailable(error)) this.logger.debug({ platform: this.drain.platform }, 'alert delivery waits for the database');
+        else this.logger.error({ err: error, platform: this.drain.platform }, 'alert delivery round failed');
         break;
       }
     }

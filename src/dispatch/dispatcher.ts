@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import type { Card, CardAction } from '../cards/card';
 import { cardForError } from '../cards/errorCard';
+import { isStoreUnavailable } from '../store/storeUnavailable';
 import { actionGoneCard, cooldownCard, managerOnlyCard } from '../cards/noticeCard';
 import { chatKey, type ActionButton, type ChatRef } from '../model/chat';
 import { type ChatReply } from './reply';
@@ -198,12 +199,15 @@ export class Dispatcher {
   /**
    * The error card, with an id that the log line carries too. A failure here still answers. A
    * usage mistake gets no id: there is nothing in the log to look up for a mistyped option, and
-   * its card says all there is.
+   * its card says all there is; nor does a database that is away for a moment ("try again").
    */
   private async failure(error: unknown, name: string, caller: CommandCaller): Promise<ChatReply> {
-    const errorId = error instanceof UsageError ? null : newErrorId();
+    // The database away for a moment is logged once by the store, when it goes and when it is back.
+    const unavailable = isStoreUnavailable(error);
+    const errorId = error instanceof UsageError || unavailable ? null : newErrorId();
     const fields = { command: name.slice(0, 40), chat: chatKey(caller.chat), err: error };
     if (error instanceof UsageError) this.logger.info({ ...fields, err: undefined, usage: error.message }, 'command refused: usage');
+    else if (unavailable) this.logger.debug({ ...fields, err: undefined }, 'command refused: database unavailable');
     else if (isMarketError(error)) this.logger.warn({ errorId, ...fields }, 'command failed: market data');
     else this.logger.error({ errorId, ...fields }, 'command failed');
     const card = this.markCard(cardForError(error, errorId === null ? {} : { errorId }));

@@ -1,6 +1,6 @@
 /**
- * What issue 10 asks the whole path to show, with the simulator's scenario controls, a real SQLite
- * file and real sockets: each alert kind reaches exactly the chats that follow it, once; a dropped
+ * What the whole path must show, with the simulator's scenario controls, a real store (a SQLite
+ * file, and a PostgreSQL database when the run's throwaway server started) and real sockets: each alert kind reaches exactly the chats that follow it, once; a dropped
  * socket during a change still ends in one alert (reconciliation); mute and untrack stop alerts; a
  * restart keeps follows; stopping in the middle of delivery loses and repeats nothing; a chat that
  * is gone is paused; a backlog becomes a digest.
@@ -8,7 +8,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { plainText, type Card } from '../../src/cards/card';
 import type { RunningSimulator } from '../../src/simulator/server';
-import { RecordingSender, capturedLogger, tempDb } from '../delivery/helpers';
+import { RecordingSender, capturedLogger } from '../delivery/helpers';
+import { STORE_KINDS, type StoreHome } from '../store/support/stores';
 import { chatRef, quietSimulator, startHarness, type Harness } from './harness';
 
 const WAIT = { timeout: 10_000, interval: 25 };
@@ -29,7 +30,6 @@ async function baseline(h: Harness, token: string): Promise<void> {
 }
 
 let sim: RunningSimulator;
-let db: { path: string; cleanup: () => void };
 let h: Harness;
 let tokens: string[];
 let wallets: string[];
@@ -39,33 +39,36 @@ const tgB = chatRef('telegram', '-100222');
 const dc = chatRef('discord', '555');
 const tgOther = chatRef('telegram', '-100999');
 
-beforeAll(async () => {
-  sim = await quietSimulator();
-  const hostile = new Set(sim.market.hostileTokens());
-  tokens = sim.market.tokenAddresses().filter((t) => !hostile.has(t));
-  wallets = sim.market.wallets();
-});
-
-afterAll(async () => {
-  await sim.close();
-});
-
-beforeEach(async () => {
-  db = tempDb();
-  h = await startHarness(sim, db.path, process.env.E2E_LOG ? { logger: (await import('../../src/log')).createLogger('debug') } : {});
-});
-
-afterEach(async () => {
-  await h.app.stop();
-  db.cleanup();
-});
-
 function sent(platform: 'telegram' | 'discord', chatId: string): string[] {
   const sender = h.senders.get(platform) as RecordingSender;
   return sender.sent.filter((s) => s.chat.chatId === chatId).map((s) => cardText(s.card));
 }
 
-describe('alerts end to end', () => {
+describe.each(STORE_KINDS)('alerts end to end (%s store)', (_kind, makeHome) => {
+  let db: StoreHome;
+
+  // A simulator of its own per store: the market moves in these tests (a pool pulled stays pulled).
+  beforeAll(async () => {
+    sim = await quietSimulator();
+    const hostile = new Set(sim.market.hostileTokens());
+    tokens = sim.market.tokenAddresses().filter((t) => !hostile.has(t));
+    wallets = sim.market.wallets();
+  });
+
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  beforeEach(async () => {
+    db = await makeHome();
+    h = await startHarness(sim, db.env, process.env.E2E_LOG ? { logger: (await import('../../src/log')).createLogger('debug') } : {});
+  });
+
+  afterEach(async () => {
+    await h.app.stop();
+    await db.remove();
+  });
+
   it('a forced risk change: one alert in each following chat, none in others, no repeat', async () => {
     const T = tokens[0] as string;
     for (const chat of [tgA, tgB, dc]) expect((await h.say(chat, `/track token ${T}`)).errorId).toBeNull();
@@ -143,7 +146,7 @@ describe('alerts end to end', () => {
   it('every socket dropped during a risk change: still exactly one alert, reconciliation included', async () => {
     await h.app.stop();
     const { logger, lines } = capturedLogger();
-    h = await startHarness(sim, db.path, { logger });
+    h = await startHarness(sim, db.env, { logger });
     const T = tokens[5] as string;
     await h.say(tgA, `/track token ${T}`);
     await baseline(h, T);
@@ -184,7 +187,7 @@ describe('alerts end to end', () => {
     await h.say(tgA, `/track token ${T} risk`);
     await baseline(h, T);
     await h.app.stop();
-    h = await startHarness(sim, db.path);
+    h = await startHarness(sim, db.env);
     expect((await h.say(tgA, '/following')).card.title).toBe('Followed in this chat: 1');
     const to = sim.market.token(T)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER';
     sim.controls.risk({ tokenAddress: T, riskStatus: to });
@@ -214,7 +217,7 @@ describe('alerts end to end', () => {
     const before = first.sent.map((s) => s.chat.chatId);
     expect(before.length).toBeGreaterThan(0);
 
-    h = await startHarness(sim, db.path);
+    h = await startHarness(sim, db.env);
     await settle(h);
     const second = h.senders.get('telegram') as RecordingSender;
     await vi.waitFor(() => expect(before.length + second.sent.length).toBe(chats.length), WAIT);

@@ -1,6 +1,6 @@
 /**
  * The whole bot in-process, as main starts it: the simulator (quiet: no trades of its own, with its
- * controls), a real SQLite file, the real stream client, watcher, reconciliation, dispatcher and
+ * controls), a real store (a SQLite file, or a PostgreSQL database), the real stream client, watcher, reconciliation, dispatcher and
  * delivery. Chats are fakes of the platforms' AlertSender that record what they were sent, and
  * commands are typed through the dispatcher as a chat would.
  */
@@ -35,12 +35,16 @@ function fakePlatform(sender: RecordingSender): ChatStarter {
   return async () => ({ name: sender.platform, sender, ended: null, stop: async () => undefined });
 }
 
-export async function startHarness(sim: RunningSimulator, databasePath: string, options: { logger?: Logger; senders?: RecordingSender[] } = {}): Promise<Harness> {
+/**
+ * `database` is the SQLite file's path, or the settings that name a store (`DATABASE_PATH` or
+ * `DATABASE_URL`, as test/store/support/stores.ts gives them).
+ */
+export async function startHarness(sim: RunningSimulator, database: string | Record<string, string>, options: { logger?: Logger; senders?: RecordingSender[] } = {}): Promise<Harness> {
   const config = loadConfig({
     TMDS_BASE_URL: sim.baseUrl,
     TMDS_WS_URL: sim.wsUrl,
     TMDS_API_KEY: KEY,
-    DATABASE_PATH: databasePath,
+    ...(typeof database === 'string' ? { DATABASE_PATH: database } : database),
     // Reconciliation at start and after reconnects only: a test decides when the market changes.
     RECONCILE_CRON: '0 0 1 1 *',
     TMDS_CACHE_TTL: 'token-data=0',
