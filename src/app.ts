@@ -22,12 +22,14 @@ import { createDelivery, type Delivery } from './delivery/delivery';
 import { FollowService } from './follows/followService';
 import { simulatedDataSender } from './delivery/simulatedDataSender';
 import { createStatusSource } from './follows/status';
+import { streamRoom } from './follows/streamRoom';
 import { Dispatcher } from './dispatch/dispatcher';
 import { loadCommands } from './dispatch/registry';
 import { registerSecret, silentLogger, type Logger } from './log';
 import { MarketClient, type MarketClientOptions } from './market/client';
 import { checkService } from './market/serviceCheck';
 import { StreamClient } from './market/stream';
+import { raiseOpenFilesLimit, streamSocketsAllowed, type OpenFilesLimit } from './openFiles';
 import { startReconcileJob, type ReconcileJob } from './jobs/reconcile';
 import { QueryService } from './query/service';
 import { startSimulator, type RunningSimulator } from './simulator/server';
@@ -100,6 +102,26 @@ async function checkServiceAtStart(clientOptions: MarketClientOptions, logger: L
   }
 }
 
+/**
+ * Raises the soft open-files limit to the hard one (src/openFiles.ts) and says in one line what
+ * the stream sockets may use: the limit, and how it came to be.
+ */
+function openFilesAtStart(logger: Logger, filesPerSocket: 1 | 2): { limit: OpenFilesLimit | null; maxSockets: number | null } {
+  const limit = raiseOpenFilesLimit();
+  if (limit === null) {
+    logger.warn('could not read the open-files limit; the live streams open as many sockets as the system lets them');
+    return { limit, maxSockets: null };
+  }
+  const maxSockets = streamSocketsAllowed(limit, filesPerSocket);
+  if (limit.notRaised !== null) {
+    logger.warn(
+      { soft: limit.soft, hard: limit.hard, streamSockets: maxSockets, reason: limit.notRaised },
+      'open-files limit not raised to its hard limit; raise it before start (ulimit -n, systemd LimitNOFILE=) for more live streams',
+    );
+  } else logger.info({ soft: limit.soft, hard: limit.hard, raisedFrom: limit.raisedFrom, streamSockets: maxSockets }, 'open-files limit');
+  return { limit, maxSockets };
+}
+
 export async function startApp(options: AppOptions): Promise<App> {
   const { config, logger } = options;
   const now = options.now ?? (() => new Date());
@@ -141,12 +163,16 @@ export async function startApp(options: AppOptions): Promise<App> {
     const store = await openStore(config, { logger });
     closers.unshift(() => store.close());
 
+    // Every stream socket is an open file; the built-in simulator's end of it is one more.
+    const { limit: openFiles, maxSockets } = openFilesAtStart(logger, simulated ? 2 : 1);
     const streams = new StreamClient({
       wsUrl: market.wsUrl,
       apiKey: market.apiKey,
       logger,
       maxFrameBytes: config.wsMaxFrameBytes,
       queueMaxBytes: config.wsQueueMaxBytes,
+      subscriptionsPerSocket: config.wsSubscriptionsPerSocket,
+      ...(maxSockets === null ? {} : { maxSockets }),
     });
     closers.unshift(() => streams.close());
     const watcher = createWatcher({
@@ -159,8 +185,16 @@ export async function startApp(options: AppOptions): Promise<App> {
     closers.unshift(() => watcher.close());
 
     // A follow change re-reads that address's followers only; null (a chat resumed) re-reads them all.
-    const follows = new FollowService({ store, logger, resync: (address) => watcher.resync(address ?? undefined) });
-    const status = createStatusSource({ store, streams: () => streams.status(), startedAt: now().getTime() });
+    const follows = new FollowService({ store, logger, resync: (address) => watcher.resync(address ?? undefined), room: streamRoom({ store, streams, openFiles }) });
+    // The chats start after the commands they serve; /status reads their shards once they run.
+    let running: readonly RunningChat[] = [];
+    const status = createStatusSource({
+      store,
+      streams: () => streams.status(),
+      startedAt: now().getTime(),
+      openFiles,
+      shards: () => (running.some((chat) => chat.shards !== undefined) ? running.flatMap((chat) => chat.shards?.() ?? []) : null),
+    });
     const commands = await loadCommands();
     const dispatcher = new Dispatcher({
       commands,
@@ -173,6 +207,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     });
 
     const chats = await startChats({ config, logger, dispatcher, store }, options.platforms ?? PLATFORM_CHATS, createConsoleChat(options.console, simulator, market.baseUrl));
+    running = chats;
     closers.unshift(async () => {
       await Promise.allSettled(chats.map((chat) => chat.stop()));
     });

@@ -9,6 +9,7 @@
 import type { Config } from '../config';
 import type { AlertSender } from '../delivery/sender';
 import type { Dispatcher } from '../dispatch/dispatcher';
+import type { ShardState } from '../follows/status';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
 import { discordChat } from './discord/chatStarter';
@@ -30,6 +31,8 @@ export interface RunningChat {
   ended: Promise<void> | null;
   /** Stops taking commands; answers under way finish. */
   stop(): Promise<void>;
+  /** The gateway shards this chat runs, for /status (Discord). */
+  shards?: () => ShardState[];
 }
 
 /** Starts a platform's chat, or returns null when the platform is not configured. */

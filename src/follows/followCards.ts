@@ -4,7 +4,8 @@
  * stored; labels come from chat members, so they go in as plain text for the renderers to escape.
  */
 import { kindsOfFamily } from '../alerts/registry';
-import type { StatusReport } from './status';
+import type { ShardState, StatusReport } from './status';
+import type { PackingStatus } from '../market/stream/index';
 import type { Follow, FollowOptions } from '../model/follow';
 import { code, field, rich, text, type Card, type CardField, type RichText } from '../cards/card';
 import { duration, relativeTime, shortAddress, usd } from '../text/format';
@@ -73,15 +74,51 @@ function ago(date: Date | null, now: Date): string {
   return duration(Math.max(0, Math.round((now.getTime() - date.getTime()) / 1000)));
 }
 
+const count = (value: number): string => value.toLocaleString('en-US');
+
+/** How subscriptions share sockets: what was set, and in `auto` what the service showed. */
+function packingText(packing: PackingStatus): string {
+  const most = packing.perSocket === 1 ? 'one subscription a socket' : `up to ${count(packing.perSocket)} subscriptions a socket`;
+  switch (packing.state) {
+    case 'fixed':
+      return `${most} (set)`;
+    case 'checking':
+      return `auto: ${most}, until the service shows whether it takes them`;
+    case 'accepted':
+      return `auto: ${most}, which the service takes`;
+    case 'refused':
+      // The service's own words, cleaned where they were read; cut to keep the field short.
+      return `auto: ${most}, as the service takes no second one (${(packing.evidence ?? '').slice(0, 200)})`;
+  }
+}
+
+function shardText(shard: ShardState): string {
+  const servers = `${count(shard.guilds)} server${shard.guilds === 1 ? '' : 's'}`;
+  return `#${shard.id} ${shard.state}, ${servers}${shard.closedFor === null ? '' : ` (${shard.closedFor})`}`;
+}
+
 /** /status: streams, follows and delivery, as a person checking the bot wants them. */
 export function statusCard(report: StatusReport, now: Date): Card {
   const { streams, follows, outbox } = report;
   const fields = [
-    field('Live streams', `${streams.open} of ${streams.sockets} sockets up, ${streams.subscriptions} subscriptions`, true),
+    field('Live streams', `${count(streams.open)} of ${count(streams.sockets)} sockets up, ${count(streams.subscriptions)} subscriptions`, true),
+    field('Stream sockets', packingText(streams.packing), true),
     field('Follows', `${follows.follows} in ${follows.chats} chats: ${follows.tokens} tokens, ${follows.wallets} wallets`, true),
     field('Alerts waiting', outbox.pending === 0 ? 'none' : `${outbox.pending}, oldest ${ago(outbox.oldest, now)} old`, true),
     field('Up for', ago(new Date(report.startedAt), now), true),
   ];
+  if (streams.atLimit !== null) {
+    const { maxSockets, openFiles, waiting } = streams.atLimit;
+    const allowed = openFiles === null ? 'the limit allows' : `${count(openFiles)} open files allow`;
+    const held = waiting === 0 ? '' : `${count(waiting)} subscriptions wait for one and are not watched, and `;
+    fields.push(
+      field(
+        'At the open-files limit',
+        `${count(maxSockets)} stream sockets, all that ${allowed}, are in use: ${held}new follows that need one are refused. The operator can raise the limit (ulimit -n, LimitNOFILE=).`,
+      ),
+    );
+  }
+  if (report.shards !== null) fields.push(field('Discord shards', report.shards.map(shardText).join('\n')));
   if (report.paused !== null) fields.push(field('This chat is paused', `alerts could not be sent here (${report.paused}); /track or /unmute resumes it`));
   // Neutral: the colours a token card takes name risk statuses, and the bot's health is none; the fields say it.
   return { title: 'TokenWatch status', color: 'neutral', fields, timestamp: now, actions: [] };

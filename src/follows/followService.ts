@@ -9,6 +9,7 @@ import { UsageError } from '../usage';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
 import type { Follow, FollowKind, FollowOptions } from '../model/follow';
+import type { FollowRoom } from './streamRoom';
 
 /** Enough for a busy trading channel; more would turn alerts into noise and subscriptions into cost. */
 export const MAX_FOLLOWS_PER_CHAT = 100;
@@ -43,6 +44,8 @@ export interface FollowServiceDeps {
   /** Brings the watcher's subscriptions and follower lists in line with the store's follows of `address` (of every target when null: a resumed chat brings several back). */
   resync: (address: string | null) => Promise<void>;
   logger: Logger;
+  /** Whether the live streams can take what a follow adds (src/follows/streamRoom.ts); without it, every follow fits. */
+  room?: FollowRoom;
 }
 
 export class FollowService {
@@ -62,6 +65,14 @@ export class FollowService {
       throw new UsageError(`This chat already follows ${MAX_FOLLOWS_PER_CHAT} tokens and wallets, the most it can. /untrack one first (see /following).`, null);
     }
     const options: FollowOptions = { ...(existing?.options ?? DEFAULT_OPTIONS), ...definedOnly(request.options) };
+    const refused = (await this.deps.room?.refusal(request.kind, request.address, options)) ?? null;
+    if (refused !== null) {
+      this.deps.logger.warn(
+        { platform: request.chat.platform, chat: request.chat.chatId, kind: request.kind, address: request.address },
+        'follow refused: the live streams are at the open-files limit',
+      );
+      throw new UsageError(refused.problem, null, refused.advice);
+    }
     const { follow, created } = await follows.upsert({
       chat: request.chat,
       kind: request.kind,

@@ -1,29 +1,70 @@
 /**
- * What `/status` reports: are the live streams up, how much is followed, and is delivery keeping
- * up (the outbox's length and the age of its oldest undelivered alert).
+ * What `/status` reports: are the live streams up (and how they share sockets, and whether the
+ * open-files limit holds some back), how much is followed, is delivery keeping up (the outbox's
+ * length and the age of its oldest undelivered alert), and the state of each Discord shard.
  */
 import type { ChatRef } from '../model/chat';
-import type { StreamStatus } from '../market/stream/index';
+import type { PackingStatus, StreamStatus } from '../market/stream/index';
+import type { OpenFilesLimit } from '../openFiles';
 import type { Store } from '../store/store';
 
+/** One Discord gateway shard as /status shows it. */
+export interface ShardState {
+  id: number;
+  /** "ready", "connecting", "resuming", "closed"… */
+  state: string;
+  /** Servers this shard carries. */
+  guilds: number;
+  /** Why Discord closed it for good (4011, 4014), in words; null otherwise. */
+  closedFor: string | null;
+}
+
 export interface StatusReport {
-  streams: { sockets: number; open: number; subscriptions: number; reconnects: number };
+  streams: {
+    sockets: number;
+    open: number;
+    subscriptions: number;
+    reconnects: number;
+    packing: PackingStatus;
+    /**
+     * Set when the stream sockets are at the open-files limit: the sockets it allows, the limit,
+     * and the subscriptions waiting for a socket (new follows that need one are refused). Null otherwise.
+     */
+    atLimit: { maxSockets: number; openFiles: number | null; waiting: number } | null;
+  };
   follows: { follows: number; chats: number; tokens: number; wallets: number };
   outbox: { pending: number; oldest: Date | null };
   /** Why this chat is paused, or null. */
   paused: string | null;
   /** Epoch ms the bot started. */
   startedAt: number;
+  /** Discord's shards in this process; null without Discord. */
+  shards: ShardState[] | null;
 }
 
 export interface StatusSource {
   report(chat: ChatRef): Promise<StatusReport>;
 }
 
-export function createStatusSource(deps: { store: Pick<Store, 'follows' | 'outbox' | 'chats'>; streams: () => StreamStatus; startedAt: number }): StatusSource {
+export interface StatusDeps {
+  store: Pick<Store, 'follows' | 'outbox' | 'chats'>;
+  streams: () => StreamStatus;
+  startedAt: number;
+  /** The open-files limit in force (src/openFiles.ts), when read. */
+  openFiles?: OpenFilesLimit | null;
+  /** Discord's shards, once the chat runs; null or absent without Discord. */
+  shards?: () => ShardState[] | null;
+}
+
+export function createStatusSource(deps: StatusDeps): StatusSource {
   return {
     async report(chat) {
       const streams = deps.streams();
+      const { maxSockets, waitingForRoom, packing } = streams;
+      // Full: some wait for a socket, or every socket allowed is open and carries all it may.
+      const full =
+        maxSockets !== null &&
+        (waitingForRoom > 0 || (streams.sockets.length >= maxSockets && streams.sockets.every((socket) => socket.subscriptions >= packing.perSocket)));
       const [totals, targets, pending, paused] = await Promise.all([
         deps.store.follows.totals(),
         deps.store.follows.targets(),
@@ -36,11 +77,14 @@ export function createStatusSource(deps: { store: Pick<Store, 'follows' | 'outbo
           open: streams.sockets.filter((socket) => socket.state === 'open').length,
           subscriptions: streams.sockets.reduce((sum, socket) => sum + socket.subscriptions, 0),
           reconnects: streams.counters.reconnects,
+          packing,
+          atLimit: full && maxSockets !== null ? { maxSockets, openFiles: deps.openFiles?.soft ?? null, waiting: waitingForRoom } : null,
         },
         follows: { ...totals, tokens: targets.tokens.length, wallets: targets.wallets.length },
         outbox: { pending: pending.count, oldest: pending.oldest },
         paused,
         startedAt: deps.startedAt,
+        shards: deps.shards?.() ?? null,
       };
     },
   };

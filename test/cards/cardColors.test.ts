@@ -91,11 +91,12 @@ describe('cards about no token', () => {
     addedAt: now,
   };
   const report = (open: number, paused: string | null) => ({
-    streams: { sockets: 2, open, subscriptions: 3, reconnects: 0 },
+    streams: { sockets: 2, open, subscriptions: 3, reconnects: 0, packing: { setting: 'auto' as const, perSocket: 500, state: 'accepted' as const, evidence: null }, atLimit: null },
     follows: { follows: 1, chats: 1, tokens: 0, wallets: 1 },
     outbox: { pending: 0, oldest: null },
     paused,
     startedAt: AT - 60_000,
+    shards: null,
   });
   const usage = { name: 'track', description: 'Follow', help: 'Follows.', options: [] };
   const cards: Array<[string, Card]> = [

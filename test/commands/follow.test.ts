@@ -222,6 +222,8 @@ describe('/following, /mute, /unmute, /untrack, /status', () => {
     await say(`/track wallet ${wallet}`, other);
     const status = text((await say('/status')).card);
     expect(status).toContain('0 of 0 sockets up, 0 subscriptions');
+    expect(status).toContain('Stream sockets: one subscription a socket (set)');
+    expect(status).not.toContain('At the open-files limit');
     expect(status).toContain('2 in 2 chats: 1 tokens, 1 wallets');
     expect(status).toContain('Alerts waiting: none');
     expect(status).toContain('Up for: 1h');
