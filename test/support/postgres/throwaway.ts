@@ -43,6 +43,10 @@ export interface ThrowawayPostgres {
   url(database?: string): string;
   /** `pg_ctl restart -m fast`: every client connection is dropped. */
   restart(): Promise<void>;
+  /** `pg_ctl stop -m fast`, keeping the data: the server is away until `startServer`. */
+  stopServer(): Promise<void>;
+  /** Starts a stopped server again, with the same settings. */
+  startServer(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -84,6 +88,8 @@ export async function startThrowawayPostgres(binaries: PostgresBinaries, setting
     url: (database = 'postgres') => `postgres://postgres@localhost/${database}?host=${encodeURIComponent(dir)}&port=${PORT}`,
     // -l as at start: without it the server would keep pg_ctl's output pipe open.
     restart: () => exec(binaries.pgCtl, ['-D', data, '-l', join(dir, 'log'), '-m', 'fast', '-w', 'restart']),
+    stopServer: () => exec(binaries.pgCtl, ['-D', data, '-m', 'fast', '-w', 'stop']),
+    startServer: () => exec(binaries.pgCtl, ['-D', data, '-l', join(dir, 'log'), '-w', '-o', options, 'start']),
     stop: async () => {
       if (stopped) return;
       stopped = true;
