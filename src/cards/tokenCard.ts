@@ -1,11 +1,14 @@
 /**
  * The /token card: everything a trader checks before buying, on one card. Pure: it reads a Token
- * (any Token, hostile or half empty) and a SOL→USD rate, and fetches nothing.
+ * (any Token, hostile or half empty), a SOL→USD rate and the price moves read from its candles,
+ * and fetches nothing.
  */
 import type { Token } from '../market/schemas';
 import { type Card, type CardField, type RichText, type Span, bold, field, italic, joinRich, link, riskColor, text } from './card';
 import { age, grouped, percent, price, relativeTime, shortAddress, sol, usd } from '../text/format';
 import { explorerAccountUrl, explorerTokenUrl } from './explorer';
+import { marketLinks } from './marketLinks';
+import type { MarketMoves, WindowChange } from './marketMoves';
 import { safeUrl } from '../text/sanitize';
 import {
   UNKNOWN,
@@ -29,6 +32,11 @@ export interface TokenCardInput {
   /** USD per SOL, or null when no rate could be derived: the card then shows SOL only. */
   solUsd: number | null;
   now: Date;
+  /**
+   * The price changes and the day's volume from the token's candles (src/cards/marketMoves.ts);
+   * null when they could not be read (the card says so), absent when not asked for.
+   */
+  moves?: MarketMoves | null;
 }
 
 const MAX_POOLS = 3;
@@ -61,6 +69,24 @@ function solAndUsd(solValue: number | null, solUsd: number | null, format: 'pric
   const solText = format === 'price' ? `${price(solValue)} SOL` : sol(solValue);
   const usdValue = toUsd(solValue, solUsd);
   return usdValue === null ? [bold(solText)] : [bold(usd(usdValue)), text(` · ${solText}`)];
+}
+
+/** "+1.2%", "24h: token is 3h old", "—" when nothing was there to compare. */
+function changeText(change: WindowChange): RichText {
+  switch (change.kind) {
+    case 'change':
+      return [text(`${change.label} `), bold(percent(change.pct, { signed: true }))];
+    case 'younger':
+      return [text(`${change.label}: token is ${age(0, change.ageSecs)} old`)];
+    case 'unknown':
+      return [text(`${change.label} ${UNKNOWN}`)];
+  }
+}
+
+/** The change over each window and the day's volume; "unavailable" when the candles could not be read. */
+function movesFields(moves: MarketMoves | null, solUsd: number | null): CardField[] {
+  if (moves === null) return [field('Price change', 'unavailable (the chart data could not be read)'), field('Volume 24h', 'unavailable', true)];
+  return [field('Price change', joinRich(moves.changes.map(changeText))), field('Volume 24h', solAndUsd(moves.volume24h.sol, solUsd, 'amount'), true)];
 }
 
 function riskField(token: Token, status: string): CardField {
@@ -118,7 +144,13 @@ function syncedAt(token: Token): Date | null {
   return Number.isNaN(time) ? null : new Date(time);
 }
 
-export function buildTokenCard({ token, solUsd, now }: TokenCardInput): Card {
+/** DEX Screener, Birdeye, GeckoTerminal, Jupiter and Solscan, from the address (src/cards/marketLinks.ts). */
+function marketField(token: Token): CardField | null {
+  const links = marketLinks(token.address, token.chainId);
+  return links.length === 0 ? null : field('Trade & charts', joinRich(links.map((entry) => link(entry.label, entry.url))));
+}
+
+export function buildTokenCard({ token, solUsd, now, moves }: TokenCardInput): Card {
   const pools = poolsByLiquidity(token);
   const priceInSol = priceSol(pools);
   const supply = supplyTokens(token);
@@ -132,6 +164,7 @@ export function buildTokenCard({ token, solUsd, now }: TokenCardInput): Card {
     field('Price', solAndUsd(priceInSol, solUsd, 'price'), true),
     field('Market Cap', solAndUsd(marketCapSol(priceInSol, supply), solUsd, 'amount'), true),
     field('Liquidity', solAndUsd(liquiditySol(pools), solUsd, 'amount'), true),
+    ...(moves === undefined ? [] : movesFields(moves, solUsd)),
     field('Holders', token.holdersCount === null ? UNKNOWN : grouped(token.holdersCount), true),
     field('Top 10 Holders', top10 === null ? UNKNOWN : percent(top10), true),
     field('Age', token.creationBlockTimestamp === null ? UNKNOWN : age(token.creationBlockTimestamp, now), true),
@@ -145,6 +178,8 @@ export function buildTokenCard({ token, solUsd, now }: TokenCardInput): Card {
     riskField(token, status),
   ];
   fields.push(poolsField(pools, solUsd, token.chainId));
+  const market = marketField(token);
+  if (market !== null) fields.push(market);
   const links = linkSpans(token);
   if (links.length > 0) fields.push(field('Links', joinRich(links)));
 

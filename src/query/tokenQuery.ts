@@ -1,16 +1,39 @@
 /**
- * /token: the token and a SOL→USD rate, fetched side by side, then the token card. An unknown
- * token fails as the client's `not-found`; a missing rate only leaves the card in SOL.
+ * /token: the token, a SOL→USD rate and the day's 5-minute candles, fetched side by side, then the
+ * token card. An unknown token fails as the client's `not-found`; a missing rate only leaves the
+ * card in SOL, and candles that cannot be read only leave its price changes unavailable.
  */
 import type { Card } from '../cards/card';
+import { marketMoves, MOVE_CANDLE_SECS, movesFrom, type MarketMoves } from '../cards/marketMoves';
 import { buildTokenCard } from '../cards/tokenCard';
 import type { MarketClient } from '../market/client';
+import type { Candle, Token } from '../market/schemas';
 import { freshSolUsdRate, solUsdRate } from './usdRate';
 
+/**
+ * The day's candles of the token, from a 5-minute boundary to now: one request, cached by the
+ * client like any chart (the same `from` for five minutes). Null when they could not be read.
+ */
+export async function candlesForMoves(client: MarketClient, address: string, now: Date): Promise<Candle[] | null> {
+  try {
+    return await client.chart(address, { from: movesFrom(now.getTime()), intervalSecs: MOVE_CANDLE_SECS });
+  } catch {
+    // The card still answers; the token's own look-up reports a real failure (an unknown token).
+    return null;
+  }
+}
+
+function movesOf(token: Token, candles: readonly Candle[] | null, now: Date): MarketMoves | null {
+  return candles === null ? null : marketMoves(candles, now.getTime(), token.creationBlockTimestamp);
+}
+
 export async function tokenCard(client: MarketClient, address: string, now: Date): Promise<Card> {
-  // A rate read in the last minute serves as it is: the look-up then waits for the token alone.
+  // A rate read in the last minute serves as it is: the look-up then waits for the token and its candles.
   const fresh = freshSolUsdRate(client);
-  if (fresh !== null) return buildTokenCard({ token: await client.token(address), solUsd: fresh, now });
-  const [token, solUsd] = await Promise.all([client.token(address), solUsdRate(client, address)]);
-  return buildTokenCard({ token, solUsd, now });
+  if (fresh !== null) {
+    const [token, candles] = await Promise.all([client.token(address), candlesForMoves(client, address, now)]);
+    return buildTokenCard({ token, solUsd: fresh, now, moves: movesOf(token, candles, now) });
+  }
+  const [token, solUsd, candles] = await Promise.all([client.token(address), solUsdRate(client, address), candlesForMoves(client, address, now)]);
+  return buildTokenCard({ token, solUsd, now, moves: movesOf(token, candles, now) });
 }

@@ -208,6 +208,52 @@ describe('buildTokenCard', () => {
   });
 });
 
+describe('buildTokenCard: price changes, volume and market links', () => {
+  const moves = {
+    changes: [
+      { label: '5m', kind: 'change' as const, pct: 1.234 },
+      { label: '1h', kind: 'change' as const, pct: -3.4 },
+      { label: '6h', kind: 'unknown' as const },
+      { label: '24h', kind: 'younger' as const, ageSecs: 3 * 3600 },
+    ],
+    volume24h: { tokens: 1_000_000, sol: 61.5 },
+  };
+
+  it('shows the change over each window, the token’s age for a window it is younger than, and the day’s volume in USD and SOL', () => {
+    const card = buildTokenCard({ token: token(), solUsd: RATE, now: NOW, moves });
+    expect(fieldText(card, 'Price change')).toBe('5m +1.23% · 1h −3.4% · 6h — · 24h: token is 3h old');
+    expect(fieldText(card, 'Volume 24h')).toBe(`${usd(61.5 * RATE)} · ${sol(61.5)}`);
+    const names = card.fields.map((f) => f.name);
+    expect(names.indexOf('Price change')).toBe(names.indexOf('Liquidity') + 1);
+  });
+
+  it('says the changes are unavailable when the candles could not be read, and leaves them out when not asked', () => {
+    const card = buildTokenCard({ token: token(), solUsd: RATE, now: NOW, moves: null });
+    expect(fieldText(card, 'Price change')).toBe('unavailable (the chart data could not be read)');
+    expect(fieldText(card, 'Volume 24h')).toBe('unavailable');
+    expect(buildTokenCard({ token: token(), solUsd: RATE, now: NOW }).fields.some((f) => f.name === 'Price change')).toBe(false);
+  });
+
+  it('links DEX Screener, Birdeye, GeckoTerminal, Jupiter and Solscan from the address, beside the token’s own links', () => {
+    const card = buildTokenCard({ token: token(), solUsd: RATE, now: NOW, moves });
+    const market = card.fields.find((f) => f.name === 'Trade & charts')?.value ?? [];
+    expect(market.filter((s) => s.url !== undefined).map((s) => [s.text, s.url])).toEqual([
+      ['DEX Screener', `https://dexscreener.com/solana/${TOKEN}`],
+      ['Birdeye', `https://birdeye.so/token/${TOKEN}?chain=solana`],
+      ['GeckoTerminal', `https://www.geckoterminal.com/solana/tokens/${TOKEN}`],
+      ['Jupiter', `https://jup.ag/swap/SOL-${TOKEN}`],
+      ['Solscan', `https://solscan.io/token/${TOKEN}`],
+    ]);
+    expect(card.fields.some((f) => f.name === 'Links')).toBe(true);
+    expectSafeCard(card);
+  });
+
+  it('gives a token of another chain no such links', () => {
+    const evm = buildTokenCard({ token: token({ address: '0x1111111111111111111111111111111111111111', chainId: 1 }), solUsd: RATE, now: NOW, moves });
+    expect(evm.fields.some((f) => f.name === 'Trade & charts')).toBe(false);
+  });
+});
+
 describe('buildTokenCard with hostile or missing data', () => {
   it('keeps the links field within a chat field’s length', () => {
     const long = (i: number) => `https://example${i}.com/${'a'.repeat(480)}`;

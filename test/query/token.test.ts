@@ -13,7 +13,9 @@ import { tokenCard } from '../../src/query/tokenQuery';
 import { forgetUsdRate, rateFromTrades, solUsdRate } from '../../src/query/usdRate';
 import type { WireHolder, WireTokenEnvelope, WireTradeResponse } from '../../src/simulator/wireTypes';
 import { expectSafeCard } from '../support/cardSafety';
-import { type TestMarket, startTestMarket } from '../support/market';
+import { TEST_API_KEY, type TestMarket, startTestMarket } from '../support/market';
+import { MarketClient } from '../../src/market/client';
+import { silentLogger } from '../../src/log';
 
 const NOW = new Date('2025-01-15T12:00:00Z');
 const UNKNOWN_ADDRESS = 'UnknownAddressUnknownAddressUnknownAddress1';
@@ -125,6 +127,81 @@ describe('/token against the simulator', () => {
     expect(isMarketError(error) && error.kind).toBe('not-found');
     const card = await answered(market.query.token(UNKNOWN_ADDRESS));
     expect(card.color).toBe('error');
+  });
+});
+
+describe('/token price changes and volume from the day’s candles', () => {
+  interface RawCandle { timestamp: number; open: number; close: number; volume: number }
+  const FIVE_MIN = 300_000;
+
+  /** The day's 5-minute candles as the service sends them, from the boundary the card asks from. */
+  async function rawCandles(address: string): Promise<RawCandle[]> {
+    const from = Math.floor((NOW.getTime() / 1000 - 86_400) / 300) * 300 - 300;
+    const body = await market.raw<{ candles: Array<Record<string, string | number>> }>(`/api/chart-history?base=${address}&from=${from}&intervalSecs=300`);
+    return body.candles.map((c) => ({ timestamp: Number(c.timestamp), open: Number(c.open), close: Number(c.close), volume: Number(c.volume) }));
+  }
+
+  it('shows the change over each window against the close of the last candle before it, and the day’s volume', async () => {
+    forgetUsdRate(market.client);
+    const rate = await rawRate(market.listing.tokens[0]?.address ?? '');
+    let compared = 0;
+    for (const { address } of market.listing.tokens.slice(0, 12)) {
+      const envelope = await market.raw<WireTokenEnvelope>(`/api/token-data?address=${address}`);
+      const created = envelope.data[address]?.creationBlockTimestamp ?? null;
+      const candles = await rawCandles(address);
+      const card = await tokenCard(market.client, address, NOW);
+      const shown = fieldText(card, 'Price change').split(' · ');
+      const newest = candles[candles.length - 1];
+      const windows: Array<[string, number]> = [['5m', 300], ['1h', 3600], ['6h', 21_600], ['24h', 86_400]];
+      windows.forEach(([label, secs], index) => {
+        const start = NOW.getTime() - secs * 1000;
+        if (created !== null && Number(created) * 1000 > start) {
+          expect(shown[index]).toMatch(new RegExp(`^${label}: token is .+ old$`));
+          return;
+        }
+        const before = candles.filter((c) => c.timestamp + FIVE_MIN <= start).at(-1);
+        const reference = before?.close ?? candles.find((c) => c.timestamp >= start)?.open;
+        if (newest === undefined || reference === undefined) return;
+        expect(shown[index]).toBe(`${label} ${percent(((newest.close - reference) / reference) * 100, { signed: true })}`);
+        compared += 1;
+      });
+      const day = candles.filter((c) => c.timestamp >= NOW.getTime() - 86_400_000);
+      const volumeSol = day.reduce((sum, c) => sum + c.volume * c.close, 0);
+      expect(fieldText(card, 'Volume 24h')).toBe(`${usd(volumeSol * rate)} · ${sol(volumeSol)}`);
+    }
+    expect(compared).toBeGreaterThan(20);
+  });
+
+  it('says how old a token younger than a window is', async () => {
+    let young = 0;
+    for (const { address } of market.listing.tokens) {
+      const envelope = await market.raw<WireTokenEnvelope>(`/api/token-data?address=${address}`);
+      const created = Number(envelope.data[address]?.creationBlockTimestamp);
+      if (!(created * 1000 > NOW.getTime() - 86_400_000)) continue;
+      const card = await tokenCard(market.client, address, NOW);
+      expect(fieldText(card, 'Price change')).toMatch(/ · 24h: token is \d+h( \d+m)? old$/);
+      young += 1;
+    }
+    expect(young).toBeGreaterThan(0);
+  });
+
+  it('costs one chart-history request, cached with the token, and answers without it when it fails', async () => {
+    const client = new MarketClient({ baseUrl: market.sim.baseUrl, apiKey: TEST_API_KEY, logger: silentLogger });
+    try {
+      const address = market.listing.tokens[3]?.address ?? '';
+      await tokenCard(client, address, NOW);
+      expect(client.stats()['chart-history'].requests).toBe(1);
+      await tokenCard(client, address, NOW);
+      expect(client.stats()['chart-history'].requests).toBe(1);
+
+      market.sim.faults.set({ 'chart-history': { error500Rate: 1 } });
+      const card = await tokenCard(client, market.listing.tokens[5]?.address ?? '', NOW);
+      expect(fieldText(card, 'Price change')).toBe('unavailable (the chart data could not be read)');
+      expect(fieldText(card, 'Price')).toContain('SOL');
+    } finally {
+      market.sim.faults.clear();
+      await client.close();
+    }
   });
 });
 
