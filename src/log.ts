@@ -111,3 +111,8 @@ export function logProcessWarnings(logger: Logger): () => void {
     for (const printer of printers) process.on('warning', printer);
   };
 }
+
+/** An error's message for a log line (a thrown non-Error as its text). */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,7 +1,9 @@
 /**
- * The layers of src/ point one way: cards import nothing from dispatch or query (the market's types
- * are fine), and no module reaches itself through its imports. Type-only imports count: a cycle of
+ * The layers of src/ point one way. Every folder of src/ (and every file at its root) stands on a
+ * floor of FLOORS, and imports only from its own floor or the floors below; no two folders import
+ * each other; no module reaches itself through its imports. Type-only imports count: a cycle of
  * types is still a wrong direction, and the next value import would make it a real one.
+ * docs/layout.md says why each floor is where it is.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -43,6 +45,50 @@ function importsOf(file: string): string[] {
 const graph = new Map(sourceFiles(SRC).map((file) => [file, importsOf(file)]));
 const name = (file: string) => relative(SRC, file);
 
+/** The floors of src/, lowest first: a folder (`name/`) or a root file imports only from its floor or below. */
+export const FLOORS: readonly (readonly string[])[] = [
+  // Shared shapes and pure helpers: they import nothing of the project.
+  ['model/', 'text/', 'duration.ts', 'usage.ts', 'heapLimit.ts'],
+  ['log.ts'],
+  // The market data service: its client, streams and schemas.
+  ['market/', 'openFiles.ts'],
+  ['config.ts', 'simulator/', 'charts/'],
+  ['store/'],
+  ['cards/'],
+  // What an alert is (kinds, detectors, fan-out, its card), and the look-ups.
+  ['alerts/', 'query/'],
+  // Feeding inputs to the alerts, the follow commands' services, the outbox's sending.
+  ['watch/', 'follows/', 'delivery/'],
+  ['jobs/', 'dispatch/'],
+  ['chats/'],
+  ['app.ts'],
+  ['main.ts'],
+];
+
+/** The unit of the floors a file belongs to: its folder under src/, or itself at the root. */
+function unitOf(file: string): string {
+  const parts = name(file).split('/');
+  return parts.length === 1 ? (parts[0] ?? '') : `${parts[0]}/`;
+}
+
+/** The imports that break the floors, as "from → to (file → file)". */
+export function wrongWayImports(edges: Iterable<[string, string[]]>, floors: readonly (readonly string[])[]): string[] {
+  const floorOf = new Map(floors.flatMap((units, floor) => units.map((unit) => [unit, floor] as const)));
+  const wrong: string[] = [];
+  for (const [file, imports] of edges) {
+    const from = unitOf(file);
+    for (const target of imports) {
+      const to = unitOf(target);
+      if (from === to) continue;
+      const a = floorOf.get(from);
+      const b = floorOf.get(to);
+      if (a === undefined || b === undefined) wrong.push(`${a === undefined ? from : to} has no floor in FLOORS`);
+      else if (b > a) wrong.push(`${from} → ${to} (${name(file)} → ${name(target)})`);
+    }
+  }
+  return [...new Set(wrong)];
+}
+
 describe('the import graph of src/', () => {
   it('is read from every source file', () => {
     expect(graph.size).toBeGreaterThan(50);
@@ -56,6 +102,26 @@ describe('the import graph of src/', () => {
       for (const target of imports) if (/^(dispatch|query)\//.test(name(target))) wrong.push(`${name(file)} → ${name(target)}`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('has every folder import only from its floor or below', () => {
+    expect(wrongWayImports(graph, FLOORS)).toEqual([]);
+  });
+
+  it('names the two folders of a wrong-way import', () => {
+    // store/ importing chats/ (two floors up): the check must catch it and say where.
+    const wrong = wrongWayImports([[join(SRC, 'store', 'x.ts'), [join(SRC, 'chats', 'y.ts')]]], FLOORS);
+    expect(wrong).toEqual(['store/ → chats/ (store/x.ts → chats/y.ts)']);
+  });
+
+  it('has no two folders that import each other', () => {
+    const edges = new Set<string>();
+    for (const [file, imports] of graph) for (const target of imports) if (unitOf(file) !== unitOf(target)) edges.add(`${unitOf(file)}|${unitOf(target)}`);
+    const both = [...edges].filter((edge) => {
+      const [a, b] = edge.split('|');
+      return a !== undefined && b !== undefined && a < b && edges.has(`${b}|${a}`);
+    });
+    expect(both).toEqual([]);
   });
 
   it('has no cycle', () => {

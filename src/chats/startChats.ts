@@ -4,13 +4,15 @@
  * chat with its alert sender. With no platform configured, the console chat runs instead, so a
  * fresh checkout answers at once.
  *
- * Adding a platform is adding its starter to PLATFORM_CHATS (src/chats/<platform>/start.ts).
+ * Adding a platform is adding its name to PLATFORMS (src/model/chat.ts) and its starter to STARTERS
+ * (src/chats/<platform>/start.ts): a name without a starter does not compile.
  */
 import type { Config } from '../config';
 import type { AlertSender } from '../delivery/sender';
 import type { Dispatcher } from '../dispatch/dispatcher';
 import type { ShardState } from '../follows/status';
 import type { Logger } from '../log';
+import { PLATFORMS, type Platform } from '../model/chat';
 import type { Store } from '../store/store';
 import { discordChat } from './discord/chatStarter';
 import { telegramChat } from './telegram/chatStarter';
@@ -38,11 +40,13 @@ export interface RunningChat {
 /** Starts a platform's chat, or returns null when the platform is not configured. */
 export type ChatStarter = (deps: ChatDeps) => Promise<RunningChat | null>;
 
-/** Discord and Telegram: each starts when its token is configured. */
-export const PLATFORM_CHATS: readonly ChatStarter[] = [
-  discordChat, // src/chats/discord/chatStarter.ts
-  telegramChat, // src/chats/telegram/chatStarter.ts
-];
+/** Every platform but the console (the fallback), by name: each starts when its token is configured. */
+const STARTERS: Record<Exclude<Platform, 'console'>, ChatStarter> = {
+  discord: discordChat, // src/chats/discord/chatStarter.ts
+  telegram: telegramChat, // src/chats/telegram/chatStarter.ts
+};
+
+export const PLATFORM_CHATS: readonly ChatStarter[] = PLATFORMS.flatMap((platform) => (platform === 'console' ? [] : [STARTERS[platform]]));
 
 /**
  * Starts every configured platform; when none is, `fallback` (the console). A platform that fails

@@ -35,7 +35,7 @@ export type ArgsOf<O extends readonly OptionSpec[]> = {
 };
 
 /**
- * What commands may call, wired once in main. Parts that commands need (the follow list, the
+ * What commands may call, wired once in src/app.ts. Parts that commands need (the follow list, the
  * store, the bot's status) are added here as fields.
  */
 export interface CommandServices {

@@ -6,7 +6,7 @@
  * alert, once: the watcher processes stream and reconciliation in one queue, and an event's key
  * keeps a repeat out of the outbox.
  *
- * Wiring (src/main.ts):
+ * Wiring (src/app.ts):
  *
  *   const job = startReconcileJob({ watcher, market, cron: config.reconcileCron, logger });
  *   ...
@@ -17,8 +17,7 @@
  * while one is going happens once, right after it.
  */
 import cron, { type ScheduledTask } from 'node-cron';
-import type { Logger } from '../log';
-import { silentLogger } from '../log';
+import { errorText, silentLogger, type Logger } from '../log';
 import type { MarketClient } from '../market/client';
 import type { Trade } from '../market/schemas';
 import type { Watcher } from '../watch/watcher';
@@ -167,6 +166,3 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

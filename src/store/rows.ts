@@ -2,7 +2,7 @@
  * How a chat is spread over columns, shared by every table that names one. A missing thread is
  * kept as '' so that the UNIQUE indexes treat "no thread" as one value.
  */
-import type { ChatRef, Platform } from '../model/chat';
+import { isPlatform, type ChatRef, type Platform } from '../model/chat';
 
 export interface ChatColumns {
   platform: string;
@@ -13,10 +13,6 @@ export interface ChatColumns {
 
 export function threadColumn(threadId: string | null): string {
   return threadId ?? '';
-}
-
-function isPlatform(text: string): text is Platform {
-  return text === 'console' || text === 'discord' || text === 'telegram';
 }
 
 function platformOf(text: string): Platform {

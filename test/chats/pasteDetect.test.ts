@@ -1,7 +1,7 @@
 import bs58 from 'bs58';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { QUOTE_MINTS, detectAddress, detectAddresses, isSolanaPublicKey } from '../../../src/chats/telegram/detect';
+import { QUOTE_MINTS, detectAddress, detectAddresses, isSolanaPublicKey } from '../../src/chats/pasteDetect';
 
 const BONK = 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263';
 const WIF = 'EKpQGSJtjMFqKZ9KQanSqYXRcF8fBopzLHYxdM65zcjm';

@@ -3,7 +3,7 @@
  * that wait, a group stays silent (start.ts decides; this checks the figures).
  */
 import { describe, expect, it } from 'vitest';
-import { PasteLimiter } from '../../../src/chats/telegram/pasteLimits';
+import { PasteLimiter } from '../../src/chats/pasteLimits';
 
 const T0 = 1_000_000;
 const LIMITS = { perUserCooldownMs: 10_000, perChatPerMinute: 6, repeatMs: 60_000 };

@@ -27,11 +27,11 @@ import { chatKey, type ChatRef } from '../../model/chat';
 import { type ChatReply } from '../../dispatch/reply';
 import { AdminCache, DEFAULT_ADMIN_CACHE_MS } from './admins';
 import { createTelegramBot, type TelegramPace } from './api';
-import { detectAddress } from './detect';
+import { detectAddress } from '../pasteDetect';
 import { describeFailures } from './failureBodies';
 import { classifyTelegramError } from './failures';
 import { escapeHtml, plainNotice, renderCardMessages } from './html';
-import { DEFAULT_PASTE_LIMITS, PasteLimiter, type PasteLimitOptions } from './pasteLimits';
+import { DEFAULT_PASTE_LIMITS, PasteLimiter, type PasteLimitOptions } from '../pasteLimits';
 import { sendRendered, type SendTarget } from './send';
 import { TelegramAlertSender } from './sender';
 
