@@ -115,7 +115,11 @@ async function main(): Promise<void> {
   if (args.length !== 1 || destination === '') throw new BackupError(USAGE, 2);
   loadDotEnv();
   // The bot's own reading of DATABASE_PATH and its default, so the copy is of the file the bot uses.
-  const source = loadConfig().databasePath;
+  const config = loadConfig();
+  if (config.databaseUrl !== null) {
+    throw new BackupError('The bot\'s store is PostgreSQL (DATABASE_URL), not a SQLite file: back it up with pg_dump (pg_dump --format=custom --file=PATH "$DATABASE_URL")', 1);
+  }
+  const source = config.databasePath;
   const bytes = await backUp(source, destination);
   process.stdout.write(`Backed up ${source} to ${destination}: ${bytes.toLocaleString('en-US')} bytes\n`);
 }

@@ -122,6 +122,18 @@ describe('npm run backup', () => {
     expect(existsSync(destination)).toBe(false);
   }, 30_000);
 
+  it('refuses a bot whose store is PostgreSQL, pointing to pg_dump, without a copy or the password', async () => {
+    const { dir } = temp();
+    const destination = join(dir, 'copy.db');
+
+    const run = await backup([destination], { cwd: dir, env: { DATABASE_URL: 'postgres://bot:hunter22@db.example/tokenwatch' } });
+
+    expect(run.code).toBe(1);
+    expectOneErrorLine(run, 'pg_dump');
+    expect(run.stderr).not.toContain('hunter22');
+    expect(existsSync(destination)).toBe(false);
+  }, 30_000);
+
   it('refuses a file that is not a TokenWatch database, and leaves no copy', async () => {
     const { dir, path } = temp();
     writeFileSync(path, 'not a database\n'.repeat(100));

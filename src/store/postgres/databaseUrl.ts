@@ -9,7 +9,7 @@ export function isPostgresUrl(text: string): boolean {
 }
 
 /** `scheme://user:password@` at the start of an address: the password is the second group. */
-const USERINFO = /^(postgres(?:ql)?:\/\/[^:@/?#]*):([^@/?#]*)@/i;
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/[^:@/?#]*):([^@/?#]*)@/i;
 /** A query parameter whose name says it holds a password (`?password=`, `&sslpassword=`). */
 const PASSWORD_PARAM = /([?&][^=&#]*pass[^=&#]*=)([^&#]*)/gi;
 
