@@ -10,6 +10,7 @@
 import type { Config } from '../../config';
 import type { AlertSender } from '../../delivery/sender';
 import type { Dispatcher } from '../../dispatch/dispatcher';
+import type { ShardState } from '../../follows/status';
 import type { Logger } from '../../log';
 import type { Store } from '../../store/store';
 
@@ -27,6 +28,8 @@ export interface RunningDiscordChat {
   /** Discord runs until stopped. */
   ended: null;
   stop(): Promise<void>;
+  /** The gateway shards this process runs, for /status. */
+  shards: () => ShardState[];
 }
 
 export async function discordChat(deps: DiscordChatDeps): Promise<RunningDiscordChat | null> {
@@ -40,9 +43,10 @@ export async function discordChat(deps: DiscordChatDeps): Promise<RunningDiscord
     registerOnStart: settings.guildId !== null,
     restApi: settings.restApi ?? undefined,
     detectAddresses: settings.detectAddresses,
+    shards: settings.shards,
     dispatcher: deps.dispatcher,
     store: deps.store,
     logger: deps.logger,
   });
-  return { name: 'discord', sender: chat.sender, ended: null, stop: () => chat.stop() };
+  return { name: 'discord', sender: chat.sender, ended: null, stop: () => chat.stop(), shards: () => chat.shards() };
 }

@@ -6,6 +6,9 @@
  *
  * The REST base address is configurable (DISCORD_REST_API); the gateway address comes from its
  * `/gateway/bot`, as discord.js reads it, so a proxy or a local fake works for both.
+ *
+ * discord.js runs the gateway's shards in this process (shards.ts): every shard's servers reach
+ * the same handlers, and commands are registered once per start, after every shard is ready.
  */
 import {
   Client,
@@ -30,6 +33,8 @@ import { discordRestOptions } from './restOptions';
 import { DiscordAlertSender, messageBody } from './sender';
 import type { SkippedRepliesOptions } from './skippedReplies';
 import { renderCardMessage } from './embed';
+import { fatalCloseLine, shardOptions, shardStates, type ShardSetting } from './shards';
+import type { ShardState } from '../../follows/status';
 import { slashCommandsJson } from './slashCommands';
 
 export const DEFAULT_REST_API = 'https://discord.com/api';
@@ -48,6 +53,8 @@ export interface DiscordChatOptions {
   logger: Logger;
   /** Answer a message that is just an address with its token card (needs the Message Content intent). */
   detectAddresses?: boolean;
+  /** The gateway shards to run: 'auto' (default) runs as many as Discord recommends. */
+  shards?: ShardSetting;
   /** Register the slash commands at start: in guildId when set, else nowhere (use `npm run register`). */
   registerOnStart?: boolean;
   deferAfterMs?: number;
@@ -64,6 +71,8 @@ export interface DiscordChat {
   queue: ChatQueue;
   /** Stops taking interactions and closes the gateway; sends already under way finish. */
   stop(): Promise<void>;
+  /** The gateway shards and their state, for /status. */
+  shards(): ShardState[];
 }
 
 /** Caches the bot never reads are off; the bot's own member and user stay, as discord.js needs them. */
@@ -96,8 +105,9 @@ export function discordIntents(detectAddresses: boolean): GatewayIntentBits[] {
   return detectAddresses ? [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent] : [GatewayIntentBits.Guilds];
 }
 
-export function createDiscordClient(options: { restApi?: string; detectAddresses?: boolean }): Client {
+export function createDiscordClient(options: { restApi?: string; detectAddresses?: boolean; shards?: ShardSetting }): Client {
   return new Client({
+    ...shardOptions(options.shards ?? 'auto'),
     intents: discordIntents(options.detectAddresses === true),
     makeCache: makeCache(),
     sweepers: {
@@ -123,7 +133,7 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
   const { dispatcher, logger } = options;
   registerSecret(options.token);
   const detectAddresses = options.detectAddresses === true;
-  const client = createDiscordClient({ restApi: options.restApi, detectAddresses });
+  const client = createDiscordClient({ restApi: options.restApi, detectAddresses, shards: options.shards });
   const queue = new ChatQueue(options.chatQueue ?? DEFAULT_CHAT_QUEUE);
   const handler = new InteractionHandler({
     dispatcher,
@@ -189,13 +199,33 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
   // The gateway's own failures (a close Discord gives a reason for, a broken socket) come only as
   // this event; unheard, they would leave no trace.
   client.on(Events.ShardError, (error, shardId) => logger.error({ err: error, shard: shardId }, 'discord gateway error'));
+  // A close Discord never takes back (4011: more shards needed; 4014: an intent to enable): one line
+  // that says what to do, and /status shows the shard closed.
+  const closedFor = new Map<number, number>();
+  let fatalClose: string | null = null;
+  client.on(Events.ShardDisconnect, ({ code }, shardId) => {
+    closedFor.set(shardId, code);
+    const line = fatalCloseLine(shardId, code);
+    fatalClose ??= line;
+    if (line !== null) logger.error({ shard: shardId, code }, line);
+    else logger.error({ shard: shardId, code }, 'discord shard closed for good');
+  });
   client.rest.on('invalidRequestWarning', (info) => logger.warn({ count: info.count, remainingMs: info.remainingTime }, 'discord invalid requests are adding up'));
   client.rest.on('rateLimited', (info) => logger.debug({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
 
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
-  await client.login(options.token);
+  try {
+    await client.login(options.token);
+  } catch (error) {
+    await client.destroy();
+    // Start-up stops with the line that says what to do, rather than discord.js's own words.
+    throw fatalClose === null ? error : new Error(fatalClose);
+  }
   await ready;
-  logger.info({ guilds: client.guilds.cache.size, intents: discordIntents(detectAddresses).length }, 'discord chat ready');
+  logger.info(
+    { guilds: client.guilds.cache.size, shards: client.ws.shards.size, shardCount: client.options.shardCount, intents: discordIntents(detectAddresses).length },
+    'discord chat ready',
+  );
 
   if (options.registerOnStart === true && options.guildId !== undefined && options.guildId !== null) {
     const count = await registerCommands(client, options.appId, options.guildId, dispatcher);
@@ -211,6 +241,7 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
     client,
     sender,
     queue,
+    shards: () => shardStates(client, closedFor),
     async stop() {
       stopping = true;
       await Promise.allSettled([...inFlight]);

@@ -56,6 +56,7 @@ describe('Discord settings', () => {
       guildId: '1100000000000000002',
       restApi: 'http://127.0.0.1:9/api',
       detectAddresses: true,
+      shards: 'auto',
     });
   });
 

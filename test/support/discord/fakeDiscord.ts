@@ -1,6 +1,8 @@
 /**
  * A small local Discord for tests: the gateway (hello, identify, ready, guild create, heartbeats,
- * interaction dispatch) over `ws`, and the REST routes the bot uses over `node:http`: /gateway/bot,
+ * interaction dispatch) over `ws`, sharded as Discord shards (each server's events on shard
+ * `(guild_id >> 22) % shard_count`, IDENTIFYs checked against `max_concurrency`, 4011 for a shard
+ * past a server count), and the REST routes the bot uses over `node:http`: /gateway/bot,
  * application commands, interaction callbacks, webhook edits and follow-ups (JSON or multipart),
  * and channel messages with embeds and files. Every request is recorded for assertions, a channel
  * can be made to answer 403 or 404 as Discord does, and the real discord.js talks to it unchanged
@@ -49,7 +51,36 @@ export interface FakeDiscordOptions {
   botId?: string;
   token: string;
   guilds: FakeGuild[];
+  /** The shard count /gateway/bot recommends (default 1). */
+  shards?: number;
+  /** session_start_limit.max_concurrency (default 1): IDENTIFYs in one bucket (shard id % this) must be 5 s apart. */
+  maxConcurrency?: number;
+  /** A shard that would carry more servers than this is closed with 4011 at its IDENTIFY, as Discord does past 2,500. */
+  maxGuildsPerShard?: number;
 }
+
+/** One IDENTIFY as the fake saw it: which shard of how many, and when (Date.now()). */
+export interface IdentifySeen {
+  shard: number;
+  count: number;
+  at: number;
+}
+
+/** Discord's rule: a server's events travel on shard (guild_id >> 22) % shard_count. */
+export function guildShard(guildId: string, count: number): number {
+  return Number((BigInt(guildId) >> 22n) % BigInt(count));
+}
+
+let shardedSnowflake = 300_000_000_000n;
+/** A fresh snowflake whose server lands on `shard` of `count`. */
+export function snowflakeInShard(shard: number, count: number): string {
+  shardedSnowflake += BigInt(count);
+  const timestamp = shardedSnowflake - (shardedSnowflake % BigInt(count)) + BigInt(shard);
+  return ((timestamp << 22n) + 1n).toString();
+}
+
+/** Discord spaces the IDENTIFYs of one bucket by 5 s; a little less is allowed for clocks read at both ends. */
+const IDENTIFY_SPACING_MS = 4_900;
 
 /** A message as the fake keeps it: what the bot posted, sent as a reply or edited later. */
 export interface FakeMessage {
@@ -163,6 +194,14 @@ export class FakeDiscord {
   readonly messages: FakeMessage[] = [];
   /** IDENTIFY payloads received, for the intents. */
   readonly identifies: Array<Record<string, unknown>> = [];
+  /** Each IDENTIFY's shard and time, in the order they came. */
+  readonly identifyLog: IdentifySeen[] = [];
+  /** IDENTIFYs that came sooner after the last one of their bucket than max_concurrency allows. */
+  identifyViolations = 0;
+  /** Shards closed with 4011 for carrying too many servers. */
+  readonly shardingRequired: number[] = [];
+  /** The shard each gateway socket identified as. */
+  private readonly socketShards = new Map<WebSocket, { id: number; count: number }>();
   /** Registered commands by scope: 'global' or a guild id. */
   readonly commands = new Map<string, unknown[]>();
   readonly heartbeats: number[] = [];
@@ -221,7 +260,10 @@ export class FakeDiscord {
 
   private onSocket(socket: WebSocket): void {
     this.sockets.add(socket);
-    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      this.socketShards.delete(socket);
+    });
     socket.on('message', (raw) => {
       const packet: unknown = JSON.parse(raw.toString());
       if (!isRecord(packet)) return;
@@ -230,7 +272,8 @@ export class FakeDiscord {
         socket.send(JSON.stringify({ op: 11, d: null }));
       } else if (packet.op === 2 && isRecord(packet.d)) {
         this.identifies.push(packet.d);
-        this.ready(socket);
+        const [id = 0, count = 1] = Array.isArray(packet.d.shard) ? packet.d.shard.map(Number) : [];
+        this.identified(socket, { id, count });
       }
     });
     socket.send(JSON.stringify({ op: 10, d: { heartbeat_interval: 41_250 } }));
@@ -241,17 +284,36 @@ export class FakeDiscord {
     socket.send(JSON.stringify({ op: 0, t, s: this.sequence, d }));
   }
 
-  private ready(socket: WebSocket): void {
+  /** An IDENTIFY: checked against max_concurrency, refused with 4011 past the server count, else READY. */
+  private identified(socket: WebSocket, shard: { id: number; count: number }): void {
+    const at = Date.now();
+    const bucket = shard.id % (this.options.maxConcurrency ?? 1);
+    const previous = this.identifyLog.filter((seen) => seen.shard % (this.options.maxConcurrency ?? 1) === bucket).at(-1);
+    if (previous !== undefined && at - previous.at < IDENTIFY_SPACING_MS) this.identifyViolations += 1;
+    this.identifyLog.push({ shard: shard.id, count: shard.count, at });
+    const guilds = this.options.guilds.filter((guild) => guildShard(guild.id, shard.count) === shard.id);
+    if (this.options.maxGuildsPerShard !== undefined && guilds.length > this.options.maxGuildsPerShard) {
+      this.shardingRequired.push(shard.id);
+      socket.close(4011, 'Sharding required.');
+      this.wake();
+      return;
+    }
+    this.socketShards.set(socket, shard);
+    this.ready(socket, shard, guilds);
+    this.wake();
+  }
+
+  private ready(socket: WebSocket, shard: { id: number; count: number }, guilds: FakeGuild[]): void {
     this.dispatch(socket, 'READY', {
       v: 10,
       user: { id: this.botId, username: 'TokenWatch', discriminator: '0000', global_name: null, avatar: null, bot: true, flags: 0 },
-      guilds: this.options.guilds.map((guild) => ({ id: guild.id, unavailable: true })),
-      session_id: 'fake-session',
+      guilds: guilds.map((guild) => ({ id: guild.id, unavailable: true })),
+      session_id: `fake-session-${shard.id}`,
       resume_gateway_url: `ws://127.0.0.1:${this.port}`,
       application: { id: this.options.appId, flags: 0 },
-      shard: [0, 1],
+      shard: [shard.id, shard.count],
     });
-    for (const guild of this.options.guilds) this.dispatch(socket, 'GUILD_CREATE', this.guildPayload(guild));
+    for (const guild of guilds) this.dispatch(socket, 'GUILD_CREATE', this.guildPayload(guild));
   }
 
   private guildPayload(guild: FakeGuild): Record<string, unknown> {
@@ -288,14 +350,21 @@ export class FakeDiscord {
     };
   }
 
-  private broadcast(t: string, d: unknown): void {
-    if (this.sockets.size === 0) throw new Error('no bot is connected to the fake gateway');
-    for (const socket of this.sockets) this.dispatch(socket, t, d);
+  /** An event of a server, on the shard that carries it (of every bot connected), as Discord routes it. */
+  private toGuild(guildId: string, t: string, d: unknown): void {
+    const sockets = [...this.socketShards].filter(([, shard]) => guildShard(guildId, shard.count) === shard.id).map(([socket]) => socket);
+    if (sockets.length === 0) throw new Error(`no shard carrying server ${guildId} is connected to the fake gateway`);
+    for (const socket of sockets) this.dispatch(socket, t, d);
   }
 
   /** Closes every gateway connection with a close code, as Discord does when it ends a session (4014: disallowed intents). */
   closeGateway(code: number, reason = ''): void {
     for (const socket of this.sockets) socket.close(code, reason);
+  }
+
+  /** Closes one shard's connections with a close code. */
+  closeShard(id: number, code: number, reason = ''): void {
+    for (const [socket, shard] of this.socketShards) if (shard.id === id) socket.close(code, reason);
   }
 
   /** Resolves once a bot has identified (READY sent). */
@@ -343,7 +412,7 @@ export class FakeDiscord {
     const given = Object.entries(values).map(([optionName, value]) => ({ name: optionName, type: typeof value === 'number' ? 10 : 3, value }));
     const commandOptions = subcommand === undefined ? given : [{ name: subcommand, type: 1, options: given }];
     payload.data = { id: nextSnowflake(), name, type: 1, guild_id: options.guildId, options: commandOptions };
-    this.broadcast('INTERACTION_CREATE', payload);
+    this.toGuild(options.guildId, 'INTERACTION_CREATE', payload);
     return { id: payload.id, token: payload.token };
   }
 
@@ -351,14 +420,14 @@ export class FakeDiscord {
   autocomplete(name: string, focused: string, typed: string, options: InteractionOptions): SentInteraction {
     const payload = this.interactionBase(4, options);
     payload.data = { id: nextSnowflake(), name, type: 1, guild_id: options.guildId, options: [{ name: focused, type: 3, value: typed, focused: true }] };
-    this.broadcast('INTERACTION_CREATE', payload);
+    this.toGuild(options.guildId, 'INTERACTION_CREATE', payload);
     return { id: payload.id, token: payload.token };
   }
 
   /** A member posts a message in a channel: MESSAGE_CREATE (seen only by a bot with the message intents). */
   postMessage(guildId: string, channelId: string, content: string, userId = '200000000000000001'): string {
     const id = nextSnowflake();
-    this.broadcast('MESSAGE_CREATE', {
+    this.toGuild(guildId, 'MESSAGE_CREATE', {
       id,
       channel_id: channelId,
       guild_id: guildId,
@@ -376,7 +445,7 @@ export class FakeDiscord {
     payload.data = { custom_id: customId, component_type: 2 };
     payload.message = this.messagePayload(message);
     this.clickedMessage.set(payload.token, message);
-    this.broadcast('INTERACTION_CREATE', payload);
+    this.toGuild(options.guildId, 'INTERACTION_CREATE', payload);
     return { id: payload.id, token: payload.token };
   }
 
@@ -424,8 +493,8 @@ export class FakeDiscord {
     if (method === 'GET' && (path === '/gateway/bot' || path === '/gateway')) {
       answer(200, {
         url: `ws://127.0.0.1:${this.port}`,
-        shards: 1,
-        session_start_limit: { total: 1000, remaining: 1000, reset_after: 86_400_000, max_concurrency: 1 },
+        shards: this.options.shards ?? 1,
+        session_start_limit: { total: 1000, remaining: 1000, reset_after: 86_400_000, max_concurrency: this.options.maxConcurrency ?? 1 },
       });
     } else if ((match = /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/.exec(path)) !== null) {
       const scope = match[2] ?? 'global';
