@@ -25,7 +25,8 @@ import { ChatQueue, DEFAULT_CHAT_QUEUE, type ChatQueueOptions } from '../../disp
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { newErrorId } from '../../dispatch/dispatcher';
 import { registerSecret, type Logger } from '../../log';
-import { isAddress } from '../../market/address';
+import { detectAddress } from '../pasteDetect';
+import { DEFAULT_PASTE_LIMITS, PasteLimiter } from '../pasteLimits';
 import type { Store } from '../../store/store';
 import { chatKey } from '../../model/chat';
 import { InteractionHandler, chatOf } from './interactions';
@@ -171,13 +172,18 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
     inFlight.add(run);
   });
 
+  const pastes = new PasteLimiter(DEFAULT_PASTE_LIMITS);
   if (detectAddresses) {
     client.on(Events.MessageCreate, (message: Message) => {
       if (stopping || message.author.bot || message.guildId === null) return;
-      const text = message.content.trim();
-      if (!isAddress(text)) return;
+      // Read as Telegram reads a paste (src/chats/pasteDetect.ts): a bare address, or one inside a
+      // link to an explorer or a DEX; a guild channel is a group, so its paste limits are silent.
+      const found = detectAddress(message.content);
+      if (found === null) return;
       const chat = chatOf(message);
       if (chat === null) return;
+      if (pastes.take(chatKey(chat), message.author.id, found.address, Date.now()) > 0) return;
+      const text = found.address;
       // In the channel's queue with its commands; a paste past its cap is not answered, as a paste is no question.
       const offer = queue.offer(chatKey(chat), async () => {
         const reply = await dispatcher.run('token', { kind: 'text', text }, { chat, userId: message.author.id, isManager: async () => false });

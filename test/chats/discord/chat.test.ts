@@ -296,4 +296,26 @@ describe('pasted addresses (DISCORD_DETECT_ADDRESSES=1)', () => {
       await detecting.stop();
     }
   });
+
+  it('reads an address inside a link, as Telegram does, and answers it once', async () => {
+    await h.chat.stop();
+    const detecting = await startDiscordChat({ token: TOKEN, appId: APP_ID, restApi: h.fake.restApi, dispatcher: h.dispatcher, store: h.store, logger: h.logger, detectAddresses: true });
+    try {
+      const hostile = new Set(h.market.sim.market.hostileTokens());
+      const other = h.market.listing.tokens.filter((t) => !hostile.has(t.address) && t.address !== token)[0]?.address ?? '';
+      const before = h.fake.channelMessages(CHANNEL).length;
+      const pasted = h.fake.postMessage(GUILD, CHANNEL, `look https://dexscreener.com/solana/${token} !`);
+      // The same address again at once: a group's paste limits answer it once, silently.
+      h.fake.postMessage(GUILD, CHANNEL, `https://solscan.io/token/${token}`);
+      h.fake.postMessage(GUILD, CHANNEL, `${token}`);
+      // Another person's paste after them: once it is answered, the repeats before it were handled.
+      const sentinel = h.fake.postMessage(GUILD, CHANNEL, `https://birdeye.so/token/${other}?chain=solana`, '200000000000000002');
+      await h.fake.until(() => h.fake.channelMessages(CHANNEL).length >= before + 2, 15_000, 'the answers to the two pastes');
+      const answers = h.fake.channelMessages(CHANNEL).slice(before);
+      expect(answers.map((answer) => answer.body.message_reference)).toEqual([expect.objectContaining({ message_id: pasted }), expect.objectContaining({ message_id: sentinel })]);
+      expect(embedOf(answers[0]!).title).toBe((await h.market.query.token(token)).title);
+    } finally {
+      await detecting.stop();
+    }
+  });
 });
