@@ -1,11 +1,12 @@
 /**
- * What every alert card shares: how it names and links the token and wallets, its buttons, its
- * colour (the token's current risk status) and its frame. Each kind's card (src/alerts/kinds/) is built on these.
+ * What every alert card shares: how it names and links the token and wallets, its buttons (Mute
+ * 1h among them), its colour (the token's current risk status), the token's market at the time
+ * and its frame. Each kind's card (src/alerts/kinds/) is built on these.
  */
-import type { AlertEvent, TokenRef } from '../model/events';
-import { type Card, type CardAction, type CardField, type RichText, link, riskColor } from '../cards/card';
+import type { AlertEvent, TokenMarket, TokenRef } from '../model/events';
+import { type Card, type CardAction, type CardField, type RichText, field, link, riskColor } from '../cards/card';
 import { explorerAccountUrl, explorerTokenUrl } from '../cards/explorer';
-import { shortAddress, solFromLamports } from '../text/format';
+import { duration, percent, price, shortAddress, sol, solFromLamports, usd } from '../text/format';
 import { UNKNOWN, tokenTitle } from '../cards/tokenFacts';
 import { untrusted } from '../text/sanitize';
 
@@ -29,13 +30,63 @@ export function status(value: string | null): string {
   return untrusted(value, STATUS_MAX, UNKNOWN).toUpperCase();
 }
 
+/**
+ * Mutes the follow this alert came from, in the chat where it is pressed, for an hour: `/mute
+ * ADDR 1h`, run as typed by the presser, so only a manager may (the command's own policy).
+ */
+export function muteAction(address: string): CardAction {
+  return { label: 'Mute 1h', command: 'mute', args: [address, '1h'] };
+}
+
 export function tokenActions(token: TokenRef, extra: CardAction[] = []): CardAction[] {
   return [
     { label: 'Token', command: 'token', args: [token.address] },
     { label: 'Chart', command: 'chart', args: [token.address] },
     { label: 'Holders', command: 'holders', args: [token.address] },
     ...extra,
+    muteAction(token.address),
   ];
+}
+
+/** USD per SOL implied by a market's two prices; null when either is unknown. */
+function usdPerSol(market: TokenMarket): number | null {
+  const { priceNative, priceUsd } = market;
+  return priceNative !== null && priceUsd !== null && priceNative > 0 ? priceUsd / priceNative : null;
+}
+
+/** "$12.3K · 61.5 SOL", or SOL alone without a rate. */
+function solWithUsd(value: number, rate: number | null): string {
+  return rate === null ? sol(value) : `${usd(value * rate)} · ${sol(value)}`;
+}
+
+/** The change over the price window: "+3.2%", with the span when it is shorter than the hour ("+3.2% over 12m"). */
+function changeText(market: TokenMarket): string {
+  if (market.changePct === null || market.changeSecs === null) return UNKNOWN;
+  const change = percent(market.changePct, { signed: true });
+  // The window keeps a price a minute: 59 minutes back is the hour.
+  return market.changeSecs >= 59 * 60 ? change : `${change} over ${duration(Math.max(60, Math.round(market.changeSecs / 60) * 60))}`;
+}
+
+/**
+ * The token as it stood when the alert was seen: price, 1h change, market cap, liquidity and
+ * risk status (which the card's badge and colour follow). `withPrice: false` leaves the price out,
+ * for a card that says it already (a price move). Nothing for an event made before markets were
+ * carried, or a traded token the watcher does not follow.
+ */
+export function marketFields(token: TokenRef, options: { withPrice?: boolean } = {}): CardField[] {
+  const market = token.market;
+  if (market === undefined) return [];
+  const rate = usdPerSol(market);
+  const fields: CardField[] = [];
+  if (options.withPrice !== false) {
+    const priceText = market.priceNative === null ? UNKNOWN : market.priceUsd === null ? `${price(market.priceNative)} SOL` : `${usd(market.priceUsd)} · ${price(market.priceNative)} SOL`;
+    fields.push(field('Price', priceText, true));
+  }
+  fields.push(field('1h', changeText(market), true));
+  fields.push(field('Market cap', market.marketCapSol === null ? UNKNOWN : solWithUsd(market.marketCapSol, rate), true));
+  fields.push(field('Liquidity', market.liquiditySol === null ? UNKNOWN : solWithUsd(market.liquiditySol, rate), true));
+  fields.push(field('Risk', status(token.riskStatus ?? null), true));
+  return fields;
 }
 
 /**

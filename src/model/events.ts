@@ -21,6 +21,26 @@ export interface TokenRef {
   riskStatus?: string | null;
   /** Total supply in smallest units (decimal string), when known: an owner balance is also shown as its share. */
   totalSupply?: string | null;
+  /** The token's market when the event was seen, for the card's "at the time" figures. Absent in events made before it was carried. */
+  market?: TokenMarket;
+}
+
+/** A token's market at one moment, as the watcher's last-seen state has it; null where unread. */
+export interface TokenMarket {
+  /** SOL per token (the deepest SOL pool's price), and in USD when the SOL→USD rate was known. */
+  priceNative: number | null;
+  priceUsd: number | null;
+  /**
+   * The price change in percent over the hour before, against the oldest price the watcher kept
+   * within it, and how many seconds back that price was (under an hour while the token has been
+   * watched for less).
+   */
+  changePct: number | null;
+  changeSecs: number | null;
+  /** Price times the total supply, in SOL. */
+  marketCapSol: number | null;
+  /** The SOL side of the token's pools, summed. */
+  liquiditySol: number | null;
 }
 
 export type RiskFlagName = 'mintAuthority' | 'freezeAuthority' | 'mutable' | 'ownerBalance';
@@ -41,12 +61,23 @@ export interface EventBase {
   token: TokenRef;
 }
 
+/** A risk flag as it stands, read as FlagChange's sides are. */
+export interface FlagState {
+  flag: RiskFlagName;
+  value: string | null;
+}
+
 export interface RiskStatusEvent extends EventBase {
   kind: 'risk-status';
   from: string | null;
   to: string | null;
   /** Flags that changed with it. */
   flags: FlagChange[];
+  /**
+   * Every flag as it stands after the change, when the risk analysis was read: what the card names
+   * as behind the new status when no flag changed. Absent in events made before it was carried.
+   */
+  flagsNow?: FlagState[];
 }
 
 export interface RiskFlagEvent extends EventBase {

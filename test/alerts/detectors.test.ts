@@ -66,6 +66,21 @@ describe('risk status', () => {
     expect(detectRiskFlags(first, next)).toEqual([]);
   });
 
+  it('carries every flag as it stands, so that a change with no flag changed names what makes it, and the market at the time', () => {
+    const first = snap({ riskStatus: 'SAFE', mintAuthority: W1, isMutable: true, ownerBalance: '42', price: 0.002 });
+    const next = snap({ riskStatus: 'DANGER', mintAuthority: W1, isMutable: true, ownerBalance: '42', price: 0.003 }, first, T0 + 60_000);
+    const [event] = detectRiskStatus(first, next);
+    expect(event?.flags).toEqual([]);
+    expect(event?.flagsNow).toEqual([
+      { flag: 'mintAuthority', value: W1 },
+      { flag: 'freezeAuthority', value: null },
+      { flag: 'mutable', value: 'true' },
+      { flag: 'ownerBalance', value: '42' },
+    ]);
+    // 1,000,000,000 tokens (6 decimals) at 0.003 SOL, 100 SOL in the one pool, up 50% over the minute kept.
+    expect(event?.token.market).toEqual({ priceNative: 0.003, priceUsd: null, changePct: 50, changeSecs: 60, marketCapSol: 3_000_000, liquiditySol: 100 });
+  });
+
   it('ignores case and an unread status', () => {
     const first = snap({ riskStatus: 'safe' });
     expect(detectRiskStatus(first, snap({ riskStatus: 'SAFE' }, first, T0 + 1))).toEqual([]);

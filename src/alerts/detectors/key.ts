@@ -5,7 +5,7 @@
  * hashed, so a key stays short (at most 200 characters) and plain.
  */
 import { createHash } from 'node:crypto';
-import type { AlertKind, TokenRef } from '../../model/events';
+import type { AlertKind, TokenMarket, TokenRef } from '../../model/events';
 import type { TokenSnapshot } from '../../model/snapshot';
 
 export function eventKey(kind: AlertKind, subject: string, parts: ReadonlyArray<string | number | null>): string {
@@ -17,8 +17,8 @@ export function eventKey(kind: AlertKind, subject: string, parts: ReadonlyArray<
   return `${kind}:${subject.slice(0, 120)}:${digest}`;
 }
 
-/** The token as its snapshot has it now: name, decimals, supply and its current risk status, which colours the card. */
-export function tokenRef(snapshot: Pick<TokenSnapshot, 'address' | 'symbol' | 'name' | 'decimals' | 'riskStatus' | 'totalSupply'>): TokenRef {
+/** The token as its snapshot has it now: name, decimals, supply, its current risk status (which colours the card) and its market. */
+export function tokenRef(snapshot: TokenSnapshot): TokenRef {
   return {
     address: snapshot.address,
     symbol: snapshot.symbol,
@@ -26,5 +26,43 @@ export function tokenRef(snapshot: Pick<TokenSnapshot, 'address' | 'symbol' | 'n
     decimals: snapshot.decimals ?? null,
     riskStatus: snapshot.riskStatus,
     totalSupply: snapshot.totalSupply ?? null,
+    market: marketOf(snapshot),
+  };
+}
+
+const SOL_DECIMALS = 9;
+
+/** A decimal string of smallest units as a number of whole units; null when unreadable. */
+function whole(value: string | null | undefined, decimals: number | null | undefined): number | null {
+  if (value === null || value === undefined || decimals === null || decimals === undefined) return null;
+  try {
+    const number = Number(BigInt(value)) / 10 ** decimals;
+    return Number.isFinite(number) ? number : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The market figures of a snapshot: its price, the change over the price window (the oldest price
+ * kept, at most an hour back), price times supply, and the SOL in its pools.
+ */
+export function marketOf(snapshot: TokenSnapshot): TokenMarket {
+  const price = snapshot.priceNative;
+  const first = snapshot.priceHistory[0];
+  const changed = price !== null && first !== undefined && first[1] > 0 && first[0] < snapshot.seenAt;
+  const supply = whole(snapshot.totalSupply, snapshot.decimals);
+  let liquidity: number | null = null;
+  for (const pool of snapshot.pools) {
+    const sol = whole(pool.quoteReserves, SOL_DECIMALS);
+    if (sol !== null) liquidity = (liquidity ?? 0) + sol;
+  }
+  return {
+    priceNative: price,
+    priceUsd: snapshot.priceUsd,
+    changePct: changed ? ((price - first[1]) / first[1]) * 100 : null,
+    changeSecs: changed ? Math.round((snapshot.seenAt - first[0]) / 1000) : null,
+    marketCapSol: price === null || supply === null ? null : price * supply,
+    liquiditySol: liquidity,
   };
 }

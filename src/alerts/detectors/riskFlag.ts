@@ -18,7 +18,8 @@ import { normalizeStatus } from './status';
 
 export const OWNER_JUMP_PCT_OF_SUPPLY = WHALE_SHARE_PCT;
 
-function analysisRead(snapshot: TokenSnapshot): boolean {
+/** Whether the snapshot's risk analysis was read at all (every flag null: it was not). */
+export function analysisRead(snapshot: TokenSnapshot): boolean {
   return snapshot.mintAuthority !== null || snapshot.freezeAuthority !== null || snapshot.isMutable !== null || snapshot.ownerBalance !== null;
 }
 

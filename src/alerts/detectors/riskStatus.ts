@@ -3,14 +3,17 @@
  * with it. A status that was not read on either side (null) is not a change: "unknown → SAFE" is
  * not news. Statuses compare without case or surrounding blanks, as the cards show them.
  *
+ * The event also carries every flag as it stands (flagsNow), so that a status change with no flag
+ * changed can still name the flags that make the new status.
+ *
  * Key: the token, from, to, and the time of the state it changed from (`last.seenAt`). A status
  * flipping back and forth alerts at every flip (each flip leaves a different state behind), while
  * the stream and a reconciliation comparing the same last-seen state with the same news agree.
  */
-import type { RiskStatusEvent } from '../../model/events';
+import type { FlagState, RiskStatusEvent } from '../../model/events';
 import type { TokenSnapshot } from '../../model/snapshot';
 import { eventKey, tokenRef } from './key';
-import { flagChanges } from './riskFlag';
+import { analysisRead, flagChanges } from './riskFlag';
 import { normalizeStatus } from './status';
 
 export { normalizeStatus };
@@ -30,6 +33,18 @@ export function detectRiskStatus(last: TokenSnapshot | null, next: TokenSnapshot
       from,
       to,
       flags: flagChanges(last, next),
+      ...(analysisRead(next) ? { flagsNow: flagsNow(next) } : {}),
     },
+  ];
+}
+
+/** Every flag of the snapshot as it stands (blank authorities read as none, as flagChanges reads them). */
+function flagsNow(snapshot: TokenSnapshot): FlagState[] {
+  const authority = (value: string | null) => (value === null || value.trim() === '' ? null : value);
+  return [
+    { flag: 'mintAuthority', value: authority(snapshot.mintAuthority) },
+    { flag: 'freezeAuthority', value: authority(snapshot.freezeAuthority) },
+    { flag: 'mutable', value: snapshot.isMutable === null ? null : String(snapshot.isMutable) },
+    { flag: 'ownerBalance', value: snapshot.ownerBalance },
   ];
 }

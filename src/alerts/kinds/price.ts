@@ -3,7 +3,7 @@ import { bold, field, rich, type Card } from '../../cards/card';
 import { renderMoveChart } from '../../charts/moveChart';
 import type { PriceEvent } from '../../model/events';
 import { duration, percent, price, usd } from '../../text/format';
-import { base, tokenActions, tokenLink, tokenName } from '../cardParts';
+import { base, marketFields, tokenActions, tokenLink, tokenName } from '../cardParts';
 import { detectPriceMove, PRICE_MIN_PCT } from '../detectors/priceMove';
 import { defineAlertKind } from '../kind';
 
@@ -17,7 +17,7 @@ function priceCard(event: PriceEvent): Card {
     field('Price', rich(`${price(event.from)} → `, bold(`${price(event.to)} SOL`)), true),
   ];
   if (event.priceUsd !== null) fields.push(field('Price (USD)', usd(event.priceUsd), true));
-  fields.push(field('Token', tokenLink(event.token), true));
+  fields.push(field('Token', tokenLink(event.token), true), ...marketFields(event.token, { withPrice: false }));
   const title = `Price ${up ? 'up' : 'down'} ${percent(Math.abs(event.changePct))}: ${tokenName(event.token)}`;
   return base(event, title, fields, tokenActions(event.token));
 }

@@ -1,10 +1,10 @@
 /** A risk flag changed: mint or freeze authority, mutable metadata, the owner's balance. */
 import { field, type Card } from '../../cards/card';
-import { UNKNOWN, sharePercent } from '../../cards/tokenFacts';
-import type { FlagChange, RiskFlagEvent, TokenRef } from '../../model/events';
+import { OWNER_SHARE_WARNING_PERCENT, UNKNOWN, sharePercent } from '../../cards/tokenFacts';
+import type { FlagChange, FlagState, RiskFlagEvent, TokenRef } from '../../model/events';
 import { formatTokenAmount, percent, shortAddress } from '../../text/format';
 import { untrusted } from '../../text/sanitize';
-import { base, tokenActions, tokenLink, tokenName } from '../cardParts';
+import { base, marketFields, tokenActions, tokenLink, tokenName } from '../cardParts';
 import { detectRiskFlags } from '../detectors/riskFlag';
 import { defineAlertKind } from '../kind';
 
@@ -36,16 +36,16 @@ function bigintOf(value: string | null | undefined): bigint | null {
  * share of the supply when the supply is known. A bare "25.2M" said neither what was held nor
  * whether it was much.
  */
-function ownerAmount(value: string | null, token: TokenRef): { amount: string; share: string | null } {
-  if (value === null) return { amount: 'none', share: null };
+function ownerAmount(value: string | null, token: TokenRef): { amount: string; share: string | null; sharePct: number | null } {
+  if (value === null) return { amount: 'none', share: null, sharePct: null };
   const amount = bigintOf(value);
-  if (amount === null) return { amount: UNKNOWN, share: null };
-  if (amount === 0n) return { amount: 'none', share: null };
+  if (amount === null) return { amount: UNKNOWN, share: null, sharePct: null };
+  if (amount === 0n) return { amount: 'none', share: null, sharePct: 0 };
   const decimals = token.decimals;
   const symbol = untrusted(token.symbol, 16);
-  if (decimals === null || decimals === undefined) return { amount: `${formatTokenAmount(amount, 0)} units`, share: null };
   const share = sharePercent(amount, bigintOf(token.totalSupply));
-  return { amount: symbol === '' ? formatTokenAmount(amount, decimals) : `${formatTokenAmount(amount, decimals)} ${symbol}`, share: share === null ? null : percent(share) };
+  if (decimals === null || decimals === undefined) return { amount: `${formatTokenAmount(amount, 0)} units`, share: null, sharePct: share };
+  return { amount: symbol === '' ? formatTokenAmount(amount, decimals) : `${formatTokenAmount(amount, decimals)} ${symbol}`, share: share === null ? null : percent(share), sharePct: share };
 }
 
 /** "25.2M MOCHI (5.04%) → 17.8M MOCHI (3.56% of supply)": the last share named says what the shares are of. */
@@ -66,17 +66,46 @@ export function flagChangeText(change: FlagChange, token: TokenRef): string {
     case 'freezeAuthority':
       return `${label}: ${authorityState(change.from)} → ${authorityState(change.to)}`;
     case 'mutable': {
-      const word = (value: string | null) => (value === 'true' ? 'mutable' : value === 'false' ? 'immutable' : UNKNOWN);
-      return `${label}: ${word(change.from)} → ${word(change.to)}`;
+      return `${label}: ${mutability(change.from)} → ${mutability(change.to)}`;
     }
     case 'ownerBalance':
       return `${label}: ${ownerChange(change.from, change.to, token)}`;
   }
 }
 
+function mutability(value: string | null): string {
+  return value === 'true' ? 'mutable' : value === 'false' ? 'immutable' : UNKNOWN;
+}
+
+/**
+ * A flag as it stands, in words, and whether that state is fine (null: unknown), by the token
+ * card's rules: an authority held, mutable metadata, or an owner holding 5% of the supply or more
+ * (OWNER_SHARE_WARNING_PERCENT) is a risk.
+ */
+export function flagStateText(state: FlagState, token: TokenRef): { text: string; ok: boolean | null } {
+  const label = FLAG_LABELS[state.flag];
+  switch (state.flag) {
+    case 'mintAuthority':
+    case 'freezeAuthority':
+      return { text: `${label}: ${authorityState(state.value)}`, ok: state.value === null };
+    case 'mutable':
+      return { text: `${label}: ${mutability(state.value)}`, ok: state.value === 'true' ? false : state.value === 'false' ? true : null };
+    case 'ownerBalance': {
+      const owner = ownerAmount(state.value, token);
+      const text = owner.share === null ? owner.amount : `${owner.amount} (${owner.share} of supply)`;
+      return { text: `${label}: ${text}`, ok: owner.sharePct === null ? (state.value === null ? true : null) : owner.sharePct < OWNER_SHARE_WARNING_PERCENT };
+    }
+  }
+}
+
 function riskFlagCard(event: RiskFlagEvent): Card {
   const lines = event.changes.map((change) => flagChangeText(change, event.token));
-  return base(event, `Risk flag changed: ${tokenName(event.token)}`, [field('Changed', lines.join('\n')), field('Token', tokenLink(event.token), true)], tokenActions(event.token));
+  return base(
+    event,
+    `Risk flag changed: ${tokenName(event.token)}`,
+    [field('Changed', lines.join('\n')), field('Token', tokenLink(event.token), true), ...marketFields(event.token)],
+    tokenActions(event.token),
+  );
 }
 
 export const riskFlagKind = defineAlertKind({

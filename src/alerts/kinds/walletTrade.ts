@@ -5,7 +5,7 @@ import { LABEL_MAX, UNKNOWN } from '../../cards/tokenFacts';
 import type { WalletTradeEvent } from '../../model/events';
 import { formatTokenAmount, price, shortAddress, usd } from '../../text/format';
 import { untrusted } from '../../text/sanitize';
-import { base, lamports, tokenName, walletLink } from '../cardParts';
+import { base, lamports, marketFields, muteAction, tokenName, walletLink } from '../cardParts';
 import { detectWalletTrades } from '../detectors/walletTrade';
 import { defineAlertKind } from '../kind';
 
@@ -28,6 +28,8 @@ function walletTradeCard(event: WalletTradeEvent, label: string | null): Card {
     field('Price', event.price === null ? UNKNOWN : `${price(event.price)} SOL`, true),
     field('Wallet', walletLink(event.wallet), true),
     field('Transaction', [link(shortAddress(untrusted(event.transactionHash, 100, '?')), explorerTxUrl(event.transactionHash))], true),
+    // The traded token's market, when the watcher follows it (a token no chat follows has none at hand).
+    ...marketFields(event.token, { withPrice: false }),
   ];
   const verb = event.side === 'buy' ? 'bought' : 'sold';
   return base(
@@ -38,6 +40,7 @@ function walletTradeCard(event: WalletTradeEvent, label: string | null): Card {
       { label: 'Token', command: 'token', args: [event.token.address] },
       { label: 'Trades', command: 'trades', args: [event.token.address, event.wallet] },
       { label: 'Wallet', command: 'wallet', args: [event.wallet] },
+      muteAction(event.wallet),
     ],
   );
 }

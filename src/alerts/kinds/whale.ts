@@ -1,8 +1,8 @@
-/** A whale came or went: a wallet's share of supply crossed the whale share, read from holders-live. */
+/** A whale came or went: a wallet's share of supply crossed the whale share, read from holders-live; the card gives the wallet, its share before and after, and a Wallet button (/wallet). */
 import { bold, field, rich, type Card } from '../../cards/card';
 import type { WhaleEvent } from '../../model/events';
 import { percent } from '../../text/format';
-import { base, tokenActions, tokenLink, tokenName, walletLink } from '../cardParts';
+import { base, marketFields, tokenActions, tokenLink, tokenName, walletLink } from '../cardParts';
 import { detectWhale } from '../detectors/whale';
 import { defineAlertKind } from '../kind';
 
@@ -12,6 +12,7 @@ function whaleCard(event: WhaleEvent): Card {
     field('Share of supply', rich(`${from} → `, bold(percent(event.toPct))), true),
     field('Wallet', walletLink(event.wallet), true),
     field('Token', tokenLink(event.token), true),
+    ...marketFields(event.token),
   ];
   const title = `Whale ${event.direction === 'in' ? 'in' : 'out'}: ${tokenName(event.token)}`;
   return base(event, title, fields, tokenActions(event.token, [{ label: 'Wallet', command: 'wallet', args: [event.wallet] }]));
