@@ -18,7 +18,9 @@ import { loadCommands } from '../../../src/dispatch/registry';
 import { FollowService } from '../../../src/follows/followService';
 import { createStatusSource } from '../../../src/follows/status';
 import { createLogger } from '../../../src/log';
+import { MarketClient } from '../../../src/market/client';
 import { StreamClient } from '../../../src/market/stream';
+import { QueryService } from '../../../src/query/service';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/sqliteStore';
 import { createWatcher, type Watcher } from '../../../src/watch/watcher';
 import { FakeDiscord, MANAGE_CHANNELS, guildShard, nextSnowflake, snowflakeInShard, type FakeMessage } from '../../support/discord/fakeDiscord';
@@ -139,10 +141,12 @@ describe('a shard Discord closes with 4011', () => {
     const fake = await FakeDiscord.start({ appId: APP_ID, token: TOKEN, maxGuildsPerShard: 2, guilds: servers.map((id) => ({ id, name: 'Server', channels: [] })) });
     const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-4011-'));
     const store = openSqliteStore(join(dir, 'tokenwatch.db'));
+    // No command runs here: a client that is never asked stands in for the market.
+    const query = new QueryService(new MarketClient({ baseUrl: 'http://127.0.0.1:9', apiKey: TEST_API_KEY }));
     try {
       const lines: string[] = [];
       const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
-      const dispatcher = new Dispatcher({ commands: await loadCommands(), services: {}, actionKeys: store.actionKeys, logger });
+      const dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query }, actionKeys: store.actionKeys, logger });
       const started = startDiscordChat({ token: TOKEN, appId: APP_ID, restApi: fake.restApi, dispatcher, store, logger, shards: { ids: [0], count: 1 } });
       await expect(started).rejects.toThrow(/^Discord closed shard 0 with 4011 \(sharding required\) and will not take it back: .*run more shards, with DISCORD_SHARDS=auto/);
       expect(fake.shardingRequired).toEqual([0]);
@@ -152,6 +156,7 @@ describe('a shard Discord closes with 4011', () => {
       expect(told[0]).toMatchObject({ level: 50, shard: 0, code: 4011 });
       expect(lines.join('\n')).not.toContain(TOKEN);
     } finally {
+      await query.client.close();
       await store.close();
       await fake.close();
       rmSync(dir, { recursive: true, force: true });
