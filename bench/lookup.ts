@@ -4,9 +4,12 @@
  * market client (batcher, limiter, retry, schema) and back to a card rendered as text; the
  * baseline is a bare undici GET of the same token-data URL with its JSON parsed. Both talk to the
  * built-in simulator over 127.0.0.1, interleaved, 200 times each; the figures are medians. The
- * buttons' keys go to the SQLite store on a file, as the bot's do.
+ * buttons' keys go to the SQLite store on a file, as the bot's do, and in a third series, run in
+ * turn with the other two, to the PostgreSQL store (a throwaway server, bench/postgres.ts).
  *
  * lookup_overhead_ratio: pipeline / bare GET, with the client's cache off (goal ≤ 1.2).
+ * lookup_overhead_ratio_pg: the same with the keys in PostgreSQL (goal ≤ 1.1 × the SQLite figure
+ * of the same run).
  * lookup_cached_ms: the same /token within the cache's lifetime (goal < 1 ms).
  * lookup_card_back_to_back_us, lookup_card_after_sleep_us: the token card's build and text render
  * alone, back to back and right after the thread slept 0.4 ms (bench/wakeCost.ts): what the
@@ -26,6 +29,9 @@ import { MarketClient } from '../src/market/client';
 import { QueryService } from '../src/query/service';
 import { startSimulator } from '../src/simulator/server';
 import { openSqliteStore } from '../src/store/sqliteStore';
+import { openPostgresStore } from '../src/store/postgres/postgresStore';
+import type { ActionKeyStore } from '../src/store/actionKeys';
+import { benchPostgres } from './postgres';
 import { freshSolUsdRate } from '../src/query/usdRate';
 import { recordResult } from './results';
 import type { Row } from './run';
@@ -58,8 +64,11 @@ export async function benchLookup(): Promise<Row[]> {
   // The buttons' keys in the store the bot uses, SQLite on a file: issuing them is part of the answer.
   const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-lookup-'));
   const store = openSqliteStore(join(dir, 'bench.db'));
-  const dispatcherOver = (client: MarketClient) =>
-    new Dispatcher({ commands, services: { query: new QueryService(client) }, actionKeys: store.actionKeys, logger: silentLogger });
+  const postgres = await benchPostgres();
+  // synchronous_commit=off, as SQLite's synchronous=NORMAL: the card never waits for the insert either way.
+  const pgStore = postgres.server === null ? null : await openPostgresStore(await postgres.server.database('off'));
+  const dispatcherOver = (client: MarketClient, actionKeys: ActionKeyStore = store.actionKeys) =>
+    new Dispatcher({ commands, services: { query: new QueryService(client) }, actionKeys, logger: silentLogger });
   const answer = async (dispatcher: Dispatcher) => {
     const reply = await dispatcher.runLine(line, CONSOLE_CALLER);
     if (reply === null || reply.errorId !== null) throw new Error(`/token failed in the bench: ${reply?.card.title ?? 'not a command'}`);
@@ -75,18 +84,47 @@ export async function benchLookup(): Promise<Row[]> {
   const cached = new MarketClient({ baseUrl: sim.baseUrl, apiKey: API_KEY, logger: silentLogger });
   const uncachedDispatcher = dispatcherOver(uncached);
   const cachedDispatcher = dispatcherOver(cached);
+  const pgDispatcher = pgStore === null ? null : dispatcherOver(uncached, pgStore.actionKeys);
 
-  // Warm both paths: sockets open, the SOL→USD rate known, code paths compiled.
+  // Warm every path: sockets open, the SOL→USD rate known, code paths compiled.
   for (let index = 0; index < WARM_UP; index++) {
     await answer(uncachedDispatcher);
+    if (pgDispatcher !== null) await answer(pgDispatcher);
     await bare();
   }
   const pipelineMs: number[] = [];
+  const pgPipelineMs: number[] = [];
   const bareMs: number[] = [];
-  // Interleaved, so a slow stretch of the machine weighs on both sides alike.
+  // Interleaved, so a slow stretch of the machine weighs on every side alike.
   for (let index = 0; index < SAMPLES; index++) {
     pipelineMs.push(await time(() => answer(uncachedDispatcher)));
+    if (pgDispatcher !== null) pgPipelineMs.push(await time(() => answer(pgDispatcher)));
     bareMs.push(await time(bare));
+  }
+
+  // What issuing a token card's five keys costs the card: SQLite's transaction, PostgreSQL's
+  // statement as the card sees it (the keys handed back, the insert under way), and that insert
+  // to its end, which the card does not wait for.
+  const fiveKeys = Array.from({ length: 5 }, (_, index) => ({ command: 'token', args: [address, String(index)] }));
+  const keysFor = CONSOLE_CALLER.chat;
+  const issueMs = async (keys: ActionKeyStore, settle?: () => Promise<void>): Promise<number> => {
+    const samples: number[] = [];
+    for (let index = 0; index < SAMPLES + WARM_UP; index++) {
+      const took = await time(async () => {
+        await keys.issueAll(fiveKeys, keysFor, new Date(Date.now() + 60_000));
+        await settle?.();
+      });
+      if (index >= WARM_UP) samples.push(took);
+    }
+    return median(samples) * 1000;
+  };
+  const keysSqliteUs = await issueMs(store.actionKeys);
+  const keysPgUs = pgStore === null ? null : await issueMs(pgStore.actionKeys);
+  const keysPgWrittenUs = pgStore === null ? null : await issueMs(pgStore.actionKeys, () => pgStore.actionKeys.settled());
+  recordResult('lookup_keys_sqlite_us', keysSqliteUs, 'µs');
+  if (keysPgUs !== null && keysPgWrittenUs !== null) {
+    recordResult('lookup_keys_pg_us', keysPgUs, 'µs');
+    recordResult('lookup_keys_pg_written_us', keysPgWrittenUs, 'µs');
   }
 
   await answer(cachedDispatcher);
@@ -95,6 +133,8 @@ export async function benchLookup(): Promise<Row[]> {
 
   const ratio = median(pipelineMs) / median(bareMs);
   recordResult('lookup_overhead_ratio', ratio, 'ratio');
+  const pgRatio = pgStore === null ? null : median(pgPipelineMs) / median(bareMs);
+  if (pgRatio !== null) recordResult('lookup_overhead_ratio_pg', pgRatio, 'ratio');
   recordResult('lookup_cached_ms', median(cachedMs), 'ms');
 
   const wake = measureWakeCost(await cached.token(address), freshSolUsdRate(cached));
@@ -106,11 +146,23 @@ export async function benchLookup(): Promise<Row[]> {
   await bareAgent.close();
   await sim.close();
   await store.close();
+  await pgStore?.close();
+  if (postgres.server !== null) await postgres.server.stop();
   rmSync(dir, { recursive: true, force: true });
   return [
     { what: '/token through the Dispatcher to a rendered card, no cache (median)', figure: `${median(pipelineMs).toFixed(3)} ms` },
     { what: 'bare undici GET of the same token-data URL (median)', figure: `${median(bareMs).toFixed(3)} ms` },
     { what: 'lookup_overhead_ratio (goal ≤ 1.2)', figure: ratio.toFixed(2) },
+    postgres.server === null
+      ? { what: 'lookup_overhead_ratio_pg', figure: `not measured: ${postgres.reason}` }
+      : {
+          what: `lookup_overhead_ratio_pg, keys in PostgreSQL (goal ≤ 1.1 × ${ratio.toFixed(2)}); ${postgres.server.describe('off')}`,
+          figure: `${(pgRatio ?? Number.NaN).toFixed(2)} (${((pgRatio ?? Number.NaN) / ratio).toFixed(2)} × SQLite's; pipeline ${median(pgPipelineMs).toFixed(3)} ms)`,
+        },
+    {
+      what: "a token card's five action keys (median): SQLite transaction / PostgreSQL as the card waits / PostgreSQL insert to its end",
+      figure: `${keysSqliteUs.toFixed(1)} / ${keysPgUs?.toFixed(1) ?? '–'} / ${keysPgWrittenUs?.toFixed(1) ?? '–'} µs`,
+    },
     { what: 'lookup_cached_ms: /token within the cache lifetime (goal < 1)', figure: `${median(cachedMs).toFixed(3)} ms` },
     {
       what: 'token card build + text render: back to back / after 0.4 ms busy / after 0.4 ms asleep',
