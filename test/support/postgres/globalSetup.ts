@@ -6,17 +6,28 @@
  */
 import type { TestProject } from 'vitest/node';
 import './provided';
-import { findPostgresBinaries, startThrowawayPostgres } from './throwaway';
+import { findPostgresBinaries, startThrowawayPostgres, type PostgresBinaries } from './throwaway';
 
-export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
-  const required = process.env.TOKENWATCH_TEST_POSTGRES === 'required';
+/** What the setup needs of vitest's project: a test hands it a stand-in. */
+export type Provider = Pick<TestProject, 'provide'>;
+
+export default function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  return startSharedPostgres(project, { find: findPostgresBinaries, env: process.env, print: (line) => process.stdout.write(line) });
+}
+
+/** The setup, with what it finds and where it prints passed in. */
+export async function startSharedPostgres(
+  project: Provider,
+  options: { find: () => PostgresBinaries | null; env: Record<string, string | undefined>; print: (line: string) => void },
+): Promise<(() => Promise<void>) | undefined> {
+  const required = options.env.TOKENWATCH_TEST_POSTGRES === 'required';
   const skip = (reason: string): undefined => {
     if (required) throw new Error(`TOKENWATCH_TEST_POSTGRES=required, but PostgreSQL cannot start: ${reason}`);
-    process.stdout.write(`PostgreSQL half of the store tests skipped: ${reason} (set TOKENWATCH_TEST_POSTGRES=required to make this a failure)\n`);
+    options.print(`PostgreSQL half of the store tests skipped: ${reason} (set TOKENWATCH_TEST_POSTGRES=required to make this a failure)\n`);
     project.provide('postgres', { adminUrl: null, binaries: null, skipped: reason });
     return undefined;
   };
-  const binaries = findPostgresBinaries();
+  const binaries = options.find();
   if (binaries === null) return skip('no initdb and pg_ctl on PATH or under /usr/lib/postgresql/*/bin (Debian package: postgresql)');
   let server;
   try {
