@@ -224,6 +224,19 @@ describe.each(STORE_KINDS)('the %s store', (_kind, makeHome) => {
       expect(await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k2'), to: [{ chat: chat('1'), label: null }] }], at(200))).toBe(1);
     });
 
+    it('writes free text holding a NUL (a label, a pause reason, an error) without failing, PostgreSQL as U+FFFD', async () => {
+      const asWritten = (text: string | null | undefined) => text?.replaceAll('\uFFFD', '\u0000');
+      const follow = await store.follows.upsert(newFollow(chat('1'), 'WalletA', { kind: 'wallet', label: 'dev\u0000wallet', addedBy: 'user\u0000x' }));
+      expect(asWritten(follow.follow.label)).toBe('dev\u0000wallet');
+      expect(asWritten((await store.follows.get(chat('1'), 'WalletA'))?.addedBy)).toBe('user\u0000x');
+      await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k1'), to: [{ chat: chat('1'), label: 'dev\u0000wallet' }] }], T0);
+      const [row] = await store.outbox.due('telegram', T0, 10);
+      expect(asWritten(row?.label)).toBe('dev\u0000wallet');
+      await store.outbox.retryAt([row!.id], at(10), 'Bad Request: \u0000');
+      await store.chats.pause(chat('2'), 'gone\u0000', T0);
+      expect(asWritten(await store.chats.pausedReason(chat('2')))).toBe('gone\u0000');
+    });
+
     it('moves a Telegram group to its supergroup: follows, settings, pending rows and keys', async () => {
       const group = chat('-42');
       const supergroup = chat('-10042');

@@ -6,6 +6,7 @@
 import type { ChatRef, Platform } from '../../model/chat';
 import type { ChatRepository, ChatSettings } from '../store';
 import type { PgDatabase } from './pgDatabase';
+import { pgText } from './pgText';
 
 type ChatId = Pick<ChatRef, 'platform' | 'chatId'>;
 
@@ -41,7 +42,7 @@ export class PgChats implements ChatRepository {
     await this.db.durableQuery({
       text: `INSERT INTO chats (platform, chat_id, paused_at, pause_reason) VALUES ($1, $2, $3, $4)
              ON CONFLICT (platform, chat_id) DO UPDATE SET paused_at = excluded.paused_at, pause_reason = excluded.pause_reason`,
-      values: [chat.platform, chat.chatId, now.getTime(), reason],
+      values: [chat.platform, chat.chatId, now.getTime(), pgText(reason)],
     });
     this.changed();
   }

@@ -11,6 +11,7 @@ import { FOLLOW_COLUMNS as COLUMNS, FollowReader, FollowersCache, type FollowCol
 import { threadColumn } from '../rows';
 import type { FollowRepository, NewFollow } from '../store';
 import type { PgDatabase } from './pgDatabase';
+import { pgText } from './pgText';
 
 const WHERE_CHAT = 'platform = $1 AND chat_id = $2 AND thread_id = $3';
 const NOT_PAUSED = 'NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = f.platform AND c.chat_id = f.chat_id AND c.paused_at IS NOT NULL)';
@@ -34,7 +35,7 @@ function chatParams(chat: ChatRef): [string, string, string] {
 
 function upsertParams(follow: NewFollow): unknown[] {
   const o = follow.options;
-  return [...chatParams(follow.chat), follow.chat.scopeId, follow.kind, follow.address, follow.label, o.events.join(','), o.minUsd, o.thresholdPct, o.side, follow.addedBy, follow.now.getTime()];
+  return [...chatParams(follow.chat), follow.chat.scopeId, follow.kind, follow.address, pgText(follow.label), o.events.join(','), o.minUsd, o.thresholdPct, o.side, pgText(follow.addedBy), follow.now.getTime()];
 }
 
 export class PgFollows implements FollowRepository {

@@ -17,6 +17,7 @@ import type { OutboxEntry } from '../../model/follow';
 import { ChatInterner, type ChatColumns } from '../rows';
 import type { OutboxRepository } from '../store';
 import type { PgDatabase } from './pgDatabase';
+import { pgText } from './pgText';
 
 interface DueRow extends ChatColumns {
   id: number;
@@ -106,7 +107,7 @@ export class PgOutbox implements OutboxRepository {
       name: 'tw_outbox_retry',
       text: `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1, last_error = $2, claimed_by = NULL, claimed_until = NULL
              WHERE id = ANY($3::bigint[]) AND delivered_at IS NULL AND (claimed_by IS NULL OR claimed_by = $4)`,
-      values: [next.getTime(), error.slice(0, MAX_ERROR_LENGTH), ids, this.claimer],
+      values: [next.getTime(), pgText(error.slice(0, MAX_ERROR_LENGTH)), ids, this.claimer],
     });
   }
 
