@@ -13,6 +13,7 @@ import { cleanServiceText } from '../../text/unsafe';
 import { systemClock, type Clock } from '../clock';
 import { STREAMS, type StreamName } from '../endpoints';
 import { looksLikeAuth } from './closeReason';
+import { ConnectGate } from './connectGate';
 import { Connection } from './connection';
 import { decodeText } from './decode';
 import { DEFAULT_PACK_PROBE_MS, PackingProbe, type PackingSetting } from './packing';
@@ -51,6 +52,8 @@ export const STREAM_DEFAULTS = {
   maxBacklogPerSocket: 256,
   stableMs: 10_000,
   packProbeMs: DEFAULT_PACK_PROBE_MS,
+  /** Sockets connecting at once (connectGate.ts): enough to open a thousand in a blink on a near service, few enough to spare its accept queue and this heap. */
+  maxConnecting: 128,
 } as const;
 
 /** The least weight given to one event in the delivery queue, for the objects around its payload. */
@@ -95,11 +98,14 @@ export class StreamClient {
   private readonly split = new WeakSet<Connection>();
   /** Subscriptions that need a socket while `maxSockets` are open, oldest first; true: to be isolated. */
   private readonly waitingForRoom = new Map<Subscription, boolean>();
+  /** At most `maxConnecting` sockets connecting at once; the others wait their turn. */
+  private readonly gate: ConnectGate<Connection>;
   private ended = false;
 
   constructor(options: StreamClientOptions) {
     this.settings = readOptions(options);
     registerSecret(this.settings.apiKey);
+    this.gate = new ConnectGate(this.settings.maxConnecting);
     this.packing = new PackingProbe(this.settings.subscriptionsPerSocket, {
       probeMs: this.settings.packProbeMs,
       clock: this.settings.clock,
@@ -178,6 +184,8 @@ export class StreamClient {
     this.owners.clear();
     this.waitingForRoom.clear();
     this.rejectionsReported.clear();
+    // Emptied first: a socket that closes must not let a waiting one start connecting now.
+    this.gate.clear();
     const pending = [...this.connections].map((connection) => connection.close());
     this.connections.clear();
     await Promise.all([...pending, ...this.closing]);
@@ -288,6 +296,8 @@ export class StreamClient {
         rejected: (from, code, reason) => this.onRejected(from, code, reason),
         oversized: (from) => this.onOversized(from),
         sent: (from) => this.packing.sent(from),
+        mayConnect: (from) => this.gate.enter(from),
+        settled: (from) => this.gate.release(from),
         closed: (from, code, reason) => this.packing.closed(from, code, reason),
       },
     );
@@ -495,6 +505,7 @@ function readOptions(options: StreamClientOptions): Settings {
       options.subscriptionsPerSocket === 'auto' ? 'auto' : positiveInteger('subscriptionsPerSocket', options.subscriptionsPerSocket, STREAM_DEFAULTS.subscriptionsPerSocket),
     maxSockets: options.maxSockets === undefined ? null : positiveInteger('maxSockets', options.maxSockets, 1),
     packProbeMs: positiveInteger('packProbeMs', options.packProbeMs, STREAM_DEFAULTS.packProbeMs),
+    maxConnecting: positiveInteger('maxConnecting', options.maxConnecting, STREAM_DEFAULTS.maxConnecting),
     heartbeatMs: positiveInteger('heartbeatMs', options.heartbeatMs, STREAM_DEFAULTS.heartbeatMs),
     reconnectBaseMs: positiveInteger('reconnectBaseMs', options.reconnectBaseMs, STREAM_DEFAULTS.reconnectBaseMs),
     reconnectMaxMs: positiveInteger('reconnectMaxMs', options.reconnectMaxMs, STREAM_DEFAULTS.reconnectMaxMs),

@@ -76,6 +76,13 @@ export interface ConnectionEvents {
   /** A subscription message went out (see sentThisOpening). */
   sent(connection: Connection): void;
   /**
+   * An attempt wants to start: true when it may connect now (connectGate.ts); otherwise it waits
+   * and the client calls `admitted()` when a place frees.
+   */
+  mayConnect(connection: Connection): boolean;
+  /** The attempt ended (the socket opened, or failed before opening), or the connection did: its place frees. */
+  settled(connection: Connection): void;
+  /**
    * The server or the link ended the socket (not the client): called first, before the
    * connection decides when to come back, so the client may first move subscriptions elsewhere.
    */
@@ -330,6 +337,7 @@ export class Connection implements RouteTable {
   close(): Promise<void> {
     if (this.endedPromise) return this.endedPromise;
     this.ended = true;
+    this.events.settled(this);
     this.clearRetry();
     this.stopHeartbeat();
     this.resumeReading();
@@ -357,6 +365,18 @@ export class Connection implements RouteTable {
   private connect(): void {
     this.retryTimer = null;
     if (this.ended) return;
+    this.state = 'connecting';
+    // Past the client's limit on sockets connecting at once, the attempt waits for a place.
+    if (this.events.mayConnect(this)) this.openSocket();
+  }
+
+  /** The client's gate gave this connection a place: the attempt starts now. */
+  admitted(): void {
+    if (this.ended) this.events.settled(this);
+    else this.openSocket();
+  }
+
+  private openSocket(): void {
     const isReconnect = this.attempts > 0;
     this.attempts += 1;
     if (isReconnect) this.reconnects += 1;
@@ -394,6 +414,7 @@ export class Connection implements RouteTable {
 
   private onOpen(ws: WebSocket): void {
     if (this.ws !== ws) return;
+    this.events.settled(this);
     this.state = 'open';
     this.acknowledged.clear();
     this.sent = 0;
@@ -451,6 +472,7 @@ export class Connection implements RouteTable {
   private onClose(ws: WebSocket, code: number, rawReason: string): void {
     if (this.ws !== ws) return;
     this.ws = null;
+    this.events.settled(this);
     this.stopHeartbeat();
     this.resumeReading();
     if (this.ended) {

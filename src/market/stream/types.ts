@@ -43,6 +43,8 @@ export interface StreamClientOptions {
   packProbeMs?: number;
   /** Default: no limit. The most sockets open at once; subscriptions that need another wait for one to close. */
   maxSockets?: number;
+  /** Default 128: sockets connecting at once; more wait their turn, oldest first (connectGate.ts). */
+  maxConnecting?: number;
   /** Default 15_000: ping interval; a socket without a pong by the next ping is terminated. */
   heartbeatMs?: number;
   /** Full-jitter exponential backoff between reconnections: defaults 500 and 30_000. */

@@ -30,6 +30,8 @@ export interface FixtureOptions {
    * 4000, an error message alone (the socket stays, the subscription is not taken), or silence.
    */
   onePerSocket?: 'close' | 'error' | 'ignore';
+  /** Hold every upgrade until the test releases it (`releaseUpgrades`): the handshakes a client has in flight. */
+  holdUpgrades?: boolean;
 }
 
 export interface FixtureSubscription {
@@ -58,6 +60,9 @@ export class StreamFixture {
   readonly unknownTokens: Set<string>;
   /** While true, every upgrade is refused with 503: the service is down, so no socket can come back. */
   unavailable = false;
+  /** Upgrades held (holdUpgrades), oldest first, and the most held at once so far. */
+  private readonly held: Array<() => void> = [];
+  mostHeld = 0;
   private serial = 0;
 
   private constructor(
@@ -82,6 +87,7 @@ export class StreamFixture {
         fixture?.attemptTimes.push(Date.now());
         if (options.refuseUpgrade) done(false, options.refuseUpgrade, 'Unauthorized');
         else if (fixture?.unavailable) done(false, 503, 'Service Unavailable');
+        else if (options.holdUpgrades && fixture) fixture.hold(() => done(true));
         else done(true);
       },
     });
@@ -89,6 +95,21 @@ export class StreamFixture {
     const { port } = server.address() as AddressInfo;
     fixture = new StreamFixture(server, `ws://127.0.0.1:${port}`, options);
     return fixture;
+  }
+
+  private hold(accept: () => void): void {
+    this.held.push(accept);
+    this.mostHeld = Math.max(this.mostHeld, this.held.length);
+  }
+
+  /** Upgrades waiting for the test. */
+  get heldUpgrades(): number {
+    return this.held.length;
+  }
+
+  /** Accepts the `count` oldest held upgrades. */
+  releaseUpgrades(count: number): void {
+    for (const accept of this.held.splice(0, count)) accept();
   }
 
   totalAttempts(): number {
