@@ -1,53 +1,58 @@
 /**
- * The alert path at scale, `npm run bench -- alerts`: 10,000 followed tokens, 100,000 follows in
- * 1,000 chats, the real stream client, watcher and SQLite store, and a feeder (bench/alertFeeder.mjs,
- * a child process, so it has the other core and its memory is not counted) pushing token-feed frames over real sockets.
+ * The alert path at scale, as the bot ships, `npm run bench -- alerts`: 10,000 followed tokens,
+ * 100,000 follows in 1,000 chats, every kind of alert followed (so holders-live is subscribed
+ * beside token-feed, as the bot does), the real stream client built from the default settings
+ * (`auto` packing, the open-files limit), watcher and SQLite store, and a feeder
+ * (bench/alertFeeder.mjs, a child process, so it has the other core and its memory is not counted)
+ * serving the stream protocol over real sockets as the simulator does, for 10,000 tokens.
  *
  * Figures (bench/results.json):
- * - alert_events_per_s: frames per second from the feeder's first send to the last frame's state
- *   and outbox rows committed; one frame in ALERT_EVERY flips the token's risk status (an alert to
- *   its 10 chats), the others change its holders count (state only);
- * - alert_vs_bare_ws_ratio: that rate against a bare `ws` client that only JSON.parses the same
- *   frames from the same feeder (run last, once the watcher's sockets are closed);
- * - alert_p99_ms: frame send to outbox row, at 1,000 frames a second, every frame an alert;
- * - rss_mb_10k_tokens: the bench process's RSS with everything loaded and subscribed (the feeder
- *   is another process, and this section runs in a process of its own);
+ * - watcher_start_s_10k_tokens: from the watcher's start to every baseline read (each token's
+ *   snapshot and its 20 holders compared and committed);
+ * - rss_mb_10k_tokens: the bench process's RSS then (the feeder is another process, and this
+ *   section runs in a process of its own);
+ * - alert_events_per_s and alert_vs_bare_ws_ratio: in interleaved rounds, bot then bare, seven
+ *   pairs: the bot's frames per second from the feeder's first send to the last frame's state and
+ *   outbox rows committed (one frame in ALERT_EVERY flips the token's risk status, an alert to its
+ *   10 chats; the others change its holders count, state only), and a bare `ws` client's, which
+ *   only JSON.parses the same frames from the same feeder on as many sockets. The rate is the
+ *   median of the bot's rounds, the ratio the median of the pairwise ratios; both with min–max;
+ * - alert_p99_ms and alert_p99_vs_bare_ratio: likewise in five pairs at 1,000 frames a second,
+ *   each frame an alert: the bot's frame send → outbox row p99, and the bare client's frame send
+ *   → parsed p99; the median of the bot's p99s, and of the pairwise ratios;
  * - reconcile_requests: upstream requests of one reconciliation of the 10,000 tokens (against the
- *   simulator, counted by the simulator).
+ *   simulator, counted by the simulator);
+ * - rss_mb_10k_tokens_one_per_socket, stream_sockets_10k_tokens_one_per_socket (and the
+ *   subscriptions left waiting): the same bot against the feeder made strict, one subscription a
+ *   socket (bench/alertsOnePerSocket.ts, a process of its own).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { fork } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import bs58 from 'bs58';
 import WebSocket from 'ws';
 import { reconcileOnce } from '../src/jobs/reconcile';
 import { silentLogger } from '../src/log';
 import { MarketClient } from '../src/market/client';
-import { StreamClient, type StreamEvent } from '../src/market/stream';
+import type { StreamEvent } from '../src/market/stream';
 import { startSimulator } from '../src/simulator/server';
 import { openSqliteStore } from '../src/store/sqliteStore';
 import type { StateCommitBatch } from '../src/store/store';
 import { createWatcher, type WatcherStreams } from '../src/watch/watcher';
+import { API_KEY, Feeder, FOLLOWS, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, writeFollows } from './alertFeed';
+import type { OnePerSocketResult } from './alertsOnePerSocket';
 import { recordResult } from './results';
 
-const API_KEY = 'bench-key';
-/** BENCH_ALERTS_SCALE (0–1, default 1) shrinks tokens, follows and frames alike, for a quick look while working on the path. */
-const SCALE = Math.min(1, Math.max(0.01, Number(process.env.BENCH_ALERTS_SCALE ?? '1') || 1));
-const TOKENS = Math.round(10_000 * SCALE);
-const FOLLOWS = TOKENS * 10;
-const FOLLOWS_PER_CHAT = 100;
-const PER_SOCKET = 1_000;
 const FRAMES = Math.round(50_000 * SCALE);
 const ALERT_EVERY = 10;
+const THROUGHPUT_PAIRS = 7;
+const LATENCY_PAIRS = 5;
 const PACE_PER_SECOND = 1_000;
 const PACE_SECONDS = 5;
-
-function progress(text: string): void {
-  process.stderr.write(`[alerts] ${new Date().toISOString().slice(11, 19)} ${text}\n`);
-}
+/** The bare client's sockets carry as many subscriptions as the bot's do under `auto`. */
+const BARE_PER_SOCKET = 500;
 
 interface Row {
   what: string;
@@ -56,129 +61,96 @@ interface Row {
 
 const now = (): number => performance.timeOrigin + performance.now();
 
-async function until(condition: () => boolean, what: string, timeoutMs = 300_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** A distinct, valid Solana-style address per index. */
-function address(index: number): string {
-  const bytes = new Uint8Array(32);
-  bytes[0] = 7;
-  new DataView(bytes.buffer).setUint32(28, index + 1);
-  return bs58.encode(bytes);
-}
-
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-class Feeder {
-  private readonly child: ChildProcess;
-  private readonly waiting = new Map<string, (message: Record<string, unknown>) => void>();
+const median = (values: number[]): number => percentile(values, 50);
 
-  constructor(template: unknown) {
-    this.child = fork(fileURLToPath(new URL('./alertFeeder.mjs', import.meta.url)), [], {
-      env: { ...process.env, ALERT_FEEDER_TEMPLATE: JSON.stringify(template) },
-      execArgv: [],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.child.on('message', (message: Record<string, unknown>) => {
-      const type = String(message.type);
-      const resolve = this.waiting.get(type);
-      this.waiting.delete(type);
-      resolve?.(message);
-    });
+/** "0.47 (0.41–0.55)": a median with its range, to `digits`. */
+function spread(values: number[], digits: number): string {
+  return `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
+}
+
+function recordSpread(name: string, values: number[], unit: string): void {
+  recordResult(name, median(values), unit);
+  recordResult(`${name}_min`, Math.min(...values), unit);
+  recordResult(`${name}_max`, Math.max(...values), unit);
+}
+
+/** The bare client: as many sockets as the bot's token-feed, the same tokens, and only JSON.parse per frame. */
+class BareClient {
+  parsed = 0;
+  lastAt = 0;
+  timing = false;
+  latencies: number[] = [];
+  private readonly sockets: WebSocket[] = [];
+
+  async connect(wsUrl: string, tokens: readonly string[]): Promise<void> {
+    for (let first = 0; first < tokens.length; first += BARE_PER_SOCKET) {
+      const socket = new WebSocket(`${wsUrl}/ws/token-feed?group=bare`, { perMessageDeflate: false });
+      this.sockets.push(socket);
+      socket.on('message', (data) => {
+        const message = JSON.parse(String(data)) as { type?: string; data?: { version?: string } };
+        if (message.type !== 'token') return;
+        this.parsed += 1;
+        this.lastAt = now();
+        if (this.timing) this.latencies.push(this.lastAt - Number(message.data?.version));
+      });
+      await new Promise((resolve) => socket.once('open', resolve));
+      for (const tokenAddress of tokens.slice(first, first + BARE_PER_SOCKET)) socket.send(JSON.stringify({ tokenAddress, apiKey: API_KEY }));
+    }
+    await until(() => this.parsed >= tokens.length, 'the bare snapshots');
   }
 
-  next(type: string): Promise<Record<string, unknown>> {
-    return new Promise((resolve) => this.waiting.set(type, resolve));
-  }
-
-  send(message: Record<string, unknown>): void {
-    this.child.send(message);
-  }
-
-  async close(): Promise<void> {
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.send({ type: 'close' });
-    const timer = setTimeout(() => this.child.kill(), 5_000);
-    await exited;
-    clearTimeout(timer);
+  close(): void {
+    for (const socket of this.sockets) socket.terminate();
   }
 }
 
-/** The bare client: the same sockets and subscriptions, and only JSON.parse per frame. */
-async function bareRate(feeder: Feeder, wsUrl: string, tokens: string[]): Promise<number> {
-  let parsed = 0;
-  let lastAt = 0;
-  const sockets: WebSocket[] = [];
-  for (let first = 0; first < tokens.length; first += PER_SOCKET) {
-    const socket = new WebSocket(`${wsUrl}/ws/token-feed`);
-    sockets.push(socket);
-    socket.on('message', (data) => {
-      const message = JSON.parse(String(data)) as { type?: string };
-      if (message.type === 'token') {
-        parsed += 1;
-        lastAt = now();
-      }
+/** The one-per-socket phase in a process of its own, on a copy of the follows. */
+function onePerSocket(databasePath: string): Promise<OnePerSocketResult> {
+  const child = fork(fileURLToPath(new URL('./alertsOnePerSocket.ts', import.meta.url)), [databasePath], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    let result: OnePerSocketResult | null = null;
+    child.on('message', (message: { type: string; result: OnePerSocketResult }) => {
+      if (message.type === 'result') result = message.result;
     });
-    await new Promise((resolve) => socket.once('open', resolve));
-    for (const tokenAddress of tokens.slice(first, first + PER_SOCKET)) socket.send(JSON.stringify({ tokenAddress, apiKey: API_KEY }));
-  }
-  await until(() => parsed >= tokens.length, 'the bare snapshots');
-  const start = parsed;
-  const blasted = feeder.next('blasted');
-  feeder.send({ type: 'blast', count: FRAMES, alertEvery: ALERT_EVERY });
-  const { startedAt } = await blasted;
-  await until(() => parsed - start >= FRAMES, 'the bare client to read every frame');
-  for (const socket of sockets) socket.terminate();
-  return FRAMES / ((lastAt - Number(startedAt)) / 1000);
+    child.on('exit', (code) => (result === null ? reject(new Error(`the one-per-socket phase failed (exit code ${String(code)})`)) : resolve(result)));
+  });
 }
 
 export async function benchAlerts(): Promise<Row[]> {
   const rows: Row[] = [];
-  // The frames are one simulated token; the simulator itself is started again only to count the reconciliation.
-  const templateSim = await startSimulator({ apiKey: API_KEY, port: 0, seed: 42 });
-  const template = templateSim.market.token(templateSim.market.tokenAddresses()[0] ?? '');
-  await templateSim.close();
+  const templates = await frameTemplates();
   const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-bench-'));
-  const store = openSqliteStore(join(dir, 'bench.db'));
-  const feeder = new Feeder(template);
+  const databasePath = join(dir, 'bench.db');
+  const strictDatabasePath = join(dir, 'bench-one-per-socket.db');
+  const tokens = tokenAddresses();
+
+  const followStarted = performance.now();
+  const writing = openSqliteStore(databasePath);
+  await writeFollows(writing, tokens);
+  await writing.close();
+  copyFileSync(databasePath, strictDatabasePath);
+  rows.push({ what: `alerts: ${FOLLOWS.toLocaleString('en-US')} follows written`, figure: `${((performance.now() - followStarted) / 1000).toFixed(1)} s` });
+
+  const store = openSqliteStore(databasePath);
+  const feeder = new Feeder(templates, { onePerSocket: false });
   const { port } = await feeder.next('listening');
   const wsUrl = `ws://127.0.0.1:${String(port)}`;
-  const tokens = Array.from({ length: TOKENS }, (_, index) => address(index));
+  const bare = new BareClient();
 
   try {
-    // 100,000 follows: chat c follows 100 consecutive tokens, so every token has 10 chats.
-    const followStarted = performance.now();
-    const options = { events: [], minUsd: 0, thresholdPct: 10, side: 'both' as const };
-    for (let index = 0; index < FOLLOWS; index++) {
-      const chat = Math.floor(index / FOLLOWS_PER_CHAT);
-      await store.follows.upsert({
-        chat: { platform: 'telegram', chatId: String(1_000_000 + chat), threadId: null, scopeId: null },
-        kind: 'token',
-        address: tokens[(chat * FOLLOWS_PER_CHAT + (index % FOLLOWS_PER_CHAT)) % TOKENS] ?? '',
-        label: null,
-        options,
-        addedBy: 'bench',
-        now: new Date(),
-      });
-    }
-    rows.push({ what: `alerts: ${FOLLOWS.toLocaleString('en-US')} follows written`, figure: `${((performance.now() - followStarted) / 1000).toFixed(1)} s` });
-
     // The watcher, with a thin wrapper that reads each frame's send time (the token's `version`).
     const sentAt = new Map<string, number>();
-    const streams = new StreamClient({ wsUrl, apiKey: API_KEY, logger: silentLogger, subscriptionsPerSocket: PER_SOCKET });
-    const latencies: number[] = [];
+    const { streams, maxSockets, openFiles } = shippedStreamClient(wsUrl);
+    let latencies: number[] = [];
     let timing = false;
-    // When the watcher last finished with a frame or a commit: the throughput phase ends at the
-    // later of the two for its last frame, as the bare client's ends at its last parse (not at the
-    // next poll of the count, up to 10 ms later).
+    // When the watcher last finished with a frame or a commit: a throughput round ends at the later
+    // of the two for its last frame, as the bare client's ends at its last parse (not at the next
+    // poll of the count, up to 10 ms later).
     let lastInputDoneAt = 0;
     let lastCommitAt = 0;
     const timed: WatcherStreams = {
@@ -187,7 +159,7 @@ export async function benchAlerts(): Promise<Row[]> {
           stream,
           target,
           (event: StreamEvent) => {
-            // Only while timing: the throughput phase should not pay for the latency phase's bookkeeping.
+            // Only while timing: the throughput rounds should not pay for the latency rounds' bookkeeping.
             if (timing && event.kind === 'token' && event.token.version !== null) sentAt.set(event.token.address, Number(event.token.version));
             const accepted = onEvent(event);
             lastInputDoneAt = now();
@@ -206,49 +178,93 @@ export async function benchAlerts(): Promise<Row[]> {
       }
       return rowsAdded;
     };
+
     progress('follows written; watcher start');
     const watcher = createWatcher({ store, streams: timed, logger: silentLogger });
     const startStarted = performance.now();
     await watcher.start();
-    await until(() => watcher.status().processed >= TOKENS, 'every token snapshot');
+    await until(() => watcher.status().processed >= TOKENS * (1 + SNAPSHOT_HOLDERS), 'every token and holders snapshot');
     await watcher.idle();
-    rows.push({ what: `alerts: watcher start, ${TOKENS.toLocaleString('en-US')} tokens subscribed with their baseline`, figure: `${((performance.now() - startStarted) / 1000).toFixed(1)} s` });
-
-    global.gc?.();
-    const rss = process.memoryUsage().rss / 1024 / 1024;
-    recordResult('rss_mb_10k_tokens', rss, 'MB');
-    rows.push({ what: `alerts: process RSS at ${TOKENS.toLocaleString('en-US')} tokens and ${FOLLOWS.toLocaleString('en-US')} follows`, figure: `${rss.toFixed(0)} MB` });
-
-    progress('watcher started; throughput');
-    // Throughput: frame to outbox row, as fast as the feeder can push.
-    const before = watcher.status();
-    const blasted = feeder.next('blasted');
-    feeder.send({ type: 'blast', count: FRAMES, alertEvery: ALERT_EVERY });
-    const { startedAt } = await blasted;
-    await until(() => watcher.status().processed - before.processed >= FRAMES, 'the watcher to process every frame');
-    await watcher.idle();
-    const rate = FRAMES / ((Math.max(lastInputDoneAt, lastCommitAt) - Number(startedAt)) / 1000);
-    const after = watcher.status();
-    recordResult('alert_events_per_s', rate, 'events/s');
-    const throughputRow = rows.length;
+    const startSeconds = (performance.now() - startStarted) / 1000;
+    recordResult('watcher_start_s_10k_tokens', startSeconds, 's');
+    const packed = streams.status();
     rows.push({
-      what: `alerts: frame → outbox row, ${FRAMES.toLocaleString('en-US')} frames, 1 in ${ALERT_EVERY} an alert`,
-      figure: `${Math.round(rate).toLocaleString('en-US')} events/s, ${(after.rows - before.rows).toLocaleString('en-US')} outbox rows`,
+      what: `alerts: watcher start to every baseline read, ${TOKENS.toLocaleString('en-US')} tokens (token and 20 holders each), \`auto\``,
+      figure: `${startSeconds.toFixed(1)} s; ${packed.sockets.length} sockets, ${packed.packing.state} at ${packed.packing.perSocket} a socket (open-files limit ${String(openFiles)}, up to ${String(maxSockets)} stream sockets)`,
     });
 
-    progress('throughput done; latency');
-    // Latency at a steady 1,000 frames a second, each an alert to 10 chats.
-    timing = true;
-    const paced = feeder.next('paced');
-    const beforePace = watcher.status().processed;
-    feeder.send({ type: 'pace', perSecond: PACE_PER_SECOND, count: PACE_PER_SECOND * PACE_SECONDS });
-    await paced;
-    await until(() => watcher.status().processed - beforePace >= PACE_PER_SECOND * PACE_SECONDS, 'the paced frames');
-    await watcher.idle();
-    timing = false;
-    const p99 = percentile(latencies, 99);
-    recordResult('alert_p99_ms', p99, 'ms');
-    rows.push({ what: 'alerts: frame → outbox row at 1,000/s, p50 / p99', figure: `${percentile(latencies, 50).toFixed(2)} / ${p99.toFixed(2)} ms (${latencies.length} alerts)` });
+    global.gc?.();
+    const memory = process.memoryUsage();
+    const rss = memory.rss / 1024 / 1024;
+    recordResult('rss_mb_10k_tokens', rss, 'MB');
+    rows.push({
+      what: `alerts: process RSS at ${TOKENS.toLocaleString('en-US')} tokens and ${FOLLOWS.toLocaleString('en-US')} follows, \`auto\``,
+      figure: `${rss.toFixed(0)} MB (V8 heap in use ${(memory.heapUsed / 1024 / 1024).toFixed(0)} MB)`,
+    });
+
+    progress('watcher started; the bare client connects');
+    await bare.connect(wsUrl, tokens);
+
+    // Throughput, bot then bare, in pairs: a drift of the machine lands on both sides of a pair.
+    const botRates: number[] = [];
+    const bareRates: number[] = [];
+    const rowsAdded: number[] = [];
+    for (let pair = 0; pair < THROUGHPUT_PAIRS; pair++) {
+      progress(`throughput pair ${pair + 1} of ${THROUGHPUT_PAIRS}`);
+      const before = watcher.status();
+      const startedAt = await feeder.blast('bot', FRAMES, ALERT_EVERY);
+      await until(() => watcher.status().processed - before.processed >= FRAMES, 'the watcher to process every frame');
+      await watcher.idle();
+      botRates.push(FRAMES / ((Math.max(lastInputDoneAt, lastCommitAt) - startedAt) / 1000));
+      rowsAdded.push(watcher.status().rows - before.rows);
+
+      global.gc?.();
+      const parsedBefore = bare.parsed;
+      const bareStartedAt = await feeder.blast('bare', FRAMES, ALERT_EVERY);
+      await until(() => bare.parsed - parsedBefore >= FRAMES, 'the bare client to read every frame');
+      bareRates.push(FRAMES / ((bare.lastAt - bareStartedAt) / 1000));
+      global.gc?.();
+    }
+    const ratios = botRates.map((rate, index) => rate / (bareRates[index] ?? NaN));
+    recordSpread('alert_events_per_s', botRates, 'events/s');
+    recordSpread('alert_vs_bare_ws_ratio', ratios, 'ratio');
+    rows.push({
+      what: `alerts: frame → outbox row, ${FRAMES.toLocaleString('en-US')} frames a round, 1 in ${ALERT_EVERY} an alert (median of ${THROUGHPUT_PAIRS} rounds, min–max)`,
+      figure: `${spread(botRates, 0)} events/s, ${median(rowsAdded).toLocaleString('en-US')} outbox rows a round`,
+    });
+    rows.push({ what: 'alerts: bare ws client, JSON.parse only, in the same rounds (absolute)', figure: `${spread(bareRates, 0)} frames/s` });
+    rows.push({ what: 'alerts: bot ÷ bare, pairwise (median, min–max)', figure: spread(ratios, 2) });
+
+    // Latency at a steady 1,000 frames a second, each an alert to 10 chats; bot then bare, in pairs.
+    const botP99: number[] = [];
+    const botP50: number[] = [];
+    const bareP99: number[] = [];
+    for (let pair = 0; pair < LATENCY_PAIRS; pair++) {
+      progress(`latency pair ${pair + 1} of ${LATENCY_PAIRS}`);
+      latencies = [];
+      timing = true;
+      const beforePace = watcher.status().processed;
+      await feeder.pace('bot', PACE_PER_SECOND, PACE_PER_SECOND * PACE_SECONDS);
+      await until(() => watcher.status().processed - beforePace >= PACE_PER_SECOND * PACE_SECONDS, 'the paced frames');
+      await watcher.idle();
+      timing = false;
+      botP99.push(percentile(latencies, 99));
+      botP50.push(percentile(latencies, 50));
+
+      bare.latencies = [];
+      bare.timing = true;
+      const parsedBefore = bare.parsed;
+      await feeder.pace('bare', PACE_PER_SECOND, PACE_PER_SECOND * PACE_SECONDS);
+      await until(() => bare.parsed - parsedBefore >= PACE_PER_SECOND * PACE_SECONDS, 'the bare client to read the paced frames');
+      bare.timing = false;
+      bareP99.push(percentile(bare.latencies, 99));
+    }
+    const p99Ratios = botP99.map((p99, index) => p99 / (bareP99[index] ?? NaN));
+    recordSpread('alert_p99_ms', botP99, 'ms');
+    recordSpread('alert_p99_vs_bare_ratio', p99Ratios, 'ratio');
+    rows.push({ what: `alerts: frame → outbox row at 1,000/s, p50 and p99 (absolute, median of ${LATENCY_PAIRS} rounds, min–max)`, figure: `${spread(botP50, 2)} and ${spread(botP99, 2)} ms` });
+    rows.push({ what: 'alerts: bare ws client frame → parsed at 1,000/s, p99 (absolute)', figure: `${spread(bareP99, 2)} ms` });
+    rows.push({ what: 'alerts: bot p99 ÷ bare p99, pairwise (median, min–max)', figure: spread(p99Ratios, 2) });
 
     progress('latency done; reconciliation');
     // One reconciliation of the 10,000 tokens, counted by the service.
@@ -268,20 +284,26 @@ export async function benchAlerts(): Promise<Row[]> {
 
     await watcher.close();
     await streams.close();
-
-    // The bare client last, once the watcher's sockets are closed (the feeder sends every frame to
-    // every subscribed socket): run first, its 50,000 parsed frames would stay in the process's
-    // memory figure above, which is the bot's.
-    progress('reconciliation done; bare ws client');
-    global.gc?.();
-    const bare = await bareRate(feeder, wsUrl, tokens);
-    recordResult('alert_vs_bare_ws_ratio', rate / bare, 'ratio');
-    rows.push({ what: 'alerts: bare ws client, JSON.parse only', figure: `${Math.round(bare).toLocaleString('en-US')} frames/s` });
-    const throughput = rows[throughputRow];
-    if (throughput) throughput.figure += ` (${(rate / bare).toFixed(2)} of bare ws)`;
   } finally {
+    bare.close();
     await feeder.close();
     await store.close();
+  }
+
+  progress('the same bot against a service that takes one subscription a socket');
+  try {
+    const strict = await onePerSocket(strictDatabasePath);
+    recordResult('rss_mb_10k_tokens_one_per_socket', strict.rssMb, 'MB');
+    recordResult('stream_sockets_10k_tokens_one_per_socket', strict.sockets, 'sockets');
+    recordResult('stream_waiting_10k_tokens_one_per_socket', strict.waiting, 'subscriptions');
+    rows.push({
+      what: `alerts: one subscription a socket (strict service), ${TOKENS.toLocaleString('en-US')} tokens: sockets open and live, subscriptions waiting`,
+      figure:
+        `${strict.sockets.toLocaleString('en-US')} sockets (${strict.live.toLocaleString('en-US')} live at the service; limit ${String(strict.maxSockets)} of ${String(strict.openFiles)} open files), ` +
+        `${strict.waiting.toLocaleString('en-US')} waiting: ${Math.floor(strict.sockets / 2).toLocaleString('en-US')} tokens fully watched; ${strict.seconds.toFixed(1)} s`,
+    });
+    rows.push({ what: 'alerts: process RSS, one subscription a socket', figure: `${strict.rssMb.toFixed(0)} MB (V8 heap in use ${strict.heapUsedMb.toFixed(0)} MB)` });
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   return rows;
