@@ -3,14 +3,15 @@
  *
  *   settings → market data (the service, checked once, or the built-in simulator) → store
  *   (DATABASE_URL or DATABASE_PATH) → live streams → watcher → commands (dispatcher) → chats → delivery
- *   → reconciliation
+ *   → reconciliation → the operators' HTTP server (HTTP_PORT: health, readiness, metrics)
  *
  * On the simulator, every reply and every alert is marked "simulated data" on its way to a chat
  * (src/cards/simulatedData.ts), so simulated prices never pass for real ones.
  *
  * Every part takes its neighbours as arguments, so a test starts the whole bot in-process with a
  * temporary database and the simulator, or any part alone. `stop()` takes it down in the other
- * order: no new commands, no new alerts, sends under way finished, sockets and the database closed.
+ * order: no new commands, no new alerts, sends under way finished (for SHUTDOWN_TIMEOUT at most),
+ * sockets and the database closed.
  */
 import { randomBytes } from 'node:crypto';
 import { alertCardWithChart } from './alerts/alertCard';
@@ -36,6 +37,9 @@ import { startSimulator, type RunningSimulator } from './simulator/server';
 import { openStore } from './store/openStore';
 import type { Store } from './store/store';
 import { createWatcher, type Watcher } from './watch/watcher';
+import type { OpsServer } from './ops/httpServer';
+import { Metrics } from './ops/metrics';
+import { startOps } from './ops/start';
 
 export interface AppOptions {
   config: Config;
@@ -60,6 +64,8 @@ export interface App {
   simulator: RunningSimulator | null;
   /** The service's base address. */
   baseUrl: string;
+  /** The operators' HTTP server (/healthz, /readyz, /metrics); null without HTTP_PORT. */
+  ops: OpsServer | null;
   /** Resolves when a chat ended by itself (the console at the end of its input). */
   ended: Promise<void>;
   stop(): Promise<void>;
@@ -76,6 +82,19 @@ async function closeAll(steps: Array<() => Promise<unknown> | undefined>): Promi
     }
   }
   if (first !== null) throw first;
+}
+
+/** Whether `work` ended before `deadline` (epoch ms), or throws its failure; past the deadline it goes on unawaited. */
+async function settledBy(work: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([work.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -138,6 +157,9 @@ export async function startApp(options: AppOptions): Promise<App> {
     registerSecret(market.apiKey);
     const simulated = simulator !== null;
 
+    // Only with the operators' server: without it nothing would read them.
+    const metrics = config.http === null ? null : new Metrics();
+
     const clientOptions: MarketClientOptions = {
       baseUrl: market.baseUrl,
       apiKey: market.apiKey,
@@ -155,7 +177,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       cacheMaxBytes: config.cacheMaxBytes,
     };
     if (!simulated) await checkServiceAtStart(clientOptions, logger);
-    const client = new MarketClient(clientOptions);
+    const client = new MarketClient({ ...clientOptions, ...(metrics === null ? {} : { onAttempt: metrics.requested }) });
     closers.unshift(() => client.close());
 
     // PostgreSQL at DATABASE_URL, else the SQLite file at DATABASE_PATH. Throws StoreOpenError (one
@@ -204,6 +226,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       now,
       // On the simulator every answer says so, whatever chat shows it.
       ...(simulated ? { markCard: withSimulatedData } : {}),
+      ...(metrics === null ? {} : { onAnswered: metrics.answered }),
     });
 
     const chats = await startChats({ config, logger, dispatcher, store }, options.platforms ?? PLATFORM_CHATS, createConsoleChat(options.console, simulator, market.baseUrl));
@@ -223,24 +246,40 @@ export async function startApp(options: AppOptions): Promise<App> {
       now,
       // A paused chat's follows leave the watcher's targets.
       onPaused: () => void watcher.resync().catch((error: unknown) => logger.warn({ err: error }, 'resync after a pause failed')),
+      ...(metrics === null ? {} : { onDelivered: metrics.delivered }),
     });
     const offAlerts = watcher.onAlerts(() => delivery.notify());
+    closers.unshift(() => delivery.stop());
 
     await watcher.start();
-    const reconcile = startReconcileJob({ watcher, market: client, cron: config.reconcileCron, logger });
+    const reconcile = startReconcileJob({ watcher, market: client, cron: config.reconcileCron, logger, ...(metrics === null ? {} : { onRun: metrics.reconciled }) });
+    closers.unshift(() => reconcile.stop());
     delivery.start();
 
+    // Throws OpsServerError (the port taken…): main prints its one line.
+    const ops =
+      config.http === null || metrics === null
+        ? null
+        : await startOps({ ...config.http, metrics, logger, parts: { store, market: client, streams, watcher, dispatcher, delivery, reconcile, chats } });
+
     const stop = async (): Promise<void> => {
-      logger.info('shutting down');
+      logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down');
+      // What finishes work under way waits at most until then; the closes after it run regardless.
+      const deadline = Date.now() + config.shutdownTimeoutMs;
+      const bounded = (what: string, step: () => Promise<unknown>) => async () => {
+        if (!(await settledBy(step(), deadline))) logger.warn({ step: what, timeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout reached; closing the rest anyway');
+      };
       await closeAll([
+        () => ops?.close(),
         // No new commands; answers under way finish.
-        async () => Promise.allSettled(chats.map((chat) => chat.stop())),
-        () => reconcile.stop(),
+        bounded('chats', async () => Promise.allSettled(chats.map((chat) => chat.stop()))),
+        bounded('reconciliation', () => reconcile.stop()),
         // The watcher commits what it holds; delivery stops after it, so those alerts are kept for the next start.
-        () => watcher.close(),
+        bounded('watcher', () => watcher.close()),
         async () => offAlerts(),
-        // Sends under way finish and are recorded; nothing new starts.
-        () => delivery.stop(),
+        // Sends under way finish and are recorded; nothing new starts. One cut short by the
+        // timeout is not recorded, and goes out again at the next start.
+        bounded('delivery', () => delivery.stop()),
         () => streams.close(),
         () => client.close(),
         () => store.close(),
@@ -249,7 +288,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     };
     // Never resolves when no chat ends by itself (Discord, Telegram): those run until a signal.
     const ended = Promise.race(chats.flatMap((chat) => (chat.ended === null ? [] : [chat.ended])));
-    return { store, market: client, streams, watcher, dispatcher, delivery, reconcile, chats, simulator, baseUrl: market.baseUrl, ended, stop };
+    return { store, market: client, streams, watcher, dispatcher, delivery, reconcile, chats, simulator, baseUrl: market.baseUrl, ops, ended, stop };
   } catch (error) {
     await closeAll(closers).catch(() => undefined);
     throw error;

@@ -4,6 +4,7 @@
  * Every variable is listed, with its default, in `.env.example` and the README.
  */
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import cron from 'node-cron';
 import { z } from 'zod';
 import { parseDurationMs } from './duration';
@@ -55,6 +56,10 @@ export interface Config {
   telegram: TelegramConfig | null;
   /** Null: no Discord bot token, Discord is off. */
   discord: DiscordConfig | null;
+  /** The operators' HTTP server (/healthz, /readyz, /metrics); null: HTTP_PORT unset, no server. */
+  http: { host: string; port: number } | null;
+  /** How long a stop waits for the sends and answers under way before it closes the rest anyway. */
+  shutdownTimeoutMs: number;
 }
 
 export interface DiscordConfig {
@@ -303,6 +308,18 @@ const EnvSchema = z.object({
   DISCORD_DETECT_ADDRESSES: z.string().optional(),
   DISCORD_SHARDS: z.string().optional(),
   DISCORD_SHARD_COUNT: wholeNumber('DISCORD_SHARD_COUNT', 1, MAX_SHARD_COUNT, 0),
+  HTTP_PORT: wholeNumber('HTTP_PORT', 1, 65_535, 0),
+  HTTP_HOST: z
+    .string()
+    .optional()
+    .transform((value) => {
+      const host = (value ?? '').trim() || '127.0.0.1';
+      // An address to listen on, not a URL: a scheme, a port or a path here is a mistake to name at start.
+      if (isIP(host) === 0 && !HOSTNAME.test(host)) throw new ConfigError('HTTP_HOST', 'must be an IP address or a host name to listen on (e.g. 127.0.0.1, 0.0.0.0 or ::1)');
+      return host;
+    }),
+  // A stop bounded so that a platform that never answers cannot hold the process past a supervisor's patience.
+  SHUTDOWN_TIMEOUT: duration('SHUTDOWN_TIMEOUT', 1_000, 600_000, 10_000),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -354,7 +371,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: parsed.DATABASE_URL,
     telegram,
     discord,
+    http: readHttp(parsed, telegram),
+    shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT,
   };
+}
+
+/** Letters, digits, dots and hyphens: a host name such as `localhost`. */
+const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/**
+ * The operators' HTTP server, off unless HTTP_PORT is set. Telegram's webhook server listens on
+ * every interface at its own port: the same port twice would fail at start, so it is named now.
+ */
+function readHttp(parsed: z.output<typeof EnvSchema>, telegram: TelegramConfig | null): Config['http'] {
+  if (parsed.HTTP_PORT === 0) return null;
+  if (telegram?.webhook?.port === parsed.HTTP_PORT) {
+    throw new ConfigError('HTTP_PORT', `and TELEGRAM_WEBHOOK_PORT are both ${parsed.HTTP_PORT}: the operators' server and Telegram's webhook need a port each`);
+  }
+  return { host: parsed.HTTP_HOST, port: parsed.HTTP_PORT };
 }
 
 /**

@@ -11,6 +11,7 @@ import { startApp } from './app';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config';
 import { createLogger, logProcessWarnings } from './log';
 import { ServiceKeyRefusedError } from './market/serviceCheck';
+import { OpsServerError } from './ops/httpServer';
 import { StoreOpenError } from './store/sqliteStore';
 
 function readConfig(): Config {
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
   try {
     app = await startApp({ config, logger, console: { input: process.stdin, output: process.stdout, interactive, outDir: 'data/out' } });
   } catch (error) {
-    if (error instanceof StoreOpenError || error instanceof ServiceKeyRefusedError) {
+    if (error instanceof StoreOpenError || error instanceof ServiceKeyRefusedError || error instanceof OpsServerError) {
       process.stderr.write(`${error.message}\n`);
       process.exit(2);
     }
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
 
   let stopping: Promise<void> | null = null;
   const stop = (code: number): void => {
-    // A second signal while stopping leaves at once.
+    // A second signal while stopping leaves at once; the first waits at most SHUTDOWN_TIMEOUT for the work under way (app.ts).
     if (stopping !== null) process.exit(code);
     stopping = app
       .stop()

@@ -185,6 +185,33 @@ describe('loadConfig', () => {
     }
   });
 
+  describe('the operators’ HTTP server and the stop', () => {
+    it('is off without HTTP_PORT; with it, listens on 127.0.0.1 unless HTTP_HOST says otherwise', () => {
+      expect(loadConfig({}).http).toBeNull();
+      expect(loadConfig({ HTTP_PORT: '9464' }).http).toEqual({ host: '127.0.0.1', port: 9464 });
+      expect(loadConfig({ HTTP_PORT: '8080', HTTP_HOST: '0.0.0.0' }).http).toEqual({ host: '0.0.0.0', port: 8080 });
+      expect(loadConfig({ HTTP_PORT: '8080', HTTP_HOST: '::1' }).http).toEqual({ host: '::1', port: 8080 });
+      expect(loadConfig({ HTTP_PORT: '8080', HTTP_HOST: 'localhost' }).http).toEqual({ host: 'localhost', port: 8080 });
+    });
+
+    it('refuses a port out of range, a host that is a URL, and the port of Telegram’s webhook', () => {
+      expect(() => loadConfig({ HTTP_PORT: '0' })).toThrow('Invalid configuration: HTTP_PORT must be a whole number from 1 to 65535');
+      expect(() => loadConfig({ HTTP_PORT: '70000' })).toThrow(ConfigError);
+      expect(() => loadConfig({ HTTP_PORT: '80 80' })).toThrow(ConfigError);
+      expect(() => loadConfig({ HTTP_PORT: '8080', HTTP_HOST: 'http://0.0.0.0:8080' })).toThrow('Invalid configuration: HTTP_HOST must be an IP address or a host name');
+      const webhook = { TELEGRAM_BOT_TOKEN: '123456789:AAsecret-token', TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/tg', TMDS_BASE_URL: 'simulator' };
+      expect(() => loadConfig({ ...webhook, HTTP_PORT: '8080' })).toThrow('Invalid configuration: HTTP_PORT and TELEGRAM_WEBHOOK_PORT are both 8080');
+      expect(loadConfig({ ...webhook, HTTP_PORT: '8080', TELEGRAM_WEBHOOK_PORT: '8443' }).http).toEqual({ host: '127.0.0.1', port: 8080 });
+    });
+
+    it('reads SHUTDOWN_TIMEOUT as a duration, 10 s by default', () => {
+      expect(loadConfig({}).shutdownTimeoutMs).toBe(10_000);
+      expect(loadConfig({ SHUTDOWN_TIMEOUT: '30s' }).shutdownTimeoutMs).toBe(30_000);
+      expect(() => loadConfig({ SHUTDOWN_TIMEOUT: '30' })).toThrow('Invalid configuration: SHUTDOWN_TIMEOUT must be a duration with a unit');
+      expect(() => loadConfig({ SHUTDOWN_TIMEOUT: '0s' })).toThrow(ConfigError);
+    });
+  });
+
   describe('Discord shards', () => {
     const discord = { DISCORD_TOKEN: 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfakeX.abcdefghijklmnopqrstuvwxyz0123456789', DISCORD_APP_ID: '1100000000000000001', TMDS_BASE_URL: 'simulator' };
 

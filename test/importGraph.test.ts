@@ -61,6 +61,8 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['watch/', 'follows/', 'delivery/'],
   ['jobs/', 'dispatch/'],
   ['chats/'],
+  // The operators' HTTP server, metrics and readiness: they read the running parts, chats included.
+  ['ops/'],
   ['app.ts'],
   ['main.ts'],
 ];

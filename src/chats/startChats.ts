@@ -35,6 +35,10 @@ export interface RunningChat {
   stop(): Promise<void>;
   /** The gateway shards this chat runs, for /status (Discord). */
   shards?: () => ShardState[];
+  /** Requests to the platform's API by status label, for the operators' metrics; absent for the console. */
+  requests?: () => Readonly<Record<string, number>>;
+  /** Whether the chat reaches its platform now, for readiness; absent: always (the console). */
+  connected?: () => boolean;
 }
 
 /** Starts a platform's chat, or returns null when the platform is not configured. */

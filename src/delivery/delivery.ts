@@ -11,7 +11,7 @@ import { isStoreUnavailable } from '../store/storeUnavailable';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 import { AlertCardCache, type AlertCardBuilder } from './cardCache';
 import { DIGEST_THRESHOLD } from './digest';
-import { OutboxDrain, type ButtonsFor, type DrainCounters } from './outboxDrain';
+import { OutboxDrain, type ButtonsFor, type DrainCounters, type DrainDeps } from './outboxDrain';
 import type { AlertSender } from './sender';
 
 export interface DeliveryOptions {
@@ -30,6 +30,8 @@ export interface DeliveryOptions {
   digestThreshold?: number;
   backoff?: BackoffPolicy;
   onPaused?: (chat: ChatRef, reason: string) => void;
+  /** Called after a platform accepted a message, with the rows it carried (the alert delivery time is read from them). */
+  onDelivered?: DrainDeps['onDelivered'];
   /** Delivered rows older than this are forgotten (default 7 days); checked at start and every 6 hours. */
   keepDeliveredMs?: number;
 }
@@ -137,6 +139,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
         logger: options.logger,
         now,
         ...(options.onPaused === undefined ? {} : { onPaused: options.onPaused }),
+        ...(options.onDelivered === undefined ? {} : { onDelivered: options.onDelivered }),
       },
       { ...settings, concurrency: options.concurrency ?? sender.concurrency ?? DEFAULT_CONCURRENCY },
     );

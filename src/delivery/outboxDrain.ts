@@ -42,7 +42,12 @@ export interface DrainDeps {
   now: () => Date;
   /** Called once when a chat is paused, so its follows leave the watcher's targets. */
   onPaused?: (chat: ChatRef, reason: string) => void;
+  /** Called after the platform accepted a message, with the rows it carried (one, or a digest's). */
+  onDelivered?: (platform: AlertSender['platform'], rows: readonly OutboxEntry[], at: Date) => void;
 }
+
+/** Why a send failed, in the few words a counter may carry: a wait asked for, another failure, a chat gone. */
+export type SendFailure = 'throttled' | 'error' | 'gone';
 
 export interface DrainCounters {
   sent: number;
@@ -51,6 +56,10 @@ export interface DrainCounters {
   digests: number;
   retried: number;
   paused: number;
+  /** Alerts delivered, by kind (`risk-status`, `price`…): `sent` split up. */
+  sentByKind: Record<string, number>;
+  /** Sends that failed, by why (a throttled send is one the platform asked to wait for). */
+  failures: Record<SendFailure, number>;
 }
 
 export interface RoundResult {
@@ -63,13 +72,14 @@ export interface RoundResult {
 /** What goes out as one message: one alert, or a digest of several. */
 interface Unit {
   ids: number[];
+  rows: OutboxEntry[];
   attempts: number;
   card: Card;
   buttons: ActionButton[];
 }
 
 export class OutboxDrain {
-  readonly counters: DrainCounters = { sent: 0, digested: 0, digests: 0, retried: 0, paused: 0 };
+  readonly counters: DrainCounters = { sent: 0, digested: 0, digests: 0, retried: 0, paused: 0, sentByKind: {}, failures: { throttled: 0, error: 0, gone: 0 } };
   /**
    * Chats held after a failure, until epoch ms. The store holds them too (deferChat), but a row
    * committed after the failure is due at once: this keeps it behind the one that failed.
@@ -127,7 +137,7 @@ export class OutboxDrain {
       return Promise.all(
         rows.map(async (row, index) => {
           const card = cards[index] as Card;
-          return { ids: [row.id], attempts: row.attempts, card, buttons: await this.buttons(card, chat) };
+          return { ids: [row.id], rows: [row], attempts: row.attempts, card, buttons: await this.buttons(card, chat) };
         }),
       );
     }
@@ -137,6 +147,7 @@ export class OutboxDrain {
       const slice = rows.slice(part * DIGEST_MAX_ITEMS, (part + 1) * DIGEST_MAX_ITEMS);
       units.push({
         ids: slice.map((row) => row.id),
+        rows: slice,
         attempts: Math.max(...slice.map((row) => row.attempts)),
         card: digestCard(cards.slice(part * DIGEST_MAX_ITEMS, (part + 1) * DIGEST_MAX_ITEMS), this.deps.now(), part + 1, parts),
         buttons: [],
@@ -195,15 +206,19 @@ export class OutboxDrain {
           this.counters.digests += 1;
           this.counters.digested += unit.ids.length;
         }
+        for (const row of unit.rows) this.counters.sentByKind[row.event.kind] = (this.counters.sentByKind[row.event.kind] ?? 0) + 1;
+        this.deps.onDelivered?.(this.platform, unit.rows, now);
         continue;
       }
       if (outcome.status === 'gone') {
         await store.chats.pause(chat, outcome.reason, now);
         this.counters.paused += 1;
+        this.counters.failures.gone += 1;
         logger.warn({ chat: key, reason: outcome.reason, waiting: rows.length - moved }, 'chat cannot be written to: its follows are paused');
         this.deps.onPaused?.(chat, outcome.reason);
         return { moved, retryAt: null };
       }
+      this.counters.failures[outcome.afterMs === null ? 'error' : 'throttled'] += 1;
       const delay = retryDelayMs(unit.attempts + 1, this.settings.backoff, outcome.afterMs);
       const until = now.getTime() + delay;
       await store.outbox.retryAt(unit.ids, new Date(until), outcome.reason);

@@ -15,7 +15,7 @@ import type { Card, CardAction } from '../cards/card';
 import { cardForError } from '../cards/errorCard';
 import { isStoreUnavailable } from '../store/storeUnavailable';
 import { actionGoneCard, cooldownCard, managerOnlyCard } from '../cards/noticeCard';
-import { chatKey, type ActionButton, type ChatRef } from '../model/chat';
+import { chatKey, type ActionButton, type ChatRef, type Platform } from '../model/chat';
 import { type ChatReply } from './reply';
 import { parseDurationMs } from '../duration';
 import type { Logger } from '../log';
@@ -46,6 +46,20 @@ export interface DispatcherDeps {
   actionTtlMs?: number;
   /** Applied to the card of every reply, refusals and errors included: app.ts marks simulated data with it. */
   markCard?: (card: Card) => Card;
+  /** Called after every run with the command's name (`unknown` for a name no command has) and how long it took. */
+  onAnswered?: (command: string, seconds: number) => void;
+}
+
+/** How a run ended, in the words a counter may carry. */
+export type CommandResult = 'ok' | 'usage' | 'not-manager' | 'cooldown' | 'error';
+
+/** Runs of one command in one platform's chats that ended one way. */
+export interface CommandCount {
+  /** A loaded command's name, or `unknown`: never what a person typed. */
+  command: string;
+  platform: Platform;
+  result: CommandResult;
+  count: number;
 }
 
 /** A day: long enough to press a button on yesterday's answer, short enough that stored keys stay few. */
@@ -82,6 +96,9 @@ export class Dispatcher {
   private readonly cooldowns = new Cooldowns();
   private readonly markCard: (card: Card) => Card;
   private lastPruneMs = Number.NEGATIVE_INFINITY;
+  private readonly onAnswered: ((command: string, seconds: number) => void) | null;
+  /** Runs by command, platform and result, under one key each. */
+  private readonly counts = new Map<string, CommandCount>();
 
   constructor(deps: DispatcherDeps) {
     this.commands = deps.commands;
@@ -93,6 +110,22 @@ export class Dispatcher {
     this.actionTtlMs = deps.actionTtlMs ?? DEFAULT_ACTION_TTL_MS;
     this.cooldownMs = cooldownsOf(deps.commands);
     this.markCard = deps.markCard ?? ((card) => card);
+    this.onAnswered = deps.onAnswered ?? null;
+  }
+
+  /** Every run so far, by command, platform and result. */
+  counters(): CommandCount[] {
+    return [...this.counts.values()].map((entry) => ({ ...entry }));
+  }
+
+  private count(name: string, platform: Platform, result: CommandResult, startedAt: number): void {
+    // A name no command has is whatever someone typed: counted, but never under that name.
+    const command = this.byName.has(name) ? name : 'unknown';
+    const key = `${command}|${platform}|${result}`;
+    const entry = this.counts.get(key);
+    if (entry === undefined) this.counts.set(key, { command, platform, result, count: 1 });
+    else entry.count += 1;
+    this.onAnswered?.(command, (performance.now() - startedAt) / 1000);
   }
 
   /** Whether a command's answer may take long enough that a chat should defer its reply. */
@@ -102,8 +135,8 @@ export class Dispatcher {
 
   /** Runs a command for a caller. Always a reply, never a throw: failures are error cards with an id. */
   async run(name: string, input: CommandInput, caller: CommandCaller): Promise<ChatReply> {
-    const started = this.logger.isLevelEnabled('debug') ? performance.now() : 0;
-    let outcome = 'ok';
+    const started = performance.now();
+    let outcome: CommandResult = 'ok';
     try {
       const command = this.byName.get(name);
       if (command === undefined) throw unknownCommand(name);
@@ -126,11 +159,12 @@ export class Dispatcher {
       const card = this.markCard(withRefresh(command, args, withLoadedActions(await command.run(args, context), this.byName)));
       return { card, buttons: await this.buttonsFor(card, caller.chat), ephemeral: false, errorId: null };
     } catch (error) {
-      outcome = 'failed';
+      outcome = error instanceof UsageError ? 'usage' : 'error';
       // A command's own refusal (an option only it can judge, a follow limit) is about that command.
       const command = this.byName.get(name);
       return this.failure(error instanceof UsageError && command !== undefined ? error.withCommand(command) : error, name, caller);
     } finally {
+      this.count(name, caller.chat.platform, outcome, started);
       if (this.logger.isLevelEnabled('debug')) {
         this.logger.debug({ command: name.slice(0, 40), chat: chatKey(caller.chat), outcome, ms: Math.round((performance.now() - started) * 1000) / 1000 }, 'command answered');
       }

@@ -12,8 +12,10 @@
  * is read past its endpoint's byte cap; the cache holds a bounded number of bytes.
  */
 import { setMaxListeners } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
 import { registerSecret, silentLogger, type Logger } from '../log';
+import { statusLabel } from '../model/statusLabel';
 import { addressKind } from './address';
 import { ResponseCache, type CacheSource } from './cache';
 import { systemClock, type Clock } from './clock';
@@ -67,6 +69,8 @@ export interface MarketClientOptions {
   clock?: Clock;
   tokenBatchSize?: number;
   connections?: number;
+  /** Called after each HTTP attempt, answered or not, with how long it took: the operators' request-time histogram. */
+  onAttempt?: (endpoint: EndpointName, seconds: number) => void;
 }
 
 export interface ChartOptions {
@@ -89,6 +93,11 @@ export interface EndpointStats {
   failures: number;
   /** 429 answers received from the service. */
   rateLimited: number;
+  /**
+   * HTTP attempts by what answered them: a status the spec names (`200`, `404`, `429`…), another
+   * one by its class (`3xx`, `4xx`, `5xx`), or `error` when no answer came (timeout, network, too large).
+   */
+  answers: Record<string, number>;
   /** Elements left out of good answers because they were unreadable (trades, holders, candles, initial buyers…). */
   dropped: number;
   /** Bytes (estimated) the endpoint's cache holds now. */
@@ -158,6 +167,7 @@ export class MarketClient {
   private readonly retryPolicy: RetryPolicy;
   private readonly limiters: Record<EndpointName, Limiter>;
   private readonly counters: Record<EndpointName, EndpointStats>;
+  private readonly onAttempt: ((endpoint: EndpointName, seconds: number) => void) | null;
   /** What each endpoint's retries report to, made once rather than per call. */
   private readonly retryHooks: Record<EndpointName, RetryHooks>;
   private readonly abort = new AbortController();
@@ -211,7 +221,8 @@ export class MarketClient {
     this.limiters = perEndpoint(
       (endpoint) => new Limiter(endpoint, { rate: limits[endpoint] ?? null, maxWaitMs: maxRateLimitWaitMs, now: () => this.clock.now(), clock: this.clock }),
     );
-    this.counters = perEndpoint(() => ({ requests: 0, cacheHits: 0, coalesced: 0, retries: 0, failures: 0, rateLimited: 0, dropped: 0, cachedBytes: 0 }));
+    this.counters = perEndpoint(() => ({ requests: 0, cacheHits: 0, coalesced: 0, retries: 0, failures: 0, rateLimited: 0, answers: {}, dropped: 0, cachedBytes: 0 }));
+    this.onAttempt = options.onAttempt ?? null;
     this.retryHooks = perEndpoint((endpoint) => ({
       signal: this.abort.signal,
       onRetry: (error, retry, delayMs) => {
@@ -391,7 +402,7 @@ export class MarketClient {
       'chart-history': this.chartCache.bytes,
       'wallet-tracker': this.walletCache.bytes,
     };
-    return perEndpoint((endpoint) => ({ ...this.counters[endpoint], cachedBytes: cached[endpoint] }));
+    return perEndpoint((endpoint) => ({ ...this.counters[endpoint], answers: { ...this.counters[endpoint].answers }, cachedBytes: cached[endpoint] }));
   }
 
   /** Stops every request and wait, then closes the connections. Later calls fail as unreachable. */
@@ -434,7 +445,15 @@ export class MarketClient {
             const timeoutMs = Math.min(this.attemptTimeoutMs, remainingMs);
             if (timeoutMs <= 0) throw callDeadlineError(endpoint, attempt);
             counters.requests += 1;
-            response = await this.http.get(endpoint, query, { timeoutMs, maxBytes: this.maxBodyBytes[endpoint] });
+            const sentAt = performance.now();
+            let answer = 'error';
+            try {
+              response = await this.http.get(endpoint, query, { timeoutMs, maxBytes: this.maxBodyBytes[endpoint] });
+              answer = statusLabel(response.status, NAMED_STATUSES);
+            } finally {
+              counters.answers[answer] = (counters.answers[answer] ?? 0) + 1;
+              this.onAttempt?.(endpoint, (performance.now() - sentAt) / 1000);
+            }
           } finally {
             release();
           }
@@ -514,6 +533,10 @@ export class MarketClient {
     else this.logger.warn({ endpoint, status: response.status, askedWaitMs: asked, cap }, 'the service asked for a wait beyond the longest wait; failing this call only');
   }
 }
+
+/** The statuses the spec gives a meaning to, counted each on its own; any other by its class. */
+const NAMED_STATUSES = new Set([200, 400, 401, 403, 404, 413, 429, 500, 502, 503, 504]);
+
 
 function perEndpoint<T>(make: (endpoint: EndpointName) => T): Record<EndpointName, T> {
   const out = {} as Record<EndpointName, T>;

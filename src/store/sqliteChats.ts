@@ -14,6 +14,7 @@ export class SqliteChats implements ChatRepository {
   private readonly selectChat;
   private readonly setDetect;
   private readonly migrateTx;
+  private readonly countPaused;
 
   /**
    * `changed` is told whenever which chats are paused, or where follows live, changes; `settle`
@@ -32,6 +33,7 @@ export class SqliteChats implements ChatRepository {
     this.selectChat = db.prepare<[string, string], { paused_at: number | null; pause_reason: string | null; detect_addresses: number | null }>(
       'SELECT paused_at, pause_reason, detect_addresses FROM chats WHERE platform = ? AND chat_id = ?',
     );
+    this.countPaused = db.prepare<[string], { count: number }>('SELECT count(*) AS count FROM chats WHERE platform = ? AND paused_at IS NOT NULL');
     this.setDetect = db.prepare<[string, string, number | null]>(
       `INSERT INTO chats (platform, chat_id, detect_addresses) VALUES (?, ?, ?)
        ON CONFLICT (platform, chat_id) DO UPDATE SET detect_addresses = excluded.detect_addresses`,
@@ -67,6 +69,10 @@ export class SqliteChats implements ChatRepository {
     const row = this.selectChat.get(chat.platform, chat.chatId);
     if (!row || row.paused_at === null) return null;
     return row.pause_reason ?? '';
+  }
+
+  async pausedCount(platform: Platform): Promise<number> {
+    return this.countPaused.get(platform)?.count ?? 0;
   }
 
   async settings(chat: ChatId): Promise<ChatSettings> {

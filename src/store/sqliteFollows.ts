@@ -32,6 +32,7 @@ export class SqliteFollows implements FollowRepository {
   private readonly selectFollowers;
   private readonly selectTargets;
   private readonly countAll;
+  private readonly countKinds;
   private readonly upsertTx;
   private readonly upsertManyTx;
 
@@ -51,6 +52,7 @@ export class SqliteFollows implements FollowRepository {
     this.setMuted = db.prepare<[number | null, ...ChatKey, string]>(`UPDATE follows SET muted_until = ? WHERE ${whereChat} AND address = ?`);
     this.selectFollowers = db.prepare<[string, string], FollowRow>(`SELECT ${COLUMNS} FROM follows f WHERE kind = ? AND address = ? AND ${NOT_PAUSED} ORDER BY id`);
     this.selectTargets = db.prepare<[string], { address: string }>(`SELECT DISTINCT address FROM follows f WHERE kind = ? AND ${NOT_PAUSED} ORDER BY address`);
+    this.countKinds = db.prepare<[], { kind: string; count: number }>('SELECT kind, count(*) AS count FROM follows GROUP BY kind');
     this.countAll = db.prepare<[], { follows: number; chats: number }>(
       'SELECT (SELECT count(*) FROM follows) AS follows, (SELECT count(*) FROM (SELECT 1 FROM follows GROUP BY platform, chat_id)) AS chats',
     );
@@ -141,6 +143,12 @@ export class SqliteFollows implements FollowRepository {
 
   async totals(): Promise<{ follows: number; chats: number }> {
     return this.countAll.get() ?? { follows: 0, chats: 0 };
+  }
+
+  async countByKind(): Promise<Record<FollowKind, number>> {
+    const counts: Record<FollowKind, number> = { token: 0, wallet: 0 };
+    for (const row of this.countKinds.all()) if (row.kind === 'token' || row.kind === 'wallet') counts[row.kind] = row.count;
+    return counts;
   }
 
   /** A chat was paused, resumed or moved, so every cached list may be wrong. */

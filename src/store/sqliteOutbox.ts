@@ -91,6 +91,7 @@ export class SqliteOutbox implements OutboxRepository {
   private readonly retry;
   private readonly defer;
   private readonly countPending;
+  private readonly countWaiting;
   private readonly pruneRows;
   private readonly pruneEvents;
   private readonly deliverTx;
@@ -118,6 +119,11 @@ export class SqliteOutbox implements OutboxRepository {
     );
     this.countPending = db.prepare<[], { count: number; oldest: number | null }>(
       'SELECT count(*) AS count, min(created_at) AS oldest FROM outbox WHERE delivered_at IS NULL',
+    );
+    this.countWaiting = db.prepare<[string], { count: number; oldest: number | null }>(
+      `SELECT count(*) AS count, min(o.created_at) AS oldest FROM outbox o
+       WHERE o.platform = ? AND o.delivered_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = o.platform AND c.chat_id = o.chat_id AND c.paused_at IS NOT NULL)`,
     );
     this.pruneRows = db.prepare<[number]>('DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?');
     this.pruneEvents = db.prepare('DELETE FROM events WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.event_id = events.id)');
@@ -167,6 +173,12 @@ export class SqliteOutbox implements OutboxRepository {
   async pending(): Promise<{ count: number; oldest: Date | null }> {
     this.settle();
     const row = this.countPending.get();
+    return { count: row?.count ?? 0, oldest: row?.oldest == null ? null : new Date(row.oldest) };
+  }
+
+  async waiting(platform: Platform): Promise<{ count: number; oldest: Date | null }> {
+    this.settle();
+    const row = this.countWaiting.get(platform);
     return { count: row?.count ?? 0, oldest: row?.oldest == null ? null : new Date(row.oldest) };
   }
 

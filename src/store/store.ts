@@ -39,6 +39,8 @@ export interface FollowRepository {
   targets(): Promise<{ tokens: string[]; wallets: string[] }>;
   /** Every follow, and the number of chats that have one. */
   totals(): Promise<{ follows: number; chats: number }>;
+  /** Follows of tokens and of wallets: `totals().follows` split by kind. */
+  countByKind(): Promise<Record<FollowKind, number>>;
 }
 
 export interface ChatSettings {
@@ -51,6 +53,8 @@ export interface ChatRepository {
   pause(chat: Pick<ChatRef, 'platform' | 'chatId'>, reason: string, now: Date): Promise<void>;
   resume(chat: Pick<ChatRef, 'platform' | 'chatId'>): Promise<void>;
   pausedReason(chat: Pick<ChatRef, 'platform' | 'chatId'>): Promise<string | null>;
+  /** Chats of a platform that are paused now. */
+  pausedCount(platform: Platform): Promise<number>;
   settings(chat: Pick<ChatRef, 'platform' | 'chatId'>): Promise<ChatSettings>;
   updateSettings(chat: Pick<ChatRef, 'platform' | 'chatId'>, settings: Partial<ChatSettings>): Promise<void>;
   /** A Telegram group that became a supergroup: follows, settings and pending alerts move to the new id. */
@@ -91,6 +95,11 @@ export interface OutboxRepository {
   deferChat(chat: Pick<ChatRef, 'platform' | 'chatId'>, until: Date): Promise<void>;
   /** Undelivered rows, and the creation time of the oldest. */
   pending(): Promise<{ count: number; oldest: Date | null }>;
+  /**
+   * Undelivered rows of a platform in chats not paused (those wait for the chat to be resumed, not
+   * for delivery), and the creation time of the oldest: how far delivery is behind.
+   */
+  waiting(platform: Platform): Promise<{ count: number; oldest: Date | null }>;
   /** Forgets delivered rows older than `before`; returns how many. */
   prune(before: Date): Promise<number>;
 }

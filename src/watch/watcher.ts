@@ -88,6 +88,8 @@ export interface WatcherStatus {
   processed: number;
   /** Alert events found, and outbox rows written for them. */
   events: number;
+  /** Alert events found, by kind (`risk-status`, `price`…): `events` split up. */
+  eventsByKind: Record<string, number>;
   rows: number;
   /** Token inputs ignored as older than one already applied (their syncedAt; see olderThanApplied). */
   stale: number;
@@ -150,6 +152,7 @@ class WatcherImpl implements Watcher {
   private syncing: Promise<void> = Promise.resolve();
   private closed = false;
   private readonly counts = { processed: 0, events: 0, stale: 0 };
+  private readonly eventsByKind = new Map<string, number>();
 
   constructor(private readonly deps: WatcherDeps) {
     this.store = deps.store;
@@ -357,6 +360,7 @@ class WatcherImpl implements Watcher {
     this.counts.events += found.length;
     const followers = this.memory.followers[kind].get(address) ?? [];
     for (const event of found) {
+      this.eventsByKind.set(event.kind, (this.eventsByKind.get(event.kind) ?? 0) + 1);
       const to = deliveriesFor(event, followers, now);
       if (to.length > 0) entry.alerts.push({ event, to });
     }
@@ -381,6 +385,7 @@ class WatcherImpl implements Watcher {
       subscriptions: this.subscriptions.status(),
       processed: this.counts.processed,
       events: this.counts.events,
+      eventsByKind: Object.fromEntries(this.eventsByKind),
       rows: this.commits.rows,
       stale: this.counts.stale,
       queued: this.reads.queued + (this.commits.open?.inputs ?? 0),

@@ -39,8 +39,12 @@ function fakePlatform(sender: RecordingSender): ChatStarter {
  * `database` is the SQLite file's path, or the settings that name a store (`DATABASE_PATH` or
  * `DATABASE_URL`, as test/store/support/stores.ts gives them).
  */
-export async function startHarness(sim: RunningSimulator, database: string | Record<string, string>, options: { logger?: Logger; senders?: RecordingSender[] } = {}): Promise<Harness> {
-  const config = loadConfig({
+export async function startHarness(
+  sim: RunningSimulator,
+  database: string | Record<string, string>,
+  options: { logger?: Logger; senders?: RecordingSender[]; /** The operators' HTTP server on a free port of 127.0.0.1. */ http?: boolean } = {},
+): Promise<Harness> {
+  const settings = loadConfig({
     TMDS_BASE_URL: sim.baseUrl,
     TMDS_WS_URL: sim.wsUrl,
     TMDS_API_KEY: KEY,
@@ -49,6 +53,8 @@ export async function startHarness(sim: RunningSimulator, database: string | Rec
     RECONCILE_CRON: '0 0 1 1 *',
     TMDS_CACHE_TTL: 'token-data=0',
   });
+  // HTTP_PORT takes 1–65535; port 0 (any free one) is for tests, which read the address back.
+  const config = options.http === true ? { ...settings, http: { host: '127.0.0.1', port: 0 } } : settings;
   const senders = options.senders ?? [new RecordingSender('telegram'), new RecordingSender('discord')];
   const app = await startApp({
     config,

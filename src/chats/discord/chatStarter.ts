@@ -30,6 +30,10 @@ export interface RunningDiscordChat {
   stop(): Promise<void>;
   /** The gateway shards this process runs, for /status. */
   shards: () => ShardState[];
+  /** REST responses by status, for the operators' metrics. */
+  requests: () => Readonly<Record<string, number>>;
+  /** Some shard of this process is connected to the gateway and ready. */
+  connected: () => boolean;
 }
 
 export async function discordChat(deps: DiscordChatDeps): Promise<RunningDiscordChat | null> {
@@ -48,5 +52,13 @@ export async function discordChat(deps: DiscordChatDeps): Promise<RunningDiscord
     store: deps.store,
     logger: deps.logger,
   });
-  return { name: 'discord', sender: chat.sender, ended: null, stop: () => chat.stop(), shards: () => chat.shards() };
+  return {
+    name: 'discord',
+    sender: chat.sender,
+    ended: null,
+    stop: () => chat.stop(),
+    shards: () => chat.shards(),
+    requests: () => chat.requests(),
+    connected: () => chat.shards().some((shard) => shard.state === 'ready'),
+  };
 }

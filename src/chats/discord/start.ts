@@ -35,6 +35,7 @@ import { DiscordAlertSender, messageBody } from './sender';
 import type { SkippedRepliesOptions } from './skippedReplies';
 import { renderCardMessage } from './embed';
 import { fatalCloseLine, shardOptions, shardStates, type ShardSetting } from './shards';
+import { DiscordRequestCounts } from './requestCounts';
 import type { ShardState } from '../../follows/status';
 import { slashCommandsJson } from './slashCommands';
 
@@ -74,6 +75,8 @@ export interface DiscordChat {
   stop(): Promise<void>;
   /** The gateway shards and their state, for /status. */
   shards(): ShardState[];
+  /** REST responses by status (the chat's and the alerts'), for the operators' metrics. */
+  requests(): Record<string, number>;
 }
 
 /** Caches the bot never reads are off; the bot's own member and user stay, as discord.js needs them. */
@@ -217,6 +220,8 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
     else logger.error({ shard: shardId, code }, 'discord shard closed for good');
   });
   client.rest.on('invalidRequestWarning', (info) => logger.warn({ count: info.count, remainingMs: info.remainingTime }, 'discord invalid requests are adding up'));
+  const requests = new DiscordRequestCounts();
+  requests.watch(client.rest);
   client.rest.on('rateLimited', (info) => logger.debug({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
 
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
@@ -242,12 +247,14 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
   // the client's REST loses its token when the client is destroyed).
   const alertRest = new REST(discordRestOptions(options.restApi ?? DEFAULT_REST_API)).setToken(options.token);
   alertRest.on('invalidRequestWarning', (info) => logger.warn({ count: info.count, remainingMs: info.remainingTime }, 'discord invalid requests are adding up (alerts)'));
+  requests.watch(alertRest);
   const sender = new DiscordAlertSender({ rest: alertRest, logger });
   return {
     client,
     sender,
     queue,
     shards: () => shardStates(client, closedFor),
+    requests: () => requests.statuses(),
     async stop() {
       stopping = true;
       await Promise.allSettled([...inFlight]);

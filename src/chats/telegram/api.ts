@@ -59,6 +59,8 @@ export interface TelegramBotOptions {
   pace?: TelegramPace;
   /** Bot info known beforehand (tests and restarts skip a getMe). */
   botInfo?: UserFromGetMe;
+  /** Installed first, so it sees every HTTP answer under the throttle and the retries (requestCounts.ts). */
+  innermost?: Transformer;
 }
 
 export const DEFAULT_MAX_RETRY_DELAY_SECONDS = 30;
@@ -92,6 +94,7 @@ export function createTelegramBot(options: TelegramBotOptions): Bot<Context> {
       timeoutSeconds: 60,
     },
   });
+  if (options.innermost !== undefined) bot.api.config.use(options.innermost);
   bot.api.config.use(pacedTransformer(options.pace ?? DEFAULT_PACE));
   bot.api.config.use(
     autoRetry({

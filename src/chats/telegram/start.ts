@@ -33,6 +33,7 @@ import { classifyTelegramError } from './failures';
 import { escapeHtml, plainNotice, renderCardMessages } from './html';
 import { DEFAULT_PASTE_LIMITS, PasteLimiter, type PasteLimitOptions } from '../pasteLimits';
 import { sendRendered, type SendTarget } from './send';
+import { TelegramRequestCounts } from './requestCounts';
 import { TelegramAlertSender } from './sender';
 
 /** The updates the bot asks for; anything else Telegram keeps to itself. */
@@ -77,6 +78,10 @@ export interface RunningTelegramChat {
   readonly webhookAddress: string | null;
   /** What each chat sent that waits for its answer, and what was skipped. */
   readonly queue: ChatQueue;
+  /** Bot API requests by status, for the operators' metrics. */
+  requests(): Record<string, number>;
+  /** Whether the Bot API answers: the last poll for updates got an answer (webhook mode: always). */
+  connected(): boolean;
   stop(): Promise<void>;
 }
 
@@ -125,9 +130,11 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
   const { dispatcher, store, logger } = options;
   const now = options.now ?? (() => new Date());
   registerSecret(options.token);
+  const requests = new TelegramRequestCounts();
   const bot = createTelegramBot({
     token: options.token,
     apiRoot: options.apiRoot ?? null,
+    innermost: requests.transformer,
     ...(options.maxRetryDelaySeconds === undefined ? {} : { maxRetryDelaySeconds: options.maxRetryDelaySeconds }),
     ...(options.pace === undefined ? {} : { pace: options.pace }),
   });
@@ -383,6 +390,8 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     ended: null,
     webhookAddress,
     queue,
+    requests: () => requests.statuses(),
+    connected: () => requests.pollingAnswered(),
     async stop() {
       if (runner?.isRunning() === true) await runner.stop();
       const closing = server;

@@ -323,6 +323,7 @@ export class Connection implements RouteTable {
       state: this.state,
       subscriptions: this.subscriptions.size,
       reconnects: this.reconnects,
+      failures: this.failures,
       lastMessageAt: this.lastMessageAt,
       lastPongAt: this.lastPongAt,
       lastError: this.lastError,

@@ -74,6 +74,8 @@ export interface SocketStatus {
   subscriptions: number;
   /** Connection attempts made after the first one (successful or not). */
   reconnects: number;
+  /** Losses in a row since the server last served this socket: the step its backoff has reached (0 while it is served). */
+  failures: number;
   /** Epoch milliseconds of the last frame received, null before the first. */
   lastMessageAt: number | null;
   /** Epoch milliseconds of the last answer to a heartbeat ping, null before the first. */

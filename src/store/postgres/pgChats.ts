@@ -58,6 +58,11 @@ export class PgChats implements ChatRepository {
     return row.pause_reason ?? '';
   }
 
+  async pausedCount(platform: Platform): Promise<number> {
+    const { rows } = await this.db.query<{ count: number }>({ text: 'SELECT count(*)::int AS count FROM chats WHERE platform = $1 AND paused_at IS NOT NULL', values: [platform] });
+    return rows[0]?.count ?? 0;
+  }
+
   async settings(chat: ChatId): Promise<ChatSettings> {
     const row = await this.select(chat);
     return { detectAddresses: row?.detect_addresses ?? null };

@@ -166,6 +166,13 @@ export class PgFollows implements FollowRepository {
     return rows[0] ?? { follows: 0, chats: 0 };
   }
 
+  async countByKind(): Promise<Record<FollowKind, number>> {
+    const { rows } = await this.db.query<{ kind: string; count: number }>({ text: 'SELECT kind, count(*)::int AS count FROM follows GROUP BY kind' });
+    const counts: Record<FollowKind, number> = { token: 0, wallet: 0 };
+    for (const row of rows) if (row.kind === 'token' || row.kind === 'wallet') counts[row.kind] = row.count;
+    return counts;
+  }
+
   /** A chat was paused, resumed or moved, so every cached list may be wrong. */
   forgetAll(): void {
     this.writes += 1;

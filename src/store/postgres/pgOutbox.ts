@@ -128,6 +128,18 @@ export class PgOutbox implements OutboxRepository {
     return { count: row?.count ?? 0, oldest: row?.oldest == null ? null : new Date(row.oldest) };
   }
 
+  async waiting(platform: Platform): Promise<{ count: number; oldest: Date | null }> {
+    await this.settle();
+    const { rows } = await this.db.query<{ count: number; oldest: number | null }>({
+      text: `SELECT count(*)::int AS count, min(o.created_at) AS oldest FROM outbox o
+             WHERE o.platform = $1 AND o.delivered_at IS NULL
+               AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = o.platform AND c.chat_id = o.chat_id AND c.paused_at IS NOT NULL)`,
+      values: [platform],
+    });
+    const row = rows[0];
+    return { count: row?.count ?? 0, oldest: row?.oldest == null ? null : new Date(row.oldest) };
+  }
+
   async prune(before: Date): Promise<number> {
     return this.db.transaction(async (client) => {
       const removed = (await client.query('DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < $1', [before.getTime()])).rowCount ?? 0;

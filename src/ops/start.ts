@@ -1,0 +1,55 @@
+/**
+ * The operators' side of a running bot, started by src/app.ts when HTTP_PORT is set: the metrics
+ * read from the running parts, readiness, and the HTTP server that serves both.
+ */
+import type { RunningChat } from '../chats/startChats';
+import type { Delivery } from '../delivery/delivery';
+import type { Dispatcher } from '../dispatch/dispatcher';
+import type { ReconcileJob } from '../jobs/reconcile';
+import type { Logger } from '../log';
+import type { MarketClient } from '../market/client';
+import type { StreamClient } from '../market/stream';
+import { PLATFORMS, type Platform } from '../model/chat';
+import type { Store } from '../store/store';
+import type { Watcher } from '../watch/watcher';
+import { startOpsServer, type OpsServer } from './httpServer';
+import type { Metrics } from './metrics';
+import { createReadiness } from './readiness';
+
+export interface OpsParts {
+  store: Store;
+  market: Pick<MarketClient, 'stats'>;
+  streams: Pick<StreamClient, 'status'>;
+  watcher: Pick<Watcher, 'status'>;
+  dispatcher: Pick<Dispatcher, 'counters'>;
+  delivery: Pick<Delivery, 'counters'>;
+  reconcile: Pick<ReconcileJob, 'status'>;
+  chats: readonly RunningChat[];
+}
+
+/** A running chat's platform, when its name is one (the console's is). */
+function platformOf(chat: RunningChat): Platform | null {
+  return (PLATFORMS as readonly string[]).includes(chat.name) ? (chat.name as Platform) : null;
+}
+
+export async function startOps(options: { host: string; port: number; metrics: Metrics; parts: OpsParts; logger: Logger }): Promise<OpsServer> {
+  const { metrics, parts } = options;
+  const platforms = parts.chats.flatMap((chat) => (chat.sender === null ? [] : [chat.sender.platform]));
+  metrics.watch({
+    watcher: () => parts.watcher.status(),
+    streams: () => parts.streams.status(),
+    market: () => parts.market.stats(),
+    delivery: (platform) => parts.delivery.counters(platform),
+    commands: () => parts.dispatcher.counters(),
+    reconcile: () => parts.reconcile.status(),
+    store: parts.store,
+    platforms: () => platforms,
+    platformRequests: () =>
+      parts.chats.flatMap((chat) => {
+        const platform = platformOf(chat);
+        return platform === null || chat.requests === undefined ? [] : [{ platform, statuses: chat.requests() }];
+      }),
+  });
+  const readiness = createReadiness({ store: parts.store, chats: () => parts.chats, streams: () => parts.streams.status() });
+  return startOpsServer({ host: options.host, port: options.port, readiness, metrics: () => metrics.scrape(), logger: options.logger });
+}
