@@ -1,5 +1,5 @@
 /**
- * /track token <address> [events] [threshold] and /track wallet <address> [label] [minusd] [side]:
+ * /track token <address> [events] [threshold] [direction] and /track wallet <address> [label] [minusd] [side]:
  * follow a token or a wallet in this chat. One definition, two forms: the first option, `kind`,
  * chooses the form, and each later option names the forms it belongs to (`forms`), so typed text
  * fills `/track wallet ADDR whale 500 buy` in the wallet's order and Discord registers one
@@ -12,7 +12,7 @@ import { followsOf } from '../src/dispatch/services';
 import { UsageError } from '../src/usage';
 import { MAX_LABEL_LENGTH } from '../src/follows/followService';
 import { kindsOfFamily } from '../src/alerts/registry';
-import type { TradeSide } from '../src/model/follow';
+import type { PriceDirection, TradeSide } from '../src/model/follow';
 
 /** The token alert kinds a word of `events` means: a kind's own words, a group's (risk), or all. */
 function kindsMeant(word: string): readonly string[] {
@@ -47,12 +47,12 @@ export default defineCommand({
   description: 'Follow a token or a wallet in this chat and get alerts here',
   help: [
     'Follows a token or a wallet in this chat; tracking it again changes its options.',
-    '/track token <address> [events] [threshold]: alerts on risk status and flags, liquidity pulled, price moves of at least',
-    `threshold % (default 10; 25 or 25%), and whales. events narrows them: ${eventWords().join(', ')}, comma-separated.`,
+    '/track token <address> [events] [threshold] [direction]: alerts on risk status and flags, liquidity pulled, price moves of at least',
+    `threshold % (default 10; 25 or 25%) up, down or both (default both), and whales. events narrows them: ${eventWords().join(', ')}, comma-separated.`,
     `/track wallet <address> [label] [minusd] [side]: alerts on the wallet's trades of at least minusd USD (default all), side buy, sell or both; label (up to ${MAX_LABEL_LENGTH} characters) names it in alerts.`,
-    'After the address the options may come in any order: a number is the threshold or minusd, buy, sell or both the side.',
+    'After the address the options may come in any order: a number is the threshold or minusd, up, down or both the direction (tokens), buy, sell or both the side (wallets).',
     'A label is a word, or quoted: "500" or "dev wallet".',
-    'Example: /track token 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25 risk,price 25',
+    'Example: /track token 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25 risk,price 25 down',
     'Example: /track wallet 9rTkGv8SVaTgivWmYpzwKv5RaUBLmcAUa3ZyKNSL1NSU dev 500 sell',
   ].join('\n'),
   manager: true,
@@ -71,6 +71,18 @@ export default defineCommand({
     { name: 'address', type: 'address', description: 'The token’s or wallet’s address', required: true },
     { name: 'events', type: 'text', description: 'Alerts wanted: risk, flags, liquidity, price, whale (comma-separated); default all', required: false, maxLength: 100, forms: ['token'] },
     { name: 'threshold', type: 'number', description: 'Price move that alerts, in percent (default 10)', required: false, min: 1, max: 1000, percent: true, forms: ['token'] },
+    {
+      name: 'direction',
+      type: 'choice',
+      description: 'Which price moves: up, down or both (default both)',
+      required: false,
+      forms: ['token'],
+      choices: [
+        { value: 'both', label: 'both' },
+        { value: 'up', label: 'up' },
+        { value: 'down', label: 'down' },
+      ],
+    },
     { name: 'label', type: 'text', description: 'A name for the wallet, shown in its alerts', required: false, maxLength: MAX_LABEL_LENGTH, quoteNumbers: true, forms: ['wallet'] },
     { name: 'minusd', type: 'number', description: 'Smallest trade that alerts, in USD (default 0: all)', required: false, min: 0, max: 1_000_000_000, forms: ['wallet'] },
     {
@@ -99,6 +111,7 @@ export default defineCommand({
         options: {
           ...(args.events === undefined ? {} : { events: readEvents(args.events) }),
           ...(args.threshold === undefined ? {} : { thresholdPct: args.threshold }),
+          ...(args.direction === undefined ? {} : { direction: args.direction as PriceDirection }),
         },
         now,
       });

@@ -32,7 +32,9 @@ import { checkService } from './market/serviceCheck';
 import { StreamClient } from './market/stream';
 import { raiseOpenFilesLimit, streamSocketsAllowed, type OpenFilesLimit } from './openFiles';
 import { startReconcileJob, type ReconcileJob } from './jobs/reconcile';
+import { startUsdRateRefresh } from './jobs/usdRateRefresh';
 import { QueryService } from './query/service';
+import { knownSolUsdRate } from './query/usdRate';
 import { startSimulator, type RunningSimulator } from './simulator/server';
 import { openStore } from './store/openStore';
 import type { Store } from './store/store';
@@ -203,6 +205,8 @@ export async function startApp(options: AppOptions): Promise<App> {
       logger,
       now: () => now().getTime(),
       describeToken: async (address) => client.token(address),
+      // USD on alerts and targets: the rate the look-ups derived, kept fresh by usdRate below.
+      solUsd: () => knownSolUsdRate(client),
     });
     closers.unshift(() => watcher.close());
 
@@ -248,10 +252,18 @@ export async function startApp(options: AppOptions): Promise<App> {
       onPaused: () => void watcher.resync().catch((error: unknown) => logger.warn({ err: error }, 'resync after a pause failed')),
       ...(metrics === null ? {} : { onDelivered: metrics.delivered }),
     });
-    const offAlerts = watcher.onAlerts(() => delivery.notify());
+    const offAlerts = watcher.onAlerts(() => {
+      delivery.notify();
+      // A target told is done: it leaves the store and the watcher.
+      void follows.endReachedTargets();
+    });
     closers.unshift(() => delivery.stop());
 
     await watcher.start();
+    // Targets told while the bot was stopped, before it could remove them.
+    void follows.endReachedTargets();
+    const usdRate = startUsdRateRefresh({ market: client, tokens: () => watcher.targets().tokens, logger });
+    closers.unshift(() => usdRate.stop());
     const reconcile = startReconcileJob({ watcher, market: client, cron: config.reconcileCron, logger, ...(metrics === null ? {} : { onRun: metrics.reconciled }) });
     closers.unshift(() => reconcile.stop());
     delivery.start();
@@ -274,6 +286,7 @@ export async function startApp(options: AppOptions): Promise<App> {
         // No new commands; answers under way finish.
         bounded('chats', async () => Promise.allSettled(chats.map((chat) => chat.stop()))),
         bounded('reconciliation', () => reconcile.stop()),
+        () => usdRate.stop(),
         // The watcher commits what it holds; delivery stops after it, so those alerts are kept for the next start.
         bounded('watcher', () => watcher.close()),
         async () => offAlerts(),

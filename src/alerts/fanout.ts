@@ -15,8 +15,9 @@ export function kindsFor(kind: FollowKind): readonly string[] {
   return kindsOfFamily(kind).map((descriptor) => descriptor.name);
 }
 
-/** Whether a follow asks for a kind of alert. */
+/** Whether a follow asks for a kind of alert. A target wants none: only its own crossing tells it (the target kind's rule). */
 export function followWants(follow: Pick<Follow, 'kind' | 'options'>, kind: string): boolean {
+  if (follow.options.target !== null && follow.options.target !== undefined) return false;
   if (alertKind(kind)?.family !== follow.kind) return false;
   const wanted = follow.options.events;
   return wanted.length === 0 || wanted.includes(kind);

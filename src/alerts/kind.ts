@@ -12,16 +12,25 @@ import type { TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 import type { HolderUpdate } from './detectors/whale';
 import type { TokenNamer } from './detectors/walletTrade';
 
-/** What a kind's detector reads: a token's next snapshot, one holder record, or a wallet's trades. */
+/**
+ * What a kind's detector reads: a token's next snapshot (with the token's follows, for a kind
+ * that tells each follow of its own level, as targets do), one holder record, or a wallet's trades.
+ */
 export type Detector<E> =
-  | { input: 'token'; detect(last: TokenSnapshot, next: TokenSnapshot): E[] }
+  | { input: 'token'; detect(last: TokenSnapshot, next: TokenSnapshot, follows: readonly Follow[]): E[] }
   | { input: 'holder'; detect(last: TokenSnapshot, update: HolderUpdate): E[] }
   | { input: 'trades'; detect(last: WalletSnapshot | null, wallet: string, trades: readonly Trade[], at: number, name: TokenNamer): E[] };
 
+/**
+ * Whom a kind's alerts are for: the follows of a token or of a wallet (the kinds `/track` offers),
+ * a token's targets (`/target`), or a chat itself (its daily watchlist, `/digest`).
+ */
+export type AlertFamily = FollowKind | 'target' | 'chat';
+
 export interface AlertKindSpec<K extends AlertKind> {
   name: K;
-  /** The follows it is for: a token's or a wallet's. */
-  family: FollowKind;
+  /** The follows it is for: a token's or a wallet's (the kinds `/track` offers), a target, or the chat itself. */
+  family: AlertFamily;
   /** Words `/track`'s events option accepts for this kind alone, besides its name. */
   words: readonly string[];
   /** Words that name it with other kinds (`risk`: the status and the flags). */
@@ -45,12 +54,12 @@ export type AlertEventOf<K extends AlertKind> = Extract<AlertEvent, { kind: K }>
 /** A kind as the registry holds it: every function takes any event and answers for its own kind only. */
 export interface AlertKindDescriptor {
   readonly name: AlertKind;
-  readonly family: FollowKind;
+  readonly family: AlertFamily;
   readonly words: readonly string[];
   readonly groups: readonly string[];
   readonly input: Detector<AlertEvent>['input'];
   describe(options: FollowOptions): string;
-  detectToken(last: TokenSnapshot, next: TokenSnapshot): AlertEvent[];
+  detectToken(last: TokenSnapshot, next: TokenSnapshot, follows: readonly Follow[]): AlertEvent[];
   detectHolder(last: TokenSnapshot, update: HolderUpdate): AlertEvent[];
   detectTrades(last: WalletSnapshot | null, wallet: string, trades: readonly Trade[], at: number, name: TokenNamer): AlertEvent[];
   tells(follow: Follow, event: AlertEvent, wants: (kind: string) => boolean): boolean;
@@ -70,7 +79,7 @@ export function defineAlertKind<K extends AlertKind>(spec: AlertKindSpec<K>): Al
     groups: spec.groups ?? [],
     input: detector.input,
     describe: (options) => spec.describe(options),
-    detectToken: (last, next) => (detector.input === 'token' ? detector.detect(last, next) : []),
+    detectToken: (last, next, follows) => (detector.input === 'token' ? detector.detect(last, next, follows) : []),
     detectHolder: (last, update) => (detector.input === 'holder' ? detector.detect(last, update) : []),
     detectTrades: (last, wallet, trades, at, name) => (detector.input === 'trades' ? detector.detect(last, wallet, trades, at, name) : []),
     tells: (follow, event, wants) => own(event) && (spec.tells === undefined ? wants(spec.name) : spec.tells(follow, event, wants)),

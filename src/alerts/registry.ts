@@ -3,12 +3,12 @@
  * registered beside them. Fan-out, the watcher, `/track`, the follow cards and the alert card read
  * this list; nothing else names the kinds.
  */
-import type { FollowKind } from '../model/follow';
-import type { AlertKindDescriptor } from './kind';
+import type { AlertFamily, AlertKindDescriptor } from './kind';
 import { liquidityKind } from './kinds/liquidity';
 import { priceKind } from './kinds/price';
 import { riskFlagKind } from './kinds/riskFlag';
 import { riskStatusKind } from './kinds/riskStatus';
+import { targetKind } from './kinds/target';
 import { walletTradeKind } from './kinds/walletTrade';
 import { whaleKind } from './kinds/whale';
 
@@ -32,7 +32,7 @@ export function registerAlertKind(kind: AlertKindDescriptor): () => void {
   };
 }
 
-for (const kind of [riskStatusKind, riskFlagKind, liquidityKind, priceKind, walletTradeKind, whaleKind]) registerAlertKind(kind);
+for (const kind of [riskStatusKind, riskFlagKind, liquidityKind, priceKind, walletTradeKind, whaleKind, targetKind]) registerAlertKind(kind);
 
 export function alertKinds(): readonly AlertKindDescriptor[] {
   return [...kinds.values()];
@@ -42,7 +42,7 @@ export function alertKind(name: string): AlertKindDescriptor | undefined {
   return kinds.get(name);
 }
 
-export function kindsOfFamily(family: FollowKind): readonly AlertKindDescriptor[] {
+export function kindsOfFamily(family: AlertFamily): readonly AlertKindDescriptor[] {
   return [...kinds.values()].filter((kind) => kind.family === family);
 }
 

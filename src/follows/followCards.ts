@@ -4,6 +4,7 @@
  * stored; labels come from chat members, so they go in as plain text for the renderers to escape.
  */
 import { kindsOfFamily } from '../alerts/registry';
+import { targetText } from '../alerts/kinds/target';
 import type { ShardState, StatusReport } from './status';
 import type { PackingStatus } from '../market/stream/index';
 import type { Follow, FollowOptions } from '../model/follow';
@@ -57,6 +58,9 @@ export function followingCard(follows: Follow[], total: number, page: number, no
   }
   const fields = follows.map((follow) => {
     const muted = mutedText(follow, now);
+    const target = follow.options.target;
+    // A target is a follow of its token that wants its crossing alone: said as the target it is.
+    if (target !== null && target !== undefined) return field('target', rich(code(follow.address), text(` · ${targetText(target)}`)));
     const name = follow.kind === 'wallet' && follow.label !== null ? `wallet “${follow.label}”` : follow.kind;
     return field(name, rich(code(follow.address), text(` · ${followOptionsText(follow.kind, follow.options)}${muted === null ? '' : ` · ${muted}`}`)));
   });

@@ -8,7 +8,7 @@ import type { ChatRef } from '../model/chat';
 import { UsageError } from '../usage';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
-import type { Follow, FollowKind, FollowOptions } from '../model/follow';
+import type { Follow, FollowKind, FollowOptions, FollowTarget } from '../model/follow';
 import type { FollowRoom } from './streamRoom';
 
 /** Enough for a busy trading channel; more would turn alerts into noise and subscriptions into cost. */
@@ -32,6 +32,18 @@ export interface TrackRequest {
   now: Date;
 }
 
+export interface TargetRequest {
+  chat: ChatRef;
+  userId: string;
+  address: string;
+  target: FollowTarget;
+  now: Date;
+}
+
+function sameTarget(a: FollowTarget | null | undefined, b: FollowTarget): boolean {
+  return a !== null && a !== undefined && a.metric === b.metric && a.side === b.side && a.value === b.value;
+}
+
 export interface TrackResult {
   follow: Follow;
   created: boolean;
@@ -49,6 +61,9 @@ export interface FollowServiceDeps {
 }
 
 export class FollowService {
+  private sweeping: Promise<void> | null = null;
+  private sweepAgain = false;
+
   constructor(private readonly deps: FollowServiceDeps) {}
 
   async track(request: TrackRequest): Promise<TrackResult> {
@@ -85,6 +100,62 @@ export class FollowService {
     const resumed = await this.resumeIfPaused(request.chat);
     await this.resync(resumed ? null : request.address);
     return { follow, created, resumed };
+  }
+
+  /**
+   * Sets a one-shot target on a token for the chat: a follow of the token that wants nothing but
+   * its target's crossing. The same target again is the same follow; the chat's limit counts targets.
+   */
+  async setTarget(request: TargetRequest): Promise<{ follow: Follow; created: boolean }> {
+    const { follows } = this.deps.store;
+    const options: FollowOptions = { ...DEFAULT_OPTIONS, target: request.target };
+    const existing = (await follows.targetsOf(request.chat)).some((follow) => follow.address === request.address && sameTarget(follow.options.target, request.target));
+    if (!existing && (await follows.countForChat(request.chat)) >= MAX_FOLLOWS_PER_CHAT) {
+      throw new UsageError(`This chat already follows ${MAX_FOLLOWS_PER_CHAT} tokens, wallets and targets, the most it can. /untarget or /untrack one first.`, null);
+    }
+    const refused = (await this.deps.room?.refusal('token', request.address, options)) ?? null;
+    if (refused !== null) throw new UsageError(refused.problem, null, refused.advice);
+    const { follow, created } = await follows.upsert({ chat: request.chat, kind: 'token', address: request.address, label: null, options, addedBy: request.userId, now: request.now });
+    const resumed = await this.resumeIfPaused(request.chat);
+    await this.resync(resumed ? null : request.address);
+    return { follow, created };
+  }
+
+  targets(chat: ChatRef): Promise<Follow[]> {
+    return this.deps.store.follows.targetsOf(chat);
+  }
+
+  /** Removes the chat's targets of `address`; how many there were. */
+  async untarget(chat: ChatRef, address: string): Promise<number> {
+    const removed = await this.deps.store.follows.removeTargets(chat, address);
+    if (removed > 0) await this.resync(address);
+    return removed;
+  }
+
+  /**
+   * Removes the targets whose crossing was told (each is done once told) and lets the watcher drop
+   * them. Called after the watcher writes alerts, and at start for any told while the bot stopped;
+   * calls made while one runs are served by one more run after it.
+   */
+  endReachedTargets(): Promise<void> {
+    if (this.sweeping !== null) {
+      this.sweepAgain = true;
+      return this.sweeping;
+    }
+    this.sweeping = (async () => {
+      try {
+        do {
+          this.sweepAgain = false;
+          const addresses = await this.deps.store.follows.removeReachedTargets();
+          for (const address of addresses) await this.resync(address);
+        } while (this.sweepAgain);
+      } catch (error) {
+        this.deps.logger.warn({ err: error }, 'could not remove the targets reached; the next alerts try again');
+      } finally {
+        this.sweeping = null;
+      }
+    })();
+    return this.sweeping;
   }
 
   /** False when the chat did not follow it. */
@@ -146,5 +217,6 @@ function definedOnly(options: Partial<FollowOptions>): Partial<FollowOptions> {
   if (options.minUsd !== undefined) out.minUsd = options.minUsd;
   if (options.thresholdPct !== undefined) out.thresholdPct = options.thresholdPct;
   if (options.side !== undefined) out.side = options.side;
+  if (options.direction !== undefined) out.direction = options.direction;
   return out;
 }

@@ -7,6 +7,27 @@ import type { AlertEvent } from './events';
 
 export type FollowKind = 'token' | 'wallet';
 export type TradeSide = 'buy' | 'sell' | 'both';
+/** Which price moves a token follow is told of. */
+export type PriceDirection = 'up' | 'down' | 'both';
+
+/**
+ * A one-shot target (`/target`): told once when the token's USD price or market cap crosses
+ * `value` in the direction named, then done. A follow with a target is told of nothing else.
+ */
+export interface FollowTarget {
+  metric: 'price' | 'mcap';
+  side: 'above' | 'below';
+  /** USD: a price per token, or a market cap. */
+  value: number;
+}
+
+/**
+ * The event key of a target's crossing: one per target follow, so that it is told once whoever
+ * sees it (the stream, a reconciliation), and so that the store knows a target told is done.
+ */
+export function targetEventKey(address: string, followId: number): string {
+  return `target:${address}:${followId}`;
+}
 
 export interface FollowOptions {
   /** Alert kinds wanted; every kind that fits the follow's kind when empty. */
@@ -17,6 +38,10 @@ export interface FollowOptions {
   thresholdPct: number;
   /** Wallet follows: which trades. */
   side: TradeSide;
+  /** Token follows: which price moves (absent: both). */
+  direction?: PriceDirection;
+  /** A target (absent or null: the follow is no target). */
+  target?: FollowTarget | null;
 }
 
 export interface Follow {

@@ -10,6 +10,7 @@ import { chartCard, type ChartQuery } from './chartQuery';
 import { holdersCard } from './holdersQuery';
 import { technicalsCard } from './technicalsQuery';
 import { tokenCard } from './tokenQuery';
+import { tokenValue, type TokenValue } from './tokenValue';
 import { tradesCard } from './tradesQuery';
 import { walletCard } from './walletQuery';
 
@@ -23,6 +24,11 @@ export class QueryService {
 
   token(address: string): Promise<Card> {
     return tokenCard(this.client, address, this.now());
+  }
+
+  /** The token's USD price and market cap now (for a new target); not a card. */
+  tokenValue(address: string): Promise<TokenValue> {
+    return tokenValue(this.client, address);
   }
 
   technicals(address: string): Promise<Card> {

@@ -64,6 +64,15 @@ export function freshSolUsdRate(client: MarketClient): number | null {
   return cached !== undefined && performance.now() - cached.at < RATE_FRESH_MS ? cached.solUsd : null;
 }
 
+/**
+ * The rate known for this client while it is usable (RATE_STALE_MS), at once, asking nothing: what
+ * the watcher prices its snapshots in USD with. Null when none is.
+ */
+export function knownSolUsdRate(client: MarketClient): number | null {
+  const cached = known.get(client);
+  return cached !== undefined && performance.now() - cached.at < RATE_STALE_MS ? cached.solUsd : null;
+}
+
 /** USD per SOL, or null when it cannot be derived now. */
 export async function solUsdRate(client: MarketClient, tokenAddress: string, options: UsdRateOptions = {}): Promise<number | null> {
   const fresh = freshSolUsdRate(client);

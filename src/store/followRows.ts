@@ -4,7 +4,7 @@
  * per row). Each store maps its own row types onto `FollowColumns`.
  */
 import type { ChatRef } from '../model/chat';
-import type { Follow, FollowKind, FollowOptions, TradeSide } from '../model/follow';
+import type { Follow, FollowKind, FollowOptions, FollowTarget, PriceDirection, TradeSide } from '../model/follow';
 import { ChatInterner, type ChatColumns } from './rows';
 
 export interface FollowColumns extends ChatColumns {
@@ -19,10 +19,20 @@ export interface FollowColumns extends ChatColumns {
   muted_until: number | null;
   added_by: string;
   added_at: number;
+  direction: string;
+  /** '' for a follow that is no target. */
+  target_metric: string;
+  target_side: string;
+  target_value: number;
 }
 
 /** The columns in the order both stores select them. */
-export const FOLLOW_COLUMNS = 'id, platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, muted_until, added_by, added_at';
+export const FOLLOW_COLUMNS = 'id, platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, muted_until, added_by, added_at, direction, target_metric, target_side, target_value';
+
+/** A target as its three columns hold it: '', '' and 0 for a follow that is no target (the unique key reads them so). */
+export function targetColumns(target: FollowTarget | null | undefined): [metric: string, side: string, value: number] {
+  return target === null || target === undefined ? ['', '', 0] : [target.metric, target.side, target.value];
+}
 
 /**
  * A follow as the store hands it out. Its time of adding is kept as a number and made a Date only
@@ -53,6 +63,15 @@ function kindOf(text: string): FollowKind {
 
 function sideOf(text: string): TradeSide {
   return text === 'buy' || text === 'sell' ? text : 'both';
+}
+
+function directionOf(text: string): PriceDirection {
+  return text === 'up' || text === 'down' ? text : 'both';
+}
+
+function targetOf(row: FollowColumns): FollowTarget | null {
+  if (row.target_metric !== 'price' && row.target_metric !== 'mcap') return null;
+  return { metric: row.target_metric, side: row.target_side === 'below' ? 'below' : 'above', value: row.target_value };
 }
 
 /** Turns rows into frozen Follow objects, sharing what many rows repeat. */
@@ -88,12 +107,22 @@ export class FollowReader {
   }
 
   private optionsOf(row: FollowColumns): FollowOptions {
-    const id = `${row.events}\u0000${row.min_usd}\u0000${row.threshold_pct}\u0000${row.side}`;
+    const id = `${row.events}\u0000${row.min_usd}\u0000${row.threshold_pct}\u0000${row.side}\u0000${row.direction}\u0000${row.target_metric}\u0000${row.target_side}\u0000${row.target_value}`;
     let options = this.options.get(id);
     if (options === undefined) {
       // Kept as written: which names are alert kinds is the alert registry's to say, not the store's.
       const events = row.events === '' ? [] : row.events.split(',').filter((name) => name !== '');
-      options = Object.freeze({ events: Object.freeze(events) as FollowOptions['events'], minUsd: row.min_usd, thresholdPct: row.threshold_pct, side: sideOf(row.side) });
+      const direction = directionOf(row.direction);
+      const target = targetOf(row);
+      // The defaults (both directions, no target) are left out, as a follow written before them reads.
+      options = Object.freeze({
+        events: Object.freeze(events) as FollowOptions['events'],
+        minUsd: row.min_usd,
+        thresholdPct: row.threshold_pct,
+        side: sideOf(row.side),
+        ...(direction === 'both' ? {} : { direction }),
+        ...(target === null ? {} : { target: Object.freeze(target) }),
+      });
       if (this.options.size >= 10_000) this.options.clear();
       this.options.set(id, options);
     }

@@ -7,7 +7,7 @@ import type { ChatRef } from '../model/chat';
 import type { FollowRepository, NewFollow } from './store';
 import type { Follow, FollowKind } from '../model/follow';
 import type { SqliteDatabase } from './openDatabase';
-import { FOLLOW_COLUMNS as COLUMNS, FollowReader, FollowersCache, type FollowColumns as FollowRow } from './followRows';
+import { FOLLOW_COLUMNS as COLUMNS, FollowReader, FollowersCache, targetColumns, type FollowColumns as FollowRow } from './followRows';
 import { threadColumn } from './rows';
 
 type ChatKey = [platform: string, chatId: string, threadId: string];
@@ -33,40 +33,54 @@ export class SqliteFollows implements FollowRepository {
   private readonly selectTargets;
   private readonly countAll;
   private readonly countKinds;
+  private readonly selectChatTargets;
+  private readonly deleteChatTargets;
+  private readonly deleteReached;
   private readonly upsertTx;
   private readonly upsertManyTx;
 
   constructor(db: SqliteDatabase) {
     const whereChat = 'platform = ? AND chat_id = ? AND thread_id = ?';
-    this.selectOne = db.prepare<[...ChatKey, string], FollowRow>(`SELECT ${COLUMNS} FROM follows WHERE ${whereChat} AND address = ?`);
-    this.insert = db.prepare<[string, string, string, string | null, string, string, string | null, string, number, number, string, string, number], FollowRow>(
-      `INSERT INTO follows (platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, added_by, added_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+    // A chat's follow of an address: its /track (no target, the three columns '' '' 0) or one of its targets.
+    const whereOne = `${whereChat} AND address = ? AND target_metric = ? AND target_side = ? AND target_value = ?`;
+    const tracking = `${whereChat} AND address = ? AND target_metric = ''`;
+    this.selectOne = db.prepare<[...ChatKey, string, string, string, number], FollowRow>(`SELECT ${COLUMNS} FROM follows WHERE ${whereOne}`);
+    this.insert = db.prepare<[string, string, string, string | null, string, string, string | null, string, number, number, string, string, number, string, string, string, number], FollowRow>(
+      `INSERT INTO follows (platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, added_by, added_at, direction, target_metric, target_side, target_value)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
     );
-    this.update = db.prepare<[string | null, string, string | null, string, number, number, string, number], FollowRow>(
-      `UPDATE follows SET scope_id = ?, kind = ?, label = ?, events = ?, min_usd = ?, threshold_pct = ?, side = ? WHERE id = ? RETURNING ${COLUMNS}`,
+    this.update = db.prepare<[string | null, string, string | null, string, number, number, string, string, number], FollowRow>(
+      `UPDATE follows SET scope_id = ?, kind = ?, label = ?, events = ?, min_usd = ?, threshold_pct = ?, side = ?, direction = ? WHERE id = ? RETURNING ${COLUMNS}`,
     );
-    this.deleteOne = db.prepare<[...ChatKey, string]>(`DELETE FROM follows WHERE ${whereChat} AND address = ?`);
+    this.deleteOne = db.prepare<[...ChatKey, string]>(`DELETE FROM follows WHERE ${tracking}`);
     this.selectPage = db.prepare<[...ChatKey, number, number], FollowRow>(`SELECT ${COLUMNS} FROM follows WHERE ${whereChat} ORDER BY id LIMIT ? OFFSET ?`);
     this.countChat = db.prepare<ChatKey, { n: number }>(`SELECT count(*) AS n FROM follows WHERE ${whereChat}`);
-    this.setMuted = db.prepare<[number | null, ...ChatKey, string]>(`UPDATE follows SET muted_until = ? WHERE ${whereChat} AND address = ?`);
+    this.setMuted = db.prepare<[number | null, ...ChatKey, string]>(`UPDATE follows SET muted_until = ? WHERE ${tracking}`);
     this.selectFollowers = db.prepare<[string, string], FollowRow>(`SELECT ${COLUMNS} FROM follows f WHERE kind = ? AND address = ? AND ${NOT_PAUSED} ORDER BY id`);
     this.selectTargets = db.prepare<[string], { address: string }>(`SELECT DISTINCT address FROM follows f WHERE kind = ? AND ${NOT_PAUSED} ORDER BY address`);
-    this.countKinds = db.prepare<[], { kind: string; count: number }>('SELECT kind, count(*) AS count FROM follows GROUP BY kind');
     this.countAll = db.prepare<[], { follows: number; chats: number }>(
       'SELECT (SELECT count(*) FROM follows) AS follows, (SELECT count(*) FROM (SELECT 1 FROM follows GROUP BY platform, chat_id)) AS chats',
     );
+    this.countKinds = db.prepare<[], { kind: string; count: number }>('SELECT kind, count(*) AS count FROM follows GROUP BY kind');
+    this.selectChatTargets = db.prepare<ChatKey, FollowRow>(`SELECT ${COLUMNS} FROM follows WHERE ${whereChat} AND target_metric <> '' ORDER BY id`);
+    this.deleteChatTargets = db.prepare<[...ChatKey, string]>(`DELETE FROM follows WHERE ${whereChat} AND address = ? AND target_metric <> ''`);
+    // A target whose crossing is in the events table was told (its key: targetEventKey).
+    this.deleteReached = db.prepare<[], { address: string }>(
+      `DELETE FROM follows WHERE target_metric <> '' AND EXISTS (SELECT 1 FROM events e WHERE e.key = 'target:' || follows.address || ':' || follows.id) RETURNING address`,
+    );
     const upsertOne = (follow: NewFollow): { follow: Follow; created: boolean } => {
       const key = chatKey(follow.chat);
-      const existing = this.selectOne.get(...key, follow.address);
       const o = follow.options;
+      const target = targetColumns(o.target);
+      const existing = this.selectOne.get(...key, follow.address, ...target);
       const events = o.events.join(',');
+      const direction = o.direction ?? 'both';
       if (existing) {
-        const row = this.update.get(follow.chat.scopeId, follow.kind, follow.label, events, o.minUsd, o.thresholdPct, o.side, existing.id);
+        const row = this.update.get(follow.chat.scopeId, follow.kind, follow.label, events, o.minUsd, o.thresholdPct, o.side, direction, existing.id);
         if (!row) throw new Error('The follow vanished while it was updated');
         return { follow: this.toFollow(row), created: false };
       }
-      const row = this.insert.get(...key, follow.chat.scopeId, follow.kind, follow.address, follow.label, events, o.minUsd, o.thresholdPct, o.side, follow.addedBy, follow.now.getTime());
+      const row = this.insert.get(...key, follow.chat.scopeId, follow.kind, follow.address, follow.label, events, o.minUsd, o.thresholdPct, o.side, follow.addedBy, follow.now.getTime(), direction, ...target);
       if (!row) throw new Error('The follow was not written');
       return { follow: this.toFollow(row), created: true };
     };
@@ -98,8 +112,24 @@ export class SqliteFollows implements FollowRepository {
   }
 
   async get(chat: ChatRef, address: string): Promise<Follow | null> {
-    const row = this.selectOne.get(...chatKey(chat), address);
+    const row = this.selectOne.get(...chatKey(chat), address, ...targetColumns(null));
     return row ? this.toFollow(row) : null;
+  }
+
+  async targetsOf(chat: ChatRef): Promise<Follow[]> {
+    return this.selectChatTargets.all(...chatKey(chat)).map((row) => this.toFollow(row));
+  }
+
+  async removeTargets(chat: ChatRef, address: string): Promise<number> {
+    const removed = this.deleteChatTargets.run(...chatKey(chat), address).changes;
+    if (removed > 0) this.forget(address);
+    return removed;
+  }
+
+  async removeReachedTargets(): Promise<string[]> {
+    const addresses = [...new Set(this.deleteReached.all().map((row) => row.address))];
+    for (const address of addresses) this.forget(address);
+    return addresses;
   }
 
   async list(chat: ChatRef, page: { offset: number; limit: number }): Promise<{ follows: Follow[]; total: number }> {

@@ -23,15 +23,29 @@ export interface NewFollow {
 }
 
 export interface FollowRepository {
-  /** Adds a follow, or updates the options and label of the chat's follow of that address. */
+  /**
+   * Adds a follow, or updates the options and label of the chat's follow of that address: its
+   * /track follow, or, when `options.target` is set, its target of that address with that very
+   * target (a chat may hold several targets of one token beside its /track of it).
+   */
   upsert(follow: NewFollow): Promise<{ follow: Follow; created: boolean }>;
-  /** Removes the chat's follow of `address`; false when there was none. */
+  /** Removes the chat's follow of `address` (its /track, not its targets); false when there was none. */
   remove(chat: ChatRef, address: string): Promise<boolean>;
+  /** The chat's follow of `address` (its /track, not its targets). */
   get(chat: ChatRef, address: string): Promise<Follow | null>;
-  /** The chat's follows, oldest first. */
+  /** The chat's targets, oldest first. */
+  targetsOf(chat: ChatRef): Promise<Follow[]>;
+  /** Removes the chat's targets of `address`; how many there were. */
+  removeTargets(chat: ChatRef, address: string): Promise<number>;
+  /**
+   * Removes every target whose crossing has been told (its event, keyed `target:ADDRESS:FOLLOW_ID`,
+   * is in the outbox's events): a target is done once told. Returns the addresses whose follows changed.
+   */
+  removeReachedTargets(): Promise<string[]>;
+  /** The chat's follows, oldest first, targets included. */
   list(chat: ChatRef, page: { offset: number; limit: number }): Promise<{ follows: Follow[]; total: number }>;
   countForChat(chat: ChatRef): Promise<number>;
-  /** Sets or clears (null) the mute of the chat's follow of `address`; false when there is no such follow. */
+  /** Sets or clears (null) the mute of the chat's follow of `address` (its /track); false when there is no such follow. */
   setMutedUntil(chat: ChatRef, address: string, until: Date | null): Promise<boolean>;
   /** Follows of a token or wallet in chats that are not paused (muted ones included: the caller checks the time). */
   followersOf(kind: FollowKind, address: string): Promise<Follow[]>;

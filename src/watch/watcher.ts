@@ -286,7 +286,8 @@ class WatcherImpl implements Watcher {
       return;
     }
     const next = this.baselines.firstListRead(address, snapshotOfToken(input.token, last, now, this.deps.solUsd?.() ?? null), now, false);
-    const found = detectTokenChanges(last, next);
+    // The token's follows too: a target is told when the token crosses its own level.
+    const found = detectTokenChanges(last, next, this.memory.followers.token.get(address) ?? []);
     // First sight: the baseline, from which later changes alert (a debug line, once per token).
     if (last === null) this.logger.debug({ address }, 'token baseline set');
     this.memory.tokenState.set(address, next);

@@ -237,6 +237,6 @@ describe('/track as Discord hands it over: named options, the subcommand as kind
     expect(await store.follows.get(group, wallet)).toMatchObject({ label: 'dev', options: { minUsd: 100, side: 'buy' } });
     const wrong = await dispatcher.run('track', { kind: 'options', values: { kind: 'token', address: token, minusd: 100 } }, caller(group));
     expect(text(wrong.card)).toContain('minusd belongs to /track wallet');
-    expect(text(wrong.card)).toContain('/track token <address> [events] [threshold] or /track wallet <address> [label] [minusd] [side]');
+    expect(text(wrong.card)).toContain('/track token <address> [events] [threshold] [direction] or /track wallet <address> [label] [minusd] [side]');
   });
 });

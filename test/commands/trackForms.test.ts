@@ -17,7 +17,7 @@ const BASE58 = /\b[1-9A-HJ-NP-Za-km-z]{32,44}\b/g;
 
 /** A line's options, with the form and address left out: what each form means. */
 type Wanted = Record<string, string | number | undefined>;
-const TOKEN_NONE: Wanted = { events: undefined, threshold: undefined };
+const TOKEN_NONE: Wanted = { events: undefined, threshold: undefined, direction: undefined };
 const WALLET_NONE: Wanted = { label: undefined, minusd: undefined, side: undefined };
 
 /**
@@ -32,6 +32,8 @@ const FORMS: Record<string, { line: string; wanted: Wanted }> = {
   '/track token ADDR 25%': { line: '/track token ADDR 25%', wanted: { events: undefined, threshold: 25 } },
   '/track token ADDR [threshold%]': { line: '/track token ADDR 25%', wanted: { events: undefined, threshold: 25 } },
   '/track token ADDR 25 price': { line: '/track token ADDR 25 price', wanted: { events: 'price', threshold: 25 } },
+  '/track token ADDR risk,price 25 down': { line: '/track token ADDR risk,price 25 down', wanted: { events: 'risk,price', threshold: 25, direction: 'down' } },
+  '/track token ADDR up 25': { line: '/track token ADDR up 25', wanted: { events: undefined, threshold: 25, direction: 'up' } },
   '/track wallet ADDR': { line: '/track wallet ADDR', wanted: WALLET_NONE },
   '/track wallet ADDR dev 500 sell': { line: '/track wallet ADDR dev 500 sell', wanted: { label: 'dev', minusd: 500, side: 'sell' } },
   '/track wallet ADDR whale 500 buy': { line: '/track wallet ADDR whale 500 buy', wanted: { label: 'whale', minusd: 500, side: 'buy' } },

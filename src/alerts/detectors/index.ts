@@ -4,6 +4,7 @@
  * order their alerts are listed. Pure; the watcher and the tests call this one entry.
  */
 import type { AlertEvent } from '../../model/events';
+import type { Follow } from '../../model/follow';
 import type { Trade } from '../../market/schemas';
 import type { TokenSnapshot, WalletSnapshot } from '../../model/snapshot';
 import { kindsReading } from '../registry';
@@ -16,14 +17,19 @@ export { detectRiskFlags, flagChanges, OWNER_JUMP_PCT_OF_SUPPLY } from './riskFl
 export { detectRiskStatus } from './riskStatus';
 export { detectWalletTrades, bareTokenRef, type TokenNamer } from './walletTrade';
 export { detectWhale, type HolderUpdate } from './whale';
+export { detectTargets } from './target';
 
-/** The alerts of a token whose data went from `last` (null: first sight, no alert) to `next`, by every kind that reads a token. */
-export function detectTokenChanges(last: TokenSnapshot | null, next: TokenSnapshot): AlertEvent[] {
+/**
+ * The alerts of a token whose data went from `last` (null: first sight, no alert) to `next`, by
+ * every kind that reads a token. `follows`: the token's follows, for the kinds that tell each
+ * follow of its own level (a target); without them those kinds find nothing.
+ */
+export function detectTokenChanges(last: TokenSnapshot | null, next: TokenSnapshot, follows: readonly Follow[] = []): AlertEvent[] {
   if (last === null) return [];
   // Nearly every push finds nothing, or one thing: no list is joined for it (this runs per frame).
   let found: AlertEvent[] | null = null;
   for (const kind of kindsReading('token')) {
-    const events = kind.detectToken(last, next);
+    const events = kind.detectToken(last, next, follows);
     if (events.length > 0) (found ??= []).push(...events);
   }
   return found ?? [];

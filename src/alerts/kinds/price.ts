@@ -26,12 +26,15 @@ export const priceKind = defineAlertKind({
   name: 'price',
   family: 'token',
   words: [],
-  describe: (options) => `price moves of ${options.thresholdPct}% or more`,
+  describe: (options) => `price ${options.direction === 'up' ? 'rises' : options.direction === 'down' ? 'falls' : 'moves'} of ${options.thresholdPct}% or more`,
   detector: { input: 'token', detect: (last, next) => detectPriceMove(last, next) },
   // Told when the move crosses the follow's threshold: |previous change| below it, |change| at or
-  // above it (or the move turned direction). Below the detector's own floor a threshold means the floor.
+  // above it (or the move turned direction), and goes the follow's way (up, down or both). Below
+  // the detector's own floor a threshold means the floor.
   tells(follow, event, wants) {
     if (!wants('price')) return false;
+    const direction = follow.options.direction ?? 'both';
+    if ((direction === 'up' && event.changePct < 0) || (direction === 'down' && event.changePct > 0)) return false;
     const threshold = Math.max(follow.options.thresholdPct, PRICE_MIN_PCT);
     const now = Math.abs(event.changePct);
     const previous = event.previousChangePct ?? 0;

@@ -6,6 +6,7 @@
  */
 import { sql as initial } from './001_initial';
 import { sql as actionKeyRefresh } from './002_action_key_refresh';
+import { sql as targetsDirectionsDigests } from './003_targets_directions_digests';
 
 export interface Migration {
   version: number;
@@ -16,6 +17,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'action key refresh', sql: actionKeyRefresh },
+  { version: 3, name: 'targets, directions and digests', sql: targetsDirectionsDigests },
 ];
 
 /** The schema version this build writes and understands. */

@@ -7,24 +7,26 @@
  */
 import type { ChatRef } from '../../model/chat';
 import type { Follow, FollowKind } from '../../model/follow';
-import { FOLLOW_COLUMNS as COLUMNS, FollowReader, FollowersCache, type FollowColumns } from '../followRows';
+import { FOLLOW_COLUMNS as COLUMNS, FollowReader, FollowersCache, targetColumns, type FollowColumns } from '../followRows';
 import { threadColumn } from '../rows';
 import type { FollowRepository, NewFollow } from '../store';
 import type { PgDatabase } from './pgDatabase';
 import { pgText } from './pgText';
 
 const WHERE_CHAT = 'platform = $1 AND chat_id = $2 AND thread_id = $3';
+/** The chat's /track of an address ($4), not its targets (whose target_metric is set). */
+const WHERE_TRACKING = `${WHERE_CHAT} AND address = $4 AND target_metric = ''`;
 const NOT_PAUSED = 'NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = f.platform AND c.chat_id = f.chat_id AND c.paused_at IS NOT NULL)';
 
 const UPSERT = `
-INSERT INTO follows (platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, added_by, added_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-ON CONFLICT (platform, chat_id, thread_id, address) DO UPDATE SET
+INSERT INTO follows (platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, added_by, added_at, direction, target_metric, target_side, target_value)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+ON CONFLICT (platform, chat_id, thread_id, address, target_metric, target_side, target_value) DO UPDATE SET
   scope_id = excluded.scope_id, kind = excluded.kind, label = excluded.label, events = excluded.events,
-  min_usd = excluded.min_usd, threshold_pct = excluded.threshold_pct, side = excluded.side
+  min_usd = excluded.min_usd, threshold_pct = excluded.threshold_pct, side = excluded.side, direction = excluded.direction
 RETURNING ${COLUMNS}, (xmax = 0) AS created`;
 
-/** Rows per statement of upsertMany: each row is 13 parameters, and PostgreSQL takes 65,535. */
+/** Rows per statement of upsertMany: each row is 17 parameters, and PostgreSQL takes 65,535. */
 const MANY_CHUNK = 2_000;
 
 type FollowRow = FollowColumns & { created: boolean };
@@ -35,7 +37,30 @@ function chatParams(chat: ChatRef): [string, string, string] {
 
 function upsertParams(follow: NewFollow): unknown[] {
   const o = follow.options;
-  return [...chatParams(follow.chat), follow.chat.scopeId, follow.kind, follow.address, pgText(follow.label), o.events.join(','), o.minUsd, o.thresholdPct, o.side, pgText(follow.addedBy), follow.now.getTime()];
+  return [
+    ...chatParams(follow.chat),
+    follow.chat.scopeId,
+    follow.kind,
+    follow.address,
+    pgText(follow.label),
+    o.events.join(','),
+    o.minUsd,
+    o.thresholdPct,
+    o.side,
+    pgText(follow.addedBy),
+    follow.now.getTime(),
+    o.direction ?? 'both',
+    ...targetColumns(o.target),
+  ];
+}
+
+/** What one follow is in the chat: its address, and its target when it is one. */
+function followKey(follow: NewFollow): string {
+  return `${chatParams(follow.chat).join('\u0000')}\u0000${follow.address}\u0000${targetColumns(follow.options.target).join('\u0000')}`;
+}
+
+function rowKey(row: FollowColumns): string {
+  return `${row.platform}\u0000${row.chat_id}\u0000${row.thread_id}\u0000${row.address}\u0000${row.target_metric}\u0000${row.target_side}\u0000${row.target_value}`;
 }
 
 export class PgFollows implements FollowRepository {
@@ -69,14 +94,14 @@ export class PgFollows implements FollowRepository {
       let seen = new Set<string>();
       const flush = async (): Promise<void> => {
         if (chunk.length === 0) return;
-        const width = 13;
+        const width = 17;
         const values = chunk.flatMap(upsertParams);
         const tuples = chunk.map((_, row) => `(${Array.from({ length: width }, (_unused, column) => `$${row * width + column + 1}`).join(', ')})`).join(', ');
         const text = UPSERT.replace(/VALUES \([^)]*\)/, `VALUES ${tuples}`);
         const { rows } = await client.query<FollowRow>(text, values);
-        const byKey = new Map(rows.map((row) => [`${row.platform}\u0000${row.chat_id}\u0000${row.thread_id}\u0000${row.address}`, row]));
+        const byKey = new Map(rows.map((row) => [rowKey(row), row]));
         for (const follow of chunk) {
-          const row = byKey.get(`${chatParams(follow.chat).join('\u0000')}\u0000${follow.address}`);
+          const row = byKey.get(followKey(follow));
           if (!row) throw new Error('A follow was not written');
           out.push({ follow: this.reader.follow(row), created: row.created });
         }
@@ -84,7 +109,7 @@ export class PgFollows implements FollowRepository {
         seen = new Set();
       };
       for (const follow of follows) {
-        const key = `${chatParams(follow.chat).join('\u0000')}\u0000${follow.address}`;
+        const key = followKey(follow);
         if (seen.has(key) || chunk.length >= MANY_CHUNK) await flush();
         seen.add(key);
         chunk.push(follow);
@@ -97,16 +122,38 @@ export class PgFollows implements FollowRepository {
   }
 
   async remove(chat: ChatRef, address: string): Promise<boolean> {
-    const { rowCount } = await this.db.query({ text: `DELETE FROM follows WHERE ${WHERE_CHAT} AND address = $4`, values: [...chatParams(chat), address] });
+    const { rowCount } = await this.db.query({ text: `DELETE FROM follows WHERE ${WHERE_TRACKING}`, values: [...chatParams(chat), address] });
     const changed = (rowCount ?? 0) > 0;
     if (changed) this.forget(address);
     return changed;
   }
 
   async get(chat: ChatRef, address: string): Promise<Follow | null> {
-    const { rows } = await this.db.query<FollowColumns>({ name: 'tw_follow_get', text: `SELECT ${COLUMNS} FROM follows WHERE ${WHERE_CHAT} AND address = $4`, values: [...chatParams(chat), address] });
+    const { rows } = await this.db.query<FollowColumns>({ name: 'tw_follow_get', text: `SELECT ${COLUMNS} FROM follows WHERE ${WHERE_TRACKING}`, values: [...chatParams(chat), address] });
     const row = rows[0];
     return row ? this.reader.follow(row) : null;
+  }
+
+  async targetsOf(chat: ChatRef): Promise<Follow[]> {
+    const { rows } = await this.db.query<FollowColumns>({ text: `SELECT ${COLUMNS} FROM follows WHERE ${WHERE_CHAT} AND target_metric <> '' ORDER BY id`, values: chatParams(chat) });
+    return rows.map((row) => this.reader.follow(row));
+  }
+
+  async removeTargets(chat: ChatRef, address: string): Promise<number> {
+    const { rowCount } = await this.db.query({ text: `DELETE FROM follows WHERE ${WHERE_CHAT} AND address = $4 AND target_metric <> ''`, values: [...chatParams(chat), address] });
+    const removed = rowCount ?? 0;
+    if (removed > 0) this.forget(address);
+    return removed;
+  }
+
+  async removeReachedTargets(): Promise<string[]> {
+    // A target whose crossing is in the events table was told (its key: targetEventKey in ../followRows).
+    const { rows } = await this.db.query<{ address: string }>({
+      text: `DELETE FROM follows f WHERE target_metric <> '' AND EXISTS (SELECT 1 FROM events e WHERE e.key = 'target:' || f.address || ':' || f.id) RETURNING address`,
+    });
+    const addresses = [...new Set(rows.map((row) => row.address))];
+    for (const address of addresses) this.forget(address);
+    return addresses;
   }
 
   async list(chat: ChatRef, page: { offset: number; limit: number }): Promise<{ follows: Follow[]; total: number }> {
@@ -128,7 +175,7 @@ export class PgFollows implements FollowRepository {
 
   async setMutedUntil(chat: ChatRef, address: string, until: Date | null): Promise<boolean> {
     const { rowCount } = await this.db.query({
-      text: `UPDATE follows SET muted_until = $5 WHERE ${WHERE_CHAT} AND address = $4`,
+      text: `UPDATE follows SET muted_until = $5 WHERE ${WHERE_TRACKING}`,
       values: [...chatParams(chat), address, until === null ? null : until.getTime()],
     });
     const changed = (rowCount ?? 0) > 0;

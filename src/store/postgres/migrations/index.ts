@@ -4,6 +4,7 @@
  * one applied. Never edit a published migration: add the next number.
  */
 import { sql as initial } from './001_initial';
+import { sql as targetsDirectionsDigests } from './002_targets_directions_digests';
 
 export interface PgMigration {
   version: number;
@@ -11,7 +12,10 @@ export interface PgMigration {
   sql: string;
 }
 
-export const PG_MIGRATIONS: readonly PgMigration[] = [{ version: 1, name: 'initial', sql: initial }];
+export const PG_MIGRATIONS: readonly PgMigration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'targets, directions and digests', sql: targetsDirectionsDigests },
+];
 
 /** The schema version this build writes and understands. */
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
