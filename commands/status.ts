@@ -7,8 +7,9 @@ export default defineCommand({
   name: 'status',
   description: 'Live streams, follows and alerts waiting to be sent',
   help: [
-    'Shows whether the bot is keeping up: live stream sockets up and subscriptions open, tokens and wallets followed',
-    '(in every chat), alerts waiting to be sent and how old the oldest is, and whether this chat is paused.',
+    'Shows whether the bot is keeping up: live stream sockets up and subscriptions open, how subscriptions share sockets,',
+    'whether the open-files limit holds any back, tokens and wallets followed (in every chat), alerts waiting to be sent',
+    'and how old the oldest is, each Discord shard\'s state, and whether this chat is paused.',
     'Example: /status',
   ].join('\n'),
   cooldown: '5s',
