@@ -26,6 +26,11 @@ import type { Store } from '../store/store';
 import type { WatcherStatus } from '../watch/watcher';
 
 const PREFIX = 'tokenwatch_';
+/**
+ * The outbox's waiting rows are counted up to this many: past it the gauge reads this figure. The
+ * bound keeps a scrape cheap when a backlog runs to hundreds of thousands (a count is a scan).
+ */
+export const WAITING_COUNT_LIMIT = 50_000;
 
 /** Every state a stream socket can be in, each a series of its own (0 included), so a state that empties reads 0, not gone. */
 const SOCKET_STATES: Record<ConnectionState, true> = { connecting: true, open: true, backoff: true, 'auth-failed': true, rejected: true, closed: true };
@@ -71,6 +76,8 @@ export class Metrics {
   private readonly requestSeconds: Histogram<'endpoint'>;
   private readonly commandSeconds: Histogram<'command'>;
   private readonly reconcileSeconds: Histogram;
+  /** Scrapes so far: what a read shared by two metrics is keyed by. */
+  private scrapes = 0;
 
   constructor(options: { defaults?: boolean } = {}) {
     // The process's CPU, memory and open files, and Node's heap, event loop lag and collections.
@@ -133,6 +140,12 @@ export class Metrics {
       this.mirror('gauge', name, help, labelNames, read);
     const perPlatform = async <T>(read: (platform: Platform) => Promise<T>): Promise<Array<[Platform, T]>> =>
       Promise.all(sources.platforms().map(async (platform): Promise<[Platform, T]> => [platform, await read(platform)]));
+    // Two gauges read the outbox's waiting rows: one query per scrape serves both.
+    let waitingRead: { scrape: number; rows: Promise<Array<[Platform, { count: number; oldest: Date | null }]>> } | null = null;
+    const waiting = () => {
+      if (waitingRead?.scrape !== this.scrapes) waitingRead = { scrape: this.scrapes, rows: perPlatform((platform) => sources.store.outbox.waiting(platform, WAITING_COUNT_LIMIT)) };
+      return waitingRead.rows;
+    };
 
     counter('alerts_detected_total', 'Alert events found, by kind.', ['kind'], () => {
       const samples = new Map<string, [Labels<'kind'>, number]>();
@@ -152,13 +165,11 @@ export class Metrics {
         return (Object.keys(SEND_FAILURES) as SendFailure[]).map((reason) => [{ platform, reason }, failures?.[reason] ?? 0] as const);
       }),
     );
-    gauge('outbox_pending', 'Alerts waiting to be sent, in chats not paused.', ['platform'], async () =>
-      (await perPlatform((platform) => sources.store.outbox.waiting(platform))).map(([platform, waiting]) => [{ platform }, waiting.count] as const),
+    gauge('outbox_pending', `Alerts waiting to be sent, in chats not paused (counted up to ${WAITING_COUNT_LIMIT}).`, ['platform'], async () =>
+      (await waiting()).map(([platform, rows]) => [{ platform }, rows.count] as const),
     );
     gauge('outbox_oldest_pending_seconds', 'Age of the oldest alert waiting to be sent, in chats not paused (0 when none waits).', ['platform'], async () =>
-      (await perPlatform((platform) => sources.store.outbox.waiting(platform))).map(
-        ([platform, waiting]) => [{ platform }, waiting.oldest === null ? 0 : Math.max(0, (now() - waiting.oldest.getTime()) / 1000)] as const,
-      ),
+      (await waiting()).map(([platform, rows]) => [{ platform }, rows.oldest === null ? 0 : Math.max(0, (now() - rows.oldest.getTime()) / 1000)] as const),
     );
     gauge('chats_paused', 'Chats the bot can no longer write to; their alerts wait until /track or /unmute there.', ['platform'], async () =>
       (await perPlatform((platform) => sources.store.chats.pausedCount(platform))).map(([platform, count]) => [{ platform }, count] as const),
@@ -212,6 +223,7 @@ export class Metrics {
 
   /** The exposition text, and its content type. */
   async scrape(): Promise<{ text: string; contentType: string }> {
+    this.scrapes += 1;
     return { text: await this.registry.metrics(), contentType: this.registry.contentType };
   }
 

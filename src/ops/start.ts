@@ -32,8 +32,8 @@ function platformOf(chat: RunningChat): Platform | null {
   return (PLATFORMS as readonly string[]).includes(chat.name) ? (chat.name as Platform) : null;
 }
 
-export async function startOps(options: { host: string; port: number; metrics: Metrics; parts: OpsParts; logger: Logger }): Promise<OpsServer> {
-  const { metrics, parts } = options;
+/** Has `metrics` read each part's counters when scraped (once per Metrics). */
+export function watchParts(metrics: Metrics, parts: OpsParts): void {
   const platforms = parts.chats.flatMap((chat) => (chat.sender === null ? [] : [chat.sender.platform]));
   metrics.watch({
     watcher: () => parts.watcher.status(),
@@ -50,6 +50,16 @@ export async function startOps(options: { host: string; port: number; metrics: M
         return platform === null || chat.requests === undefined ? [] : [{ platform, statuses: chat.requests() }];
       }),
   });
+}
+
+/** The server on `host:port`, serving `metrics` (already watching the parts) and the parts' readiness. */
+export function serveOps(options: { host: string; port: number; metrics: Metrics; parts: OpsParts; logger: Logger }): Promise<OpsServer> {
+  const { parts } = options;
   const readiness = createReadiness({ store: parts.store, chats: () => parts.chats, streams: () => parts.streams.status() });
-  return startOpsServer({ host: options.host, port: options.port, readiness, metrics: () => metrics.scrape(), logger: options.logger });
+  return startOpsServer({ host: options.host, port: options.port, readiness, metrics: () => options.metrics.scrape(), logger: options.logger });
+}
+
+export async function startOps(options: { host: string; port: number; metrics: Metrics; parts: OpsParts; logger: Logger }): Promise<OpsServer> {
+  watchParts(options.metrics, options.parts);
+  return serveOps(options);
 }

@@ -92,6 +92,7 @@ export class SqliteOutbox implements OutboxRepository {
   private readonly defer;
   private readonly countPending;
   private readonly countWaiting;
+  private readonly oldestWaiting;
   private readonly pruneRows;
   private readonly pruneEvents;
   private readonly deliverTx;
@@ -120,11 +121,11 @@ export class SqliteOutbox implements OutboxRepository {
     this.countPending = db.prepare<[], { count: number; oldest: number | null }>(
       'SELECT count(*) AS count, min(created_at) AS oldest FROM outbox WHERE delivered_at IS NULL',
     );
-    this.countWaiting = db.prepare<[string], { count: number; oldest: number | null }>(
-      `SELECT count(*) AS count, min(o.created_at) AS oldest FROM outbox o
-       WHERE o.platform = ? AND o.delivered_at IS NULL
-         AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = o.platform AND c.chat_id = o.chat_id AND c.paused_at IS NOT NULL)`,
-    );
+    const waitingRows = `FROM outbox o WHERE o.platform = ? AND o.delivered_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = o.platform AND c.chat_id = o.chat_id AND c.paused_at IS NOT NULL)`;
+    this.countWaiting = db.prepare<[string, number], { count: number }>(`SELECT count(*) AS count FROM (SELECT 1 ${waitingRows} LIMIT ?)`);
+    // Rows are numbered in the order they were written: the first is the oldest, found without a scan.
+    this.oldestWaiting = db.prepare<[string], { created_at: number }>(`SELECT o.created_at ${waitingRows} ORDER BY o.id LIMIT 1`);
     this.pruneRows = db.prepare<[number]>('DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?');
     this.pruneEvents = db.prepare('DELETE FROM events WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.event_id = events.id)');
     this.deliverTx = db.transaction((ids: readonly number[], at: number) => {
@@ -176,10 +177,10 @@ export class SqliteOutbox implements OutboxRepository {
     return { count: row?.count ?? 0, oldest: row?.oldest == null ? null : new Date(row.oldest) };
   }
 
-  async waiting(platform: Platform): Promise<{ count: number; oldest: Date | null }> {
+  async waiting(platform: Platform, limit: number): Promise<{ count: number; oldest: Date | null }> {
     this.settle();
-    const row = this.countWaiting.get(platform);
-    return { count: row?.count ?? 0, oldest: row?.oldest == null ? null : new Date(row.oldest) };
+    const oldest = this.oldestWaiting.get(platform);
+    return { count: this.countWaiting.get(platform, limit)?.count ?? 0, oldest: oldest === undefined ? null : new Date(oldest.created_at) };
   }
 
   async prune(before: Date): Promise<number> {

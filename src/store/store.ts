@@ -111,9 +111,10 @@ export interface OutboxRepository {
   pending(): Promise<{ count: number; oldest: Date | null }>;
   /**
    * Undelivered rows of a platform in chats not paused (those wait for the chat to be resumed, not
-   * for delivery), and the creation time of the oldest: how far delivery is behind.
+   * for delivery), counted up to `limit`, and the creation time of the oldest: how far delivery is
+   * behind. The limit bounds the scan, so asking stays cheap however long the backlog.
    */
-  waiting(platform: Platform): Promise<{ count: number; oldest: Date | null }>;
+  waiting(platform: Platform, limit: number): Promise<{ count: number; oldest: Date | null }>;
   /** Forgets delivered rows older than `before`; returns how many. */
   prune(before: Date): Promise<number>;
 }

@@ -74,7 +74,7 @@ describe('readiness', () => {
     await s.close();
     const closed = await createReadiness({ store: s, chats: () => [consoleChat], streams: streams([]) })();
     expect(closed).toMatchObject({ ready: false, notReady: ['store'], checks: { store: { ok: false, reason: 'the store did not answer a query' } } });
-    const silent = { outbox: { pending: () => new Promise<{ count: number; oldest: Date | null }>(() => undefined) } };
+    const silent = { chats: { pausedCount: () => new Promise<number>(() => undefined) } };
     const late = await createReadiness({ store: silent, chats: () => [consoleChat], streams: streams([]), storeTimeoutMs: 50 })();
     expect(late.checks.store).toEqual({ ok: false, reason: 'the store did not answer a query within 0.05 s' });
   });

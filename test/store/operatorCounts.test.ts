@@ -24,19 +24,21 @@ describe.each(STORE_KINDS)('the %s store’s counts for operators', (_kind, make
   });
 
   it('counts alerts waiting per platform, leaving out paused chats and delivered rows', async () => {
-    expect(await store.outbox.waiting('telegram')).toEqual({ count: 0, oldest: null });
+    expect(await store.outbox.waiting('telegram', 100)).toEqual({ count: 0, oldest: null });
     const to = [chat('-1'), chat('-2'), chat('9', 'discord')].map((c) => ({ chat: c, label: null }));
     await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k1'), to }], T0);
     await store.state.commitToken(tokenSnapshot('TokenA', 2), [{ event: priceEvent('TokenA', 'k2'), to: to.slice(1, 2) }], at(60_000));
-    expect(await store.outbox.waiting('telegram')).toEqual({ count: 3, oldest: T0 });
-    expect(await store.outbox.waiting('discord')).toEqual({ count: 1, oldest: T0 });
-    expect(await store.outbox.waiting('console')).toEqual({ count: 0, oldest: null });
+    expect(await store.outbox.waiting('telegram', 100)).toEqual({ count: 3, oldest: T0 });
+    expect(await store.outbox.waiting('discord', 100)).toEqual({ count: 1, oldest: T0 });
+    expect(await store.outbox.waiting('console', 100)).toEqual({ count: 0, oldest: null });
+    // Counted up to the limit; the oldest is found all the same.
+    expect(await store.outbox.waiting('telegram', 2)).toEqual({ count: 2, oldest: T0 });
 
     await store.chats.pause(chat('-1'), 'bot was kicked', at(1));
-    expect(await store.outbox.waiting('telegram')).toEqual({ count: 2, oldest: T0 });
+    expect(await store.outbox.waiting('telegram', 100)).toEqual({ count: 2, oldest: T0 });
     const [first] = await store.outbox.due('telegram', at(120_000), 1);
     await store.outbox.markDelivered([first?.id ?? -1], at(120_000));
-    expect(await store.outbox.waiting('telegram')).toEqual({ count: 1, oldest: at(60_000) });
+    expect(await store.outbox.waiting('telegram', 100)).toEqual({ count: 1, oldest: at(60_000) });
     // /status still counts every undelivered row, paused chats' included.
     expect((await store.outbox.pending()).count).toBe(3);
   });

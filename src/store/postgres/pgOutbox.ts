@@ -128,16 +128,17 @@ export class PgOutbox implements OutboxRepository {
     return { count: row?.count ?? 0, oldest: row?.oldest == null ? null : new Date(row.oldest) };
   }
 
-  async waiting(platform: Platform): Promise<{ count: number; oldest: Date | null }> {
+  async waiting(platform: Platform, limit: number): Promise<{ count: number; oldest: Date | null }> {
     await this.settle();
+    const waitingRows = `FROM outbox o WHERE o.platform = $1 AND o.delivered_at IS NULL
+               AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = o.platform AND c.chat_id = o.chat_id AND c.paused_at IS NOT NULL)`;
+    // Rows are numbered in the order they were written: the first is the oldest, found without a scan.
     const { rows } = await this.db.query<{ count: number; oldest: number | null }>({
-      text: `SELECT count(*)::int AS count, min(o.created_at) AS oldest FROM outbox o
-             WHERE o.platform = $1 AND o.delivered_at IS NULL
-               AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = o.platform AND c.chat_id = o.chat_id AND c.paused_at IS NOT NULL)`,
-      values: [platform],
+      text: `SELECT (SELECT count(*)::int FROM (SELECT 1 ${waitingRows} LIMIT $2) w) AS count, (SELECT o.created_at ${waitingRows} ORDER BY o.id LIMIT 1) AS oldest`,
+      values: [platform, limit],
     });
     const row = rows[0];
-    return { count: row?.count ?? 0, oldest: row?.oldest == null ? null : new Date(row.oldest) };
+    return { count: row?.count ?? 0, oldest: row?.oldest == null ? null : new Date(Number(row.oldest)) };
   }
 
   async prune(before: Date): Promise<number> {
