@@ -27,6 +27,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   lookups: async () => (await import('./lookups')).benchLookups,
   streams: async () => (await import('./streams')).benchStreams,
   alerts: async () => (await import('./alerts')).benchAlerts,
+  'alerts-pg': async () => (await import('./alertsPostgres')).benchAlertsPostgres,
   'alerts-metrics': async () => (await import('./alertsMetrics')).benchAlertsMetrics,
   charts: async () => (await import('./charts')).benchCharts,
   telegram: async () => (await import('./telegram')).benchTelegram,
