@@ -42,7 +42,7 @@ async function sqliteWithData(): Promise<{ path: string; live: string; expired: 
   const store = openSqliteStore(path);
   await store.follows.upsert(newFollow(chat('1'), 'TokenA', { label: 'first' }));
   await store.follows.upsert(newFollow(chat('1', 'telegram', '7'), 'WalletA', { kind: 'wallet', options: { events: ['wallet-trade'], minUsd: 500, thresholdPct: 0, side: 'buy' } }));
-  await store.follows.upsert(newFollow(chat('2', 'discord'), 'TokenA'));
+  await store.follows.upsert(newFollow(chat('2', 'discord'), 'TokenA', { options: { events: ['price'], minUsd: 0, thresholdPct: 25, side: 'both', direction: 'up' } }));
   await store.follows.setMutedUntil(chat('1'), 'TokenA', FAR);
   await store.chats.updateSettings(chat('1'), { detectAddresses: true });
   await store.chats.pause(chat('3'), 'Forbidden: bot was kicked', T0);
@@ -75,7 +75,9 @@ describe.runIf(postgresRunning())('npm run store:copy', () => {
       expect(follow).toMatchObject({ address: 'TokenA', label: 'first', mutedUntil: FAR, addedBy: 'user-1' });
       expect((await store.follows.get(chat('1', 'telegram', '7'), 'WalletA'))?.options).toEqual({ events: ['wallet-trade'], minUsd: 500, thresholdPct: 0, side: 'buy' });
       expect(await store.follows.totals()).toEqual({ follows: 3, chats: 2 });
-      expect(await store.chats.settings(chat('1'))).toEqual({ detectAddresses: true });
+      // Columns later migrations added to both schemas come along too.
+      expect((await store.follows.get(chat('2', 'discord'), 'TokenA'))?.options).toMatchObject({ events: ['price'], thresholdPct: 25, direction: 'up' });
+      expect(await store.chats.settings(chat('1'))).toMatchObject({ detectAddresses: true });
       expect(await store.chats.pausedReason(chat('3'))).toBe('Forbidden: bot was kicked');
       expect((await store.state.token('TokenA'))?.seenAt).toBe(2);
       expect(await store.state.wallet('WalletA')).toEqual(walletSnapshot('WalletA'));
