@@ -34,7 +34,7 @@ ev AS (SELECT * FROM unnest($7::text[], $8::text[], string_to_array($9::text, ch
 new_ev AS (
   INSERT INTO events (key, kind, event, created_at) SELECT key, kind, event, t FROM ev
   ON CONFLICT (key) DO NOTHING RETURNING id, key),
-ids AS (SELECT id, key FROM new_ev UNION ALL SELECT events.id, events.key FROM events JOIN ev USING (key)),
+ids AS (SELECT id, key FROM new_ev UNION ALL SELECT events.id, events.key FROM events WHERE events.key = ANY($7::text[])),
 added AS (
   INSERT INTO outbox (event_id, platform, chat_id, thread_id, scope_id, label, created_at, next_attempt_at)
   SELECT ids.id, r.platform, r.chat_id, r.thread_id, r.scope_id, r.label, r.t, r.t
