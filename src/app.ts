@@ -33,6 +33,7 @@ import { StreamClient } from './market/stream';
 import { raiseOpenFilesLimit, streamSocketsAllowed, type OpenFilesLimit } from './openFiles';
 import { startReconcileJob, type ReconcileJob } from './jobs/reconcile';
 import { startUsdRateRefresh } from './jobs/usdRateRefresh';
+import { createDailyDigests, type DailyDigests } from './jobs/dailyDigest';
 import { QueryService } from './query/service';
 import { knownSolUsdRate } from './query/usdRate';
 import { startSimulator, type RunningSimulator } from './simulator/server';
@@ -61,6 +62,8 @@ export interface App {
   dispatcher: Dispatcher;
   delivery: Delivery;
   reconcile: ReconcileJob;
+  /** The daily watchlists' schedules. */
+  digests: DailyDigests;
   chats: RunningChat[];
   /** The built-in simulator, when no service is configured. */
   simulator: RunningSimulator | null;
@@ -221,10 +224,14 @@ export async function startApp(options: AppOptions): Promise<App> {
       openFiles,
       shards: () => (running.some((chat) => chat.shards !== undefined) ? running.flatMap((chat) => chat.shards?.() ?? []) : null),
     });
+    // Daily watchlists: written to the outbox on their schedules, sent by delivery (made below).
+    let notifyDelivery = (): void => undefined;
+    const digests = createDailyDigests({ store, market: client, logger, now, onWritten: () => notifyDelivery() });
+    closers.unshift(() => digests.stop());
     const commands = await loadCommands();
     const dispatcher = new Dispatcher({
       commands,
-      services: { query: new QueryService(client), follows, status, chatSettings: store.chats },
+      services: { query: new QueryService(client), follows, status, chatSettings: store.chats, digests },
       actionKeys: store.actionKeys,
       logger,
       now,
@@ -252,6 +259,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       onPaused: () => void watcher.resync().catch((error: unknown) => logger.warn({ err: error }, 'resync after a pause failed')),
       ...(metrics === null ? {} : { onDelivered: metrics.delivered }),
     });
+    notifyDelivery = () => delivery.notify();
     const offAlerts = watcher.onAlerts(() => {
       delivery.notify();
       // A target told is done: it leaves the store and the watcher.
@@ -267,6 +275,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     const reconcile = startReconcileJob({ watcher, market: client, cron: config.reconcileCron, logger, ...(metrics === null ? {} : { onRun: metrics.reconciled }) });
     closers.unshift(() => reconcile.stop());
     delivery.start();
+    await digests.start();
 
     // Throws OpsServerError (the port taken…): main prints its one line.
     const ops =
@@ -287,6 +296,7 @@ export async function startApp(options: AppOptions): Promise<App> {
         bounded('chats', async () => Promise.allSettled(chats.map((chat) => chat.stop()))),
         bounded('reconciliation', () => reconcile.stop()),
         () => usdRate.stop(),
+        () => digests.stop(),
         // The watcher commits what it holds; delivery stops after it, so those alerts are kept for the next start.
         bounded('watcher', () => watcher.close()),
         async () => offAlerts(),
@@ -301,7 +311,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     };
     // Never resolves when no chat ends by itself (Discord, Telegram): those run until a signal.
     const ended = Promise.race(chats.flatMap((chat) => (chat.ended === null ? [] : [chat.ended])));
-    return { store, market: client, streams, watcher, dispatcher, delivery, reconcile, chats, simulator, baseUrl: market.baseUrl, ops, ended, stop };
+    return { store, market: client, streams, watcher, dispatcher, delivery, reconcile, digests, chats, simulator, baseUrl: market.baseUrl, ops, ended, stop };
   } catch (error) {
     await closeAll(closers).catch(() => undefined);
     throw error;

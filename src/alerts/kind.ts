@@ -37,7 +37,8 @@ export interface AlertKindSpec<K extends AlertKind> {
   groups?: readonly string[];
   /** How a follow card says the follow wants it: "price moves of 10% or more". */
   describe(options: FollowOptions): string;
-  detector: Detector<AlertEventOf<K>>;
+  /** What finds its events; none for a kind made elsewhere (a chat's daily watchlist, made on a schedule). */
+  detector?: Detector<AlertEventOf<K>>;
   /**
    * Whether a follow that is not muted is told of this event. `wants(kind)` says whether the follow
    * asked for a kind (its events option). Default: when it asked for this one.
@@ -47,6 +48,8 @@ export interface AlertKindSpec<K extends AlertKind> {
   card(event: AlertEventOf<K>, label: string | null): Card;
   /** A picture for the card, built off the event loop where it can wait (a price move's small chart). */
   picture?(event: AlertEventOf<K>): Promise<CardAttachment | null>;
+  /** Sent as a card of its own even when a backlog of alerts is merged into digests (a daily watchlist is one already). */
+  alone?: true;
 }
 
 export type AlertEventOf<K extends AlertKind> = Extract<AlertEvent, { kind: K }>;
@@ -57,7 +60,8 @@ export interface AlertKindDescriptor {
   readonly family: AlertFamily;
   readonly words: readonly string[];
   readonly groups: readonly string[];
-  readonly input: Detector<AlertEvent>['input'];
+  /** What its detector reads; null when it has none. */
+  readonly input: Detector<AlertEvent>['input'] | null;
   describe(options: FollowOptions): string;
   detectToken(last: TokenSnapshot, next: TokenSnapshot, follows: readonly Follow[]): AlertEvent[];
   detectHolder(last: TokenSnapshot, update: HolderUpdate): AlertEvent[];
@@ -65,6 +69,7 @@ export interface AlertKindDescriptor {
   tells(follow: Follow, event: AlertEvent, wants: (kind: string) => boolean): boolean;
   card(event: AlertEvent, label: string | null): Card;
   picture(event: AlertEvent): Promise<CardAttachment | null>;
+  readonly alone: boolean;
 }
 
 /** The descriptor of a kind, from its spec: the one place a kind's own event type meets the others. */
@@ -77,16 +82,17 @@ export function defineAlertKind<K extends AlertKind>(spec: AlertKindSpec<K>): Al
     family: spec.family,
     words: [spec.name, ...spec.words],
     groups: spec.groups ?? [],
-    input: detector.input,
+    input: detector?.input ?? null,
     describe: (options) => spec.describe(options),
-    detectToken: (last, next, follows) => (detector.input === 'token' ? detector.detect(last, next, follows) : []),
-    detectHolder: (last, update) => (detector.input === 'holder' ? detector.detect(last, update) : []),
-    detectTrades: (last, wallet, trades, at, name) => (detector.input === 'trades' ? detector.detect(last, wallet, trades, at, name) : []),
+    detectToken: (last, next, follows) => (detector?.input === 'token' ? detector.detect(last, next, follows) : []),
+    detectHolder: (last, update) => (detector?.input === 'holder' ? detector.detect(last, update) : []),
+    detectTrades: (last, wallet, trades, at, name) => (detector?.input === 'trades' ? detector.detect(last, wallet, trades, at, name) : []),
     tells: (follow, event, wants) => own(event) && (spec.tells === undefined ? wants(spec.name) : spec.tells(follow, event, wants)),
     card(event, label) {
       if (!own(event)) throw new Error(`the ${spec.name} card was asked for a ${event.kind} event`);
       return spec.card(event, label);
     },
     picture: (event) => (own(event) && spec.picture !== undefined ? spec.picture(event) : Promise.resolve(null)),
+    alone: spec.alone === true,
   };
 }

@@ -4,17 +4,21 @@
  * this list; nothing else names the kinds.
  */
 import type { AlertFamily, AlertKindDescriptor } from './kind';
+
+/** What a detector reads: a token, a holder record, a wallet's trades. */
+type DetectorInput = NonNullable<AlertKindDescriptor['input']>;
 import { liquidityKind } from './kinds/liquidity';
 import { priceKind } from './kinds/price';
 import { riskFlagKind } from './kinds/riskFlag';
 import { riskStatusKind } from './kinds/riskStatus';
 import { targetKind } from './kinds/target';
+import { dailyDigestKind } from './kinds/dailyDigest';
 import { walletTradeKind } from './kinds/walletTrade';
 import { whaleKind } from './kinds/whale';
 
 const kinds = new Map<string, AlertKindDescriptor>();
 /** The kinds by what their detector reads, kept as the list changes: the watcher asks per frame. */
-let byInput: Record<AlertKindDescriptor['input'], readonly AlertKindDescriptor[]> = { token: [], holder: [], trades: [] };
+let byInput: Record<DetectorInput, readonly AlertKindDescriptor[]> = { token: [], holder: [], trades: [] };
 
 function indexed(): void {
   const all = [...kinds.values()];
@@ -32,7 +36,7 @@ export function registerAlertKind(kind: AlertKindDescriptor): () => void {
   };
 }
 
-for (const kind of [riskStatusKind, riskFlagKind, liquidityKind, priceKind, walletTradeKind, whaleKind, targetKind]) registerAlertKind(kind);
+for (const kind of [riskStatusKind, riskFlagKind, liquidityKind, priceKind, walletTradeKind, whaleKind, targetKind, dailyDigestKind]) registerAlertKind(kind);
 
 export function alertKinds(): readonly AlertKindDescriptor[] {
   return [...kinds.values()];
@@ -46,6 +50,6 @@ export function kindsOfFamily(family: AlertFamily): readonly AlertKindDescriptor
   return [...kinds.values()].filter((kind) => kind.family === family);
 }
 
-export function kindsReading(input: AlertKindDescriptor['input']): readonly AlertKindDescriptor[] {
+export function kindsReading(input: DetectorInput): readonly AlertKindDescriptor[] {
   return byInput[input];
 }

@@ -18,6 +18,7 @@ import type { OutboxEntry } from '../model/follow';
 import { retryDelayMs, type BackoffPolicy } from './backoff';
 import type { AlertCardCache } from './cardCache';
 import { DIGEST_MAX_ITEMS, digestCard } from './digest';
+import { alertKind } from '../alerts/registry';
 import type { AlertSender, SendOutcome } from './sender';
 
 /** The buttons for a card's actions in one chat (action keys belong to the chat they are shown in). */
@@ -130,30 +131,35 @@ export class OutboxDrain {
     return { more: rows.length >= this.settings.batchSize && moved > 0 && !this.stopping, nextRetryAt };
   }
 
-  /** The chat's units, in order: each alert alone, or digests when too many wait. */
+  /**
+   * The chat's units, in order: each alert alone, or digests when too many wait. An alert of a
+   * kind that is sent alone (a daily watchlist) keeps its own card and its place among them.
+   */
   private async unitsOf(chat: ChatRef, rows: OutboxEntry[]): Promise<Unit[]> {
     const cards = await Promise.all(rows.map((row) => this.cardOf(row)));
-    if (rows.length <= this.settings.digestThreshold) {
-      return Promise.all(
-        rows.map(async (row, index) => {
-          const card = cards[index] as Card;
-          return { ids: [row.id], rows: [row], attempts: row.attempts, card, buttons: await this.buttons(card, chat) };
-        }),
-      );
-    }
-    const parts = Math.ceil(rows.length / DIGEST_MAX_ITEMS);
+    const single = async (index: number): Promise<Unit> => {
+      const row = rows[index] as OutboxEntry;
+      const card = cards[index] as Card;
+      return { ids: [row.id], rows: [row], attempts: row.attempts, card, buttons: await this.buttons(card, chat) };
+    };
+    const merged = rows.flatMap((row, index) => (alertKind(row.event.kind)?.alone === true ? [] : [index]));
+    if (merged.length <= this.settings.digestThreshold) return Promise.all(rows.map((_row, index) => single(index)));
+    const parts = Math.ceil(merged.length / DIGEST_MAX_ITEMS);
     const units: Unit[] = [];
     for (let part = 0; part < parts; part += 1) {
-      const slice = rows.slice(part * DIGEST_MAX_ITEMS, (part + 1) * DIGEST_MAX_ITEMS);
+      const slice = merged.slice(part * DIGEST_MAX_ITEMS, (part + 1) * DIGEST_MAX_ITEMS);
+      const sliceRows = slice.map((index) => rows[index] as OutboxEntry);
       units.push({
-        ids: slice.map((row) => row.id),
-        rows: slice,
-        attempts: Math.max(...slice.map((row) => row.attempts)),
-        card: digestCard(cards.slice(part * DIGEST_MAX_ITEMS, (part + 1) * DIGEST_MAX_ITEMS), this.deps.now(), part + 1, parts),
+        ids: sliceRows.map((row) => row.id),
+        rows: sliceRows,
+        attempts: Math.max(...sliceRows.map((row) => row.attempts)),
+        card: digestCard(slice.map((index) => cards[index] as Card), this.deps.now(), part + 1, parts),
         buttons: [],
       });
     }
-    return units;
+    const alone = await Promise.all(rows.flatMap((row, index) => (merged.includes(index) ? [] : [single(index)])));
+    // In the order they were written: each alone card before the digest whose first alert came after it.
+    return [...units, ...alone].sort((a, b) => (a.ids[0] ?? 0) - (b.ids[0] ?? 0));
   }
 
   /**

@@ -49,6 +49,8 @@ export interface CommandServices {
   status?: StatusSource;
   /** Per chat settings (/settings); optional so that a look-up-only chat or test needs none. */
   chatSettings?: Pick<ChatRepository, 'settings' | 'updateSettings'>;
+  /** The daily watchlists' schedules (/digest), told when a chat's setting changed; optional as the others. */
+  digests?: { changed(): Promise<void> };
 }
 
 /** What a command's `run` receives besides its arguments: the services, who asked and where. */

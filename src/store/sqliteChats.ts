@@ -2,8 +2,9 @@
  * Chat settings and the paused state, one row per chat (threads share their chat's row: a bot
  * removed from a group is removed from every topic of it).
  */
-import type { ChatRef, Platform } from '../model/chat';
-import type { ChatRepository, ChatSettings } from './store';
+import { isPlatform, type ChatRef, type Platform } from '../model/chat';
+import type { ChatRepository, ChatSettings, DigestSetting } from './store';
+import { DIGEST_COLUMNS, digestOf, type DigestColumns } from './digestRows';
 import type { SqliteDatabase } from './openDatabase';
 
 type ChatId = Pick<ChatRef, 'platform' | 'chatId'>;
@@ -15,6 +16,8 @@ export class SqliteChats implements ChatRepository {
   private readonly setDetect;
   private readonly migrateTx;
   private readonly countPaused;
+  private readonly setDigest;
+  private readonly selectDigests;
 
   /**
    * `changed` is told whenever which chats are paused, or where follows live, changes; `settle`
@@ -30,8 +33,16 @@ export class SqliteChats implements ChatRepository {
        ON CONFLICT (platform, chat_id) DO UPDATE SET paused_at = excluded.paused_at, pause_reason = excluded.pause_reason`,
     );
     this.resumeStmt = db.prepare<[string, string]>('UPDATE chats SET paused_at = NULL, pause_reason = NULL WHERE platform = ? AND chat_id = ?');
-    this.selectChat = db.prepare<[string, string], { paused_at: number | null; pause_reason: string | null; detect_addresses: number | null }>(
-      'SELECT paused_at, pause_reason, detect_addresses FROM chats WHERE platform = ? AND chat_id = ?',
+    this.selectChat = db.prepare<[string, string], { paused_at: number | null; pause_reason: string | null; detect_addresses: number | null } & DigestColumns>(
+      `SELECT paused_at, pause_reason, detect_addresses, ${DIGEST_COLUMNS} FROM chats WHERE platform = ? AND chat_id = ?`,
+    );
+    this.setDigest = db.prepare<[string, string, string | null, string | null, string | null, string | null, number | null]>(
+      `INSERT INTO chats (platform, chat_id, digest_time, digest_zone, digest_thread_id, digest_scope_id, digest_since) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (platform, chat_id) DO UPDATE SET digest_time = excluded.digest_time, digest_zone = excluded.digest_zone,
+         digest_thread_id = excluded.digest_thread_id, digest_scope_id = excluded.digest_scope_id, digest_since = excluded.digest_since`,
+    );
+    this.selectDigests = db.prepare<[], { platform: string; chat_id: string } & DigestColumns>(
+      `SELECT platform, chat_id, ${DIGEST_COLUMNS} FROM chats WHERE digest_time IS NOT NULL AND paused_at IS NULL ORDER BY platform, chat_id`,
     );
     this.countPaused = db.prepare<[string], { count: number }>('SELECT count(*) AS count FROM chats WHERE platform = ? AND paused_at IS NOT NULL');
     this.setDetect = db.prepare<[string, string, number | null]>(
@@ -78,10 +89,22 @@ export class SqliteChats implements ChatRepository {
   async settings(chat: ChatId): Promise<ChatSettings> {
     const row = this.selectChat.get(chat.platform, chat.chatId);
     const detect = row?.detect_addresses ?? null;
-    return { detectAddresses: detect === null ? null : detect !== 0 };
+    const digest = row === undefined ? null : digestOf(row);
+    return { detectAddresses: detect === null ? null : detect !== 0, ...(digest === null ? {} : { digest }) };
+  }
+
+  async digests(): Promise<Array<{ chat: ChatRef; digest: DigestSetting }>> {
+    return this.selectDigests.all().flatMap((row) => {
+      const digest = digestOf(row);
+      return digest === null || !isPlatform(row.platform) ? [] : [{ chat: { platform: row.platform, chatId: row.chat_id, threadId: digest.threadId, scopeId: digest.scopeId }, digest }];
+    });
   }
 
   async updateSettings(chat: ChatId, settings: Partial<ChatSettings>): Promise<void> {
+    if (settings.digest !== undefined) {
+      const digest = settings.digest;
+      this.setDigest.run(chat.platform, chat.chatId, digest?.time ?? null, digest?.zone ?? null, digest?.threadId ?? null, digest?.scopeId ?? null, digest?.since ?? null);
+    }
     if (settings.detectAddresses !== undefined) {
       const detect = settings.detectAddresses;
       this.setDetect.run(chat.platform, chat.chatId, detect === null ? null : detect ? 1 : 0);

@@ -98,6 +98,8 @@ export class SqliteOutbox implements OutboxRepository {
   private readonly deliverTx;
   private readonly retryTx;
   private readonly pruneTx;
+  private readonly addTx;
+  private readonly selectKnown;
 
   /** `settle` writes commits still waiting (see SqliteState), so that every read sees them. */
   constructor(
@@ -139,6 +141,9 @@ export class SqliteOutbox implements OutboxRepository {
       if (removed > 0) this.pruneEvents.run();
       return removed;
     });
+    const writer = new OutboxWriter(db);
+    this.addTx = db.transaction((alerts: ReadonlyArray<{ event: AlertEvent; to: readonly AlertDelivery[] }>, now: number) => writer.write(alerts, now));
+    this.selectKnown = db.prepare<[string], { key: string }>('SELECT key FROM events WHERE key IN (SELECT value FROM json_each(?))');
   }
 
   async due(platform: Platform, now: Date, limit: number): Promise<OutboxEntry[]> {
@@ -181,6 +186,16 @@ export class SqliteOutbox implements OutboxRepository {
     this.settle();
     const oldest = this.oldestWaiting.get(platform);
     return { count: this.countWaiting.get(platform, limit)?.count ?? 0, oldest: oldest === undefined ? null : new Date(oldest.created_at) };
+  }
+
+  async add(alerts: Array<{ event: AlertEvent; to: AlertDelivery[] }>, now: Date): Promise<number> {
+    this.settle();
+    return alerts.length === 0 ? 0 : this.addTx.immediate(alerts, now.getTime());
+  }
+
+  async known(keys: readonly string[]): Promise<Set<string>> {
+    this.settle();
+    return new Set(keys.length === 0 ? [] : this.selectKnown.all(JSON.stringify(keys)).map((row) => row.key));
   }
 
   async prune(before: Date): Promise<number> {

@@ -60,6 +60,21 @@ export interface FollowRepository {
 export interface ChatSettings {
   /** Pasted addresses answered with a card (Telegram groups switch it on; private chats have it on). */
   detectAddresses: boolean | null;
+  /** The daily watchlist (`/digest`): absent when off. In an update, null turns it off and absent leaves it as it is. */
+  digest?: DigestSetting | null;
+}
+
+/** A chat's daily watchlist: when, in which zone, and where in the chat it goes. */
+export interface DigestSetting {
+  /** "HH:MM", 24-hour, in `zone`. */
+  time: string;
+  /** An IANA time zone name ("Europe/Paris"); "UTC" by default. */
+  zone: string;
+  /** The forum topic (Telegram) and server (Discord) it was set in: where it goes. */
+  threadId: string | null;
+  scopeId: string | null;
+  /** Epoch ms when it was set: a day's time already past then is not sent late. */
+  since: number;
 }
 
 export interface ChatRepository {
@@ -71,6 +86,8 @@ export interface ChatRepository {
   pausedCount(platform: Platform): Promise<number>;
   settings(chat: Pick<ChatRef, 'platform' | 'chatId'>): Promise<ChatSettings>;
   updateSettings(chat: Pick<ChatRef, 'platform' | 'chatId'>, settings: Partial<ChatSettings>): Promise<void>;
+  /** Every chat not paused that has a daily watchlist, with the chat it goes to (its thread and scope). */
+  digests(): Promise<Array<{ chat: ChatRef; digest: DigestSetting }>>;
   /** A Telegram group that became a supergroup: follows, settings and pending alerts move to the new id. */
   migrate(platform: Platform, fromChatId: string, toChatId: string): Promise<void>;
 }
@@ -115,6 +132,14 @@ export interface OutboxRepository {
    * behind. The limit bounds the scan, so asking stays cheap however long the backlog.
    */
   waiting(platform: Platform, limit: number): Promise<{ count: number; oldest: Date | null }>;
+  /**
+   * Alerts that come from no last-seen state (a chat's daily watchlist): their events and rows,
+   * in one transaction, with the rules of a commit (a chat that has the event key gets no second
+   * row). Returns the rows added.
+   */
+  add(alerts: Array<{ event: AlertEvent; to: AlertDelivery[] }>, now: Date): Promise<number>;
+  /** Which of these event keys the outbox holds (delivered or not, until pruned). */
+  known(keys: readonly string[]): Promise<Set<string>>;
   /** Forgets delivered rows older than `before`; returns how many. */
   prune(before: Date): Promise<number>;
 }

@@ -7,6 +7,7 @@
 import { sql as initial } from './001_initial';
 import { sql as actionKeyRefresh } from './002_action_key_refresh';
 import { sql as targetsDirectionsDigests } from './003_targets_directions_digests';
+import { sql as digestSince } from './004_digest_since';
 
 export interface Migration {
   version: number;
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'action key refresh', sql: actionKeyRefresh },
   { version: 3, name: 'targets, directions and digests', sql: targetsDirectionsDigests },
+  { version: 4, name: 'digest since', sql: digestSince },
 ];
 
 /** The schema version this build writes and understands. */

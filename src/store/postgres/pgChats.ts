@@ -3,8 +3,9 @@
  * and a Telegram group's move to its supergroup. Pausing is delivery's (a chat that refused a
  * message), so it waits for the server through an outage; the rest serve commands and fail at once.
  */
-import type { ChatRef, Platform } from '../../model/chat';
-import type { ChatRepository, ChatSettings } from '../store';
+import { isPlatform, type ChatRef, type Platform } from '../../model/chat';
+import type { ChatRepository, ChatSettings, DigestSetting } from '../store';
+import { DIGEST_COLUMNS, digestOf, type DigestColumns } from '../digestRows';
 import type { PgDatabase } from './pgDatabase';
 import { pgText } from './pgText';
 
@@ -17,7 +18,8 @@ type ChatId = Pick<ChatRef, 'platform' | 'chatId'>;
  */
 const MOVES = [
   `DELETE FROM follows f WHERE platform = $1 AND chat_id = $2
-     AND EXISTS (SELECT 1 FROM follows g WHERE g.platform = $1 AND g.chat_id = $3 AND g.thread_id = f.thread_id AND g.address = f.address)`,
+     AND EXISTS (SELECT 1 FROM follows g WHERE g.platform = $1 AND g.chat_id = $3 AND g.thread_id = f.thread_id AND g.address = f.address
+       AND g.target_metric = f.target_metric AND g.target_side = f.target_side AND g.target_value = f.target_value)`,
   'UPDATE follows SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
   'DELETE FROM chats WHERE platform = $1 AND chat_id = $2 AND EXISTS (SELECT 1 FROM chats n WHERE n.platform = $1 AND n.chat_id = $3)',
   'UPDATE chats SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
@@ -65,10 +67,30 @@ export class PgChats implements ChatRepository {
 
   async settings(chat: ChatId): Promise<ChatSettings> {
     const row = await this.select(chat);
-    return { detectAddresses: row?.detect_addresses ?? null };
+    const digest = row === undefined ? null : digestOf(row);
+    return { detectAddresses: row?.detect_addresses ?? null, ...(digest === null ? {} : { digest }) };
+  }
+
+  async digests(): Promise<Array<{ chat: ChatRef; digest: DigestSetting }>> {
+    const { rows } = await this.db.query<DigestColumns & { platform: string; chat_id: string }>({
+      text: `SELECT platform, chat_id, ${DIGEST_COLUMNS} FROM chats WHERE digest_time IS NOT NULL AND paused_at IS NULL ORDER BY platform, chat_id`,
+    });
+    return rows.flatMap((row) => {
+      const digest = digestOf(row);
+      return digest === null || !isPlatform(row.platform) ? [] : [{ chat: { platform: row.platform, chatId: row.chat_id, threadId: digest.threadId, scopeId: digest.scopeId }, digest }];
+    });
   }
 
   async updateSettings(chat: ChatId, settings: Partial<ChatSettings>): Promise<void> {
+    if (settings.digest !== undefined) {
+      const digest = settings.digest;
+      await this.db.query({
+        text: `INSERT INTO chats (platform, chat_id, digest_time, digest_zone, digest_thread_id, digest_scope_id, digest_since) VALUES ($1, $2, $3, $4, $5, $6, $7)
+               ON CONFLICT (platform, chat_id) DO UPDATE SET digest_time = excluded.digest_time, digest_zone = excluded.digest_zone,
+                 digest_thread_id = excluded.digest_thread_id, digest_scope_id = excluded.digest_scope_id, digest_since = excluded.digest_since`,
+        values: [chat.platform, chat.chatId, digest?.time ?? null, digest?.zone ?? null, digest?.threadId ?? null, digest?.scopeId ?? null, digest?.since ?? null],
+      });
+    }
     if (settings.detectAddresses === undefined) return;
     await this.db.query({
       text: `INSERT INTO chats (platform, chat_id, detect_addresses) VALUES ($1, $2, $3)
@@ -86,10 +108,10 @@ export class PgChats implements ChatRepository {
     this.changed();
   }
 
-  private async select(chat: ChatId): Promise<{ paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null } | undefined> {
-    const { rows } = await this.db.query<{ paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null }>({
-      name: 'tw_chat',
-      text: 'SELECT paused_at, pause_reason, detect_addresses FROM chats WHERE platform = $1 AND chat_id = $2',
+  private async select(chat: ChatId): Promise<({ paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null } & DigestColumns) | undefined> {
+    const { rows } = await this.db.query<{ paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null } & DigestColumns>({
+      name: 'tw_chat_settings',
+      text: `SELECT paused_at, pause_reason, detect_addresses, ${DIGEST_COLUMNS} FROM chats WHERE platform = $1 AND chat_id = $2`,
       values: [chat.platform, chat.chatId],
     });
     return rows[0];

@@ -13,8 +13,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ChatRef, Platform } from '../../model/chat';
 import type { AlertEvent } from '../../model/events';
-import type { OutboxEntry } from '../../model/follow';
-import { ChatInterner, type ChatColumns } from '../rows';
+import type { AlertDelivery, OutboxEntry } from '../../model/follow';
+import { ChatInterner, threadColumn, type ChatColumns } from '../rows';
 import type { OutboxRepository } from '../store';
 import type { PgDatabase } from './pgDatabase';
 import { pgText } from './pgText';
@@ -139,6 +139,34 @@ export class PgOutbox implements OutboxRepository {
     });
     const row = rows[0];
     return { count: row?.count ?? 0, oldest: row?.oldest == null ? null : new Date(Number(row.oldest)) };
+  }
+
+  async add(alerts: Array<{ event: AlertEvent; to: AlertDelivery[] }>, now: Date): Promise<number> {
+    if (alerts.length === 0) return 0;
+    await this.settle();
+    const at = now.getTime();
+    // A handful a day (daily watchlists): plain statements in one transaction, with a commit's rules.
+    return this.db.transaction(async (client) => {
+      let added = 0;
+      for (const { event, to } of alerts) {
+        await client.query('INSERT INTO events (key, kind, event, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING', [event.key, event.kind, pgText(JSON.stringify(event)), at]);
+        for (const { chat, label } of to) {
+          const result = await client.query(
+            `INSERT INTO outbox (event_id, platform, chat_id, thread_id, scope_id, label, created_at, next_attempt_at)
+             SELECT id, $2, $3, $4, $5, $6, $7, $7 FROM events WHERE key = $1 ON CONFLICT DO NOTHING`,
+            [event.key, chat.platform, chat.chatId, threadColumn(chat.threadId), chat.scopeId, pgText(label), at],
+          );
+          added += result.rowCount ?? 0;
+        }
+      }
+      return added;
+    });
+  }
+
+  async known(keys: readonly string[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const { rows } = await this.db.query<{ key: string }>({ text: 'SELECT key FROM events WHERE key = ANY($1::text[])', values: [[...keys]] });
+    return new Set(rows.map((row) => row.key));
   }
 
   async prune(before: Date): Promise<number> {

@@ -5,6 +5,7 @@
  */
 import { sql as initial } from './001_initial';
 import { sql as targetsDirectionsDigests } from './002_targets_directions_digests';
+import { sql as digestSince } from './003_digest_since';
 
 export interface PgMigration {
   version: number;
@@ -15,6 +16,7 @@ export interface PgMigration {
 export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'targets, directions and digests', sql: targetsDirectionsDigests },
+  { version: 3, name: 'digest since', sql: digestSince },
 ];
 
 /** The schema version this build writes and understands. */
