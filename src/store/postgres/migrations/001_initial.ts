@@ -40,7 +40,7 @@ CREATE TABLE chats (
 -- Rewritten at every commit of their token or wallet: pages half empty (fillfactor), so that the
 -- new version lands beside the old and the index is left alone (a HOT update), and a snapshot of up
 -- to a page kept in its row as written (toast_tuple_target), not compressed and moved out on every
--- write. Measured: about a third more snapshots written a second.
+-- write. Measured: a quarter more snapshots written a second.
 CREATE TABLE token_state (
   address    text   PRIMARY KEY,
   snapshot   text   NOT NULL,
