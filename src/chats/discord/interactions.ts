@@ -14,6 +14,7 @@
  */
 import {
   ApplicationCommandOptionType,
+  InteractionContextType,
   MessageFlags,
   type CommandInteractionOption,
   type AutocompleteInteraction,
@@ -53,18 +54,23 @@ export interface InteractionDeps {
 
 const NO_MENTIONS = { parse: [] as [] };
 
-/** The chat of an interaction: its channel, scoped to its server. Null outside a server. */
-export function chatOf(interaction: { guildId: string | null; channelId: string | null }): ChatRef | null {
-  if (interaction.guildId === null || interaction.channelId === null) return null;
-  return { platform: 'discord', chatId: interaction.channelId, threadId: null, scopeId: interaction.guildId };
+/**
+ * The chat of an interaction: its channel, scoped to its server; or the direct message between a
+ * person and the bot, a chat of its own with no server. Null anywhere else (a group DM).
+ */
+export function chatOf(interaction: { guildId: string | null; channelId: string | null; context?: InteractionContextType | null }): ChatRef | null {
+  if (interaction.channelId === null) return null;
+  if (interaction.guildId !== null) return { platform: 'discord', chatId: interaction.channelId, threadId: null, scopeId: interaction.guildId };
+  return interaction.context === InteractionContextType.BotDM ? { platform: 'discord', chatId: interaction.channelId, threadId: null, scopeId: null } : null;
 }
 
 function callerOf(interaction: RepliableInteraction | AutocompleteInteraction, chat: ChatRef): CommandCaller {
   return {
     chat,
     userId: interaction.user.id,
-    // Discord sends the member's permissions in the channel with every interaction: no request needed.
-    isManager: async () => isManagerPermissions(interaction.memberPermissions?.bitfield ?? null),
+    // In a server, Discord sends the member's permissions in the channel with every interaction (no
+    // request needed); a direct message is the person's own, and they manage it.
+    isManager: async () => chat.scopeId === null || isManagerPermissions(interaction.memberPermissions?.bitfield ?? null),
   };
 }
 
@@ -127,7 +133,7 @@ export class InteractionHandler {
   }
 
   private async notInServer(interaction: RepliableInteraction): Promise<void> {
-    await interaction.reply({ content: 'TokenWatch answers in servers only.', flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+    await interaction.reply({ content: 'TokenWatch answers in servers and in a direct message with it.', flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
   }
 
   /**

@@ -90,8 +90,8 @@ export function slashCommandJson(command: AnyCommand): CommandJson {
     name: command.name,
     description: cut(command.description, 100),
     options: optionsJson(command),
-    // Follows live in server channels: the commands are offered in servers only.
-    contexts: [InteractionContextType.Guild],
+    // In servers, and in a direct message with the bot, where a person follows for themselves.
+    contexts: [InteractionContextType.Guild, InteractionContextType.BotDM],
     ...(command.manager === true ? { default_member_permissions: MANAGER_DEFAULT_PERMISSIONS.toString() } : {}),
   };
 }

@@ -14,7 +14,8 @@ describe('slashCommandsJson', () => {
     for (const command of json) {
       expect(command.description.length).toBeGreaterThan(0);
       expect(command.description.length).toBeLessThanOrEqual(100);
-      expect(command.contexts).toEqual([0]);
+      // In servers and in a direct message with the bot.
+      expect(command.contexts).toEqual([0, 1]);
       const options = command.options ?? [];
       // Discord refuses a required option after an optional one.
       const flat = options.flatMap((o) => ('options' in o && o.type === ApplicationCommandOptionType.Subcommand ? [o.options ?? []] : [options]));

@@ -103,6 +103,12 @@ export interface InteractionOptions {
   permissions?: bigint;
 }
 
+/** A direct message with the bot: its DM channel and the person in it. */
+export interface DmOptions {
+  channelId: string;
+  userId?: string;
+}
+
 export interface SentInteraction {
   id: string;
   token: string;
@@ -416,6 +422,62 @@ export class FakeDiscord {
     return { id: payload.id, token: payload.token };
   }
 
+  /**
+   * A direct message with the bot, as Discord sends its interactions: no server, no member but the
+   * user, a DM channel (type 1), context 1 (BotDM), on shard 0 (where Discord sends DMs).
+   */
+  private dmInteraction(type: number, options: DmOptions): SentInteraction & Record<string, unknown> {
+    const userId = options.userId ?? '200000000000000001';
+    const user = { id: userId, username: `user${userId.slice(-4)}`, discriminator: '0', global_name: null, avatar: null };
+    const token = `itoken-${nextSnowflake()}`;
+    this.interactionChannels.set(token, options.channelId);
+    this.dmChannels.add(options.channelId);
+    return {
+      id: nextSnowflake(),
+      token,
+      type,
+      version: 1,
+      application_id: this.options.appId,
+      channel_id: options.channelId,
+      channel: { id: options.channelId, type: 1, recipients: [user] },
+      user,
+      app_permissions: PLAIN_MEMBER.toString(),
+      locale: 'en-US',
+      entitlements: [],
+      authorizing_integration_owners: { '0': '1' },
+      context: 1,
+      attachment_size_limit: 10_485_760,
+    };
+  }
+
+  /** DM channels people wrote to the bot in: the bot may post there. */
+  private readonly dmChannels = new Set<string>();
+
+  private toShardZero(t: string, d: unknown): void {
+    const sockets = [...this.socketShards].filter(([, shard]) => shard.id === 0).map(([socket]) => socket);
+    if (sockets.length === 0) throw new Error('shard 0, which carries direct messages, is not connected to the fake gateway');
+    for (const socket of sockets) this.dispatch(socket, t, d);
+  }
+
+  /** A slash command typed in a direct message with the bot. */
+  dmSlashCommand(name: string, values: Record<string, string | number>, options: DmOptions, subcommand?: string): SentInteraction {
+    const payload = this.dmInteraction(2, options);
+    const given = Object.entries(values).map(([optionName, value]) => ({ name: optionName, type: typeof value === 'number' ? 10 : 3, value }));
+    payload.data = { id: nextSnowflake(), name, type: 1, options: subcommand === undefined ? given : [{ name: subcommand, type: 1, options: given }] };
+    this.toShardZero('INTERACTION_CREATE', payload);
+    return { id: payload.id, token: payload.token };
+  }
+
+  /** A click on a button of a message the bot posted in a direct message. */
+  dmClickButton(message: FakeMessage, customId: string, options: { userId?: string } = {}): SentInteraction {
+    const payload = this.dmInteraction(3, { ...options, channelId: message.channelId });
+    payload.data = { custom_id: customId, component_type: 2 };
+    payload.message = this.messagePayload(message);
+    this.clickedMessage.set(payload.token, message);
+    this.toShardZero('INTERACTION_CREATE', payload);
+    return { id: payload.id, token: payload.token };
+  }
+
   /** Typing in an option with autocomplete: INTERACTION_CREATE type 4. */
   autocomplete(name: string, focused: string, typed: string, options: InteractionOptions): SentInteraction {
     const payload = this.interactionBase(4, options);
@@ -535,7 +597,8 @@ export class FakeDiscord {
         answer(failure.status, { message: failure.message, code: failure.code });
         return;
       }
-      if (!this.options.guilds.some((guild) => guild.channels.some((channel) => channel.id === channelId))) {
+      // A server's channel, or the DM of a person who wrote to the bot there.
+      if (!this.dmChannels.has(channelId) && !this.options.guilds.some((guild) => guild.channels.some((channel) => channel.id === channelId))) {
         answer(404, { message: 'Unknown Channel', code: 10003 });
         return;
       }
