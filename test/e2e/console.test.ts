@@ -6,7 +6,12 @@
  *   > /track token ADDR
  *   POST /_control/risk {"tokenAddress":ADDR,"riskStatus":"DANGER"}
  *
- * prints one alert naming the old and the new status, and no repeat after it.
+ * prints one alert naming the old and the new status, and no repeat after it; and
+ *
+ *   > /target ADDR price above VALUE
+ *   POST /_control/price {"tokenAddress":ADDR,"changePct":40}
+ *
+ * prints one "Target reached" alert, after which the target is done.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -101,5 +106,39 @@ describe('the console walk-through', () => {
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toContain(`Risk ${before} → DANGER`);
     expect(bot.err()).not.toContain(KEY);
+  });
+
+  it('/target, then a forced price move: one alert that the target is reached, and the target done', { timeout: 90_000 }, async () => {
+    if (token === undefined) throw new Error('no ordinary token in the seed-42 market');
+    const cwd = mkdtempSync(join(tmpdir(), 'tokenwatch-walkthrough-'));
+    const sim = run([join(ROOT, 'src/simulator/cli.ts'), '--port', '0', '--api-key', KEY, '--control'], {}, cwd);
+    await vi.waitFor(() => expect(sim.out()).toMatch(/TMDS_WS_URL=\S+/), WAIT);
+    const baseUrl = /TMDS_BASE_URL=(\S+)/.exec(sim.out())?.[1] ?? '';
+    const wsUrl = /TMDS_WS_URL=(\S+)/.exec(sim.out())?.[1] ?? '';
+    const bot = run([join(ROOT, 'src/main.ts')], { TMDS_BASE_URL: baseUrl, TMDS_WS_URL: wsUrl, TMDS_API_KEY: KEY, DATABASE_PATH: join(cwd, 'tokenwatch.db'), LOG_LEVEL: 'debug' }, cwd);
+    await vi.waitFor(() => expect(bot.out()).toContain('TokenWatch console chat on'), WAIT);
+    // A target far above says where the price is now; the one the walk-through sets is 20% above it.
+    bot.child.stdin.write(`/target ${token.address} price above 1000\n`);
+    await vi.waitFor(() => expect(bot.out()).toMatch(/Price now: \$[\d.]+/), WAIT);
+    const now = Number(/Price now: \$([\d.]+)/.exec(bot.out())?.[1]);
+    bot.child.stdin.write(`/untarget ${token.address}\n/target ${token.address} price above ${(now * 1.2).toFixed(12)}\n`);
+    await vi.waitFor(() => expect(bot.out().split('Target set:')).toHaveLength(3), WAIT);
+    await vi.waitFor(() => expect(bot.err()).toContain(`"address":"${token.address}","msg":"token baseline set"`), WAIT);
+
+    const answer = await fetch(`${baseUrl}/_control/price`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': KEY },
+      body: JSON.stringify({ tokenAddress: token.address, changePct: 40 }),
+    });
+    expect(answer.status).toBe(200);
+    await vi.waitFor(() => expect(bot.out()).toContain('alert ▸'), WAIT);
+    bot.child.stdin.write('/targets\n');
+    await vi.waitFor(() => expect(bot.out()).toContain('No targets here'), WAIT);
+    bot.child.stdin.end();
+    expect(await exited(bot)).toBe(0);
+    const alerts = bot.out().split('alert ▸').slice(1);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatch(/Target reached: .+ price above \$/);
+    expect(alerts[0]).toContain('This target is done');
   });
 });
