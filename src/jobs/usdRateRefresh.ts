@@ -28,19 +28,23 @@ export interface UsdRateRefresh {
 export function startUsdRateRefresh(deps: UsdRateRefreshDeps): UsdRateRefresh {
   const logger = deps.logger ?? silentLogger;
   let running: Promise<void> | null = null;
+  const refresh = async (): Promise<void> => {
+    try {
+      const [token] = deps.tokens();
+      if (token === undefined || freshSolUsdRate(deps.market) !== null) return;
+      if ((await solUsdRate(deps.market, token)) === null) logger.debug({ token }, 'no SOL→USD rate could be derived; USD figures wait for one');
+    } catch (error) {
+      logger.warn({ error: errorText(error) }, 'could not refresh the SOL→USD rate');
+    }
+  };
   const runNow = (): Promise<void> => {
-    running ??= (async () => {
-      try {
-        const [token] = deps.tokens();
-        if (token === undefined || freshSolUsdRate(deps.market) !== null) return;
-        if ((await solUsdRate(deps.market, token)) === null) logger.debug({ token }, 'no SOL→USD rate could be derived; USD figures wait for one');
-      } catch (error) {
-        logger.warn({ error: errorText(error) }, 'could not refresh the SOL→USD rate');
-      } finally {
-        running = null;
-      }
-    })();
-    return running;
+    if (running !== null) return running;
+    const run = refresh();
+    running = run;
+    void run.finally(() => {
+      if (running === run) running = null;
+    });
+    return run;
   };
   const task: ScheduledTask = cron.schedule(deps.cron ?? '* * * * *', () => void runNow(), { timezone: 'UTC', noOverlap: true, name: 'usd-rate' });
   void runNow();
