@@ -101,7 +101,7 @@ export type RawValue = string | number | boolean | undefined;
 
 /**
  * The form a command takes, when its first option is a choice that other options' `forms` name:
- * the choice's value as given (by value or label, any case), else undefined.
+ * the choice's value as given (by value or label, in whatever case), else undefined.
  */
 export function formOf(command: AnyCommand, given: RawValue): string | undefined {
   const first = command.options[0];

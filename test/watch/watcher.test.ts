@@ -77,13 +77,27 @@ async function alertsFor(to: ChatRef, kind?: string): Promise<OutboxEntry[]> {
   return (await outbox()).filter((entry) => entry.chat.chatId === to.chatId && (kind === undefined || entry.event.kind === kind));
 }
 
-/** Waits until the outbox holds an alert of this kind for this chat. */
-async function waitForAlerts(to: ChatRef, kind: string, what: string): Promise<void> {
-  const deadline = Date.now() + 8_000;
-  while ((await alertsFor(to, kind)).length === 0) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/**
+ * Waits until the outbox holds an alert of this kind for this chat: looked at now, and again after
+ * every commit that writes rows (the watcher tells of each), with a deadline that only bounds it.
+ */
+function waitForAlerts(to: ChatRef, kind: string, what: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const look = () =>
+      void alertsFor(to, kind).then((found) => {
+        if (found.length === 0) return;
+        clearTimeout(timer);
+        off();
+        resolve();
+      }, reject);
+    // Listening first: a commit between the first look and the listener is still seen.
+    const off = watcher.onAlerts(look);
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`timed out waiting for ${what}`));
+    }, 8_000);
+    look();
+  });
 }
 
 /** Waits until the watcher has a baseline for every token (the stream snapshots arrived). */

@@ -250,7 +250,7 @@ export class StreamClient {
     for (const connection of [...this.connections]) {
       if (connection.size < 2) continue;
       const carried = connection.carried();
-      // One the service served stays: its socket comes back as any other. Where none was served
+      // One the service served stays: its socket comes back like every other. Where none was served
       // yet, the service's next close would be read as a refusal of the first, so all move.
       const kept = carried.find((subscription) => connection.hasServed(subscription));
       this.split.add(connection);

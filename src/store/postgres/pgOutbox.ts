@@ -100,7 +100,7 @@ export class PgOutbox implements OutboxRepository {
     });
   }
 
-  /** One more failed attempt, and the claim given back: any sender may take the row when it is due. */
+  /** One more failed attempt, and the claim given back, so that every sender may take the row when it is due. */
   async retryAt(ids: number[], next: Date, error: string): Promise<void> {
     if (ids.length === 0) return;
     await this.db.durableQuery({
