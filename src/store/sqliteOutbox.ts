@@ -9,20 +9,8 @@ import type { Statement } from 'better-sqlite3';
 import type { OutboxRepository } from './store';
 import type { AlertDelivery, OutboxEntry } from '../model/follow';
 import type { SqliteDatabase } from './openDatabase';
-import { ChatInterner, threadColumn, type ChatColumns } from './rows';
-
-interface DueRow extends ChatColumns {
-  id: number;
-  event_id: number;
-  label: string | null;
-  attempts: number;
-  created_at: number;
-  next_attempt_at: number;
-  event: string;
-}
-
-/** Last errors are kept for the operator, not whole: a platform's error body can be long. */
-const MAX_ERROR_LENGTH = 500;
+import { entriesOf, MAX_ERROR_LENGTH, type DueRow } from './outboxRows';
+import { ChatInterner, threadColumn } from './rows';
 
 /** Rows written by one statement at most: an event told to many chats is a few statements, not one per chat. */
 const ROWS_PER_INSERT = 16;
@@ -150,17 +138,7 @@ export class SqliteOutbox implements OutboxRepository {
     const count = Math.max(0, Math.floor(limit));
     if (count === 0) return [];
     this.settle();
-    // Rows of one event share one parsed event object, so a sender can build its card once.
-    const events = new Map<number, AlertEvent>();
-    return this.selectDue.all(platform, now.getTime(), count).map((row) => {
-      let event = events.get(row.event_id);
-      if (event === undefined) {
-        // Written by this store from an AlertEvent and never edited: read back as what it was.
-        event = JSON.parse(row.event) as AlertEvent;
-        events.set(row.event_id, event);
-      }
-      return this.toEntry(row, event);
-    });
+    return entriesOf(this.selectDue.all(platform, now.getTime(), count), this.chats);
   }
 
   async markDelivered(ids: number[], at: Date): Promise<void> {
@@ -200,17 +178,5 @@ export class SqliteOutbox implements OutboxRepository {
 
   async prune(before: Date): Promise<number> {
     return this.pruneTx.immediate(before.getTime());
-  }
-
-  private toEntry(row: DueRow, event: AlertEvent): OutboxEntry {
-    return {
-      id: row.id,
-      chat: this.chats.chat(row),
-      event,
-      label: row.label,
-      attempts: row.attempts,
-      createdAt: new Date(row.created_at),
-      nextAttemptAt: new Date(row.next_attempt_at),
-    };
   }
 }

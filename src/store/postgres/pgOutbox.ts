@@ -14,23 +14,11 @@ import { hostname } from 'node:os';
 import type { ChatRef, Platform } from '../../model/chat';
 import type { AlertEvent } from '../../model/events';
 import type { AlertDelivery, OutboxEntry } from '../../model/follow';
-import { ChatInterner, threadColumn, type ChatColumns } from '../rows';
+import { entriesOf, MAX_ERROR_LENGTH, type DueRow } from '../outboxRows';
+import { ChatInterner, threadColumn } from '../rows';
 import type { OutboxRepository } from '../store';
 import type { PgDatabase } from './pgDatabase';
 import { pgText } from './pgText';
-
-interface DueRow extends ChatColumns {
-  id: number;
-  event_id: number;
-  label: string | null;
-  attempts: number;
-  created_at: number;
-  next_attempt_at: number;
-  event: string;
-}
-
-/** Last errors are kept for the operator, not whole: a platform's error body can be long. */
-const MAX_ERROR_LENGTH = 500;
 
 /**
  * How long a claim holds without being renewed. Each delivery round renews its own, so this only
@@ -69,25 +57,7 @@ export class PgOutbox implements OutboxRepository {
     await this.settle();
     const at = now.getTime();
     const { rows } = await this.db.durableQuery<DueRow>({ name: 'tw_outbox_claim', text: CLAIM_DUE, values: [platform, at, count, this.claimer, at + CLAIM_LEASE_MS] });
-    // Rows of one event share one parsed event object, so a sender can build its card once.
-    const events = new Map<number, AlertEvent>();
-    return rows.map((row) => {
-      let event = events.get(row.event_id);
-      if (event === undefined) {
-        // Written by this store from an AlertEvent and never edited: read back as what it was.
-        event = JSON.parse(row.event) as AlertEvent;
-        events.set(row.event_id, event);
-      }
-      return {
-        id: row.id,
-        chat: this.chats.chat(row),
-        event,
-        label: row.label,
-        attempts: row.attempts,
-        createdAt: new Date(row.created_at),
-        nextAttemptAt: new Date(row.next_attempt_at),
-      };
-    });
+    return entriesOf(rows, this.chats);
   }
 
   /** Only rows this store claimed: a row another sender holds is its to mark. */

@@ -1,0 +1,42 @@
+/**
+ * An outbox row as both stores read it back, and the entries made of it. Each store selects these
+ * columns under these names; rows of one event share one parsed event object, so a sender builds
+ * its card once.
+ */
+import type { AlertEvent } from '../model/events';
+import type { OutboxEntry } from '../model/follow';
+import type { ChatColumns, ChatInterner } from './rows';
+
+export interface DueRow extends ChatColumns {
+  id: number;
+  event_id: number;
+  label: string | null;
+  attempts: number;
+  created_at: number;
+  next_attempt_at: number;
+  event: string;
+}
+
+/** Last errors are kept for the operator, not whole: a platform's error body can be long. */
+export const MAX_ERROR_LENGTH = 500;
+
+export function entriesOf(rows: readonly DueRow[], chats: ChatInterner): OutboxEntry[] {
+  const events = new Map<number, AlertEvent>();
+  return rows.map((row) => {
+    let event = events.get(row.event_id);
+    if (event === undefined) {
+      // Written by a store from an AlertEvent and never edited: read back as what it was.
+      event = JSON.parse(row.event) as AlertEvent;
+      events.set(row.event_id, event);
+    }
+    return {
+      id: row.id,
+      chat: chats.chat(row),
+      event,
+      label: row.label,
+      attempts: row.attempts,
+      createdAt: new Date(row.created_at),
+      nextAttemptAt: new Date(row.next_attempt_at),
+    };
+  });
+}
