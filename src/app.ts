@@ -240,7 +240,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       ...(metrics === null ? {} : { onAnswered: metrics.answered }),
     });
 
-    const chats = await startChats({ config, logger, dispatcher, store }, options.platforms ?? PLATFORM_CHATS, createConsoleChat(options.console, simulator, market.baseUrl));
+    const chats = await startChats({ config, logger, dispatcher, store, roles: config.roles.set }, options.platforms ?? PLATFORM_CHATS, createConsoleChat(options.console, simulator, market.baseUrl));
     running = chats;
     closers.unshift(async () => {
       await Promise.allSettled(chats.map((chat) => chat.stop()));

@@ -11,6 +11,7 @@ import { parseDurationMs } from './duration';
 import { ENDPOINTS, isEndpointName, type EndpointName } from './market/endpoints';
 import type { RateLimit } from './market/limiter';
 import { AUTO_SUBSCRIPTIONS_PER_SOCKET, type PackingSetting } from './market/stream/packing';
+import { ALL_ROLES, ROLES, isRole, type Role } from './model/roles';
 
 export type { RateLimit };
 
@@ -60,6 +61,12 @@ export interface Config {
   http: { host: string; port: number } | null;
   /** How long a stop waits for the sends and answers under way before it closes the rest anyway. */
   shutdownTimeoutMs: number;
+  /**
+   * The parts this process runs (TOKENWATCH_ROLES); every role by default. `clustered` is true when
+   * the roles were named: the process is one of several over PostgreSQL (src/cluster/), and takes
+   * its share of the work under leases, even with every role.
+   */
+  roles: { set: ReadonlySet<Role>; clustered: boolean };
 }
 
 export interface DiscordConfig {
@@ -318,6 +325,7 @@ const EnvSchema = z.object({
       if (isIP(host) === 0 && !HOSTNAME.test(host)) throw new ConfigError('HTTP_HOST', 'must be an IP address or a host name to listen on (e.g. 127.0.0.1, 0.0.0.0 or ::1)');
       return host;
     }),
+  TOKENWATCH_ROLES: z.string().optional(),
   // A stop bounded so that a platform that never answers cannot hold the process past a supervisor's patience.
   SHUTDOWN_TIMEOUT: duration('SHUTDOWN_TIMEOUT', 1_000, 600_000, 10_000),
   LOG_LEVEL: z
@@ -339,6 +347,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const telegram = readTelegram(parsed);
   const discord = readDiscord(parsed);
+  const roles = readRoles(parsed.TOKENWATCH_ROLES ?? '', parsed.DATABASE_URL !== null, telegram);
   return {
     market: readMarket(parsed, telegram !== null || discord !== null),
     simulatorSeed: parsed.SIMULATOR_SEED,
@@ -373,7 +382,32 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     discord,
     http: readHttp(parsed, telegram),
     shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT,
+    roles,
   };
+}
+
+/**
+ * TOKENWATCH_ROLES: a comma-separated list of discord, telegram, watcher and sender; unset, every
+ * role in one process. Named roles make the process one of several sharing PostgreSQL, so they
+ * need DATABASE_URL (a SQLite file belongs to one process); and Telegram's webhook, served by
+ * every process with the telegram role behind one address, needs one fixed secret they all check
+ * (each would otherwise set its own random one and refuse the others' updates).
+ */
+function readRoles(text: string, postgres: boolean, telegram: TelegramConfig | null): Config['roles'] {
+  const trimmed = text.trim().toLowerCase();
+  if (trimmed === '') return { set: ALL_ROLES, clustered: false };
+  const set = new Set<Role>();
+  for (const part of trimmed.split(',').map((item) => item.trim())) {
+    if (!isRole(part)) throw new ConfigError('TOKENWATCH_ROLES', `must be a comma-separated list of ${ROLES.join(', ')} (got "${part.slice(0, 40)}")`);
+    set.add(part);
+  }
+  if (!postgres) {
+    throw new ConfigError('TOKENWATCH_ROLES', 'needs DATABASE_URL: with the SQLite file one process runs every role, so leave TOKENWATCH_ROLES unset (several processes share one PostgreSQL)');
+  }
+  if (set.has('telegram') && telegram?.webhook != null && telegram.webhook.secret === null) {
+    throw new ConfigError('TELEGRAM_WEBHOOK_SECRET', 'is required with TOKENWATCH_ROLES and TELEGRAM_WEBHOOK_URL: every process serving the webhook must check the same secret');
+  }
+  return { set, clustered: true };
 }
 
 /** Letters, digits, dots and hyphens: a host name such as `localhost`. */

@@ -13,6 +13,7 @@ import type { Dispatcher } from '../dispatch/dispatcher';
 import type { ShardState } from '../follows/status';
 import type { Logger } from '../log';
 import { PLATFORMS, type Platform } from '../model/chat';
+import type { Role } from '../model/roles';
 import type { Store } from '../store/store';
 import { discordChat } from './discord/chatStarter';
 import { telegramChat } from './telegram/chatStarter';
@@ -22,6 +23,11 @@ export interface ChatDeps {
   logger: Logger;
   dispatcher: Dispatcher;
   store: Store;
+  /**
+   * The roles this process runs (TOKENWATCH_ROLES). A platform's starter runs its gateway with the
+   * platform's role; with `sender` alone it starts only what sends alerts (no gateway, no updates).
+   */
+  roles: ReadonlySet<Role>;
 }
 
 export interface RunningChat {

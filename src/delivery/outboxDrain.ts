@@ -188,7 +188,7 @@ export class OutboxDrain {
 
   private async send(chat: ChatRef, unit: Unit): Promise<SendOutcome> {
     try {
-      return await this.deps.sender.send(chat, unit.card, unit.buttons);
+      return await this.deps.sender.send(chat, unit.card, unit.buttons, `tw${unit.ids[0] ?? 0}`);
     } catch (error) {
       // A sender should answer with an outcome; one that throws is treated as a passing failure.
       return { status: 'retry', afterMs: null, reason: error instanceof Error ? error.message : String(error) };

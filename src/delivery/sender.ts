@@ -21,5 +21,10 @@ export interface AlertSender {
    * backlog moves at the per-chat pace times this number. Default: delivery's own setting.
    */
   readonly concurrency?: number;
-  send(chat: ChatRef, card: Card, buttons: ActionButton[]): Promise<SendOutcome>;
+  /**
+   * `key` names this message among every send of the bot (the outbox row it carries, a digest's
+   * first): the same key again is the same message sent again after a crash, which a platform
+   * that can tell (Discord's nonce) posts once.
+   */
+  send(chat: ChatRef, card: Card, buttons: ActionButton[], key?: string): Promise<SendOutcome>;
 }

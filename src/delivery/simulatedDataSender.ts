@@ -11,6 +11,6 @@ export function simulatedDataSender(sender: AlertSender): AlertSender {
   return {
     platform: sender.platform,
     ...(sender.concurrency === undefined ? {} : { concurrency: sender.concurrency }),
-    send: (chat, card, buttons) => sender.send(chat, withSimulatedData(card), buttons),
+    send: (chat, card, buttons, key) => sender.send(chat, withSimulatedData(card), buttons, key),
   };
 }

@@ -9,6 +9,9 @@ import type { AlertEvent } from '../model/events';
 import type { AlertDelivery, Follow, FollowKind, FollowOptions, OutboxEntry } from '../model/follow';
 import type { TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 import type { ActionKeyStore } from './actionKeys';
+import type { CommitFence } from './leaseLost';
+
+export type { CommitFence } from './leaseLost';
 
 
 
@@ -106,9 +109,11 @@ export interface StateRepository {
   commitWallet(snapshot: WalletSnapshot, alerts: Array<{ event: AlertEvent; to: AlertDelivery[] }>, now: Date): Promise<number>;
   /**
    * Many commitToken and commitWallet in ONE transaction (the watcher commits what one tick of the
-   * streams brought at once). Same rules as those two; returns the rows added.
+   * streams brought at once). Same rules as those two; returns the rows added. With a `fence`
+   * (several processes, PostgreSQL only), nothing is written unless every lease it names is still
+   * held by its owner at its epoch: LeaseLostError then.
    */
-  commitMany(batch: StateCommitBatch, now: Date): Promise<number>;
+  commitMany(batch: StateCommitBatch, now: Date, fence?: CommitFence): Promise<number>;
 }
 
 export interface StateCommitBatch {

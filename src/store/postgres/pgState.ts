@@ -14,7 +14,8 @@
  */
 import { setImmediate } from 'node:timers';
 import type { TokenSnapshot, WalletSnapshot } from '../../model/snapshot';
-import type { StateCommitBatch, StateRepository } from '../store';
+import type { CommitFence, StateCommitBatch, StateRepository } from '../store';
+import { LeaseLostError } from '../leaseLost';
 import { COMMIT_SQL, CommitValues, type AddedRow, type Alerts, type StateWrite } from './commitStatement';
 import type { PgDatabase } from './pgDatabase';
 import { isConnectionError } from './connectionErrors';
@@ -72,8 +73,12 @@ export class PgState implements StateRepository {
     return new Promise((resolve, reject) => this.enqueue({ kind: 'wallet', snapshot, alerts, now: now.getTime(), resolve, reject }));
   }
 
-  /** All or nothing, in one statement, after the single commits made before it. */
-  async commitMany(batch: StateCommitBatch, now: Date): Promise<number> {
+  /**
+   * All or nothing, in one statement, after the single commits made before it. With a fence, the
+   * leases are read first in the same transaction and locked FOR SHARE: a lease cannot change hands
+   * between the check and the commit, and a commit under a lease that moved on writes nothing.
+   */
+  async commitMany(batch: StateCommitBatch, now: Date, fence?: CommitFence): Promise<number> {
     const at = now.getTime();
     const values = new CommitValues();
     let index = 0;
@@ -81,7 +86,24 @@ export class PgState implements StateRepository {
     for (const { snapshot, alerts } of batch.tokens) values.add({ kind: 'token', snapshot, alerts, now: at }, index++);
     for (const { snapshot, alerts } of batch.wallets) values.add({ kind: 'wallet', snapshot, alerts, now: at }, index++);
     this.flushWaiting();
+    if (fence !== undefined && fence.leases.length > 0) return this.serial(() => this.fenced(values, fence));
     return this.serial(async () => (values.empty ? 0 : (await this.run(values)).length));
+  }
+
+  private async fenced(values: CommitValues, fence: CommitFence): Promise<number> {
+    return this.db.durableTransaction(async (client) => {
+      const { rows } = await client.query<{ name: string; epoch: number }>({
+        name: 'tw_fence',
+        text: 'SELECT name, epoch FROM leases WHERE name = ANY($1::text[]) AND owner = $2 AND expires_at > now() FOR SHARE',
+        values: [fence.leases.map((lease) => lease.name), fence.owner],
+      });
+      const held = new Map(rows.map((row) => [row.name, row.epoch]));
+      const lost = fence.leases.filter((lease) => held.get(lease.name) !== lease.epoch).map((lease) => lease.name);
+      if (lost.length > 0) throw new LeaseLostError(lost);
+      if (values.empty) return 0;
+      const added = await client.query<AddedRow>({ name: 'tw_commit', text: COMMIT_SQL, values: values.values() });
+      return added.rows.length;
+    });
   }
 
   /** Resolves once every commit made so far is written (or has failed). */

@@ -6,6 +6,7 @@
 import { sql as initial } from './001_initial';
 import { sql as targetsDirectionsDigests } from './002_targets_directions_digests';
 import { sql as digestSince } from './003_digest_since';
+import { sql as leases } from './004_leases';
 
 export interface PgMigration {
   version: number;
@@ -17,6 +18,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'targets, directions and digests', sql: targetsDirectionsDigests },
   { version: 3, name: 'digest since', sql: digestSince },
+  { version: 4, name: 'leases and gateway sessions', sql: leases },
 ];
 
 /** The schema version this build writes and understands. */
