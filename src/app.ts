@@ -43,6 +43,9 @@ import { createWatcher, type Watcher } from './watch/watcher';
 import type { OpsServer } from './ops/httpServer';
 import { Metrics } from './ops/metrics';
 import { startOps } from './ops/start';
+import { createClusterMember, POLLER_LEASE, senderLease, type ClusterMember } from './cluster/member';
+import { PostgresStore } from './store/postgres/postgresStore';
+import { isPlatform, type Platform } from './model/chat';
 
 export interface AppOptions {
   config: Config;
@@ -71,6 +74,8 @@ export interface App {
   baseUrl: string;
   /** The operators' HTTP server (/healthz, /readyz, /metrics); null without HTTP_PORT. */
   ops: OpsServer | null;
+  /** This process as one of several (TOKENWATCH_ROLES); null when it runs every role alone. */
+  cluster: ClusterMember | null;
   /** Resolves when a chat ended by itself (the console at the end of its input). */
   ended: Promise<void>;
   stop(): Promise<void>;
@@ -150,6 +155,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   const { config, logger } = options;
   const now = options.now ?? (() => new Date());
   const closers: Array<() => Promise<unknown> | undefined> = [];
+  let shardIdsOf = (_ids: () => number[]): void => undefined;
   try {
     let simulator: RunningSimulator | null = null;
     let market = config.market;
@@ -190,6 +196,30 @@ export async function startApp(options: AppOptions): Promise<App> {
     const store = await openStore(config, { logger });
     closers.unshift(() => store.close());
 
+    // Several processes (TOKENWATCH_ROLES): each takes its share under leases in PostgreSQL.
+    const roles = config.roles.set;
+    let cluster: ClusterMember | null = null;
+    const pgStore = store instanceof PostgresStore ? store : null;
+    if (config.roles.clustered) {
+      if (pgStore === null || config.databaseUrl === null) throw new Error('TOKENWATCH_ROLES needs DATABASE_URL');
+      const senderPlatforms = [...(config.telegram === null ? [] : (['telegram'] as const)), ...(config.discord === null ? [] : (['discord'] as const))];
+      let shardIds = (): number[] => [];
+      cluster = createClusterMember({
+        store: pgStore,
+        databaseUrl: config.databaseUrl,
+        roles,
+        senderPlatforms,
+        poller: roles.has('telegram') && config.telegram !== null && config.telegram.webhook === null,
+        info: () => ({ shards: shardIds(), pid: process.pid }),
+        logger,
+      });
+      shardIdsOf = (ids) => {
+        shardIds = ids;
+      };
+      const member = cluster;
+      closers.unshift(() => member.stop());
+    }
+
     // Every stream socket is an open file; the built-in simulator's end of it is one more.
     const { limit: openFiles, maxSockets } = openFilesAtStart(logger, simulated ? 2 : 1);
     const streams = new StreamClient({
@@ -210,11 +240,18 @@ export async function startApp(options: AppOptions): Promise<App> {
       describeToken: async (address) => client.token(address),
       // USD on alerts and targets: the rate the look-ups derived, kept fresh by usdRate below.
       solUsd: () => knownSolUsdRate(client),
+      // With several processes, the targets of the partitions this one holds (none without the watcher role).
+      ...(cluster === null ? {} : { scope: cluster.scope }),
     });
     closers.unshift(() => watcher.close());
 
     // A follow change re-reads that address's followers only; null (a chat resumed) re-reads them all.
-    const follows = new FollowService({ store, logger, resync: (address) => watcher.resync(address ?? undefined), room: streamRoom({ store, streams, openFiles }) });
+    // With several processes, the other watchers hear of it too.
+    const resync = async (address: string | null): Promise<void> => {
+      cluster?.followsChanged(address);
+      await watcher.resync(address ?? undefined);
+    };
+    const follows = new FollowService({ store, logger, resync, room: streamRoom({ store, streams, openFiles }) });
     // The chats start after the commands they serve; /status reads their shards once they run.
     let running: readonly RunningChat[] = [];
     const status = createStatusSource({
@@ -226,7 +263,11 @@ export async function startApp(options: AppOptions): Promise<App> {
     });
     // Daily watchlists: written to the outbox on their schedules, sent by delivery (made below).
     let notifyDelivery = (): void => undefined;
-    const digests = createDailyDigests({ store, market: client, logger, now, onWritten: () => notifyDelivery() });
+    const outboxWritten = (): void => {
+      notifyDelivery();
+      cluster?.outboxWritten();
+    };
+    const digests = createDailyDigests({ store, market: client, logger, now, onWritten: outboxWritten });
     closers.unshift(() => digests.stop());
     const commands = await loadCommands();
     const dispatcher = new Dispatcher({
@@ -242,26 +283,29 @@ export async function startApp(options: AppOptions): Promise<App> {
 
     const chats = await startChats({ config, logger, dispatcher, store, roles: config.roles.set }, options.platforms ?? PLATFORM_CHATS, createConsoleChat(options.console, simulator, market.baseUrl));
     running = chats;
+    shardIdsOf(() => chats.flatMap((chat) => chat.shards?.().map((shard) => shard.id) ?? []));
     closers.unshift(async () => {
       await Promise.allSettled(chats.map((chat) => chat.stop()));
     });
 
     const delivery = createDelivery({
       store,
-      // On the simulator every alert says so, on every platform.
-      senders: chats.flatMap((chat) => (chat.sender === null ? [] : [simulated ? simulatedDataSender(chat.sender) : chat.sender])),
+      // On the simulator every alert says so, on every platform. Only a process with the sender role sends.
+      senders: roles.has('sender') ? chats.flatMap((chat) => (chat.sender === null ? [] : [simulated ? simulatedDataSender(chat.sender) : chat.sender])) : [],
+      // With several processes, a platform's alerts go out from the one holding its sender lease.
+      ...(cluster === null ? {} : { active: (platform: Platform) => cluster.holds(senderLease(platform)) }),
       buttonsFor: (card, chat) => dispatcher.buttonsFor(card, chat),
       // A price move carries the picture of its window.
       alertCard: alertCardWithChart,
       logger,
       now,
       // A paused chat's follows leave the watcher's targets.
-      onPaused: () => void watcher.resync().catch((error: unknown) => logger.warn({ err: error }, 'resync after a pause failed')),
+      onPaused: () => void resync(null).catch((error: unknown) => logger.warn({ err: error }, 'resync after a pause failed')),
       ...(metrics === null ? {} : { onDelivered: metrics.delivered }),
     });
     notifyDelivery = () => delivery.notify();
     const offAlerts = watcher.onAlerts(() => {
-      delivery.notify();
+      outboxWritten();
       // A target told is done: it leaves the store and the watcher.
       void follows.endReachedTargets();
     });
@@ -275,7 +319,39 @@ export async function startApp(options: AppOptions): Promise<App> {
     const reconcile = startReconcileJob({ watcher, market: client, cron: config.reconcileCron, logger, ...(metrics === null ? {} : { onRun: metrics.reconciled }) });
     closers.unshift(() => reconcile.stop());
     delivery.start();
-    await digests.start();
+    // With several processes, the daily watchlists are written where alerts are sent (a second sender writing one is skipped by its event key).
+    if (roles.has('sender')) await digests.start();
+    if (cluster !== null && pgStore !== null) {
+      const member = cluster;
+      const shared = pgStore;
+      const pollers = chats.flatMap((chat) => (chat.poller === undefined ? [] : [chat.poller]));
+      await member.start({
+        async partitionsChanged(change, inPartitions) {
+          // Another process may have written these targets since this one last held them.
+          watcher.forgetWhere(inPartitions);
+          await watcher.resync();
+          if (change.gained.length > 0) await reconcile.runNow();
+        },
+        async followsChanged(address) {
+          if (address === null) shared.follows.forgetAll();
+          else shared.follows.forget(address);
+          await watcher.resync(address ?? undefined);
+        },
+        outboxReady: () => delivery.notify(),
+        async leaseChanged(name, held) {
+          if (name === POLLER_LEASE) {
+            await Promise.all(pollers.map((poller) => (held ? poller.start() : poller.stop())));
+            return;
+          }
+          const platform = name.slice('sender:'.length);
+          if (held && name.startsWith('sender:') && isPlatform(platform)) {
+            const taken = await shared.outbox.takeOverClaims(platform);
+            if (taken > 0) logger.info({ platform, rows: taken }, 'sender lease taken: alerts the previous sender had claimed are sent from here');
+            delivery.notify();
+          }
+        },
+      });
+    }
 
     // Throws OpsServerError (the port taken…): main prints its one line.
     const ops =
@@ -292,6 +368,8 @@ export async function startApp(options: AppOptions): Promise<App> {
       };
       await closeAll([
         () => ops?.close(),
+        // The leases given back first: the other processes take this one's share at once.
+        () => cluster?.stop(),
         // No new commands; answers under way finish.
         bounded('chats', async () => Promise.allSettled(chats.map((chat) => chat.stop()))),
         bounded('reconciliation', () => reconcile.stop()),
@@ -311,7 +389,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     };
     // Never resolves when no chat ends by itself (Discord, Telegram): those run until a signal.
     const ended = Promise.race(chats.flatMap((chat) => (chat.ended === null ? [] : [chat.ended])));
-    return { store, market: client, streams, watcher, dispatcher, delivery, reconcile, digests, chats, simulator, baseUrl: market.baseUrl, ops, ended, stop };
+    return { store, market: client, streams, watcher, dispatcher, delivery, reconcile, digests, chats, simulator, baseUrl: market.baseUrl, ops, cluster, ended, stop };
   } catch (error) {
     await closeAll(closers).catch(() => undefined);
     throw error;

@@ -45,6 +45,8 @@ export interface RunningChat {
   requests?: () => Readonly<Record<string, number>>;
   /** Whether the chat reaches its platform now, for readiness; absent: always (the console). */
   connected?: () => boolean;
+  /** Long polling started and stopped from outside (several processes: under the poller lease); absent otherwise. */
+  poller?: { start(): Promise<void>; stop(): Promise<void> };
 }
 
 /** Starts a platform's chat, or returns null when the platform is not configured. */

@@ -34,6 +34,8 @@ export interface DeliveryOptions {
   onDelivered?: DrainDeps['onDelivered'];
   /** Delivered rows older than this are forgotten (default 7 days); checked at start and every 6 hours. */
   keepDeliveredMs?: number;
+  /** Whether this process sends a platform's alerts now (several processes: its lease); absent, always. */
+  active?: (platform: Platform) => boolean;
 }
 
 const DEFAULT_CONCURRENCY = 8;
@@ -140,6 +142,7 @@ export function createDelivery(options: DeliveryOptions): Delivery {
         now,
         ...(options.onPaused === undefined ? {} : { onPaused: options.onPaused }),
         ...(options.onDelivered === undefined ? {} : { onDelivered: options.onDelivered }),
+        ...(options.active === undefined ? {} : { active: () => options.active?.(sender.platform) ?? true }),
       },
       { ...settings, concurrency: options.concurrency ?? sender.concurrency ?? DEFAULT_CONCURRENCY },
     );

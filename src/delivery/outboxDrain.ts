@@ -45,6 +45,11 @@ export interface DrainDeps {
   onPaused?: (chat: ChatRef, reason: string) => void;
   /** Called after the platform accepted a message, with the rows it carried (one, or a digest's). */
   onDelivered?: (platform: AlertSender['platform'], rows: readonly OutboxEntry[], at: Date) => void;
+  /**
+   * Whether this process is the platform's sender now (several processes: the one holding the
+   * platform's lease, src/cluster/); checked before each round and each message. Absent: always.
+   */
+  active?: () => boolean;
 }
 
 /** Why a send failed, in the few words a counter may carry: a wait asked for, another failure, a chat gone. */
@@ -97,6 +102,10 @@ export class OutboxDrain {
     return this.deps.sender.platform;
   }
 
+  private isActive(): boolean {
+    return this.deps.active?.() ?? true;
+  }
+
   /** No new send starts after this; sends already under way finish and are recorded. */
   stop(): void {
     this.stopping = true;
@@ -104,6 +113,7 @@ export class OutboxDrain {
 
   async round(): Promise<RoundResult> {
     const { store, sender } = this.deps;
+    if (!this.isActive()) return { more: false, nextRetryAt: null };
     const now = this.deps.now();
     const rows = await store.outbox.due(sender.platform, now, this.settings.batchSize);
     const byChat = new Map<string, { chat: ChatRef; rows: OutboxEntry[] }>();
@@ -201,7 +211,8 @@ export class OutboxDrain {
     const units = await this.unitsOf(chat, rows);
     let moved = 0;
     for (const unit of units) {
-      if (this.stopping) break;
+      // A sender that lost its lease sends nothing more: the rows it claimed are taken over by the next one.
+      if (this.stopping || !this.isActive()) break;
       const outcome = await this.send(chat, unit);
       const now = this.deps.now();
       if (outcome.status === 'sent') {

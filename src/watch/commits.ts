@@ -9,7 +9,9 @@ import type { AlertEvent } from '../model/events';
 import type { AlertDelivery, FollowKind } from '../model/follow';
 import type { TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 import type { Store } from '../store/store';
+import { isLeaseLost } from '../store/leaseLost';
 import { settling, type Settling } from './inputs';
+import type { WatchScope } from './scope';
 
 export type Alerts = Array<{ event: AlertEvent; to: AlertDelivery[] }>;
 
@@ -33,6 +35,7 @@ export class Commits {
     private readonly now: () => number,
     /** A commit failed: memory may be ahead of the store for these targets. */
     private readonly onFailed: (target: { kind: FollowKind; address: string }) => void,
+    private readonly scope: WatchScope | null = null,
   ) {}
 
   /** The batch that the next commit writes (made, and its commit scheduled, when none is open). */
@@ -72,10 +75,14 @@ export class Commits {
       this.uncommitted = null;
       let rows = 0;
       try {
-        rows = await this.store.state.commitMany({ tokens: [...batch.tokens.values()], wallets: [...batch.wallets.values()] }, new Date(this.now()));
+        rows = await this.commit(batch);
         this.rows += rows;
       } catch (error) {
-        this.logger.error({ error: errorText(error), inputs: batch.inputs }, 'could not commit alerts; their state is read again from the store');
+        if (isLeaseLost(error)) {
+          // Another watcher holds these partitions now: it reads their state from the store and reconciles them.
+          this.logger.warn({ reason: errorText(error), inputs: batch.inputs }, 'commit refused: a partition moved to another watcher; its state is theirs');
+          this.scope?.fenced();
+        } else this.logger.error({ error: errorText(error), inputs: batch.inputs }, 'could not commit alerts; their state is read again from the store');
         for (const address of batch.tokens.keys()) this.onFailed({ kind: 'token', address });
         for (const address of batch.wallets.keys()) this.onFailed({ kind: 'wallet', address });
       }
@@ -83,6 +90,29 @@ export class Commits {
       if (rows > 0) for (const listener of this.listeners) this.tell(listener, rows);
     }
     this.running = null;
+  }
+
+  /**
+   * With a scope, what belongs to partitions no longer held is left out (and forgotten: the new
+   * holder reads it from the store), and the rest carries the fence of its partitions.
+   */
+  private async commit(batch: Uncommitted): Promise<number> {
+    const at = new Date(this.now());
+    if (this.scope === null) return this.store.state.commitMany({ tokens: [...batch.tokens.values()], wallets: [...batch.wallets.values()] }, at);
+    const scope = this.scope;
+    const owned = <T>(kind: FollowKind, entries: Map<string, T>): T[] => {
+      const kept: T[] = [];
+      for (const [address, entry] of entries) {
+        if (scope.owns(address)) kept.push(entry);
+        else this.onFailed({ kind, address });
+      }
+      return kept;
+    };
+    const tokens = owned('token', batch.tokens);
+    const wallets = owned('wallet', batch.wallets);
+    if (tokens.length === 0 && wallets.length === 0) return 0;
+    const addresses = [...tokens.map((entry) => entry.snapshot.address), ...wallets.map((entry) => entry.snapshot.address)];
+    return this.store.state.commitMany({ tokens, wallets }, at, scope.fence(addresses));
   }
 
   private tell(listener: (rows: number) => void, rows: number): void {

@@ -130,6 +130,12 @@ export class TargetMemory {
     this.followers.wallet.delete(address);
   }
 
+  /** Every address of a kind that memory holds something of (state, follows, or a first sight awaited). */
+  addresses(kind: FollowKind): string[] {
+    const state: ReadonlyMap<string, unknown> = kind === 'token' ? this.tokenState : this.walletState;
+    return [...new Set([...state.keys(), ...this.followers[kind].keys(), ...this.unseen[kind]])];
+  }
+
   /** After a failed read or commit, memory may be ahead of the store: the target is read from it again. */
   forget({ kind, address }: { kind: FollowKind; address: string }): void {
     this.unseen[kind].delete(address);

@@ -53,6 +53,7 @@ import { Commits, type Alerts, type Uncommitted } from './commits';
 import { HolderBaselines } from './holderBaselines';
 import { CLOSED, inputOfEvent, type Input, type Settling } from './inputs';
 import { ReadQueue } from './readQueue';
+import type { WatchScope } from './scope';
 import { Subscriptions, subscriptionKey, type WantedSubscription, type WatcherStreams } from './subscriptions';
 import { TargetMemory, type DescribeToken } from './targetMemory';
 import { sameAsWritten, writtenToken } from './writtenToken';
@@ -78,6 +79,8 @@ export interface WatcherDeps {
   describeToken?: DescribeToken;
   /** USD per SOL when known, for the price in USD on price alerts. */
   solUsd?: () => number | null;
+  /** The partitions this watcher holds, with several watcher processes (src/cluster/); absent: every target. */
+  scope?: WatchScope;
 }
 
 export interface WatcherStatus {
@@ -120,6 +123,11 @@ export interface Watcher {
   status(): WatcherStatus;
   /** Resolves when every input queued so far is committed. */
   idle(): Promise<void>;
+  /**
+   * Drops what memory holds of the targets `test` picks (state, follows, baselines): they are read
+   * from the store again when next needed. Another watcher may have written them meanwhile.
+   */
+  forgetWhere(test: (address: string) => boolean): void;
   /** Closes every subscription (not the stream client) and waits for the queue. */
   close(): Promise<void>;
 }
@@ -159,7 +167,7 @@ class WatcherImpl implements Watcher {
     this.logger = (deps.logger ?? silentLogger).child({ component: 'watcher' });
     this.now = deps.now ?? Date.now;
     this.memory = new TargetMemory(deps.store, this.logger, deps.describeToken);
-    this.commits = new Commits(deps.store, this.logger, this.now, (target) => this.forget(target));
+    this.commits = new Commits(deps.store, this.logger, this.now, (target) => this.forget(target), deps.scope ?? null);
     this.reads = new ReadQueue(
       {
         inMemory: (input) => this.memory.inMemory(input),
@@ -199,8 +207,11 @@ class WatcherImpl implements Watcher {
 
   private async syncNow(targets: WatchTargets): Promise<void> {
     if (this.closed) return;
-    const tokens = [...new Set(targets.tokens)];
-    const wallets = [...new Set(targets.wallets)];
+    // With several watchers, only the targets of the partitions this one holds.
+    const scope = this.deps.scope;
+    const mine = (address: string): boolean => scope === undefined || scope.owns(address);
+    const tokens = [...new Set(targets.tokens)].filter(mine);
+    const wallets = [...new Set(targets.wallets)].filter(mine);
     this.wanted = { tokens, wallets };
     await this.memory.loadFollowers('token', tokens);
     await this.memory.loadFollowers('wallet', wallets);
@@ -364,6 +375,16 @@ class WatcherImpl implements Watcher {
       this.eventsByKind.set(event.kind, (this.eventsByKind.get(event.kind) ?? 0) + 1);
       const to = deliveriesFor(event, followers, now);
       if (to.length > 0) entry.alerts.push({ event, to });
+    }
+  }
+
+  forgetWhere(test: (address: string) => boolean): void {
+    for (const kind of ['token', 'wallet'] as const) {
+      for (const address of this.memory.addresses(kind)) {
+        if (!test(address)) continue;
+        this.forget({ kind, address });
+        this.memory.dropFollowers(address);
+      }
     }
   }
 

@@ -64,6 +64,13 @@ export interface TelegramChatOptions {
   /** Each chat's queue of input: its cap and how often a chat is told input was skipped. */
   chatQueue?: ChatQueueOptions;
   now?: () => Date;
+  /**
+   * How updates come (default 'poll'): 'poll' polls from the start; 'held' is long polling started
+   * and stopped by `poller` (several processes: the one holding the poller lease polls, as
+   * Telegram serves getUpdates to one client); 'none' takes no updates at all (a process that only
+   * sends alerts: it neither polls nor touches the webhook). A webhook, when set, overrides it.
+   */
+  updates?: 'poll' | 'held' | 'none';
 }
 
 export interface RunningTelegramChat {
@@ -82,6 +89,8 @@ export interface RunningTelegramChat {
   requests(): Record<string, number>;
   /** Whether the Bot API answers: the last poll for updates got an answer (webhook mode: always). */
   connected(): boolean;
+  /** With `updates: 'held'`: starts and stops long polling. */
+  readonly poller?: { start(): Promise<void>; stop(): Promise<void> };
   stop(): Promise<void>;
 }
 
@@ -330,15 +339,19 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     logger.error({ errorId, err: error.error, updateId: error.ctx.update.update_id }, 'Telegram update failed');
   });
 
-  try {
-    await bot.api.setMyCommands(
-      dispatcher.commands
-        .map((command) => ({ command: telegramCommandName(command.name), description: command.description.slice(0, 256) }))
-        .filter((command) => /^[a-z0-9_]{1,32}$/.test(command.command) && command.description.length >= 1),
-    );
-  } catch (error) {
-    // The menu is a convenience; commands still work without it.
-    logger.warn({ reason: classifyTelegramError(error).reason }, 'Telegram setMyCommands failed');
+  const updates = options.webhook ? 'webhook' : (options.updates ?? 'poll');
+  // A process that only sends alerts leaves the menu to the one that takes updates.
+  if (updates !== 'none') {
+    try {
+      await bot.api.setMyCommands(
+        dispatcher.commands
+          .map((command) => ({ command: telegramCommandName(command.name), description: command.description.slice(0, 256) }))
+          .filter((command) => /^[a-z0-9_]{1,32}$/.test(command.command) && command.description.length >= 1),
+      );
+    } catch (error) {
+      // The menu is a convenience; commands still work without it.
+      logger.warn({ reason: classifyTelegramError(error).reason }, 'Telegram setMyCommands failed');
+    }
   }
 
   let runner: RunnerHandle | null = null;
@@ -370,17 +383,25 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     webhookAddress = `http://${address.address}:${address.port}`;
     await bot.api.setWebhook(options.webhook.url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] });
     logger.info({ url: options.webhook.url, listen: webhookAddress }, 'Telegram webhook set');
-  } else {
+  }
+  const startPolling = async (): Promise<void> => {
+    if (runner?.isRunning() === true) return;
     // Telegram refuses getUpdates while a webhook is set (from an earlier run in webhook mode).
     await bot.api.deleteWebhook();
-    runner = run(bot, { runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES] }, silent: true } });
+    const started = run(bot, { runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES] }, silent: true } });
+    runner = started;
     // The runner gives up on what retrying cannot mend (401: the token was revoked; 409: another
     // process polls with it); its task would end in an unhandled rejection. Alerts still go out.
-    runner.task()?.catch((error: unknown) => {
+    started.task()?.catch((error: unknown) => {
       logger.error({ reason: classifyTelegramError(error).reason }, 'Telegram long polling stopped: commands are not received until the bot restarts');
     });
-  }
-  logger.info({ bot: username, mode: options.webhook ? 'webhook' : 'long polling' }, 'Telegram chat started');
+  };
+  const stopPolling = async (): Promise<void> => {
+    if (runner?.isRunning() === true) await runner.stop();
+  };
+  if (updates === 'poll') await startPolling();
+  const modes = { webhook: 'webhook', poll: 'long polling', held: 'long polling while this process holds the poller lease', none: 'alerts only, no updates' } as const;
+  logger.info({ bot: username, mode: modes[updates] }, 'Telegram chat started');
 
   return {
     name: 'telegram',
@@ -391,9 +412,10 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     webhookAddress,
     queue,
     requests: () => requests.statuses(),
-    connected: () => requests.pollingAnswered(),
+    connected: () => updates === 'none' || (updates === 'held' && runner?.isRunning() !== true) || requests.pollingAnswered(),
+    ...(updates === 'held' ? { poller: { start: startPolling, stop: stopPolling } } : {}),
     async stop() {
-      if (runner?.isRunning() === true) await runner.stop();
+      await stopPolling();
       const closing = server;
       if (closing !== null) {
         // The webhook stays set: Telegram keeps the updates for the next start.

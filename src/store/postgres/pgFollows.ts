@@ -226,7 +226,8 @@ export class PgFollows implements FollowRepository {
     this.cache.clear();
   }
 
-  private forget(address: string): void {
+  /** Another process changed the follows of `address` (src/cluster/ hears of it): its cached list is dropped. */
+  forget(address: string): void {
     this.writes += 1;
     this.cache.forget(address);
   }

@@ -151,4 +151,17 @@ export class PgOutbox implements OutboxRepository {
   async releaseClaims(): Promise<void> {
     await this.db.query({ text: 'UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = $1 AND delivered_at IS NULL', values: [this.claimer] });
   }
+
+  /**
+   * Gives back every claim on the platform's undelivered rows that another claimer holds: the
+   * sender that just took the platform's lease (src/cluster/) is its only sender, so such claims
+   * are a dead or stalled one's, and need not wait out their own lease.
+   */
+  async takeOverClaims(platform: string): Promise<number> {
+    const { rowCount } = await this.db.durableQuery({
+      text: 'UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE platform = $1 AND delivered_at IS NULL AND claimed_by IS NOT NULL AND claimed_by <> $2',
+      values: [platform, this.claimer],
+    });
+    return rowCount ?? 0;
+  }
 }

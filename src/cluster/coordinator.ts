@@ -1,0 +1,301 @@
+/**
+ * One process's part in a bot of several (TOKENWATCH_ROLES over one PostgreSQL): its leases, taken
+ * and kept through the database alone (src/store/postgres/pgLeases.ts), with no protocol of its own
+ * between processes.
+ *
+ * Every tick (1 s) it:
+ *
+ * - renews what it holds every 3 s (a lease runs out 10 s after its last renewal): its member
+ *   lease (`member:<process>`, carrying its roles, partitions and shards for /status), its
+ *   partitions, and the named leases it holds (`sender:<platform>`, `telegram:poller`);
+ * - reads every lease once, counts the live watchers, and with the watcher role takes free
+ *   partitions up to its fair share or gives back its excess (partitions.ts);
+ * - tries the named leases it wants and does not hold: a standby takes one as soon as its holder's
+ *   runs out.
+ *
+ * A lease is also held only until its local deadline (its last renewal, by this process's
+ * monotonic clock, plus the lease's time less a margin): a process that stalled (SIGSTOP, a long
+ * pause) finds on waking that it holds nothing, before it could act on a lease another took. What
+ * it might still write is fenced in the database (CommitFence): a commit under a moved lease is
+ * refused.
+ */
+import { performance } from 'node:perf_hooks';
+import { errorText, type Logger } from '../log';
+import type { Role } from '../model/roles';
+import type { CommitFence } from '../store/store';
+import type { LeaseRow } from '../store/postgres/pgLeases';
+import { PARTITIONS, partitionLease, partitionOf, partitionOfLease, rebalance } from './partitions';
+
+export interface LeaseBackend {
+  take(names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>): Promise<Map<string, number>>;
+  renew(names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>): Promise<Map<string, number>>;
+  release(names: readonly string[], owner: string): Promise<void>;
+  list(prefix?: string): Promise<LeaseRow[]>;
+}
+
+export interface CoordinatorTiming {
+  tickMs: number;
+  renewMs: number;
+  ttlMs: number;
+}
+
+export const DEFAULT_TIMING: CoordinatorTiming = { tickMs: 1_000, renewMs: 3_000, ttlMs: 10_000 };
+/** A lease is given up locally this long before it runs out in the database: room for a slow round trip. */
+const LOCAL_MARGIN_MS = 1_500;
+
+export interface CoordinatorOptions {
+  leases: LeaseBackend;
+  /** This process, unique among the bot's (host, pid and a random part). */
+  owner: string;
+  roles: ReadonlySet<Role>;
+  /** Named leases this process holds when it can, one holder at a time (`sender:telegram`…). */
+  wanted: readonly string[];
+  /** What the member lease tells the others beside the roles and partitions (shards…). */
+  info?: () => Record<string, unknown>;
+  logger: Logger;
+  timing?: Partial<CoordinatorTiming>;
+  /** Partitions gained and lost in one tick. */
+  onPartitions?: (change: { gained: number[]; lost: number[] }) => void;
+  /** A named lease taken (true) or lost (false). */
+  onLease?: (name: string, held: boolean) => void;
+  monotonic?: () => number;
+}
+
+interface Held {
+  epoch: number;
+  /** Local monotonic ms after which this process no longer counts on it. */
+  until: number;
+}
+
+export interface Member {
+  owner: string;
+  roles: Role[];
+  partitions: number;
+  shards: number[];
+  /** Milliseconds since the member lease was last renewed (by the database's clock). */
+  renewedAgoMs: number;
+  live: boolean;
+  /** Named leases (senders, the poller) this member holds, with their epochs. */
+  leases: Array<{ name: string; epoch: number }>;
+}
+
+export function memberLease(owner: string): string {
+  return `member:${owner}`;
+}
+
+export class Coordinator {
+  private readonly timing: CoordinatorTiming;
+  private readonly held = new Map<string, Held>();
+  private readonly mono: () => number;
+  private readonly memberName: string;
+  private lastRenew = -Infinity;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  private failing = false;
+  private liveWatchers = 0;
+
+  constructor(private readonly options: CoordinatorOptions) {
+    this.timing = { ...DEFAULT_TIMING, ...options.timing };
+    this.mono = options.monotonic ?? (() => performance.now());
+    this.memberName = memberLease(options.owner);
+  }
+
+  get owner(): string {
+    return this.options.owner;
+  }
+
+  /** The first tick: the member lease and a first share of partitions taken before the process goes on. */
+  async start(): Promise<void> {
+    await this.tickNow();
+    this.schedule();
+  }
+
+  /** Runs a tick now (or waits for the one under way): after a commit was refused, or in tests. */
+  tickNow(): Promise<void> {
+    if (this.running === null) {
+      this.running = this.tick().finally(() => {
+        this.running = null;
+      });
+    }
+    return this.running;
+  }
+
+  /** Whether this process holds the partition of `address` now. */
+  owns(address: string): boolean {
+    return this.holds(partitionLease(partitionOf(address)));
+  }
+
+  /** Whether this process holds the named lease now (its local deadline included). */
+  holds(name: string): boolean {
+    const lease = this.held.get(name);
+    return lease !== undefined && lease.until > this.mono();
+  }
+
+  /** The partitions held now, in order. */
+  partitions(): number[] {
+    const now = this.mono();
+    const found: number[] = [];
+    for (const [name, lease] of this.held) {
+      const partition = partitionOfLease(name);
+      if (partition !== null && lease.until > now) found.push(partition);
+    }
+    return found.sort((a, b) => a - b);
+  }
+
+  /** The fence of a commit that writes these addresses' state: their partitions at the epochs held. */
+  fence(addresses: Iterable<string>): CommitFence {
+    const names = new Set<string>();
+    for (const address of addresses) names.add(partitionLease(partitionOf(address)));
+    // One not held is fenced at epoch -1, which never matches: such a commit is refused whole.
+    return { owner: this.options.owner, leases: [...names].map((name) => ({ name, epoch: this.held.get(name)?.epoch ?? -1 })) };
+  }
+
+  /** Live watchers seen at the last tick. */
+  watchers(): number {
+    return this.liveWatchers;
+  }
+
+  /** Every member of the bot, live or run out, from the leases table. */
+  async members(): Promise<Member[]> {
+    const rows = await this.options.leases.list();
+    const named = rows.filter((row) => !row.name.startsWith('member:') && partitionOfLease(row.name) === null && row.live);
+    const partitionCounts = new Map<string, number>();
+    for (const row of rows) if (row.live && partitionOfLease(row.name) !== null) partitionCounts.set(row.owner, (partitionCounts.get(row.owner) ?? 0) + 1);
+    return rows
+      .filter((row) => row.name.startsWith('member:'))
+      .map((row) => ({
+        owner: row.owner,
+        roles: Array.isArray(row.info.roles) ? (row.info.roles.filter((role) => typeof role === 'string') as Role[]) : [],
+        partitions: partitionCounts.get(row.owner) ?? 0,
+        shards: Array.isArray(row.info.shards) ? row.info.shards.filter((shard): shard is number => typeof shard === 'number') : [],
+        renewedAgoMs: Math.max(0, this.timing.ttlMs - row.leftMs),
+        live: row.live,
+        leases: named.filter((lease) => lease.owner === row.owner).map((lease) => ({ name: lease.name, epoch: lease.epoch })),
+      }));
+  }
+
+  /** Stops ticking and gives back every lease, so that the others take over at once rather than after the expiry. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+    const names = [...this.held.keys()];
+    this.dropAll();
+    await this.options.leases.release(names, this.options.owner).catch((error: unknown) => {
+      this.options.logger.warn({ reason: errorText(error) }, 'leases not given back at stop; they run out by themselves');
+    });
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.tickNow().finally(() => this.schedule());
+    }, this.timing.tickMs);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.stopped) return;
+    const gained: number[] = [];
+    const lost: number[] = [];
+    const namedChanges: Array<[string, boolean]> = [];
+    const drop = (name: string): void => {
+      if (!this.held.delete(name)) return;
+      const partition = partitionOfLease(name);
+      if (partition !== null) lost.push(partition);
+      else if (name !== this.memberName) namedChanges.push([name, false]);
+    };
+    const keep = (name: string, epoch: number, until: number): void => {
+      const before = this.held.get(name);
+      this.held.set(name, { epoch, until });
+      if (before !== undefined && before.epoch === epoch) return;
+      const partition = partitionOfLease(name);
+      if (partition !== null) gained.push(partition);
+      else if (name !== this.memberName) namedChanges.push([name, true]);
+    };
+    try {
+      const started = this.mono();
+      // Past its local deadline a lease is not counted on, whatever the database says later.
+      for (const [name, lease] of [...this.held]) if (lease.until <= started) drop(name);
+      const until = started + this.timing.ttlMs - LOCAL_MARGIN_MS;
+      const { leases, owner, roles } = this.options;
+
+      if (started - this.lastRenew >= this.timing.renewMs || !this.held.has(this.memberName)) {
+        const info = { ...this.options.info?.(), roles: [...roles], partitions: this.partitions().length };
+        const member = await leases.take([this.memberName], owner, this.timing.ttlMs, info);
+        const memberEpoch = member.get(this.memberName);
+        if (memberEpoch === undefined) throw new Error('member lease held by another process of the same name');
+        keep(this.memberName, memberEpoch, until);
+        const others = [...this.held.keys()].filter((name) => name !== this.memberName);
+        const renewed = await leases.renew(others, owner, this.timing.ttlMs);
+        for (const name of others) {
+          const epoch = renewed.get(name);
+          if (epoch === undefined || epoch !== this.held.get(name)?.epoch) drop(name);
+          else keep(name, epoch, until);
+        }
+        this.lastRenew = started;
+      }
+
+      const rows = await leases.list();
+      const liveRows = rows.filter((row) => row.live);
+      this.liveWatchers = liveRows.filter((row) => row.name.startsWith('member:') && Array.isArray(row.info.roles) && row.info.roles.includes('watcher')).length;
+      // A lease this process counts as its own that the table gives to another (or to no one) is gone.
+      const byName = new Map(rows.map((row) => [row.name, row]));
+      for (const name of [...this.held.keys()]) {
+        const row = byName.get(name);
+        if (row === undefined || row.owner !== owner || !row.live) drop(name);
+      }
+
+      if (roles.has('watcher')) {
+        const mine = new Set(this.partitions());
+        const others = new Set<number>();
+        for (const row of liveRows) {
+          const partition = partitionOfLease(row.name);
+          if (partition !== null && row.owner !== owner) others.add(partition);
+        }
+        const plan = rebalance(owner, mine, others, Math.max(1, this.liveWatchers));
+        if (plan.release.length > 0) {
+          const names = plan.release.map(partitionLease);
+          for (const name of names) drop(name);
+          await leases.release(names, owner);
+        }
+        if (plan.take.length > 0) {
+          const taken = await leases.take(plan.take.map(partitionLease), owner, this.timing.ttlMs);
+          for (const [name, epoch] of taken) keep(name, epoch, until);
+        }
+      }
+
+      const wantedFree = this.options.wanted.filter((name) => !this.held.has(name) && !(byName.get(name)?.live === true && byName.get(name)?.owner !== owner));
+      if (wantedFree.length > 0) {
+        const taken = await leases.take(wantedFree, owner, this.timing.ttlMs);
+        for (const [name, epoch] of taken) keep(name, epoch, until);
+      }
+      if (this.failing) this.options.logger.info('leases reachable again');
+      this.failing = false;
+    } catch (error) {
+      // The database away: what is held stays held until its local deadline, then is let go.
+      if (!this.failing) this.options.logger.warn({ reason: errorText(error) }, 'could not renew or take leases; what is held is kept until it runs out');
+      this.failing = true;
+    } finally {
+      if (gained.length > 0 || lost.length > 0) {
+        this.options.logger.info({ gained: gained.length, lost: lost.length, held: this.partitions().length, of: PARTITIONS, watchers: this.liveWatchers }, 'watcher partitions changed');
+        this.options.onPartitions?.({ gained: gained.sort((a, b) => a - b), lost: lost.sort((a, b) => a - b) });
+      }
+      for (const [name, held] of namedChanges) {
+        this.options.logger.info({ lease: name, held }, held ? 'lease taken' : 'lease lost');
+        this.options.onLease?.(name, held);
+      }
+    }
+  }
+
+  private dropAll(): void {
+    const lost = this.partitions();
+    const named = [...this.held.keys()].filter((name) => name !== this.memberName && partitionOfLease(name) === null);
+    this.held.clear();
+    if (lost.length > 0) this.options.onPartitions?.({ gained: [], lost });
+    for (const name of named) this.options.onLease?.(name, false);
+  }
+}

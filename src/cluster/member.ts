@@ -1,0 +1,168 @@
+/**
+ * This process as one member of a bot of several (TOKENWATCH_ROLES over one PostgreSQL), wired to
+ * the parts app.ts made: the coordinator's leases (coordinator.ts), LISTEN/NOTIFY between the
+ * processes (src/store/postgres/pgNotify.ts), and what each lease change means here:
+ *
+ * - partitions gained or lost: the watcher forgets what it held of them (another process may have
+ *   written them since), re-reads its targets, subscribes and unsubscribes, and a reconciliation
+ *   reads the gained ones at once;
+ * - `sender:<platform>` taken: the claims a dead or stalled sender left on that platform's rows are
+ *   taken over, and delivery drains; lost: delivery stops sending for that platform;
+ * - `telegram:poller` taken or lost: long polling starts or stops.
+ *
+ * Notes between processes: `follows` (a command changed the follows of an address, or a chat was
+ * paused: every watcher re-reads them) and `outbox` (alerts were written: the senders wake). They
+ * are a hurry-up only; a watcher still re-reads every follow every FOLLOWS_POLL_MS, and delivery
+ * polls the outbox, so a note lost costs a delay, never an alert.
+ */
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { errorText, type Logger } from '../log';
+import type { Platform } from '../model/chat';
+import type { Role } from '../model/roles';
+import type { PostgresStore } from '../store/postgres/postgresStore';
+import { PgLeases } from '../store/postgres/pgLeases';
+import { PgNotifier, listen, type PgListener } from '../store/postgres/pgNotify';
+import type { WatchScope } from '../watch/scope';
+import { Coordinator, type CoordinatorTiming, type Member } from './coordinator';
+import { partitionOf } from './partitions';
+
+/** How often a watcher re-reads every follow, whatever notes it heard. */
+const FOLLOWS_POLL_MS = 30_000;
+export const POLLER_LEASE = 'telegram:poller';
+
+export function senderLease(platform: Platform): string {
+  return `sender:${platform}`;
+}
+
+const Note = z.discriminatedUnion('topic', [
+  z.object({ from: z.string(), topic: z.literal('follows'), address: z.string().max(100).nullable() }),
+  z.object({ from: z.string(), topic: z.literal('outbox') }),
+]);
+type Note = z.infer<typeof Note>;
+
+/** What the member acts on: the parts of this process, each optional where its role is absent. */
+export interface MemberParts {
+  /** Forget memory of the partitions' targets, then re-read the targets (subscribe, unsubscribe). */
+  partitionsChanged(change: { gained: number[]; lost: number[] }, inPartitions: (address: string) => boolean): Promise<void>;
+  /** Follows of `address` (null: all) changed in another process. */
+  followsChanged(address: string | null): Promise<void>;
+  /** Alerts were written by another process, or this one took a sender lease. */
+  outboxReady(): void;
+  /** A named lease taken or lost. */
+  leaseChanged(name: string, held: boolean): Promise<void>;
+}
+
+export interface ClusterMemberOptions {
+  store: PostgresStore;
+  databaseUrl: string;
+  roles: ReadonlySet<Role>;
+  /** Platforms this process sends alerts for (sender role): one lease each. */
+  senderPlatforms: readonly Platform[];
+  /** Whether this process long-polls Telegram under the poller lease. */
+  poller: boolean;
+  /** What the member lease tells the others beside roles and partitions (the Discord shards run here). */
+  info: () => Record<string, unknown>;
+  logger: Logger;
+  timing?: Partial<CoordinatorTiming>;
+}
+
+export interface ClusterMember {
+  readonly owner: string;
+  readonly coordinator: Coordinator;
+  /** The watcher's scope: the partitions held. */
+  readonly scope: WatchScope;
+  /** Wires the parts and takes the first leases. */
+  start(parts: MemberParts): Promise<void>;
+  /** Tells the other processes. Never throws: a note is a hurry-up only. */
+  followsChanged(address: string | null): void;
+  outboxWritten(): void;
+  holds(name: string): boolean;
+  members(): Promise<Member[]>;
+  stop(): Promise<void>;
+}
+
+export function createClusterMember(options: ClusterMemberOptions): ClusterMember {
+  const { store, logger } = options;
+  const owner = `${hostname().slice(0, 40)}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const log = logger.child({ component: 'cluster' });
+  const leases = new PgLeases(store.db);
+  const notifier = new PgNotifier(store.db);
+  let parts: MemberParts | null = null;
+  let listener: PgListener | null = null;
+  let poll: NodeJS.Timeout | null = null;
+  // Partition changes are applied one after another, in the order they came.
+  let applying: Promise<void> = Promise.resolve();
+
+  const wanted = [...(options.roles.has('sender') ? options.senderPlatforms.map(senderLease) : []), ...(options.poller ? [POLLER_LEASE] : [])];
+  const coordinator = new Coordinator({
+    leases,
+    owner,
+    roles: options.roles,
+    wanted,
+    info: options.info,
+    logger: log,
+    ...(options.timing === undefined ? {} : { timing: options.timing }),
+    onPartitions: (change) => {
+      const touched = new Set([...change.gained, ...change.lost]);
+      applying = applying
+        .then(() => parts?.partitionsChanged(change, (address) => touched.has(partitionOf(address))))
+        .catch((error: unknown) => log.error({ reason: errorText(error) }, 'applying a partition change failed; the next follows poll retries'));
+    },
+    onLease: (name, held) => {
+      void parts?.leaseChanged(name, held).catch((error: unknown) => log.error({ lease: name, reason: errorText(error) }, 'acting on a lease change failed'));
+    },
+  });
+
+  const send = (note: Note): void => {
+    notifier.notify(JSON.stringify(note)).catch((error: unknown) => log.debug({ reason: errorText(error) }, 'note not sent; the others poll'));
+  };
+
+  const heard = (payload: string): void => {
+    let note: Note;
+    try {
+      note = Note.parse(JSON.parse(payload));
+    } catch {
+      return;
+    }
+    if (note.from === owner || parts === null) return;
+    if (note.topic === 'outbox') parts.outboxReady();
+    else void parts.followsChanged(note.address).catch((error: unknown) => log.warn({ reason: errorText(error) }, 'resync after a note failed'));
+  };
+
+  return {
+    owner,
+    coordinator,
+    scope: {
+      owns: (address) => coordinator.owns(address),
+      fence: (addresses) => coordinator.fence(addresses),
+      fenced: () => void coordinator.tickNow(),
+    },
+    async start(given) {
+      parts = given;
+      listener = listen(options.databaseUrl, log, heard, () => {
+        // Notes may have been missed while the listener was away.
+        void given.followsChanged(null).catch(() => undefined);
+        given.outboxReady();
+      });
+      await listener.ready;
+      await coordinator.start();
+      if (options.roles.has('watcher')) {
+        poll = setInterval(() => void given.followsChanged(null).catch(() => undefined), FOLLOWS_POLL_MS);
+        poll.unref();
+      }
+      log.info({ owner, roles: [...options.roles], partitions: coordinator.partitions().length, leases: wanted.filter((name) => coordinator.holds(name)) }, 'joined the bot as one of its processes');
+    },
+    followsChanged: (address) => send({ from: owner, topic: 'follows', address }),
+    outboxWritten: () => send({ from: owner, topic: 'outbox' }),
+    holds: (name) => coordinator.holds(name),
+    members: () => coordinator.members(),
+    async stop() {
+      if (poll !== null) clearInterval(poll);
+      await coordinator.stop();
+      await applying;
+      await listener?.close();
+    },
+  };
+}
