@@ -4,21 +4,31 @@
  * DISCORD_GUILD_ID (instant, for a development server); globally they are registered once, with
  * `npm run register`.
  *
+ * Which part runs follows the process's roles: with `discord`, the gateway (its shards, commands
+ * and buttons) and the alert sender; with `sender` and not `discord`, the alert sender alone, over
+ * REST, with no gateway connection; with neither, nothing.
+ *
  * discord.js loads only when a token is set: it takes about half a second, which a console or
  * Telegram-only bot should not pay at every start.
  */
-import type { Config } from '../../config';
+import type { Config, DiscordConfig } from '../../config';
 import type { AlertSender } from '../../delivery/sender';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { ShardState } from '../../follows/status';
-import type { Logger } from '../../log';
+import { registerSecret, type Logger } from '../../log';
+import type { Role } from '../../model/roles';
 import type { Store } from '../../store/store';
+import type { GatewayCoordination } from './gatewayCoordination';
 
 export interface DiscordChatDeps {
   config: Config;
   logger: Logger;
   dispatcher: Dispatcher;
   store: Store;
+  /** The roles this process runs (TOKENWATCH_ROLES). */
+  roles: ReadonlySet<Role>;
+  /** Shared with the bot's other gateway processes (IDENTIFY pacing, sessions); absent or null: this process alone. */
+  gateway?: GatewayCoordination | null;
 }
 
 /** The shape of a running chat that startChats expects. */
@@ -39,6 +49,12 @@ export interface RunningDiscordChat {
 export async function discordChat(deps: DiscordChatDeps): Promise<RunningDiscordChat | null> {
   const settings = deps.config.discord;
   if (settings === null) return null;
+  if (deps.roles.has('discord')) return gatewayChat(deps, settings);
+  if (deps.roles.has('sender')) return senderOnlyChat(deps, settings);
+  return null;
+}
+
+async function gatewayChat(deps: DiscordChatDeps, settings: DiscordConfig): Promise<RunningDiscordChat> {
   const { startDiscordChat } = await import('./start');
   const chat = await startDiscordChat({
     token: settings.token,
@@ -51,6 +67,7 @@ export async function discordChat(deps: DiscordChatDeps): Promise<RunningDiscord
     dispatcher: deps.dispatcher,
     store: deps.store,
     logger: deps.logger,
+    gateway: deps.gateway ?? null,
   });
   return {
     name: 'discord',
@@ -60,5 +77,23 @@ export async function discordChat(deps: DiscordChatDeps): Promise<RunningDiscord
     shards: () => chat.shards(),
     requests: () => chat.requests(),
     connected: () => chat.shards().some((shard) => shard.state === 'ready'),
+  };
+}
+
+/** Alerts only, over REST: no gateway connection, so no shards, and nothing to wait for to be connected. */
+async function senderOnlyChat(deps: DiscordChatDeps, settings: DiscordConfig): Promise<RunningDiscordChat> {
+  registerSecret(settings.token);
+  const [{ createAlertSender }, { DiscordRequestCounts }, { DEFAULT_REST_API }] = await Promise.all([import('./alertRest'), import('./requestCounts'), import('./start')]);
+  const requests = new DiscordRequestCounts();
+  const sender = createAlertSender({ token: settings.token, restApi: settings.restApi ?? DEFAULT_REST_API, logger: deps.logger, requests });
+  deps.logger.info({ roles: [...deps.roles] }, 'discord alerts sent over REST only; this process runs no Discord gateway');
+  return {
+    name: 'discord',
+    sender,
+    ended: null,
+    stop: async () => undefined,
+    shards: () => [],
+    requests: () => requests.statuses(),
+    connected: () => true,
   };
 }

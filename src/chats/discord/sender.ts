@@ -7,7 +7,12 @@
  * the bot for a while), so the first one is reported as `gone`: delivery pauses the chat and sends
  * it nothing more, and a send to it already waiting for its slot when the first failed is answered
  * as gone without asking Discord again. (A chat resumed later is tried afresh.)
+ *
+ * Each alert's message carries its send key (the outbox row's id) as `nonce` with `enforce_nonce`:
+ * Discord answers the same nonce again, within a few minutes, with the message it already posted,
+ * so a send repeated after a crash (posted, but not yet marked delivered) posts once.
  */
+import { createHash } from 'node:crypto';
 import { DiscordAPIError, HTTPError, RateLimitError, Routes, type REST, type RawFile } from 'discord.js';
 import type { Card } from '../../cards/card';
 import type { ActionButton, ChatRef } from '../../model/chat';
@@ -30,6 +35,15 @@ export const GONE_CODES: ReadonlyMap<number, string> = new Map([
 const GONE_MEMORY_MS = 60 * 1000;
 /** A refused bot token: nothing will go through until the operator fixes it. */
 const UNAUTHORIZED_RETRY_MS = 10 * 60 * 1000;
+
+/** Discord's longest nonce. */
+export const MAX_NONCE_LENGTH = 25;
+
+/** A send key as a nonce: as it is when short enough, else a digest of it of the longest length. */
+export function nonceOf(key: string): string {
+  if (key.length <= MAX_NONCE_LENGTH) return key;
+  return createHash('sha256').update(key).digest('base64url').slice(0, MAX_NONCE_LENGTH);
+}
 
 /** The REST body of a message: embeds, buttons, no mentions, and the files it shows. */
 export function messageBody(message: DiscordCardMessage): { body: Record<string, unknown>; files: RawFile[] } {
@@ -84,11 +98,13 @@ export class DiscordAlertSender implements AlertSender {
     this.now = options.now ?? (() => Date.now());
   }
 
-  async send(chat: ChatRef, card: Card, buttons: ActionButton[]): Promise<SendOutcome> {
+  async send(chat: ChatRef, card: Card, buttons: ActionButton[], key?: string): Promise<SendOutcome> {
     const channel = chat.chatId;
     const startedAt = this.now();
     // The embed is rendered once per alert however many channels get it; buttons belong to each channel.
-    const { body, files } = messageBody({ ...this.render(card), components: buttonRows(buttons) });
+    const message = messageBody({ ...this.render(card), components: buttonRows(buttons) });
+    const body = key === undefined ? message.body : { ...message.body, nonce: nonceOf(key), enforce_nonce: true };
+    const files = message.files;
     await this.pacer.take(channel);
     // A send that waited for its slot may find the channel gone meanwhile.
     const goneWhileWaiting = this.goneSince(channel, startedAt);

@@ -8,7 +8,9 @@
  * `/gateway/bot`, as discord.js reads it, so a proxy or a local fake works for both.
  *
  * discord.js runs the gateway's shards in this process (shards.ts): every shard's servers reach
- * the same handlers, and commands are registered once per start, after every shard is ready.
+ * the same handlers, and commands are registered once per start, after every shard is ready. When
+ * other processes run the bot's other shards, a GatewayCoordination paces the IDENTIFYs of them all
+ * and shares the sessions, for a replacement process to resume (clusterGateway.ts).
  */
 import {
   Client,
@@ -16,7 +18,6 @@ import {
   GatewayIntentBits,
   MessageFlags,
   Options,
-  REST,
   Routes,
   type Interaction,
   type Message,
@@ -24,12 +25,15 @@ import {
 import { ChatQueue, DEFAULT_CHAT_QUEUE, type ChatQueueOptions } from '../../dispatch/chatQueue';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { newErrorId } from '../../dispatch/dispatcher';
-import { registerSecret, type Logger } from '../../log';
+import { registerSecret, silentLogger, type Logger } from '../../log';
 import { detectAddress } from '../pasteDetect';
 import { DEFAULT_PASTE_LIMITS, PasteLimiter } from '../pasteLimits';
 import type { Store } from '../../store/store';
 import { chatKey } from '../../model/chat';
 import { InteractionHandler, chatOf } from './interactions';
+import { createAlertSender } from './alertRest';
+import { clusterWsOptions } from './clusterGateway';
+import type { GatewayCoordination } from './gatewayCoordination';
 import { discordRestOptions } from './restOptions';
 import { DiscordAlertSender, messageBody } from './sender';
 import type { SkippedRepliesOptions } from './skippedReplies';
@@ -62,6 +66,8 @@ export interface DiscordChatOptions {
   deferAfterMs?: number;
   /** Each channel's queue of commands: its cap (what is past it is skipped). */
   chatQueue?: ChatQueueOptions;
+  /** Shared with the bot's other gateway processes (IDENTIFY pacing, sessions); absent or null: this process alone. */
+  gateway?: GatewayCoordination | null;
   /** How the answers to skipped interactions are spread out (skippedReplies.ts). */
   skippedReplies?: SkippedRepliesOptions;
 }
@@ -109,9 +115,21 @@ export function discordIntents(detectAddresses: boolean): GatewayIntentBits[] {
   return detectAddresses ? [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent] : [GatewayIntentBits.Guilds];
 }
 
-export function createDiscordClient(options: { restApi?: string; detectAddresses?: boolean; shards?: ShardSetting }): Client {
+export interface DiscordClientOptions {
+  restApi?: string;
+  detectAddresses?: boolean;
+  shards?: ShardSetting;
+  /** Shared with the bot's other gateway processes; absent or null: discord.js's own pacing and sessions, in this process. */
+  gateway?: GatewayCoordination | null;
+  /** For the gateway coordination's lines. */
+  logger?: Logger;
+}
+
+export function createDiscordClient(options: DiscordClientOptions): Client {
+  const gateway = options.gateway ?? null;
   return new Client({
     ...shardOptions(options.shards ?? 'auto'),
+    ...(gateway === null ? {} : { ws: clusterWsOptions(gateway, options.logger ?? silentLogger) }),
     intents: discordIntents(options.detectAddresses === true),
     makeCache: makeCache(),
     sweepers: {
@@ -137,7 +155,7 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
   const { dispatcher, logger } = options;
   registerSecret(options.token);
   const detectAddresses = options.detectAddresses === true;
-  const client = createDiscordClient({ restApi: options.restApi, detectAddresses, shards: options.shards });
+  const client = createDiscordClient({ restApi: options.restApi, detectAddresses, shards: options.shards, gateway: options.gateway ?? null, logger });
   const queue = new ChatQueue(options.chatQueue ?? DEFAULT_CHAT_QUEUE);
   const handler = new InteractionHandler({
     dispatcher,
@@ -243,12 +261,7 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
     logger.info({ guild: options.guildId, count }, 'discord commands registered in the development server');
   }
 
-  // Alerts have a REST client of their own: delivery finishes its sends after the chat stops (and
-  // the client's REST loses its token when the client is destroyed).
-  const alertRest = new REST(discordRestOptions(options.restApi ?? DEFAULT_REST_API)).setToken(options.token);
-  alertRest.on('invalidRequestWarning', (info) => logger.warn({ count: info.count, remainingMs: info.remainingTime }, 'discord invalid requests are adding up (alerts)'));
-  requests.watch(alertRest);
-  const sender = new DiscordAlertSender({ rest: alertRest, logger });
+  const sender = createAlertSender({ token: options.token, restApi: options.restApi ?? DEFAULT_REST_API, logger, requests });
   return {
     client,
     sender,

@@ -1,11 +1,13 @@
 /**
  * A small local Discord for tests: the gateway (hello, identify, ready, guild create, heartbeats,
- * interaction dispatch) over `ws`, sharded as Discord shards (each server's events on shard
- * `(guild_id >> 22) % shard_count`, IDENTIFYs checked against `max_concurrency`, 4011 for a shard
- * past a server count), and the REST routes the bot uses over `node:http`: /gateway/bot,
- * application commands, interaction callbacks, webhook edits and follow-ups (JSON or multipart),
- * and channel messages with embeds and files. Every request is recorded for assertions, a channel
- * can be made to answer 403 or 404 as Discord does, and the real discord.js talks to it unchanged
+ * interaction dispatch, RESUME of a session whose socket went away without closing it) over
+ * `ws`, sharded as Discord shards (each server's events on shard `(guild_id >> 22) % shard_count`,
+ * IDENTIFYs checked against `max_concurrency`, 4011 for a shard past a server count), and the REST
+ * routes the bot uses over `node:http`: /gateway/bot, the bot's user and application, application
+ * commands, interaction callbacks, webhook edits and follow-ups (JSON or multipart), and channel
+ * messages with embeds and files (a repeated `nonce` with `enforce_nonce` answered with the first
+ * message, as Discord does). Every request is recorded for assertions, a channel can be made to
+ * answer 403 or 404 as Discord does, and the real discord.js talks to it unchanged
  * (`rest: { api: fake.restApi }`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -77,6 +79,20 @@ export function snowflakeInShard(shard: number, count: number): string {
   shardedSnowflake += BigInt(count);
   const timestamp = shardedSnowflake - (shardedSnowflake % BigInt(count)) + BigInt(shard);
   return ((timestamp << 22n) + 1n).toString();
+}
+
+/** One RESUME as the fake saw it: the shard, the session it names, and whether it was taken up. */
+export interface ResumeSeen {
+  shard: number;
+  sessionId: string;
+  sequence: number;
+  resumed: boolean;
+}
+
+/** A gateway session the fake opened at an IDENTIFY; a close by the bot (1000, 1001) ends it. */
+interface FakeSession {
+  shard: { id: number; count: number };
+  open: boolean;
 }
 
 /** Discord spaces the IDENTIFYs of one bucket by 5 s; a little less is allowed for clocks read at both ends. */
@@ -204,6 +220,17 @@ export class FakeDiscord {
   readonly identifyLog: IdentifySeen[] = [];
   /** IDENTIFYs that came sooner after the last one of their bucket than max_concurrency allows. */
   identifyViolations = 0;
+  /** RESUMEs received, in the order they came. */
+  readonly resumeLog: ResumeSeen[] = [];
+  /** Gateway sockets ever opened (a bot that sends alerts only opens none). */
+  gatewayConnections = 0;
+  /** Sessions opened at IDENTIFY, by id. */
+  private readonly sessions = new Map<string, FakeSession>();
+  /** The session each gateway socket runs. */
+  private readonly socketSessions = new Map<WebSocket, string>();
+  /** Channel messages by the nonce they were posted with under enforce_nonce. */
+  private readonly nonces = new Map<string, FakeMessage>();
+  private sessionNumber = 0;
   /** Shards closed with 4011 for carrying too many servers. */
   readonly shardingRequired: number[] = [];
   /** The shard each gateway socket identified as. */
@@ -266,9 +293,16 @@ export class FakeDiscord {
 
   private onSocket(socket: WebSocket): void {
     this.sockets.add(socket);
-    socket.on('close', () => {
+    this.gatewayConnections += 1;
+    socket.on('close', (code) => {
+      // A bot that closes with 1000 or 1001 ends its session; a socket that just went away (1006,
+      // a process killed) leaves it open for a RESUME, as Discord does.
+      const sessionId = this.socketSessions.get(socket);
+      const session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+      if (session !== undefined && (code === 1000 || code === 1001)) session.open = false;
       this.sockets.delete(socket);
       this.socketShards.delete(socket);
+      this.socketSessions.delete(socket);
     });
     socket.on('message', (raw) => {
       const packet: unknown = JSON.parse(raw.toString());
@@ -280,6 +314,8 @@ export class FakeDiscord {
         this.identifies.push(packet.d);
         const [id = 0, count = 1] = Array.isArray(packet.d.shard) ? packet.d.shard.map(Number) : [];
         this.identified(socket, { id, count });
+      } else if (packet.op === 6 && isRecord(packet.d)) {
+        this.resumeAsked(socket, String(packet.d.session_id), Number(packet.d.seq));
       }
     });
     socket.send(JSON.stringify({ op: 10, d: { heartbeat_interval: 41_250 } }));
@@ -309,12 +345,39 @@ export class FakeDiscord {
     this.wake();
   }
 
+  /** A RESUME: an open session's shard is carried by this socket again (RESUMED), else op 9, not resumable. */
+  private resumeAsked(socket: WebSocket, sessionId: string, sequence: number): void {
+    const session = this.sessions.get(sessionId);
+    this.resumeLog.push({ shard: session?.shard.id ?? -1, sessionId, sequence, resumed: session?.open === true });
+    if (session === undefined || !session.open) {
+      socket.send(JSON.stringify({ op: 9, d: false }));
+      this.wake();
+      return;
+    }
+    // The socket that ran the session before no longer gets its events.
+    for (const [other, id] of this.socketSessions) {
+      if (id === sessionId && other !== socket) {
+        this.socketShards.delete(other);
+        this.socketSessions.delete(other);
+        other.terminate();
+      }
+    }
+    this.socketShards.set(socket, session.shard);
+    this.socketSessions.set(socket, sessionId);
+    this.dispatch(socket, 'RESUMED', {});
+    this.wake();
+  }
+
   private ready(socket: WebSocket, shard: { id: number; count: number }, guilds: FakeGuild[]): void {
+    this.sessionNumber += 1;
+    const sessionId = `fake-session-${shard.id}-${this.sessionNumber}`;
+    this.sessions.set(sessionId, { shard, open: true });
+    this.socketSessions.set(socket, sessionId);
     this.dispatch(socket, 'READY', {
       v: 10,
       user: { id: this.botId, username: 'TokenWatch', discriminator: '0000', global_name: null, avatar: null, bot: true, flags: 0 },
       guilds: guilds.map((guild) => ({ id: guild.id, unavailable: true })),
-      session_id: `fake-session-${shard.id}`,
+      session_id: sessionId,
       resume_gateway_url: `ws://127.0.0.1:${this.port}`,
       application: { id: this.options.appId, flags: 0 },
       shard: [shard.id, shard.count],
@@ -371,6 +434,13 @@ export class FakeDiscord {
   /** Closes one shard's connections with a close code. */
   closeShard(id: number, code: number, reason = ''): void {
     for (const [socket, shard] of this.socketShards) if (shard.id === id) socket.close(code, reason);
+  }
+
+  /** The session the fake opened for a shard's latest IDENTIFY, or null. */
+  latestSession(shard: number): string | null {
+    let found: string | null = null;
+    for (const [id, session] of this.sessions) if (session.shard.id === shard) found = id;
+    return found;
   }
 
   /** Resolves once a bot has identified (READY sent). */
@@ -558,6 +628,10 @@ export class FakeDiscord {
         shards: this.options.shards ?? 1,
         session_start_limit: { total: 1000, remaining: 1000, reset_after: 86_400_000, max_concurrency: this.options.maxConcurrency ?? 1 },
       });
+    } else if (method === 'GET' && path === '/users/@me') {
+      answer(200, { id: this.botId, username: 'TokenWatch', discriminator: '0000', global_name: null, avatar: null, bot: true, flags: 0 });
+    } else if (method === 'GET' && path === '/applications/@me') {
+      answer(200, { id: this.options.appId, name: 'TokenWatch', icon: null, description: '', bot_public: true, bot_require_code_grant: false, verify_key: '', team: null, flags: 0 });
     } else if ((match = /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/.exec(path)) !== null) {
       const scope = match[2] ?? 'global';
       if (method === 'PUT' && Array.isArray(body)) {
@@ -602,7 +676,16 @@ export class FakeDiscord {
         answer(404, { message: 'Unknown Channel', code: 10003 });
         return;
       }
-      const message = this.addMessage(channelId, null, isRecord(body) ? body : {}, files);
+      const fields = isRecord(body) ? body : {};
+      // enforce_nonce: the same nonce again within Discord's few minutes is the message already posted.
+      const nonce = fields.enforce_nonce === true && (typeof fields.nonce === 'string' || typeof fields.nonce === 'number') ? String(fields.nonce) : null;
+      const earlier = nonce === null ? undefined : this.nonces.get(nonce);
+      if (earlier !== undefined) {
+        answer(200, this.messagePayload(earlier));
+        return;
+      }
+      const message = this.addMessage(channelId, null, fields, files);
+      if (nonce !== null) this.nonces.set(nonce, message);
       answer(200, this.messagePayload(message));
     } else {
       answer(404, { message: `404: Not Found (${method} ${path})`, code: 0 });
