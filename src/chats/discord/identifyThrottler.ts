@@ -39,7 +39,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 export class ClusterIdentifyThrottler implements IIdentifyThrottler {
-  /** Each bucket's line in this process: settles when its last waiter is through (or gave up). */
+  /** Each bucket's line in this process: settles when its last waiter is through (or gave up) and every one before it. */
   private readonly lines = new Map<number, Promise<void>>();
   /** When each bucket last let a shard through in this process, for the pace without the coordination. */
   private readonly lastHere = new Map<number, number>();
@@ -60,8 +60,7 @@ export class ClusterIdentifyThrottler implements IIdentifyThrottler {
     const mine = new Promise<void>((resolve) => {
       through = resolve;
     });
-    const line = before.then(() => mine);
-    this.lines.set(bucket, line);
+    this.lines.set(bucket, before.then(() => mine));
     try {
       await untilAborted(before, signal);
       try {
@@ -74,7 +73,6 @@ export class ClusterIdentifyThrottler implements IIdentifyThrottler {
       this.lastHere.set(bucket, Date.now());
     } finally {
       through();
-      if (this.lines.get(bucket) === line) this.lines.delete(bucket);
     }
   }
 }
