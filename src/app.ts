@@ -156,6 +156,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   const now = options.now ?? (() => new Date());
   const closers: Array<() => Promise<unknown> | undefined> = [];
   let shardIdsOf = (_ids: () => number[]): void => undefined;
+  let streamFigures = (): { sockets: number; open: number; subscriptions: number } | null => null;
   try {
     let simulator: RunningSimulator | null = null;
     let market = config.market;
@@ -210,7 +211,8 @@ export async function startApp(options: AppOptions): Promise<App> {
         roles,
         senderPlatforms,
         poller: roles.has('telegram') && config.telegram !== null && config.telegram.webhook === null,
-        info: () => ({ shards: shardIds(), pid: process.pid }),
+        // The others read these for /status and /readyz: this process's shards and, as a watcher, its streams.
+        info: () => ({ shards: shardIds(), pid: process.pid, streams: roles.has('watcher') ? streamFigures() : null }),
         logger,
       });
       shardIdsOf = (ids) => {
@@ -232,6 +234,10 @@ export async function startApp(options: AppOptions): Promise<App> {
       ...(maxSockets === null ? {} : { maxSockets }),
     });
     closers.unshift(() => streams.close());
+    streamFigures = () => {
+      const sockets = streams.status().sockets;
+      return { sockets: sockets.length, open: sockets.filter((socket) => socket.state === 'open').length, subscriptions: sockets.reduce((sum, socket) => sum + socket.subscriptions, 0) };
+    };
     const watcher = createWatcher({
       store,
       streams,
@@ -260,6 +266,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       startedAt: now().getTime(),
       openFiles,
       shards: () => (running.some((chat) => chat.shards !== undefined) ? running.flatMap((chat) => chat.shards?.() ?? []) : null),
+      ...(cluster === null ? {} : { processes: cluster.members }),
     });
     // Daily watchlists: written to the outbox on their schedules, sent by delivery (made below).
     let notifyDelivery = (): void => undefined;
@@ -357,7 +364,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     const ops =
       config.http === null || metrics === null
         ? null
-        : await startOps({ ...config.http, metrics, logger, parts: { store, market: client, streams, watcher, dispatcher, delivery, reconcile, chats } });
+        : await startOps({ ...config.http, metrics, logger, parts: { store, market: client, streams, watcher, dispatcher, delivery, reconcile, chats, ...(cluster === null ? {} : { cluster: { joined: cluster.joined, processes: cluster.members } }) } });
 
     const stop = async (): Promise<void> => {
       logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down');

@@ -236,3 +236,34 @@ describe('loadConfig', () => {
     });
   });
 });
+
+describe('TOKENWATCH_ROLES', () => {
+  const pg = { DATABASE_URL: 'postgres://bot:secret@db.example:5432/tokenwatch' };
+
+  it('is every role in one process by default, with SQLite or PostgreSQL', () => {
+    for (const env of [{}, pg]) {
+      const { roles } = loadConfig(env);
+      expect([...roles.set].sort()).toEqual(['discord', 'sender', 'telegram', 'watcher']);
+      expect(roles.clustered).toBe(false);
+    }
+  });
+
+  it('names the roles of one process of several over PostgreSQL, in any order and case', () => {
+    const { roles } = loadConfig({ ...pg, TOKENWATCH_ROLES: ' Sender, watcher ' });
+    expect([...roles.set].sort()).toEqual(['sender', 'watcher']);
+    expect(roles.clustered).toBe(true);
+  });
+
+  it('refuses a role it does not know, and any roles without DATABASE_URL', () => {
+    expect(() => loadConfig({ ...pg, TOKENWATCH_ROLES: 'watcher,poller' })).toThrow(/^Invalid configuration: TOKENWATCH_ROLES must be a comma-separated list of discord, telegram, watcher, sender \(got "poller"\)$/);
+    expect(() => loadConfig({ TOKENWATCH_ROLES: 'watcher,sender,discord,telegram' })).toThrow(/^Invalid configuration: TOKENWATCH_ROLES needs DATABASE_URL/);
+  });
+
+  it('asks for one fixed webhook secret when several processes serve the Telegram webhook', () => {
+    const webhook = { ...pg, TMDS_BASE_URL: 'simulator', TELEGRAM_BOT_TOKEN: '123456789:AAsecret-token', TELEGRAM_WEBHOOK_URL: 'https://bot.example/tg' };
+    expect(() => loadConfig({ ...webhook, TOKENWATCH_ROLES: 'telegram' })).toThrow(/^Invalid configuration: TELEGRAM_WEBHOOK_SECRET is required with TOKENWATCH_ROLES/);
+    expect(loadConfig({ ...webhook, TOKENWATCH_ROLES: 'telegram', TELEGRAM_WEBHOOK_SECRET: 'shared-secret_1' }).roles.clustered).toBe(true);
+    // A process without the telegram role serves no webhook.
+    expect(loadConfig({ ...webhook, TOKENWATCH_ROLES: 'watcher,sender' }).roles.clustered).toBe(true);
+  });
+});

@@ -59,7 +59,8 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['alerts/', 'query/'],
   // Feeding inputs to the alerts, the follow commands' services, the outbox's sending.
   ['watch/', 'follows/', 'delivery/'],
-  ['jobs/', 'dispatch/'],
+  // The reconciliation, the commands, and this process's share of a bot of several (leases over the store).
+  ['jobs/', 'dispatch/', 'cluster/'],
   ['chats/'],
   // The operators' HTTP server, metrics and readiness: they read the running parts, chats included.
   ['ops/'],

@@ -22,6 +22,7 @@
 import { performance } from 'node:perf_hooks';
 import { errorText, type Logger } from '../log';
 import type { Role } from '../model/roles';
+import type { ProcessView } from '../follows/status';
 import type { CommitFence } from '../store/store';
 import type { LeaseRow } from '../store/postgres/pgLeases';
 import { PARTITIONS, partitionLease, partitionOf, partitionOfLease, rebalance } from './partitions';
@@ -67,16 +68,13 @@ interface Held {
   until: number;
 }
 
-export interface Member {
-  owner: string;
-  roles: Role[];
-  partitions: number;
-  shards: number[];
-  /** Milliseconds since the member lease was last renewed (by the database's clock). */
-  renewedAgoMs: number;
-  live: boolean;
-  /** Named leases (senders, the poller) this member holds, with their epochs. */
-  leases: Array<{ name: string; epoch: number }>;
+
+/** A member's stream figures from its lease's info, as it wrote them (anything else: none). */
+function streamsOf(value: unknown): ProcessView['streams'] {
+  if (value === null || typeof value !== 'object') return null;
+  const figures = value as Record<string, unknown>;
+  const read = (key: string): number => (typeof figures[key] === 'number' ? figures[key] : 0);
+  return { sockets: read('sockets'), open: read('open'), subscriptions: read('subscriptions') };
 }
 
 export function memberLease(owner: string): string {
@@ -156,22 +154,25 @@ export class Coordinator {
     return this.liveWatchers;
   }
 
-  /** Every member of the bot, live or run out, from the leases table. */
-  async members(): Promise<Member[]> {
-    const rows = await this.options.leases.list();
-    const named = rows.filter((row) => !row.name.startsWith('member:') && partitionOfLease(row.name) === null && row.live);
-    const partitionCounts = new Map<string, number>();
-    for (const row of rows) if (row.live && partitionOfLease(row.name) !== null) partitionCounts.set(row.owner, (partitionCounts.get(row.owner) ?? 0) + 1);
+  /** Every live member of the bot, from the leases table: what /status and /readyz show. */
+  async members(): Promise<ProcessView[]> {
+    const rows = (await this.options.leases.list()).filter((row) => row.live);
+    const partitions = new Map<string, number>();
+    const named = new Map<string, string[]>();
+    for (const row of rows) {
+      if (partitionOfLease(row.name) !== null) partitions.set(row.owner, (partitions.get(row.owner) ?? 0) + 1);
+      else if (!row.name.startsWith('member:')) named.set(row.owner, [...(named.get(row.owner) ?? []), row.name]);
+    }
     return rows
       .filter((row) => row.name.startsWith('member:'))
       .map((row) => ({
         owner: row.owner,
-        roles: Array.isArray(row.info.roles) ? (row.info.roles.filter((role) => typeof role === 'string') as Role[]) : [],
-        partitions: partitionCounts.get(row.owner) ?? 0,
+        roles: Array.isArray(row.info.roles) ? row.info.roles.filter((role): role is string => typeof role === 'string') : [],
+        partitions: partitions.get(row.owner) ?? 0,
         shards: Array.isArray(row.info.shards) ? row.info.shards.filter((shard): shard is number => typeof shard === 'number') : [],
+        leases: named.get(row.owner) ?? [],
         renewedAgoMs: Math.max(0, this.timing.ttlMs - row.leftMs),
-        live: row.live,
-        leases: named.filter((lease) => lease.owner === row.owner).map((lease) => ({ name: lease.name, epoch: lease.epoch })),
+        streams: streamsOf(row.info.streams),
       }));
   }
 

@@ -25,7 +25,8 @@ import type { PostgresStore } from '../store/postgres/postgresStore';
 import { PgLeases } from '../store/postgres/pgLeases';
 import { PgNotifier, listen, type PgListener } from '../store/postgres/pgNotify';
 import type { WatchScope } from '../watch/scope';
-import { Coordinator, type CoordinatorTiming, type Member } from './coordinator';
+import type { ProcessView } from '../follows/status';
+import { Coordinator, memberLease, type CoordinatorTiming } from './coordinator';
 import { partitionOf } from './partitions';
 
 /** How often a watcher re-reads every follow, whatever notes it heard. */
@@ -79,7 +80,9 @@ export interface ClusterMember {
   followsChanged(address: string | null): void;
   outboxWritten(): void;
   holds(name: string): boolean;
-  members(): Promise<Member[]>;
+  members(): Promise<ProcessView[]>;
+  /** Whether this process holds its member lease: it takes part in the bot now. */
+  joined(): boolean;
   stop(): Promise<void>;
 }
 
@@ -158,6 +161,7 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
     outboxWritten: () => send({ from: owner, topic: 'outbox' }),
     holds: (name) => coordinator.holds(name),
     members: () => coordinator.members(),
+    joined: () => coordinator.holds(memberLease(owner)),
     async stop() {
       if (poll !== null) clearInterval(poll);
       await coordinator.stop();

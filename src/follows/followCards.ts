@@ -5,7 +5,7 @@
  */
 import { kindsOfFamily } from '../alerts/registry';
 import { targetText } from '../alerts/kinds/target';
-import type { ShardState, StatusReport } from './status';
+import type { ProcessView, ShardState, StatusReport } from './status';
 import type { PackingStatus } from '../market/stream/index';
 import type { Follow, FollowOptions } from '../model/follow';
 import { code, field, rich, text, type Card, type CardField, type RichText } from '../cards/card';
@@ -101,11 +101,31 @@ function shardText(shard: ShardState): string {
   return `#${shard.id} ${shard.state}, ${servers}${shard.closedFor === null ? '' : ` (${shard.closedFor})`}`;
 }
 
+function processText(view: ProcessView): string {
+  const parts = [view.roles.join(', ')];
+  if (view.partitions > 0) parts.push(`${count(view.partitions)} partitions`);
+  if (view.streams !== null) parts.push(`${count(view.streams.subscriptions)} subscriptions`);
+  if (view.shards.length > 0) parts.push(`shards ${view.shards.join(', ')}`);
+  if (view.leases.length > 0) parts.push(view.leases.join(', '));
+  return `${view.owner}: ${parts.join('; ')} (renewed ${(view.renewedAgoMs / 1000).toFixed(1)} s ago)`;
+}
+
+/** The streams of the whole bot: this process's, or every watcher's when several processes run it. */
+function streamsText(report: StatusReport): string {
+  const watchers = report.processes?.filter((view) => view.streams !== null) ?? null;
+  if (watchers === null) {
+    const { streams } = report;
+    return `${count(streams.open)} of ${count(streams.sockets)} sockets up, ${count(streams.subscriptions)} subscriptions`;
+  }
+  const sum = (pick: (streams: NonNullable<ProcessView['streams']>) => number): number => watchers.reduce((total, view) => total + (view.streams === null ? 0 : pick(view.streams)), 0);
+  return `${count(sum((s) => s.open))} of ${count(sum((s) => s.sockets))} sockets up, ${count(sum((s) => s.subscriptions))} subscriptions, over ${watchers.length} watcher${watchers.length === 1 ? '' : 's'}`;
+}
+
 /** /status: streams, follows and delivery, as a person checking the bot wants them. */
 export function statusCard(report: StatusReport, now: Date): Card {
   const { streams, follows, outbox } = report;
   const fields = [
-    field('Live streams', `${count(streams.open)} of ${count(streams.sockets)} sockets up, ${count(streams.subscriptions)} subscriptions`, true),
+    field('Live streams', streamsText(report), true),
     field('Stream sockets', packingText(streams.packing), true),
     field('Follows', `${follows.follows} in ${follows.chats} chats: ${follows.tokens} tokens, ${follows.wallets} wallets`, true),
     field('Alerts waiting', outbox.pending === 0 ? 'none' : `${outbox.pending}, oldest ${ago(outbox.oldest, now)} old`, true),
@@ -123,6 +143,7 @@ export function statusCard(report: StatusReport, now: Date): Card {
     );
   }
   if (report.shards !== null) fields.push(field('Discord shards', report.shards.map(shardText).join('\n')));
+  if (report.processes !== null) fields.push(field(`Processes (${report.processes.length})`, report.processes.map(processText).join('\n') || 'none live'));
   if (report.paused !== null) fields.push(field('This chat is paused', `alerts could not be sent here (${report.paused}); /track or /unmute resumes it`));
   // Neutral: the colours a token card takes name risk statuses, and the bot's health is none; the fields say it.
   return { title: 'TokenWatch status', color: 'neutral', fields, timestamp: now, actions: [] };

@@ -19,6 +19,23 @@ export interface ShardState {
   closedFor: string | null;
 }
 
+/** One process of a bot of several (TOKENWATCH_ROLES), as its member lease tells it. */
+export interface ProcessView {
+  /** host:pid:random, unique among the bot's processes. */
+  owner: string;
+  roles: string[];
+  /** Watcher partitions held (of 256). */
+  partitions: number;
+  /** Discord shards its gateway runs. */
+  shards: number[];
+  /** Named leases held: `sender:telegram`, `telegram:poller`… */
+  leases: string[];
+  /** Milliseconds since it last renewed its leases. */
+  renewedAgoMs: number;
+  /** Its stream sockets and subscriptions when it last renewed (watchers only). */
+  streams: { sockets: number; open: number; subscriptions: number } | null;
+}
+
 export interface StatusReport {
   streams: {
     sockets: number;
@@ -40,6 +57,8 @@ export interface StatusReport {
   startedAt: number;
   /** Discord's shards in this process; null without Discord. */
   shards: ShardState[] | null;
+  /** Every live process of the bot, with several (TOKENWATCH_ROLES); null when one process runs it all. */
+  processes: ProcessView[] | null;
 }
 
 export interface StatusSource {
@@ -54,6 +73,8 @@ export interface StatusDeps {
   openFiles?: OpenFilesLimit | null;
   /** Discord's shards, once the chat runs; null or absent without Discord. */
   shards?: () => ShardState[] | null;
+  /** The live processes of a bot of several; absent for one process. */
+  processes?: () => Promise<ProcessView[]>;
 }
 
 export function createStatusSource(deps: StatusDeps): StatusSource {
@@ -65,11 +86,12 @@ export function createStatusSource(deps: StatusDeps): StatusSource {
       const full =
         maxSockets !== null &&
         (waitingForRoom > 0 || (streams.sockets.length >= maxSockets && streams.sockets.every((socket) => socket.subscriptions >= packing.perSocket)));
-      const [totals, targets, pending, paused] = await Promise.all([
+      const [totals, targets, pending, paused, processes] = await Promise.all([
         deps.store.follows.totals(),
         deps.store.follows.targets(),
         deps.store.outbox.pending(),
         deps.store.chats.pausedReason(chat),
+        deps.processes?.() ?? null,
       ]);
       return {
         streams: {
@@ -85,6 +107,7 @@ export function createStatusSource(deps: StatusDeps): StatusSource {
         paused,
         startedAt: deps.startedAt,
         shards: deps.shards?.() ?? null,
+        processes,
       };
     },
   };

@@ -7,6 +7,7 @@
  * Nothing here is remembered between asks: the answer flips back as soon as what failed is back.
  */
 import type { SocketStatus, StreamStatus } from '../market/stream';
+import type { ProcessView } from '../follows/status';
 import type { Store } from '../store/store';
 
 /**
@@ -29,6 +30,11 @@ export interface ReadinessSources {
   chats: () => readonly ReadinessChat[];
   streams: () => StreamStatus;
   storeTimeoutMs?: number;
+  /**
+   * With several processes: whether this one holds its member lease (it takes part in the bot), and
+   * every live process, which the answer lists so that one ask shows the whole bot.
+   */
+  cluster?: { joined: () => boolean; processes: () => Promise<ProcessView[]> };
 }
 
 export interface Check {
@@ -40,8 +46,14 @@ export interface Check {
 export interface ReadinessReport {
   ready: boolean;
   /** The checks that failed, by name: what `/readyz` names when it answers 503. */
-  notReady: Array<'store' | 'chats' | 'streams'>;
-  checks: { store: Check; chats: Check & { connected: string[] }; streams: Check & { sockets: number; open: number } };
+  notReady: Array<'store' | 'chats' | 'streams' | 'cluster'>;
+  checks: {
+    store: Check;
+    chats: Check & { connected: string[] };
+    streams: Check & { sockets: number; open: number };
+    /** Several processes only: this one's part, and every live process with its roles, partitions, shards and lease age. */
+    cluster?: Check & { processes: ProcessView[] };
+  };
 }
 
 export type Readiness = () => Promise<ReadinessReport>;
@@ -49,8 +61,10 @@ export type Readiness = () => Promise<ReadinessReport>;
 export function createReadiness(sources: ReadinessSources): Readiness {
   const timeoutMs = sources.storeTimeoutMs ?? STORE_CHECK_TIMEOUT_MS;
   return async () => {
-    const checks = { store: await storeCheck(sources.store, timeoutMs), chats: chatsCheck(sources.chats()), streams: streamsCheck(sources.streams().sockets) };
-    const notReady = (['store', 'chats', 'streams'] as const).filter((name) => !checks[name].ok);
+    const store = await storeCheck(sources.store, timeoutMs);
+    const checks: ReadinessReport['checks'] = { store, chats: chatsCheck(sources.chats()), streams: streamsCheck(sources.streams().sockets) };
+    if (sources.cluster !== undefined) checks.cluster = await clusterCheck(sources.cluster, store.ok);
+    const notReady = (['store', 'chats', 'streams', 'cluster'] as const).filter((name) => checks[name] !== undefined && !checks[name].ok);
     return { ready: notReady.length === 0, notReady, checks };
   };
 }
@@ -77,6 +91,12 @@ function chatsCheck(chats: readonly ReadinessChat[]): ReadinessReport['checks'][
   const connected = chats.filter((chat) => chat.connected === undefined || chat.connected()).map((chat) => chat.name);
   if (connected.length > 0) return { ok: true, connected };
   return { ok: false, reason: chats.length === 0 ? 'no chat runs' : `no chat platform is connected (${chats.map((chat) => chat.name).join(', ')})`, connected };
+}
+
+async function clusterCheck(cluster: NonNullable<ReadinessSources['cluster']>, storeUp: boolean): Promise<NonNullable<ReadinessReport['checks']['cluster']>> {
+  const processes = storeUp ? await cluster.processes().catch(() => []) : [];
+  if (!cluster.joined()) return { ok: false, reason: 'this process holds no member lease: it has not joined the bot, or lost its leases', processes };
+  return { ok: true, processes };
 }
 
 /** A socket that is neither served nor on its way back quickly. A refused target (`rejected`) is the target's matter, not the service's. */

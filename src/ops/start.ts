@@ -14,7 +14,7 @@ import type { Store } from '../store/store';
 import type { Watcher } from '../watch/watcher';
 import { startOpsServer, type OpsServer } from './httpServer';
 import type { Metrics } from './metrics';
-import { createReadiness } from './readiness';
+import { createReadiness, type ReadinessSources } from './readiness';
 
 export interface OpsParts {
   store: Store;
@@ -25,6 +25,8 @@ export interface OpsParts {
   delivery: Pick<Delivery, 'counters'>;
   reconcile: Pick<ReconcileJob, 'status'>;
   chats: readonly RunningChat[];
+  /** This process as one of several; absent when it runs the bot alone. */
+  cluster?: ReadinessSources['cluster'];
 }
 
 /** A running chat's platform, when its name is one (the console's is). */
@@ -55,7 +57,7 @@ export function watchParts(metrics: Metrics, parts: OpsParts): void {
 /** The server on `host:port`, serving `metrics` (already watching the parts) and the parts' readiness. */
 export function serveOps(options: { host: string; port: number; metrics: Metrics; parts: OpsParts; logger: Logger }): Promise<OpsServer> {
   const { parts } = options;
-  const readiness = createReadiness({ store: parts.store, chats: () => parts.chats, streams: () => parts.streams.status() });
+  const readiness = createReadiness({ store: parts.store, chats: () => parts.chats, streams: () => parts.streams.status(), ...(parts.cluster === undefined ? {} : { cluster: parts.cluster }) });
   return startOpsServer({ host: options.host, port: options.port, readiness, metrics: () => options.metrics.scrape(), logger: options.logger });
 }
 

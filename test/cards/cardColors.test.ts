@@ -97,6 +97,7 @@ describe('cards about no token', () => {
     paused,
     startedAt: AT - 60_000,
     shards: null,
+    processes: null,
   });
   const usage = { name: 'track', description: 'Follow', help: 'Follows.', options: [] };
   const cards: Array<[string, Card]> = [

@@ -14,6 +14,7 @@
  * the kill. Discord posts each alert once: a repeated send carries the same nonce.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,7 +57,15 @@ let groups: TestChat[];
 let admin: TestUser;
 const bots = new Set<Bot>();
 
-function startBot(name: string, roles: string): Bot {
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function startBot(name: string, roles: string, extra: Record<string, string> = {}): Bot {
   const [command, args] = tsNode('src/main.ts');
   const child = spawn(command, args, {
     cwd: dir,
@@ -78,6 +87,7 @@ function startBot(name: string, roles: string): Bot {
       RECONCILE_CRON: '0 0 1 1 *',
       TMDS_CACHE_TTL: 'token-data=0',
       LOG_LEVEL: 'info',
+      ...extra,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -205,12 +215,21 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     // ---- three processes, the follows from both platforms ----
     const first = startBot('watcher-1', 'watcher,sender');
     const second = startBot('watcher-2', 'watcher,sender');
-    const gateway = startBot('gateway', 'discord,telegram');
+    const opsPort = await freePort();
+    const gateway = startBot('gateway', 'discord,telegram', { HTTP_PORT: String(opsPort) });
     const [firstOwner, secondOwner] = await Promise.all([joined(first), joined(second), joined(gateway)]);
     await until(async () => {
       const counts = await partitionsByOwner();
       return (counts.get(firstOwner) ?? 0) + (counts.get(secondOwner) ?? 0) === 256 && (counts.get(firstOwner) ?? 0) > 0 && (counts.get(secondOwner) ?? 0) > 0;
     }, 'the partitions shared between the two watchers');
+    // One ask of any process shows the whole bot: every live process, its roles and share.
+    await until(async () => {
+      const answer = await fetch(`http://127.0.0.1:${opsPort}/readyz`).catch(() => null);
+      if (answer?.status !== 200) return false;
+      const body = (await answer.json()) as { checks: { cluster?: { processes: Array<{ roles: string[]; partitions: number }> } } };
+      const processes = body.checks.cluster?.processes ?? [];
+      return processes.length === 3 && processes.filter((view) => view.roles.includes('watcher')).reduce((sum, view) => sum + view.partitions, 0) === 256;
+    }, '/readyz listing the three processes');
     await discord.connected(WAIT_MS);
     await until(() => discord.commands.has(GUILD), 'the commands registered in the server');
 
@@ -235,6 +254,11 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     expect(sim.streams.subscriptionCount('token-feed')).toBe(tokens.length);
 
     // Alerts are counted from here: the answers to /track came before.
+    // /status, answered by the gateway process, counts the watchers' subscriptions and lists every process.
+    api.sendText({ chat: groups[0] as TestChat, from: admin, text: '/status' });
+    await until(() => api.messagesIn((groups[0] as TestChat).id).some((message) => message.text.includes('Processes (3)')), '/status listing the processes');
+    const status = api.messagesIn((groups[0] as TestChat).id).find((message) => message.text.includes('Processes (3)'))?.text ?? '';
+    expect(status).toContain(`${tokens.length} subscriptions, over 2 watchers`);
     const telegramFrom = api.sent.length;
     const discordFrom = new Map(DC_CHANNELS.map((channel) => [channel, discord.channelMessages(channel).length]));
     let rounds = 0;

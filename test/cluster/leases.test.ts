@@ -1,0 +1,158 @@
+/**
+ * The leases several processes share, on a real PostgreSQL: epochs, expiry by the database's
+ * clock, fenced commits refused once a lease moved on, and coordinators that split the 256
+ * watcher partitions fairly, take a stopped one's share, and give everything up when stalled.
+ */
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { Coordinator } from '../../src/cluster/coordinator';
+import { PARTITIONS, fairShare, partitionLease, partitionOf, rebalance } from '../../src/cluster/partitions';
+import { silentLogger } from '../../src/log';
+import { LeaseLostError } from '../../src/store/leaseLost';
+import { PgLeases } from '../../src/store/postgres/pgLeases';
+import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgresStore';
+import '../support/postgres/provided';
+import { freshDatabase } from '../support/postgres/databases';
+import { tokenSnapshot } from '../store/helpers';
+
+const shared = inject('postgres');
+
+describe('partitions', () => {
+  it('spreads addresses over every partition and ranks each process its own way', () => {
+    const seen = new Set<number>();
+    for (let i = 0; i < 20_000; i += 1) seen.add(partitionOf(`Token${i}pump`));
+    expect(seen.size).toBe(PARTITIONS);
+    expect(partitionOf('So11111111111111111111111111111111111111112')).toBe(partitionOf('So11111111111111111111111111111111111111112'));
+    expect(fairShare(1)).toBe(256);
+    expect(fairShare(3)).toBe(86);
+    const a = rebalance('a', new Set(), new Set(), 2).take;
+    const b = rebalance('b', new Set(), new Set(), 2).take;
+    expect(a).toHaveLength(128);
+    expect(b).toHaveLength(128);
+    // Two processes prefer different partitions: most of what each takes first is not the other's first choice.
+    expect(a.filter((partition) => b.includes(partition)).length).toBeLessThan(100);
+  });
+
+  it('gives back the least preferred past the share, and takes only what no one holds', () => {
+    const all = new Set(Array.from({ length: PARTITIONS }, (_, index) => index));
+    const plan = rebalance('a', all, new Set(), 2);
+    expect(plan.release).toHaveLength(128);
+    expect(plan.take).toEqual([]);
+    const others = new Set([0, 1, 2]);
+    const taken = rebalance('b', new Set(), others, 1).take;
+    expect(taken).toHaveLength(253);
+    expect(taken.some((partition) => others.has(partition))).toBe(false);
+  });
+});
+
+describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
+  let store: PostgresStore;
+  let leases: PgLeases;
+  let drop: () => Promise<void>;
+  const coordinators: Coordinator[] = [];
+
+  beforeEach(async () => {
+    if (shared.adminUrl === null) return;
+    const database = await freshDatabase(shared.adminUrl);
+    drop = database.drop;
+    store = await openPostgresStore(database.url);
+    leases = new PgLeases(store.db);
+  });
+
+  afterEach(async () => {
+    for (const coordinator of coordinators.splice(0)) await coordinator.stop();
+    await store?.close();
+    await drop?.();
+  });
+
+  async function expired(name: string): Promise<void> {
+    for (;;) {
+      const row = (await leases.list(name)).find((lease) => lease.name === name);
+      if (row !== undefined && !row.live) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('takes a free lease at epoch 1, renews it at the same epoch, and refuses it to another owner while live', async () => {
+    expect(await leases.take(['sender:telegram'], 'a', 10_000)).toEqual(new Map([['sender:telegram', 1]]));
+    expect(await leases.take(['sender:telegram'], 'a', 10_000)).toEqual(new Map([['sender:telegram', 1]]));
+    expect(await leases.take(['sender:telegram'], 'b', 10_000)).toEqual(new Map());
+    expect(await leases.renew(['sender:telegram'], 'b', 10_000)).toEqual(new Map());
+    expect(await leases.renew(['sender:telegram'], 'a', 10_000)).toEqual(new Map([['sender:telegram', 1]]));
+  });
+
+  it('hands a lease that ran out, or was given back, to the next owner at the next epoch', async () => {
+    await leases.take(['partition:7'], 'a', 150);
+    await expired('partition:7');
+    expect(await leases.renew(['partition:7'], 'a', 10_000)).toEqual(new Map());
+    expect(await leases.take(['partition:7'], 'b', 10_000)).toEqual(new Map([['partition:7', 2]]));
+    await leases.release(['partition:7'], 'b');
+    expect(await leases.take(['partition:7'], 'a', 10_000)).toEqual(new Map([['partition:7', 3]]));
+  });
+
+  it('refuses a fenced commit once its lease moved on, and writes nothing of it', async () => {
+    const address = 'FencedToken1111111111111111111111111111pump';
+    const name = partitionLease(partitionOf(address));
+    const taken = await leases.take([name], 'stalled', 150);
+    const epoch = taken.get(name) as number;
+    const snapshot = { ...tokenSnapshot(address), riskStatus: 'SAFE' };
+    const fence = { owner: 'stalled', leases: [{ name, epoch }] };
+    expect(await store.state.commitMany({ tokens: [{ snapshot, alerts: [] }], wallets: [] }, new Date(), fence)).toBe(0);
+    expect(await store.state.token(address)).not.toBeNull();
+
+    await expired(name);
+    await leases.take([name], 'awake', 10_000);
+    const later = { ...snapshot, riskStatus: 'DANGER' };
+    await expect(store.state.commitMany({ tokens: [{ snapshot: later, alerts: [] }], wallets: [] }, new Date(), fence)).rejects.toBeInstanceOf(LeaseLostError);
+    expect((await store.state.token(address))?.riskStatus).toBe('SAFE');
+  });
+
+  function coordinator(owner: string, extra: { wanted?: string[]; monotonic?: () => number } = {}): Coordinator {
+    const made = new Coordinator({ leases, owner, roles: new Set(['watcher', 'sender']), wanted: extra.wanted ?? [], logger: silentLogger, ...(extra.monotonic ? { monotonic: extra.monotonic } : {}) });
+    coordinators.push(made);
+    return made;
+  }
+
+  it('splits the partitions between two watchers, and one takes them all when the other stops', async () => {
+    const a = coordinator('a');
+    const b = coordinator('b');
+    await a.start();
+    expect(a.partitions()).toHaveLength(PARTITIONS);
+    await b.start();
+    // Each tick lets the first give back its excess and the second take it.
+    while (a.partitions().length !== 128 || b.partitions().length !== 128) {
+      await a.tickNow();
+      await b.tickNow();
+    }
+    expect(new Set([...a.partitions(), ...b.partitions()]).size).toBe(PARTITIONS);
+    expect(a.watchers()).toBe(2);
+    await b.stop();
+    while (a.partitions().length !== PARTITIONS) await a.tickNow();
+    const members = await a.members();
+    expect(members.map((member) => member.owner)).toEqual(['a']);
+    expect(members[0]).toMatchObject({ partitions: PARTITIONS, roles: ['watcher', 'sender'] });
+  });
+
+  it('holds a named lease in one process only, and a standby takes it when the holder stops', async () => {
+    const a = coordinator('a', { wanted: ['sender:telegram'] });
+    const b = coordinator('b', { wanted: ['sender:telegram'] });
+    await a.start();
+    await b.start();
+    expect(a.holds('sender:telegram')).toBe(true);
+    expect(b.holds('sender:telegram')).toBe(false);
+    await a.stop();
+    await b.tickNow();
+    expect(b.holds('sender:telegram')).toBe(true);
+  });
+
+  it('holds nothing once its local deadline passed (a stall), before the database says so', async () => {
+    let now = 0;
+    const a = coordinator('a', { wanted: ['sender:discord'], monotonic: () => now });
+    await a.start();
+    expect(a.holds('sender:discord')).toBe(true);
+    expect(a.owns('AnyToken')).toBe(true);
+    now += 9_000;
+    expect(a.holds('sender:discord')).toBe(false);
+    expect(a.owns('AnyToken')).toBe(false);
+    expect(a.fence(['AnyToken']).leases[0]?.epoch).toBeGreaterThan(0);
+  });
+});
