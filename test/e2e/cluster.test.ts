@@ -2,8 +2,8 @@
  * One bot as three processes over one PostgreSQL (TOKENWATCH_ROLES), each a real `npm start` on
  * 127.0.0.1 with the simulator, the local Telegram Bot API and the local Discord: two
  * `watcher,sender` processes and one `discord,telegram`. Follows come from both platforms'
- * commands; the watchers split the targets so that each is subscribed once; alerts reach every
- * following chat once while:
+ * commands; the watchers split the targets so that each is subscribed once; with prices moving all
+ * along, risk alerts reach every following chat once while:
  *
  * - a watcher is killed (SIGKILL): the other subscribes its partitions again and reconciles them;
  * - the sender holding a platform's lease is killed: the standby takes over;
@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator/server';
 import { FakeDiscord, MANAGE_CHANNELS, nextSnowflake } from '../support/discord/fakeDiscord';
 import '../support/postgres/provided';
@@ -268,6 +268,14 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
         return chatKeys().every((chat) => tokens.every((token) => (copies.get(`${chat}:${token}`)?.length ?? 0) >= rounds));
       }, what, 90_000);
     };
+
+    // Prices move all along, as a market does: every process's streams and commits stay busy through the kills.
+    let tick = 0;
+    const flow = setInterval(() => {
+      tick += 1;
+      for (const token of tokens) sim.controls.price({ tokenAddress: token, changePct: tick % 2 === 0 ? 1 : -1 });
+    }, 200);
+    onTestFinished(() => clearInterval(flow));
 
     // ---- round 1: both watchers up ----
     flipAll();
