@@ -20,7 +20,6 @@ import {
   Options,
   Routes,
   type Interaction,
-  type Message,
 } from 'discord.js';
 import { ChatQueue, DEFAULT_CHAT_QUEUE, type ChatQueueOptions } from '../../dispatch/chatQueue';
 import type { Dispatcher } from '../../dispatch/dispatcher';
@@ -38,6 +37,7 @@ import { discordRestOptions } from './restOptions';
 import { DiscordAlertSender, messageBody } from './sender';
 import type { SkippedRepliesOptions } from './skippedReplies';
 import { renderCardMessage } from './embed';
+import { serverMessageOf } from './serverMessages';
 import { fatalCloseLine, shardOptions, shardStates, type ShardSetting } from './shards';
 import { DiscordRequestCounts } from './requestCounts';
 import type { ShardState } from '../../follows/status';
@@ -195,19 +195,21 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
 
   const pastes = new PasteLimiter(DEFAULT_PASTE_LIMITS);
   if (detectAddresses) {
-    client.on(Events.MessageCreate, (message: Message) => {
-      if (stopping || message.author.bot || message.guildId === null) return;
+    // From the raw event: discord.js's messageCreate skips channels it has not cached (serverMessages.ts).
+    client.on(Events.Raw, (packet: unknown) => {
+      const message = serverMessageOf(packet);
+      if (stopping || message === null || message.byBot) return;
       // Read as Telegram reads a paste (src/chats/pasteDetect.ts): a bare address, or one inside a
       // link to an explorer or a DEX; a guild channel is a group, so its paste limits are silent.
       const found = detectAddress(message.content);
       if (found === null) return;
-      const chat = chatOf(message);
+      const chat = chatOf({ guildId: message.guildId, channelId: message.channelId });
       if (chat === null) return;
-      if (pastes.take(chatKey(chat), message.author.id, found.address, Date.now()) > 0) return;
+      if (pastes.take(chatKey(chat), message.authorId, found.address, Date.now()) > 0) return;
       const text = found.address;
       // In the channel's queue with its commands; a paste past its cap is not answered, as a paste is no question.
       const offer = queue.offer(chatKey(chat), async () => {
-        const reply = await dispatcher.run('token', { kind: 'text', text }, { chat, userId: message.author.id, isManager: async () => false });
+        const reply = await dispatcher.run('token', { kind: 'text', text }, { chat, userId: message.authorId, isManager: async () => false });
         // A pasted address that is not a token stays unanswered: the paste was not a question.
         if (reply.errorId !== null || reply.ephemeral) return;
         const { body, files } = messageBody(renderCardMessage(reply.card, reply.buttons));

@@ -3,18 +3,27 @@
  * test/store/discordGatewayProcesses.test.ts): the real discord.js against the fake Discord. A
  * session another connection opened and left without closing is RESUMEd (no IDENTIFY), and the
  * client becomes ready and takes events; a session of another shard count is not used; one Discord
- * refuses is forgotten and the shard identifies. Then the pieces: the writes' pace, and the
- * IDENTIFY line of a bucket.
+ * refuses is forgotten and the shard identifies. The whole chat on a resumed session answers
+ * commands and pasted addresses (its servers are not in discord.js's cache). Then the pieces: the
+ * writes' pace, and the IDENTIFY line of a bucket.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Events, type Client } from 'discord.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import type { GatewayCoordination, GatewaySession } from '../../../src/chats/discord/gatewayCoordination';
 import { ClusterIdentifyThrottler } from '../../../src/chats/discord/identifyThrottler';
 import { SessionWrites } from '../../../src/chats/discord/sessionWrites';
-import { createDiscordClient } from '../../../src/chats/discord/start';
+import { createDiscordClient, startDiscordChat } from '../../../src/chats/discord/start';
+import { serverMessageOf } from '../../../src/chats/discord/serverMessages';
+import { Dispatcher } from '../../../src/dispatch/dispatcher';
+import { loadCommands } from '../../../src/dispatch/registry';
 import { createLogger, silentLogger } from '../../../src/log';
+import { openSqliteStore } from '../../../src/store/sqliteStore';
 import { FakeDiscord, nextSnowflake, snowflakeInShard } from '../../support/discord/fakeDiscord';
+import { startTestMarket } from '../../support/market';
 
 const TOKEN = 'MTEwMDAwMDAwMDAwMDAwMDAxMA.GsessX.sharedSessionsTestToken0123456';
 const APP_ID = nextSnowflake();
@@ -133,6 +142,62 @@ describe('a shared session, with the real discord.js', () => {
     expect(coordination.written[0]).toBeNull();
     expect(coordination.sessions.get(0)?.sessionId).toBe(fake.latestSession(0));
     expect(refused.guilds.cache.has(GUILD)).toBe(true);
+  });
+});
+
+describe('the chat on a resumed session', () => {
+  it('answers commands and pasted addresses, though its servers are not in discord.js’s cache', async () => {
+    const market = await startTestMarket();
+    const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-resumed-'));
+    const store = openSqliteStore(join(dir, 'tokenwatch.db'));
+    const fake = await FakeDiscord.start({ appId: APP_ID, token: TOKEN, guilds: [{ id: GUILD, name: 'Server', channels: [{ id: CHANNEL, name: 'general' }] }] });
+    try {
+      const coordination = new MemoryCoordination();
+      coordination.sessions.set(0, await leftSession(fake, 0, 1));
+      const dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query: market.query }, actionKeys: store.actionKeys, logger: silentLogger });
+      const chat = await startDiscordChat({ token: TOKEN, appId: APP_ID, restApi: fake.restApi, dispatcher, store, logger: silentLogger, detectAddresses: true, shards: { ids: [0], count: 1 }, gateway: coordination });
+      try {
+        expect(fake.resumeLog.map((seen) => seen.resumed)).toEqual([true]);
+        expect(fake.identifyLog).toHaveLength(1);
+        expect(chat.client.guilds.cache.size).toBe(0);
+        expect(chat.shards().map((shard) => shard.state)).toEqual(['ready']);
+
+        const token = market.listing.tokens[0]?.address ?? '';
+        const title = (await market.query.token(token)).title;
+        const answer = await fake.answerTo(fake.slashCommand('token', { address: token }, { guildId: GUILD, channelId: CHANNEL }));
+        expect((answer.body.embeds as Array<{ title: string }>)[0]?.title).toBe(title);
+
+        const pasted = fake.postMessage(GUILD, CHANNEL, token);
+        await fake.until(() => fake.channelMessages(CHANNEL).length > 0, 15_000, 'the answer to the pasted address');
+        expect(fake.channelMessages(CHANNEL)[0]?.body.message_reference).toMatchObject({ message_id: pasted });
+      } finally {
+        await chat.stop();
+      }
+    } finally {
+      await fake.close();
+      await store.close();
+      await market.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe('serverMessageOf', () => {
+  const author = { id: '42', username: 'someone' };
+  it('reads a server message from its raw event, and nothing else', () => {
+    expect(serverMessageOf({ op: 0, t: 'MESSAGE_CREATE', s: 3, d: { id: '1', channel_id: '2', guild_id: '3', content: 'gm', author } })).toEqual({
+      id: '1',
+      channelId: '2',
+      guildId: '3',
+      authorId: '42',
+      byBot: false,
+      content: 'gm',
+    });
+    expect(serverMessageOf({ op: 0, t: 'MESSAGE_CREATE', d: { id: '1', channel_id: '2', guild_id: '3', content: 'gm', author: { ...author, bot: true } } })?.byBot).toBe(true);
+    // A direct message, another event, or something that is not one at all.
+    expect(serverMessageOf({ op: 0, t: 'MESSAGE_CREATE', d: { id: '1', channel_id: '2', content: 'gm', author } })).toBeNull();
+    expect(serverMessageOf({ op: 0, t: 'GUILD_CREATE', d: { id: '3' } })).toBeNull();
+    expect(serverMessageOf(null)).toBeNull();
   });
 });
 
