@@ -221,8 +221,9 @@ function dockerignoreProblems(repository: Repository): string[] {
 /**
  * docker-compose.yml, by structure (no YAML parser is among the dependencies): a service built from
  * this folder with an env_file, the image's volume as a named volume declared at the top level, a
- * stop grace period longer than the bot's shutdown timeout, and a PostgreSQL service ready to be
- * uncommented.
+ * stop grace period longer than the bot's shutdown timeout, and a PostgreSQL service and a
+ * several-processes example (watchers and a gateway, README "Running several processes") ready to
+ * be uncommented.
  */
 function composeProblems(repository: Repository): string[] {
   const text = repository.compose;
@@ -240,6 +241,8 @@ function composeProblems(repository: Repository): string[] {
   const grace = /^ {4}stop_grace_period: (\S+)/m.exec(text)?.[1];
   if (grace === undefined || seconds(grace) <= DEFAULT_SHUTDOWN_TIMEOUT_S) problems.push(`stop_grace_period (${grace ?? 'unset'}) is not above the bot's shutdown timeout of ${DEFAULT_SHUTDOWN_TIMEOUT_S} s`);
   if (!/^ {2}# postgres:\s*$/m.test(text) || !/^ {2}# {3}image: postgres:/m.test(text)) problems.push('no commented PostgreSQL service');
+  // The several-processes example: watchers that send, and a gateway, each with its roles.
+  if (!/^ {2}# {5}TOKENWATCH_ROLES: watcher,sender\s*$/m.test(text) || !/^ {2}# {5}TOKENWATCH_ROLES: discord,telegram\s*$/m.test(text)) problems.push('no commented several-processes example');
   return problems;
 }
 
