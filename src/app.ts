@@ -45,6 +45,7 @@ import { Metrics } from './ops/metrics';
 import { startOps } from './ops/start';
 import { createClusterMember, POLLER_LEASE, senderLease, type ClusterMember } from './cluster/member';
 import { PostgresStore } from './store/postgres/postgresStore';
+import { PgDiscordGateway } from './store/postgres/pgDiscordGateway';
 import { isPlatform, type Platform } from './model/chat';
 
 export interface AppOptions {
@@ -288,7 +289,9 @@ export async function startApp(options: AppOptions): Promise<App> {
       ...(metrics === null ? {} : { onAnswered: metrics.answered }),
     });
 
-    const chats = await startChats({ config, logger, dispatcher, store, roles: config.roles.set }, options.platforms ?? PLATFORM_CHATS, createConsoleChat(options.console, simulator, market.baseUrl));
+    // Several gateway processes pace their IDENTIFYs and share their sessions through the database.
+    const gateway = cluster !== null && pgStore !== null ? new PgDiscordGateway(pgStore.db) : null;
+    const chats = await startChats({ config, logger, dispatcher, store, roles: config.roles.set, gateway }, options.platforms ?? PLATFORM_CHATS, createConsoleChat(options.console, simulator, market.baseUrl));
     running = chats;
     shardIdsOf(() => chats.flatMap((chat) => chat.shards?.().map((shard) => shard.id) ?? []));
     closers.unshift(async () => {

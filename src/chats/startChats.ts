@@ -2,7 +2,7 @@
  * The chats the bot talks through, started once the commands and the store are ready. Each
  * platform is one starter: it returns null when it is not configured (no token), else a running
  * chat with its alert sender. With no platform configured, the console chat runs instead, so a
- * fresh checkout answers at once.
+ * fresh checkout answers at once (not in one of several processes, where a watcher runs no chat).
  *
  * Adding a platform is adding its name to PLATFORMS (src/model/chat.ts) and its starter to STARTERS
  * (src/chats/<platform>/start.ts): a name without a starter does not compile.
@@ -16,6 +16,7 @@ import { PLATFORMS, type Platform } from '../model/chat';
 import type { Role } from '../model/roles';
 import type { Store } from '../store/store';
 import { discordChat } from './discord/chatStarter';
+import type { GatewayCoordination } from './discord/gatewayCoordination';
 import { telegramChat } from './telegram/chatStarter';
 
 export interface ChatDeps {
@@ -28,6 +29,8 @@ export interface ChatDeps {
    * platform's role; with `sender` alone it starts only what sends alerts (no gateway, no updates).
    */
   roles: ReadonlySet<Role>;
+  /** Several gateway processes: IDENTIFY pacing and shared sessions through the database (Discord). */
+  gateway?: GatewayCoordination | null;
 }
 
 export interface RunningChat {
@@ -71,7 +74,9 @@ export async function startChats(deps: ChatDeps, platforms: readonly ChatStarter
       const chat = await start(deps);
       if (chat !== null) running.push(chat);
     }
-    if (running.length === 0) {
+    // One of several processes (TOKENWATCH_ROLES) never falls back to the console: a watcher needs
+    // no chat, and a console reading a service's empty standard input would end the process.
+    if (running.length === 0 && !deps.config.roles.clustered) {
       const chat = await fallback(deps);
       if (chat !== null) running.push(chat);
     }
