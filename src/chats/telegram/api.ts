@@ -2,15 +2,16 @@
  * The grammY bot as TokenWatch uses it: pointed at the configured Bot API server, with Telegram's
  * pace kept on every message it sends, and a capped retry of what Telegram asks to be retried.
  *
- * Order matters: the throttle is installed first and auto-retry second, so auto-retry wraps the
- * throttle and a retried call queues again behind the chat's pace.
+ * Order matters: the pace is installed first and auto-retry second, so auto-retry wraps the pace
+ * and a retried call waits again for the chat's next slot.
  *
- * The throttle (transformer-throttler, over Bottleneck) applies only to what Telegram counts as
- * messages — sends and edits — not to getChatMember, answerCallbackQuery or getUpdates, which
- * would otherwise wait a second behind a chat's alerts. Its settings keep a small margin under
- * Telegram's published limits, because Telegram counts arrivals and a request's time on the wire
- * varies: 29.4 messages a second overall (one every 34 ms, evenly, never a burst of 30 at the turn
- * of a second), one a second and a bit in a chat, and 20 a minute in a group.
+ * The pace (sendSlots.ts: each message waits for a time it reserved, which keeps every limit when
+ * it leaves) applies only to what Telegram counts as messages — sends and edits — not to
+ * getChatMember, answerCallbackQuery or getUpdates, which would otherwise wait a second behind a
+ * chat's alerts. Its settings keep a small margin under Telegram's published limits, because
+ * Telegram counts arrivals and a request's time on the wire varies: 29.4 messages a second overall
+ * (one every 34 ms, evenly, never a burst of 30 at the turn of a second), one a second and a bit in
+ * a chat, and 20 a minute in a group.
  *
  * Auto-retry waits out a 429's retry_after only up to `maxRetryDelaySeconds` (Telegram has
  * answered hours): past it, the error comes back to the caller, and delivery reschedules that
@@ -18,9 +19,9 @@
  * are not retried here (the plugin would retry them forever); delivery and the runner retry.
  */
 import { autoRetry } from '@grammyjs/auto-retry';
-import { apiThrottler, type APIThrottlerOptions } from '@grammyjs/transformer-throttler';
 import { Bot, type Context, type Transformer } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
+import { SendSlots } from './sendSlots';
 
 /** Methods Telegram counts against a chat's and the bot's sending limits. */
 export const PACED_METHODS: ReadonlySet<string> = new Set([
@@ -59,30 +60,41 @@ export interface TelegramBotOptions {
   pace?: TelegramPace;
   /** Bot info known beforehand (tests and restarts skip a getMe). */
   botInfo?: UserFromGetMe;
-  /** Installed first, so it sees every HTTP answer under the throttle and the retries (requestCounts.ts). */
+  /** Installed first, so it sees every HTTP answer under the pace and the retries (requestCounts.ts). */
   innermost?: Transformer;
 }
 
 export const DEFAULT_MAX_RETRY_DELAY_SECONDS = 30;
 
-export function throttlerOptions(pace: TelegramPace): APIThrottlerOptions {
-  return {
-    global: { maxConcurrent: null, minTime: pace.overallMinMs },
-    group: {
-      maxConcurrent: 1,
-      minTime: pace.perChatMinMs,
-      reservoir: pace.perGroup,
-      reservoirRefreshAmount: pace.perGroup,
-      reservoirRefreshInterval: pace.groupWindowMs,
-    },
-    out: { maxConcurrent: 1, minTime: pace.perChatMinMs },
-  };
+/** Resolves at `at` (epoch ms), or rejects when `signal` aborts first. */
+/** What a grammY transformer is given to abort with (its own AbortSignal type). */
+type Abort = Parameters<Transformer>[3];
+
+function waitUntil(at: number, signal: Abort): Promise<void> {
+  const delay = at - Date.now();
+  if (delay <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const done = (): void => {
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    };
+    const timer = setTimeout(done, delay);
+    const aborted = (): void => {
+      clearTimeout(timer);
+      reject(new Error("aborted while waiting for Telegram's pace"));
+    };
+    signal?.addEventListener('abort', aborted, { once: true });
+  });
 }
 
-/** The throttle, for paced methods only. */
+/** The pace (sendSlots.ts), for paced methods only: each waits for the slot it reserved, then goes. */
 export function pacedTransformer(pace: TelegramPace = DEFAULT_PACE): Transformer {
-  const throttle = apiThrottler(throttlerOptions(pace));
-  return (prev, method, payload, signal) => (PACED_METHODS.has(method) ? throttle(prev, method, payload, signal) : prev(method, payload, signal));
+  const slots = new SendSlots(pace);
+  return async (prev, method, payload, signal) => {
+    const chatId = PACED_METHODS.has(method) && payload !== undefined && payload !== null && 'chat_id' in payload ? String(payload.chat_id) : null;
+    if (chatId !== null) await waitUntil(slots.reserve(chatId), signal);
+    return prev(method, payload, signal);
+  };
 }
 
 export function createTelegramBot(options: TelegramBotOptions): Bot<Context> {

@@ -34,8 +34,13 @@ function targetOf(chat: ChatRef, chatId = chat.chatId): SendTarget {
 
 export class TelegramAlertSender implements AlertSender {
   readonly platform = 'telegram' as const;
-  /** Telegram allows 30 messages a second overall but one a second per chat: 32 chats at once keep the overall pace (the throttler holds it to the limits). */
-  readonly concurrency = 32;
+  /**
+   * Telegram allows 30 messages a second overall but one a second per chat, so a chat's alerts go
+   * out a second apart and the overall pace needs many chats at once. Every chat of a delivery
+   * round (200 rows) at once: each waits for its own slot (sendSlots.ts) without holding a
+   * connection, the slots keep the limits, and no round ends with a few slow chats alone.
+   */
+  readonly concurrency = 200;
   /** Chats Telegram asked to wait, until epoch ms. */
   private readonly waitUntil = new Map<string, number>();
   private readonly now: () => number;
