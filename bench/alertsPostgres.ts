@@ -63,7 +63,7 @@ function spread(values: readonly number[], digits: number): string {
 }
 
 /** The alerts section's follows (bench/alertFeed.ts's writeFollows), written many at a time. */
-async function writeFollows(store: BenchStore, tokens: readonly string[]): Promise<number> {
+export async function writeFollows(store: BenchStore, tokens: readonly string[]): Promise<number> {
   const started = performance.now();
   const options = { events: [], minUsd: 0, thresholdPct: 10, side: 'both' as const };
   const follows: NewFollow[] = [];

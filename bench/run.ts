@@ -33,6 +33,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   telegram: async () => (await import('./telegram')).benchTelegram,
   lookup: async () => (await import('./lookup')).benchLookup,
   hostile: async () => (await import('./hostile')).benchHostile,
+  cluster: async () => (await import('./cluster')).benchCluster,
 };
 
 function mb(bytes: number): string {

@@ -1,0 +1,72 @@
+/**
+ * One watcher process of the cluster bench (bench/cluster.ts), forked by it: the watcher as a
+ * `TOKENWATCH_ROLES=watcher` process runs it (src/cluster/member.ts over PostgreSQL, the stream
+ * client as shipped, the watcher with the member's scope), against the bench's feeder. It answers
+ * the bench's `status` asks over IPC with what it processed, its partitions and its subscriptions,
+ * and stops on `stop`. No chat and no REST: the figures are the watchers' own.
+ */
+import { createClusterMember } from '../src/cluster/member';
+import { silentLogger } from '../src/log';
+import { openPostgresStore } from '../src/store/postgres/postgresStore';
+import { createWatcher } from '../src/watch/watcher';
+import { shippedStreamClient } from './alertFeed';
+
+export interface WatcherReport {
+  type: 'status';
+  processed: number;
+  rows: number;
+  partitions: number;
+  subscriptions: number;
+  queued: number;
+  joined: boolean;
+}
+
+async function main(): Promise<void> {
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? '';
+  const wsUrl = process.env.BENCH_WS_URL ?? '';
+  const store = await openPostgresStore(databaseUrl, { logger: silentLogger });
+  const { streams } = shippedStreamClient(wsUrl);
+  const member = createClusterMember({ store, databaseUrl, roles: new Set(['watcher']), senderPlatforms: [], poller: false, info: () => ({}), logger: silentLogger });
+  const watcher = createWatcher({ store, streams, logger: silentLogger, scope: member.scope });
+  await watcher.start();
+  await member.start({
+    async partitionsChanged(_change, inPartitions) {
+      watcher.forgetWhere(inPartitions);
+      await watcher.resync();
+    },
+    async followsChanged(address) {
+      await watcher.resync(address ?? undefined);
+    },
+    outboxReady: () => undefined,
+    leaseChanged: async () => undefined,
+  });
+  process.on('message', (message: { type: string }) => {
+    if (message.type === 'status') {
+      const status = watcher.status();
+      const report: WatcherReport = {
+        type: 'status',
+        processed: status.processed,
+        rows: status.rows,
+        partitions: member.coordinator.partitions().length,
+        subscriptions: Object.values(status.subscriptions).reduce((sum, count) => sum + count, 0),
+        queued: status.queued,
+        joined: member.joined(),
+      };
+      process.send?.(report);
+    } else if (message.type === 'stop') {
+      void (async () => {
+        await member.stop();
+        await watcher.close();
+        await streams.close();
+        await store.close();
+        process.exit(0);
+      })();
+    }
+  });
+  process.send?.({ type: 'ready' });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`cluster bench watcher failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
