@@ -38,6 +38,7 @@ async function main(): Promise<void> {
       await watcher.resync(address ?? undefined);
     },
     outboxReady: () => undefined,
+    digestsChanged: async () => undefined,
     leaseChanged: async () => undefined,
   });
   process.on('message', (message: { type: string }) => {

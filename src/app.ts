@@ -280,7 +280,19 @@ export async function startApp(options: AppOptions): Promise<App> {
     const commands = await loadCommands();
     const dispatcher = new Dispatcher({
       commands,
-      services: { query: new QueryService(client), follows, status, chatSettings: store.chats, digests },
+      // With several processes the watchlists are written by the senders: a change here tells them.
+      services: {
+        query: new QueryService(client),
+        follows,
+        status,
+        chatSettings: store.chats,
+        digests: {
+          changed: async () => {
+            cluster?.digestsChanged();
+            if (roles.has('sender')) await digests.changed();
+          },
+        },
+      },
       actionKeys: store.actionKeys,
       logger,
       now,
@@ -348,6 +360,7 @@ export async function startApp(options: AppOptions): Promise<App> {
           await watcher.resync(address ?? undefined);
         },
         outboxReady: () => delivery.notify(),
+        digestsChanged: () => (roles.has('sender') ? digests.changed() : Promise.resolve()),
         async leaseChanged(name, held) {
           if (name === POLLER_LEASE) {
             await Promise.all(pollers.map((poller) => (held ? poller.start() : poller.stop())));
@@ -367,7 +380,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     const ops =
       config.http === null || metrics === null
         ? null
-        : await startOps({ ...config.http, metrics, logger, parts: { store, market: client, streams, watcher, dispatcher, delivery, reconcile, chats, ...(cluster === null ? {} : { cluster: { joined: cluster.joined, processes: cluster.members } }) } });
+        : await startOps({ ...config.http, metrics, logger, parts: { store, market: client, streams, watcher, dispatcher, delivery, reconcile, chats, ...(cluster === null ? {} : { cluster: { joined: cluster.joined, processes: cluster.members }, chatsExpected: (['discord', 'telegram', 'sender'] as const).some((role) => roles.has(role)) }) } });
 
     const stop = async (): Promise<void> => {
       logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down');

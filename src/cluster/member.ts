@@ -11,9 +11,10 @@
  * - `telegram:poller` taken or lost: long polling starts or stops.
  *
  * Notes between processes: `follows` (a command changed the follows of an address, or a chat was
- * paused: every watcher re-reads them) and `outbox` (alerts were written: the senders wake). They
- * are a hurry-up only; a watcher still re-reads every follow every FOLLOWS_POLL_MS, and delivery
- * polls the outbox, so a note lost costs a delay, never an alert.
+ * paused: every watcher re-reads them), `outbox` (alerts were written: the senders wake) and
+ * `digests` (a daily watchlist was set: the senders, which write them, schedule again). They are a
+ * hurry-up only; every FOLLOWS_POLL_MS a watcher still re-reads every follow and a sender the
+ * watchlists, and delivery polls the outbox, so a note lost costs a delay, never an alert.
  */
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -40,6 +41,7 @@ export function senderLease(platform: Platform): string {
 const Note = z.discriminatedUnion('topic', [
   z.object({ from: z.string(), topic: z.literal('follows'), address: z.string().max(100).nullable() }),
   z.object({ from: z.string(), topic: z.literal('outbox') }),
+  z.object({ from: z.string(), topic: z.literal('digests') }),
 ]);
 type Note = z.infer<typeof Note>;
 
@@ -51,6 +53,8 @@ export interface MemberParts {
   followsChanged(address: string | null): Promise<void>;
   /** Alerts were written by another process, or this one took a sender lease. */
   outboxReady(): void;
+  /** A chat's daily watchlist was set or turned off in another process. */
+  digestsChanged(): Promise<void>;
   /** A named lease taken or lost. */
   leaseChanged(name: string, held: boolean): Promise<void>;
 }
@@ -79,6 +83,7 @@ export interface ClusterMember {
   /** Tells the other processes. Never throws: a note is a hurry-up only. */
   followsChanged(address: string | null): void;
   outboxWritten(): void;
+  digestsChanged(): void;
   holds(name: string): boolean;
   members(): Promise<ProcessView[]>;
   /** Whether this process holds its member lease: it takes part in the bot now. */
@@ -131,6 +136,7 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
     }
     if (note.from === owner || parts === null) return;
     if (note.topic === 'outbox') parts.outboxReady();
+    else if (note.topic === 'digests') void parts.digestsChanged().catch((error: unknown) => log.warn({ reason: errorText(error) }, 'rescheduling the daily watchlists after a note failed'));
     else void parts.followsChanged(note.address).catch((error: unknown) => log.warn({ reason: errorText(error) }, 'resync after a note failed'));
   };
 
@@ -147,18 +153,22 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
       listener = listen(options.databaseUrl, log, heard, () => {
         // Notes may have been missed while the listener was away.
         void given.followsChanged(null).catch(() => undefined);
+        void given.digestsChanged().catch(() => undefined);
         given.outboxReady();
       });
       await listener.ready;
       await coordinator.start();
-      if (options.roles.has('watcher')) {
-        poll = setInterval(() => void given.followsChanged(null).catch(() => undefined), FOLLOWS_POLL_MS);
-        poll.unref();
-      }
+      // The safety net under the notes: follows and watchlist schedules read again now and then.
+      poll = setInterval(() => {
+        if (options.roles.has('watcher')) void given.followsChanged(null).catch(() => undefined);
+        if (options.roles.has('sender')) void given.digestsChanged().catch(() => undefined);
+      }, FOLLOWS_POLL_MS);
+      poll.unref();
       log.info({ owner, roles: [...options.roles], partitions: coordinator.partitions().length, leases: wanted.filter((name) => coordinator.holds(name)) }, 'joined the bot as one of its processes');
     },
     followsChanged: (address) => send({ from: owner, topic: 'follows', address }),
     outboxWritten: () => send({ from: owner, topic: 'outbox' }),
+    digestsChanged: () => send({ from: owner, topic: 'digests' }),
     holds: (name) => coordinator.holds(name),
     members: () => coordinator.members(),
     joined: () => coordinator.holds(memberLease(owner)),

@@ -28,6 +28,8 @@ export interface ReadinessChat {
 export interface ReadinessSources {
   store: { chats: Pick<Store['chats'], 'pausedCount'> };
   chats: () => readonly ReadinessChat[];
+  /** False for a process that runs no chat (one of several, with the watcher role alone): the chats check then passes. Default true. */
+  chatsExpected?: boolean;
   streams: () => StreamStatus;
   storeTimeoutMs?: number;
   /**
@@ -62,7 +64,7 @@ export function createReadiness(sources: ReadinessSources): Readiness {
   const timeoutMs = sources.storeTimeoutMs ?? STORE_CHECK_TIMEOUT_MS;
   return async () => {
     const store = await storeCheck(sources.store, timeoutMs);
-    const checks: ReadinessReport['checks'] = { store, chats: chatsCheck(sources.chats()), streams: streamsCheck(sources.streams().sockets) };
+    const checks: ReadinessReport['checks'] = { store, chats: sources.chatsExpected === false ? { ok: true, connected: [] } : chatsCheck(sources.chats()), streams: streamsCheck(sources.streams().sockets) };
     if (sources.cluster !== undefined) checks.cluster = await clusterCheck(sources.cluster, store.ok);
     const notReady = (['store', 'chats', 'streams', 'cluster'] as const).filter((name) => checks[name] !== undefined && !checks[name].ok);
     return { ready: notReady.length === 0, notReady, checks };

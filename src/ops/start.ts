@@ -27,6 +27,8 @@ export interface OpsParts {
   chats: readonly RunningChat[];
   /** This process as one of several; absent when it runs the bot alone. */
   cluster?: ReadinessSources['cluster'];
+  /** False when this process runs no chat (roles without discord, telegram or sender). */
+  chatsExpected?: boolean;
 }
 
 /** A running chat's platform, when its name is one (the console's is). */
@@ -57,7 +59,7 @@ export function watchParts(metrics: Metrics, parts: OpsParts): void {
 /** The server on `host:port`, serving `metrics` (already watching the parts) and the parts' readiness. */
 export function serveOps(options: { host: string; port: number; metrics: Metrics; parts: OpsParts; logger: Logger }): Promise<OpsServer> {
   const { parts } = options;
-  const readiness = createReadiness({ store: parts.store, chats: () => parts.chats, streams: () => parts.streams.status(), ...(parts.cluster === undefined ? {} : { cluster: parts.cluster }) });
+  const readiness = createReadiness({ store: parts.store, chats: () => parts.chats, streams: () => parts.streams.status(), ...(parts.cluster === undefined ? {} : { cluster: parts.cluster }), ...(parts.chatsExpected === undefined ? {} : { chatsExpected: parts.chatsExpected }) });
   return startOpsServer({ host: options.host, port: options.port, readiness, metrics: () => options.metrics.scrape(), logger: options.logger });
 }
 

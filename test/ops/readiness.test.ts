@@ -78,4 +78,22 @@ describe('readiness', () => {
     const late = await createReadiness({ store: silent, chats: () => [consoleChat], streams: streams([]), storeTimeoutMs: 50 })();
     expect(late.checks.store).toEqual({ ok: false, reason: 'the store did not answer a query within 0.05 s' });
   });
+
+  it('with several processes, lists every process and is not ready while this one holds no member lease', async () => {
+    const s = store();
+    let joined = false;
+    const processes = [{ owner: 'a:1:x', roles: ['watcher', 'sender'], partitions: 256, shards: [], leases: ['sender:telegram'], renewedAgoMs: 800, streams: { sockets: 1, open: 1, subscriptions: 12 } }];
+    const check = createReadiness({ store: s, chats: () => [consoleChat], streams: streams([]), cluster: { joined: () => joined, processes: async () => processes } });
+    expect(await check()).toMatchObject({ ready: false, notReady: ['cluster'], checks: { cluster: { ok: false, processes } } });
+    joined = true;
+    expect(await check()).toMatchObject({ ready: true, checks: { cluster: { ok: true, processes } } });
+    await s.close();
+  });
+
+  it('passes the chats check for a process that runs no chat (a watcher alone)', async () => {
+    const s = store();
+    expect((await createReadiness({ store: s, chats: () => [], streams: streams([]) })()).notReady).toEqual(['chats']);
+    expect(await createReadiness({ store: s, chats: () => [], chatsExpected: false, streams: streams([]) })()).toMatchObject({ ready: true, checks: { chats: { ok: true } } });
+    await s.close();
+  });
 });
