@@ -17,8 +17,8 @@
  *   Telegram's 30 messages a second (goal ≥ 0.95), and the 429s answered (goal none).
  */
 import { spawn, fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -105,6 +105,24 @@ class WatcherProcess {
   }
 }
 
+/** The machine's CPU time, busy and all, in clock ticks since boot (Linux's /proc/stat); null elsewhere. */
+function cpuTicks(): { busy: number; total: number } | null {
+  try {
+    const fields = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((sum, value) => sum + value, 0);
+    // idle and iowait are the 4th and 5th.
+    return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total };
+  } catch {
+    return null;
+  }
+}
+
+/** How busy every core together was between two readings, 0–1. */
+function busyShare(before: ReturnType<typeof cpuTicks>, after: ReturnType<typeof cpuTicks>): number | null {
+  if (before === null || after === null || after.total === before.total) return null;
+  return (after.busy - before.busy) / (after.total - before.total);
+}
+
 async function reports(watchers: readonly WatcherProcess[]): Promise<WatcherReport[]> {
   return Promise.all(watchers.map((watcher) => watcher.status()));
 }
@@ -121,8 +139,9 @@ async function settled(feeder: Feeder, watchers: readonly WatcherProcess[]): Pro
   );
 }
 
-/** One blast of FRAMES frames, taken by the watchers together: frames a second, to the last committed. */
-async function throughput(feeder: Feeder, watchers: readonly WatcherProcess[]): Promise<number> {
+/** One blast of FRAMES frames, taken by the watchers together: frames a second, to the last committed, and how busy the machine's cores were. */
+async function throughput(feeder: Feeder, watchers: readonly WatcherProcess[]): Promise<{ rate: number; busy: number | null }> {
+  const cpuBefore = cpuTicks();
   const processed = async (): Promise<{ processed: number; queued: number }> => {
     const all = await reports(watchers);
     return { processed: all.reduce((sum, report) => sum + report.processed, 0), queued: all.reduce((sum, report) => sum + report.queued, 0) };
@@ -133,7 +152,7 @@ async function throughput(feeder: Feeder, watchers: readonly WatcherProcess[]): 
     const now = await processed();
     return now.processed - before >= FRAMES && now.queued === 0;
   }, 'the watchers to process every frame');
-  return FRAMES / ((now() - startedAt) / 1000);
+  return { rate: FRAMES / ((now() - startedAt) / 1000), busy: busyShare(cpuBefore, cpuTicks()) };
 }
 
 async function benchWatchers(databaseUrl: string): Promise<Row[]> {
@@ -158,6 +177,8 @@ async function benchWatchers(databaseUrl: string): Promise<Row[]> {
   const wsUrl = `ws://127.0.0.1:${String(port)}`;
   const one: number[] = [];
   const two: number[] = [];
+  const busyOne: number[] = [];
+  const busyTwo: number[] = [];
   const failovers: number[] = [];
   try {
     progress('cluster: one watcher process');
@@ -165,14 +186,18 @@ async function benchWatchers(databaseUrl: string): Promise<Row[]> {
     await until(() => settled(feeder, [first]), 'one watcher holding every partition');
     for (let round = 0; round < ROUNDS; round++) {
       progress(`cluster: one watcher, round ${round + 1} of ${ROUNDS}`);
-      one.push(await throughput(feeder, [first]));
+      const measured = await throughput(feeder, [first]);
+      one.push(measured.rate);
+      if (measured.busy !== null) busyOne.push(measured.busy);
     }
     progress('cluster: two watcher processes');
     let second = await start();
     await until(() => settled(feeder, [first, second]), 'two watchers sharing the partitions');
     for (let round = 0; round < ROUNDS; round++) {
       progress(`cluster: two watchers, round ${round + 1} of ${ROUNDS}`);
-      two.push(await throughput(feeder, [first, second]));
+      const measured = await throughput(feeder, [first, second]);
+      two.push(measured.rate);
+      if (measured.busy !== null) busyTwo.push(measured.busy);
     }
     for (let round = 0; round < ROUNDS; round++) {
       progress(`cluster: failover, round ${round + 1} of ${ROUNDS}`);
@@ -194,11 +219,17 @@ async function benchWatchers(databaseUrl: string): Promise<Row[]> {
   recordResult('alert_events_per_s_two_watchers', median(two), 'events/s');
   recordResult('alert_two_vs_one_watcher_ratio', ratio, 'ratio');
   recordResult('failover_s', median(failovers), 's');
+  if (busyOne.length > 0) recordResult('cluster_cpu_busy_one_watcher', median(busyOne), 'share of all cores');
+  if (busyTwo.length > 0) recordResult('cluster_cpu_busy_two_watchers', median(busyTwo), 'share of all cores');
   recordResult('failover_s_max', Math.max(...failovers), 's');
   return [
     { what: `cluster: frame → outbox row, one watcher process (median of ${ROUNDS}, min–max)`, figure: `${spread(one, 0)} events/s` },
     { what: `cluster: the same, two watcher processes sharing the partitions`, figure: `${spread(two, 0)} events/s` },
     { what: 'cluster: two watchers over one (goal ≥ 1.6)', figure: ratio.toFixed(2) },
+    {
+      what: `cluster: the machine's ${availableParallelism()} cores busy during the blasts (feeder, PostgreSQL and watchers together), one watcher and two`,
+      figure: busyOne.length === 0 ? 'not read' : `${(median(busyOne) * 100).toFixed(0)}% and ${(median(busyTwo) * 100).toFixed(0)}%`,
+    },
     { what: `cluster: failover, SIGKILL of a watcher → its subscriptions live on the other (median of ${ROUNDS}, min–max; goal ≤ 15)`, figure: `${spread(failovers, 1)} s` },
   ];
 }
