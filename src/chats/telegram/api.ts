@@ -21,7 +21,9 @@
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot, type Context, type Transformer } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
-import { SendSlots } from './sendSlots';
+import { DEFAULT_PACE, SendSlots, type TelegramPace } from './sendSlots';
+
+export { DEFAULT_PACE, type TelegramPace } from './sendSlots';
 
 /** Methods Telegram counts against a chat's and the bot's sending limits. */
 export const PACED_METHODS: ReadonlySet<string> = new Set([
@@ -37,17 +39,6 @@ export const PACED_METHODS: ReadonlySet<string> = new Set([
   'editMessageReplyMarkup',
 ]);
 
-export interface TelegramPace {
-  /** Smallest gap between two messages, all chats together (ms). */
-  overallMinMs: number;
-  /** Smallest gap between two messages to one chat (ms). */
-  perChatMinMs: number;
-  /** Messages to one group per `groupWindowMs`. */
-  perGroup: number;
-  groupWindowMs: number;
-}
-
-export const DEFAULT_PACE: TelegramPace = { overallMinMs: 34, perChatMinMs: 1_020, perGroup: 20, groupWindowMs: 60_500 };
 
 export interface TelegramBotOptions {
   token: string;

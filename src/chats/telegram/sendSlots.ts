@@ -13,9 +13,20 @@
  * Reservations to one chat are in the order asked, so a chat's messages keep their order; the bot's
  * slots are filled earliest first, so a chat waiting for its own gap does not hold back the others.
  */
-import type { TelegramPace } from './api';
+/** Telegram's limits as the bot keeps them, each with a small margin (api.ts says why these figures). */
+export interface TelegramPace {
+  /** Smallest gap between two messages, all chats together (ms). */
+  overallMinMs: number;
+  /** Smallest gap between two messages to one chat (ms). */
+  perChatMinMs: number;
+  /** Messages to one group per `groupWindowMs`. */
+  perGroup: number;
+  groupWindowMs: number;
+}
 
-/** Forgotten once this far in the past: a chat's next slot, a group's window. */
+export const DEFAULT_PACE: TelegramPace = { overallMinMs: 34, perChatMinMs: 1_020, perGroup: 20, groupWindowMs: 60_500 };
+
+/** Reservations between two sweeps of what is past: chats whose next slot has come, groups whose window is over. */
 const PRUNE_EVERY = 1_000;
 
 export class SendSlots {
