@@ -82,7 +82,9 @@ export class PgActionKeys implements ActionKeyStore {
     return judgePress(rows[0], chat, now);
   }
 
+  /** After the inserts under way: a key issued before the prune is there for it to see. */
   async prune(now: Date): Promise<number> {
+    await this.settled();
     const { rowCount } = await this.db.query({ text: 'DELETE FROM action_keys WHERE expires_at <= $1', values: [now.getTime()] });
     return rowCount ?? 0;
   }
