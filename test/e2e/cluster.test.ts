@@ -324,11 +324,18 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     rounds += 1;
     await until(async () => (await partitionsByOwner()).get(fourthOwner) === 256, 'the awake watcher taking the stalled one’s partitions', 60_000);
     await allDelivered('round 4 delivered while a watcher is stalled');
+    // Stalled for 20 s in all, twice its leases' time: what it held has long moved on.
+    await until(() => Date.now() - stalledAt >= 20_000, 'the stall to last 20 s', 30_000);
     const stalledForS = (Date.now() - stalledAt) / 1000;
+    const linesBeforeWaking = standby.lines().length;
     standby.child.kill('SIGCONT');
-    // Awake, it finds its leases gone, takes its share again, and the market moves once more.
+    // Awake, it finds its leases gone (its own clock says so before the database does), lets its
+    // partitions go, and takes a share again; what it had read meanwhile is not written.
+    await until(() => /"lost":[1-9]/.test(standby.lines().slice(linesBeforeWaking)), 'the woken watcher letting its partitions go');
     await until(async () => ((await partitionsByOwner()).get(standbyOwner) ?? 0) > 0, 'the woken watcher taking a share again', 60_000);
     await until(() => sim.streams.subscriptionCount('token-feed') === tokens.length, 'each token subscribed once after the stall');
+    const { rows: afterWaking } = await db.query<{ address: string; snapshot: string }>('SELECT address, snapshot FROM token_state WHERE address = ANY($1)', [tokens]);
+    for (const row of afterWaking) expect((JSON.parse(row.snapshot) as { riskStatus: string }).riskStatus, row.address).toBe(sim.market.token(row.address)?.riskStatus);
     flipAll();
     rounds += 1;
     await allDelivered('round 5 delivered after the stall');
