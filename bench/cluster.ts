@@ -16,7 +16,7 @@
  *   holding the lease, to the local Bot API that enforces Telegram's limits; the rate achieved over
  *   Telegram's 30 messages a second (goal ≥ 0.95), and the 429s answered (goal none).
  */
-import { spawn, fork, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +29,7 @@ import { startSimulator } from '../src/simulator/server';
 import { openPostgresStore } from '../src/store/postgres/postgresStore';
 import { startBotApi } from '../test/support/telegram/botApi';
 import { TELEGRAM_LIMITS } from '../test/support/telegram/pace';
-import { tsNode } from '../test/support/processes';
+import { startBotProcess } from '../test/support/processes';
 import { Feeder, SCALE, TOKENS, frameTemplates, progress, tokenAddresses } from './alertFeed';
 import { writeFollows } from './alertsPostgres';
 import type { WatcherReport } from './clusterWatcher';
@@ -256,21 +256,14 @@ async function benchSenders(databaseUrl: string): Promise<Row[]> {
     await store.outbox.add(alerts, new Date());
     progress(`cluster: ${alerts.length} alerts waiting; two sender processes`);
     for (let i = 0; i < Number(process.env.BENCH_CLUSTER_SENDERS ?? 2); i++) {
-      const [command, args] = tsNode('src/main.ts');
-      const child = spawn(command, args, {
-        cwd: dir,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: dir,
-          TOKENWATCH_ROLES: 'sender',
-          DATABASE_URL: databaseUrl,
-          TELEGRAM_BOT_TOKEN: TG_TOKEN,
-          TELEGRAM_API_ROOT: api.apiRoot,
-          TMDS_BASE_URL: sim.baseUrl,
-          TMDS_API_KEY: 'bench-key',
-          LOG_LEVEL: process.env.BENCH_CLUSTER_LOG ?? 'warn',
-        },
-        stdio: ['ignore', 'ignore', 'inherit'],
+      const { child } = startBotProcess(dir, {
+        TOKENWATCH_ROLES: 'sender',
+        DATABASE_URL: databaseUrl,
+        TELEGRAM_BOT_TOKEN: TG_TOKEN,
+        TELEGRAM_API_ROOT: api.apiRoot,
+        TMDS_BASE_URL: sim.baseUrl,
+        TMDS_API_KEY: 'bench-key',
+        LOG_LEVEL: 'warn',
       });
       children.push(child);
     }

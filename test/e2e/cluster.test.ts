@@ -13,7 +13,7 @@
  * delivered (Telegram has no idempotency key); those are counted apart, and each must straddle
  * the kill. Discord posts each alert once: a repeated send carries the same nonce.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ import type { RunningSimulator } from '../../src/simulator/server';
 import { FakeDiscord, MANAGE_CHANNELS, nextSnowflake } from '../support/discord/fakeDiscord';
 import '../support/postgres/provided';
 import { freshDatabase } from '../support/postgres/databases';
-import { tsNode } from '../support/processes';
+import { startBotProcess } from '../support/processes';
 import { startBotApi, type FakeBotApi, type TestChat, type TestUser } from '../support/telegram/botApi';
 import { KEY, quietSimulator } from './harness';
 
@@ -66,34 +66,25 @@ async function freePort(): Promise<number> {
 }
 
 function startBot(name: string, roles: string, extra: Record<string, string> = {}): Bot {
-  const [command, args] = tsNode('src/main.ts');
-  const child = spawn(command, args, {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      TOKENWATCH_ROLES: roles,
-      DATABASE_URL: databaseUrl,
-      TELEGRAM_BOT_TOKEN: TG_TOKEN,
-      TELEGRAM_API_ROOT: api.apiRoot,
-      DISCORD_TOKEN: DC_TOKEN,
-      DISCORD_APP_ID: APP_ID,
-      DISCORD_GUILD_ID: GUILD,
-      DISCORD_REST_API: discord.restApi,
-      TMDS_BASE_URL: sim.baseUrl,
-      TMDS_WS_URL: sim.wsUrl,
-      TMDS_API_KEY: KEY,
-      // Reconciliation at start, on gaining partitions and after reconnects only: the test decides when the market changes.
-      RECONCILE_CRON: '0 0 1 1 *',
-      TMDS_CACHE_TTL: 'token-data=0',
-      LOG_LEVEL: 'info',
-      ...extra,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const started = startBotProcess(dir, {
+    TOKENWATCH_ROLES: roles,
+    DATABASE_URL: databaseUrl,
+    TELEGRAM_BOT_TOKEN: TG_TOKEN,
+    TELEGRAM_API_ROOT: api.apiRoot,
+    DISCORD_TOKEN: DC_TOKEN,
+    DISCORD_APP_ID: APP_ID,
+    DISCORD_GUILD_ID: GUILD,
+    DISCORD_REST_API: discord.restApi,
+    TMDS_BASE_URL: sim.baseUrl,
+    TMDS_WS_URL: sim.wsUrl,
+    TMDS_API_KEY: KEY,
+    // Reconciliation at start, on gaining partitions and after reconnects only: the test decides when the market changes.
+    RECONCILE_CRON: '0 0 1 1 *',
+    TMDS_CACHE_TTL: 'token-data=0',
+    LOG_LEVEL: 'info',
+    ...extra,
   });
-  let lines = '';
-  child.stderr?.on('data', (chunk: Buffer) => (lines += chunk.toString()));
-  const bot: Bot = { name, child, lines: () => lines, exit: new Promise((resolve) => child.on('close', (code) => resolve(code))) };
+  const bot: Bot = { name, child: started.child, lines: started.stderr, exit: started.exit };
   bots.add(bot);
   return bot;
 }

@@ -5,7 +5,6 @@
  * restart on the same file every chat has had each alert exactly once. A send that never ends is
  * cut off by SHUTDOWN_TIMEOUT, and goes out after the restart; a second SIGTERM exits at once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator/server';
 import { openSqliteStore } from '../../src/store/sqliteStore';
-import { tsNode } from '../support/processes';
+import { startBotProcess, type BotProcess } from '../support/processes';
 import { startBotApi, type FakeBotApi } from '../support/telegram/botApi';
 import { KEY, quietSimulator } from './harness';
 
@@ -64,11 +63,7 @@ class SendGate {
   }
 }
 
-interface Bot {
-  child: ChildProcess;
-  stderr: () => string;
-  exit: Promise<number | null>;
-}
+type Bot = BotProcess;
 
 let sim: RunningSimulator;
 let api: FakeBotApi;
@@ -124,28 +119,18 @@ async function follow(addresses: string[]): Promise<void> {
 
 /** `npm start` on Telegram and the simulator, logging at debug (the watcher's baselines are debug lines). */
 function startBot(env: Record<string, string> = {}): Bot {
-  const [command, args] = tsNode('src/main.ts');
-  const child = spawn(command, args, {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: dir,
-      TELEGRAM_BOT_TOKEN: TOKEN,
-      TELEGRAM_API_ROOT: apiRoot,
-      TMDS_BASE_URL: sim.baseUrl,
-      TMDS_WS_URL: sim.wsUrl,
-      TMDS_API_KEY: KEY,
-      DATABASE_PATH: join(dir, 'bot.db'),
-      RECONCILE_CRON: '0 0 1 1 *',
-      TMDS_CACHE_TTL: 'token-data=0',
-      LOG_LEVEL: 'debug',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const bot = startBotProcess(dir, {
+    TELEGRAM_BOT_TOKEN: TOKEN,
+    TELEGRAM_API_ROOT: apiRoot,
+    TMDS_BASE_URL: sim.baseUrl,
+    TMDS_WS_URL: sim.wsUrl,
+    TMDS_API_KEY: KEY,
+    DATABASE_PATH: join(dir, 'bot.db'),
+    RECONCILE_CRON: '0 0 1 1 *',
+    TMDS_CACHE_TTL: 'token-data=0',
+    LOG_LEVEL: 'debug',
+    ...env,
   });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const bot: Bot = { child, stderr: () => stderr, exit: new Promise((resolve) => child.on('close', (code) => resolve(code))) };
   running.add(bot);
   return bot;
 }

@@ -4,7 +4,7 @@
  * signal sent to the child reaches the program at once. The loader is named by its absolute path,
  * so a child may run in a temporary directory of its own.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -41,4 +41,21 @@ export function runToEnd(command: string, args: string[], options: { input: stri
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.input);
   });
+}
+
+export interface BotProcess {
+  child: ChildProcess;
+  /** Its standard error so far: the bot's JSON log lines. */
+  stderr: () => string;
+  /** Resolves with its exit code when it has exited. */
+  exit: Promise<number | null>;
+}
+
+/** `npm start` (src/main.ts) as a process of its own in `cwd`, with only PATH, HOME and `env` set. */
+export function startBotProcess(cwd: string, env: Record<string, string>): BotProcess {
+  const [command, args] = tsNode('src/main.ts');
+  const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return { child, stderr: () => stderr, exit: new Promise((resolve) => child.on('close', (code) => resolve(code))) };
 }
