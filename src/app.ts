@@ -2,16 +2,22 @@
  * The bot wired once, in the order each part needs the one before it:
  *
  *   settings → market data (the service, checked once, or the built-in simulator) → store
- *   (DATABASE_URL or DATABASE_PATH) → live streams → watcher → commands (dispatcher) → chats → delivery
- *   → reconciliation → the operators' HTTP server (HTTP_PORT: health, readiness, metrics)
+ *   (DATABASE_URL or DATABASE_PATH) → live streams → this process's part of a bot of several
+ *   (TOKENWATCH_ROLES, src/cluster/) → watcher → commands (dispatcher) → chats → delivery
+ *   → reconciliation → joining the other processes → the operators' HTTP server (HTTP_PORT:
+ *   health, readiness, metrics)
+ *
+ * The roles decide what runs: without the watcher role the watcher holds no partition and
+ * subscribes nothing; without the sender role delivery has no sender; without a chat's role its
+ * starter makes only its alert sender, or nothing. Unset, every role runs, as one process.
  *
  * On the simulator, every reply and every alert is marked "simulated data" on its way to a chat
  * (src/cards/simulatedData.ts), so simulated prices never pass for real ones.
  *
  * Every part takes its neighbours as arguments, so a test starts the whole bot in-process with a
  * temporary database and the simulator, or any part alone. `stop()` takes it down in the other
- * order: no new commands, no new alerts, sends under way finished (for SHUTDOWN_TIMEOUT at most),
- * sockets and the database closed.
+ * order: leases given back, no new commands, no new alerts, sends under way finished (for
+ * SHUTDOWN_TIMEOUT at most), sockets and the database closed.
  */
 import { randomBytes } from 'node:crypto';
 import { alertCardWithChart } from './alerts/alertCard';
@@ -43,10 +49,11 @@ import { createWatcher, type Watcher } from './watch/watcher';
 import type { OpsServer } from './ops/httpServer';
 import { Metrics } from './ops/metrics';
 import { startOps } from './ops/start';
-import { createClusterMember, POLLER_LEASE, senderLease, type ClusterMember } from './cluster/member';
+import { createClusterMember, senderLease, type ClusterMember } from './cluster/member';
+import { memberParts } from './cluster/parts';
 import { PostgresStore } from './store/postgres/postgresStore';
 import { PgDiscordGateway } from './store/postgres/pgDiscordGateway';
-import { isPlatform, type Platform } from './model/chat';
+import type { Platform } from './model/chat';
 
 export interface AppOptions {
   config: Config;
@@ -80,6 +87,12 @@ export interface App {
   /** Resolves when a chat ended by itself (the console at the end of its input). */
   ended: Promise<void>;
   stop(): Promise<void>;
+}
+
+/** A watcher's stream sockets as the other processes see them in /status: sockets, open ones, subscriptions. */
+function streamFigures(streams: StreamClient): { sockets: number; open: number; subscriptions: number } {
+  const sockets = streams.status().sockets;
+  return { sockets: sockets.length, open: sockets.filter((socket) => socket.state === 'open').length, subscriptions: sockets.reduce((sum, socket) => sum + socket.subscriptions, 0) };
 }
 
 /** Runs `close` steps in order, each even when one before it failed; the first failure is thrown at the end. */
@@ -156,8 +169,6 @@ export async function startApp(options: AppOptions): Promise<App> {
   const { config, logger } = options;
   const now = options.now ?? (() => new Date());
   const closers: Array<() => Promise<unknown> | undefined> = [];
-  let shardIdsOf = (_ids: () => number[]): void => undefined;
-  let streamFigures = (): { sockets: number; open: number; subscriptions: number } | null => null;
   try {
     let simulator: RunningSimulator | null = null;
     let market = config.market;
@@ -198,31 +209,6 @@ export async function startApp(options: AppOptions): Promise<App> {
     const store = await openStore(config, { logger });
     closers.unshift(() => store.close());
 
-    // Several processes (TOKENWATCH_ROLES): each takes its share under leases in PostgreSQL.
-    const roles = config.roles.set;
-    let cluster: ClusterMember | null = null;
-    const pgStore = store instanceof PostgresStore ? store : null;
-    if (config.roles.clustered) {
-      if (pgStore === null || config.databaseUrl === null) throw new Error('TOKENWATCH_ROLES needs DATABASE_URL');
-      const senderPlatforms = [...(config.telegram === null ? [] : (['telegram'] as const)), ...(config.discord === null ? [] : (['discord'] as const))];
-      let shardIds = (): number[] => [];
-      cluster = createClusterMember({
-        store: pgStore,
-        databaseUrl: config.databaseUrl,
-        roles,
-        senderPlatforms,
-        poller: roles.has('telegram') && config.telegram !== null && config.telegram.webhook === null,
-        // The others read these for /status and /readyz: this process's shards and, as a watcher, its streams.
-        info: () => ({ shards: shardIds(), pid: process.pid, streams: roles.has('watcher') ? streamFigures() : null }),
-        logger,
-      });
-      shardIdsOf = (ids) => {
-        shardIds = ids;
-      };
-      const member = cluster;
-      closers.unshift(() => member.stop());
-    }
-
     // Every stream socket is an open file; the built-in simulator's end of it is one more.
     const { limit: openFiles, maxSockets } = openFilesAtStart(logger, simulated ? 2 : 1);
     const streams = new StreamClient({
@@ -235,10 +221,33 @@ export async function startApp(options: AppOptions): Promise<App> {
       ...(maxSockets === null ? {} : { maxSockets }),
     });
     closers.unshift(() => streams.close());
-    streamFigures = () => {
-      const sockets = streams.status().sockets;
-      return { sockets: sockets.length, open: sockets.filter((socket) => socket.state === 'open').length, subscriptions: sockets.reduce((sum, socket) => sum + socket.subscriptions, 0) };
-    };
+    // The chats start after the commands they serve; /status and the other processes read their shards once they run.
+    let running: readonly RunningChat[] = [];
+    // Several processes (TOKENWATCH_ROLES): each takes its share under leases in PostgreSQL.
+    const roles = config.roles.set;
+    let cluster: ClusterMember | null = null;
+    const pgStore = store instanceof PostgresStore ? store : null;
+    if (config.roles.clustered) {
+      if (pgStore === null || config.databaseUrl === null) throw new Error('TOKENWATCH_ROLES needs DATABASE_URL');
+      const senderPlatforms = [...(config.telegram === null ? [] : (['telegram'] as const)), ...(config.discord === null ? [] : (['discord'] as const))];
+      cluster = createClusterMember({
+        store: pgStore,
+        databaseUrl: config.databaseUrl,
+        roles,
+        senderPlatforms,
+        poller: roles.has('telegram') && config.telegram !== null && config.telegram.webhook === null,
+        // The others read these for /status and /readyz: this process's shards and, as a watcher, its streams.
+        info: () => ({
+          shards: running.flatMap((chat) => chat.shards?.().map((shard) => shard.id) ?? []),
+          pid: process.pid,
+          streams: roles.has('watcher') ? streamFigures(streams) : null,
+        }),
+        logger,
+      });
+      const member = cluster;
+      closers.unshift(() => member.stop());
+    }
+
     const watcher = createWatcher({
       store,
       streams,
@@ -259,8 +268,6 @@ export async function startApp(options: AppOptions): Promise<App> {
       await watcher.resync(address ?? undefined);
     };
     const follows = new FollowService({ store, logger, resync, room: streamRoom({ store, streams, openFiles }) });
-    // The chats start after the commands they serve; /status reads their shards once they run.
-    let running: readonly RunningChat[] = [];
     const status = createStatusSource({
       store,
       streams: () => streams.status(),
@@ -305,7 +312,6 @@ export async function startApp(options: AppOptions): Promise<App> {
     const gateway = cluster !== null && pgStore !== null ? new PgDiscordGateway(pgStore.db) : null;
     const chats = await startChats({ config, logger, dispatcher, store, roles: config.roles.set, gateway }, options.platforms ?? PLATFORM_CHATS, createConsoleChat(options.console, simulator, market.baseUrl));
     running = chats;
-    shardIdsOf(() => chats.flatMap((chat) => chat.shards?.().map((shard) => shard.id) ?? []));
     closers.unshift(async () => {
       await Promise.allSettled(chats.map((chat) => chat.stop()));
     });
@@ -343,37 +349,10 @@ export async function startApp(options: AppOptions): Promise<App> {
     delivery.start();
     // With several processes, the daily watchlists are written where alerts are sent (a second sender writing one is skipped by its event key).
     if (roles.has('sender')) await digests.start();
+    // Joins the bot's other processes: its first partitions and leases are taken before it goes on.
     if (cluster !== null && pgStore !== null) {
-      const member = cluster;
-      const shared = pgStore;
       const pollers = chats.flatMap((chat) => (chat.poller === undefined ? [] : [chat.poller]));
-      await member.start({
-        async partitionsChanged(change, inPartitions) {
-          // Another process may have written these targets since this one last held them.
-          watcher.forgetWhere(inPartitions);
-          await watcher.resync();
-          if (change.gained.length > 0) await reconcile.runNow();
-        },
-        async followsChanged(address) {
-          if (address === null) shared.follows.forgetAll();
-          else shared.follows.forget(address);
-          await watcher.resync(address ?? undefined);
-        },
-        outboxReady: () => delivery.notify(),
-        digestsChanged: () => (roles.has('sender') ? digests.changed() : Promise.resolve()),
-        async leaseChanged(name, held) {
-          if (name === POLLER_LEASE) {
-            await Promise.all(pollers.map((poller) => (held ? poller.start() : poller.stop())));
-            return;
-          }
-          const platform = name.slice('sender:'.length);
-          if (held && name.startsWith('sender:') && isPlatform(platform)) {
-            const taken = await shared.outbox.takeOverClaims(platform);
-            if (taken > 0) logger.info({ platform, rows: taken }, 'sender lease taken: alerts the previous sender had claimed are sent from here');
-            delivery.notify();
-          }
-        },
-      });
+      await cluster.start(memberParts({ roles, store: pgStore, watcher, reconcile, delivery, digests, pollers, logger }));
     }
 
     // Throws OpsServerError (the port taken…): main prints its one line.

@@ -1,14 +1,9 @@
 /**
- * This process as one member of a bot of several (TOKENWATCH_ROLES over one PostgreSQL), wired to
- * the parts app.ts made: the coordinator's leases (coordinator.ts), LISTEN/NOTIFY between the
- * processes (src/store/postgres/pgNotify.ts), and what each lease change means here:
- *
- * - partitions gained or lost: the watcher forgets what it held of them (another process may have
- *   written them since), re-reads its targets, subscribes and unsubscribes, and a reconciliation
- *   reads the gained ones at once;
- * - `sender:<platform>` taken: the claims a dead or stalled sender left on that platform's rows are
- *   taken over, and delivery drains; lost: delivery stops sending for that platform;
- * - `telegram:poller` taken or lost: long polling starts or stops.
+ * This process as one member of a bot of several (TOKENWATCH_ROLES over one PostgreSQL): its
+ * coordinator of leases (coordinator.ts), the leases it wants by its roles (`sender:<platform>`,
+ * `telegram:poller`), LISTEN/NOTIFY between the processes (src/store/postgres/pgNotify.ts), and the
+ * watcher's scope. What a lease change or a note means to this process's parts is parts.ts's; a
+ * sender that lost its lease stops at once because delivery asks `holds()` before each message.
  *
  * Notes between processes: `follows` (a command changed the follows of an address, or a chat was
  * paused: every watcher re-reads them), `outbox` (alerts were written: the senders wake) and

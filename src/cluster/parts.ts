@@ -1,0 +1,63 @@
+/**
+ * What each lease change and each note from another process means in this one (member.ts hears
+ * them; app.ts hands over the parts it made):
+ *
+ * - partitions gained or lost: the watcher forgets what it held of them (another process may have
+ *   written them since), re-reads its targets (subscribing and unsubscribing), and a
+ *   reconciliation reads the gained ones at once;
+ * - follows changed elsewhere: the store's cached followers of that address are dropped and the
+ *   watcher re-reads them;
+ * - alerts written elsewhere: delivery drains; a watchlist set elsewhere: the senders schedule again;
+ * - `sender:<platform>` taken: the claims a dead or stalled sender left on the platform's rows are
+ *   taken over, and delivery drains; `telegram:poller` taken or lost: long polling starts or stops.
+ */
+import type { Delivery } from '../delivery/delivery';
+import type { DailyDigests } from '../jobs/dailyDigest';
+import type { ReconcileJob } from '../jobs/reconcile';
+import type { Logger } from '../log';
+import { isPlatform } from '../model/chat';
+import type { Role } from '../model/roles';
+import type { PostgresStore } from '../store/postgres/postgresStore';
+import type { Watcher } from '../watch/watcher';
+import { POLLER_LEASE, type MemberParts } from './member';
+
+export interface LocalParts {
+  roles: ReadonlySet<Role>;
+  store: PostgresStore;
+  watcher: Pick<Watcher, 'forgetWhere' | 'resync'>;
+  reconcile: Pick<ReconcileJob, 'runNow'>;
+  delivery: Pick<Delivery, 'notify'>;
+  digests: Pick<DailyDigests, 'changed'>;
+  /** Telegram's long polling, started and stopped under the poller lease. */
+  pollers: ReadonlyArray<{ start(): Promise<void>; stop(): Promise<void> }>;
+  logger: Logger;
+}
+
+export function memberParts(local: LocalParts): MemberParts {
+  const { watcher, store, delivery } = local;
+  return {
+    async partitionsChanged(change, inPartitions) {
+      watcher.forgetWhere(inPartitions);
+      await watcher.resync();
+      if (change.gained.length > 0) await local.reconcile.runNow();
+    },
+    async followsChanged(address) {
+      if (address === null) store.follows.forgetAll();
+      else store.follows.forget(address);
+      await watcher.resync(address ?? undefined);
+    },
+    outboxReady: () => delivery.notify(),
+    digestsChanged: () => (local.roles.has('sender') ? local.digests.changed() : Promise.resolve()),
+    async leaseChanged(name, held) {
+      if (name === POLLER_LEASE) {
+        await Promise.all(local.pollers.map((poller) => (held ? poller.start() : poller.stop())));
+        return;
+      }
+      const platform = name.slice('sender:'.length);
+      if (!held || !name.startsWith('sender:') || !isPlatform(platform)) return;
+      const taken = await store.outbox.takeOverClaims(platform);
+      if (taken > 0) local.logger.info({ platform, rows: taken }, 'sender lease taken: alerts the previous sender had claimed are sent from here');
+      delivery.notify();
+    },
+  };
+}
