@@ -402,6 +402,8 @@ function readRoles(text: string, postgres: boolean, telegram: TelegramConfig | n
     set.add(part);
   }
   if (!postgres) {
+    // Every role named is the default spelled out: one process, as with the variable unset.
+    if (set.size === ROLES.length) return { set: ALL_ROLES, clustered: false };
     throw new ConfigError('TOKENWATCH_ROLES', 'needs DATABASE_URL: with the SQLite file one process runs every role, so leave TOKENWATCH_ROLES unset (several processes share one PostgreSQL)');
   }
   if (set.has('telegram') && telegram?.webhook != null && telegram.webhook.secret === null) {

@@ -254,9 +254,11 @@ describe('TOKENWATCH_ROLES', () => {
     expect(roles.clustered).toBe(true);
   });
 
-  it('refuses a role it does not know, and any roles without DATABASE_URL', () => {
+  it('refuses a role it does not know, and a part of the roles without DATABASE_URL', () => {
     expect(() => loadConfig({ ...pg, TOKENWATCH_ROLES: 'watcher,poller' })).toThrow(/^Invalid configuration: TOKENWATCH_ROLES must be a comma-separated list of discord, telegram, watcher, sender \(got "poller"\)$/);
-    expect(() => loadConfig({ TOKENWATCH_ROLES: 'watcher,sender,discord,telegram' })).toThrow(/^Invalid configuration: TOKENWATCH_ROLES needs DATABASE_URL/);
+    expect(() => loadConfig({ TOKENWATCH_ROLES: 'watcher,sender' })).toThrow(/^Invalid configuration: TOKENWATCH_ROLES needs DATABASE_URL/);
+    // Every role on SQLite is the default spelled out: one process.
+    expect(loadConfig({ TOKENWATCH_ROLES: 'watcher,sender,discord,telegram' }).roles.clustered).toBe(false);
   });
 
   it('asks for one fixed webhook secret when several processes serve the Telegram webhook', () => {
