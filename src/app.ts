@@ -359,7 +359,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     const ops =
       config.http === null || metrics === null
         ? null
-        : await startOps({ ...config.http, metrics, logger, parts: { store, market: client, streams, watcher, dispatcher, delivery, reconcile, chats, ...(cluster === null ? {} : { cluster: { joined: cluster.joined, processes: cluster.members }, chatsExpected: (['discord', 'telegram', 'sender'] as const).some((role) => roles.has(role)) }) } });
+        : await startOps({ ...config.http, metrics, logger, parts: { store, market: client, streams, watcher, dispatcher, delivery, reconcile, chats, ...(cluster === null ? {} : { cluster: { joined: cluster.joined, processes: cluster.members, partitions: () => cluster.coordinator.partitions().length, holds: cluster.holds }, chatsExpected: (['discord', 'telegram', 'sender'] as const).some((role) => roles.has(role)) }) } });
 
     const stop = async (): Promise<void> => {
       logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down');

@@ -50,9 +50,21 @@ export interface MetricSources {
   platforms: () => readonly Platform[];
   /** Each running chat's requests to its platform's API, by status label. */
   platformRequests: () => ReadonlyArray<{ platform: Platform; statuses: Readonly<Record<string, number>> }>;
+  /** This process as one of several (TOKENWATCH_ROLES); absent when it runs the bot alone. */
+  cluster?: {
+    /** Watcher partitions it holds. */
+    partitions: () => number;
+    /** Whether it holds a named lease (`sender:telegram`…). */
+    holds: (lease: string) => boolean;
+    /** Live processes of the bot. */
+    processes: () => Promise<number>;
+  };
   /** Epoch ms; default Date.now. */
   now?: () => number;
 }
+
+/** The named leases a process may hold, as the lease metric's label: a fixed list. */
+const NAMED_LEASES = ['sender:telegram', 'sender:discord', 'telegram:poller'] as const;
 
 type Labels<L extends string> = Partial<Record<L, string>>;
 type Samples<L extends string> = Iterable<readonly [Labels<L>, number]>;
@@ -219,6 +231,14 @@ export class Metrics {
       ];
     });
     counter('reconcile_changes_total', 'Outbox rows the reconciliation added: changes the streams had not brought.', [], () => [[{}, sources.reconcile().rows]]);
+
+    const cluster = sources.cluster;
+    if (cluster === undefined) return;
+    gauge('cluster_partitions', 'Watcher partitions (of 256) this process holds.', [], () => [[{}, cluster.partitions()]]);
+    gauge('cluster_lease_held', 'Named leases this process holds (1) or not (0): a platform’s sender, Telegram’s poller.', ['lease'], () =>
+      NAMED_LEASES.map((lease) => [{ lease }, cluster.holds(lease) ? 1 : 0] as const),
+    );
+    gauge('cluster_processes', 'Live processes of the bot (member leases not run out).', [], async () => [[{}, await cluster.processes()]]);
   }
 
   /** The exposition text, and its content type. */

@@ -13,7 +13,7 @@ import { PLATFORMS, type Platform } from '../model/chat';
 import type { Store } from '../store/store';
 import type { Watcher } from '../watch/watcher';
 import { startOpsServer, type OpsServer } from './httpServer';
-import type { Metrics } from './metrics';
+import type { MetricSources, Metrics } from './metrics';
 import { createReadiness, type ReadinessSources } from './readiness';
 
 export interface OpsParts {
@@ -26,7 +26,7 @@ export interface OpsParts {
   reconcile: Pick<ReconcileJob, 'status'>;
   chats: readonly RunningChat[];
   /** This process as one of several; absent when it runs the bot alone. */
-  cluster?: ReadinessSources['cluster'];
+  cluster?: NonNullable<ReadinessSources['cluster']> & { partitions: () => number; holds: (lease: string) => boolean };
   /** False when this process runs no chat (roles without discord, telegram or sender). */
   chatsExpected?: boolean;
 }
@@ -34,6 +34,10 @@ export interface OpsParts {
 /** A running chat's platform, when its name is one (the console's is). */
 function platformOf(chat: RunningChat): Platform | null {
   return (PLATFORMS as readonly string[]).includes(chat.name) ? (chat.name as Platform) : null;
+}
+
+function clusterMetrics(cluster: NonNullable<OpsParts['cluster']>): NonNullable<MetricSources['cluster']> {
+  return { partitions: cluster.partitions, holds: cluster.holds, processes: async () => (await cluster.processes()).length };
 }
 
 /** Has `metrics` read each part's counters when scraped (once per Metrics). */
@@ -48,6 +52,7 @@ export function watchParts(metrics: Metrics, parts: OpsParts): void {
     reconcile: () => parts.reconcile.status(),
     store: parts.store,
     platforms: () => platforms,
+    ...(parts.cluster === undefined ? {} : { cluster: clusterMetrics(parts.cluster) }),
     platformRequests: () =>
       parts.chats.flatMap((chat) => {
         const platform = platformOf(chat);
@@ -59,7 +64,7 @@ export function watchParts(metrics: Metrics, parts: OpsParts): void {
 /** The server on `host:port`, serving `metrics` (already watching the parts) and the parts' readiness. */
 export function serveOps(options: { host: string; port: number; metrics: Metrics; parts: OpsParts; logger: Logger }): Promise<OpsServer> {
   const { parts } = options;
-  const readiness = createReadiness({ store: parts.store, chats: () => parts.chats, streams: () => parts.streams.status(), ...(parts.cluster === undefined ? {} : { cluster: parts.cluster }), ...(parts.chatsExpected === undefined ? {} : { chatsExpected: parts.chatsExpected }) });
+  const readiness = createReadiness({ store: parts.store, chats: () => parts.chats, streams: () => parts.streams.status(), ...(parts.cluster === undefined ? {} : { cluster: { joined: parts.cluster.joined, processes: parts.cluster.processes } }), ...(parts.chatsExpected === undefined ? {} : { chatsExpected: parts.chatsExpected }) });
   return startOpsServer({ host: options.host, port: options.port, readiness, metrics: () => options.metrics.scrape(), logger: options.logger });
 }
 

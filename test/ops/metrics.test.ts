@@ -146,6 +146,20 @@ describe('the metrics page', () => {
     expect(histogramCount(text, 'tokenwatch_reconcile_seconds')).toBe(1);
   });
 
+  it('with several processes, shows this one’s partitions and named leases, and the live processes', async () => {
+    const metrics = new Metrics({ defaults: false });
+    metrics.watch(sources({ cluster: { partitions: () => 128, holds: (lease) => lease === 'sender:telegram', processes: async () => 3 } }));
+    const families = parseMetrics(await page(metrics));
+    expect(sampleValue(families, 'tokenwatch_cluster_partitions')).toBe(128);
+    expect(sampleValue(families, 'tokenwatch_cluster_lease_held', { lease: 'sender:telegram' })).toBe(1);
+    expect(sampleValue(families, 'tokenwatch_cluster_lease_held', { lease: 'sender:discord' })).toBe(0);
+    expect(sampleValue(families, 'tokenwatch_cluster_processes')).toBe(3);
+    // One process alone has none of them.
+    const alone = new Metrics({ defaults: false });
+    alone.watch(sources());
+    expect(parseMetrics(await page(alone)).has('tokenwatch_cluster_partitions')).toBe(false);
+  });
+
   it('follows the parts between scrapes: a counter read again is the part’s new figure', async () => {
     let events = 1;
     const metrics = new Metrics({ defaults: false });
