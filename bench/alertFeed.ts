@@ -11,7 +11,9 @@ import { silentLogger } from '../src/log';
 import { StreamClient } from '../src/market/stream';
 import { raiseOpenFilesLimit, streamSocketsAllowed } from '../src/openFiles';
 import { startSimulator } from '../src/simulator/server';
-import type { Store } from '../src/store/store';
+import { performance } from 'node:perf_hooks';
+import type { Follow } from '../src/model/follow';
+import type { FollowRepository, NewFollow, Store } from '../src/store/store';
 
 export const API_KEY = 'bench-key';
 /** BENCH_ALERTS_SCALE (0–1, default 1) shrinks tokens, follows and frames alike, for a quick look while working on the path. */
@@ -72,6 +74,30 @@ export async function writeFollows(store: Store, tokens: readonly string[]): Pro
       now: new Date(),
     });
   }
+}
+
+/** A store as the bench fills it: many follows written at once. */
+export type BenchStore = Store & { follows: FollowRepository & { upsertMany(follows: readonly NewFollow[]): Promise<Array<{ follow: Follow; created: boolean }>> } };
+
+/** The same follows as writeFollows, written many at a time (both stores have upsertMany); resolves with the seconds it took. */
+export async function writeFollowsMany(store: BenchStore, tokens: readonly string[]): Promise<number> {
+  const started = performance.now();
+  const options = { events: [], minUsd: 0, thresholdPct: 10, side: 'both' as const };
+  const follows: NewFollow[] = [];
+  for (let index = 0; index < FOLLOWS; index++) {
+    const chat = Math.floor(index / FOLLOWS_PER_CHAT);
+    follows.push({
+      chat: { platform: 'telegram', chatId: String(1_000_000 + chat), threadId: null, scopeId: null },
+      kind: 'token',
+      address: tokens[(chat * FOLLOWS_PER_CHAT + (index % FOLLOWS_PER_CHAT)) % TOKENS] ?? '',
+      label: null,
+      options,
+      addedBy: 'bench',
+      now: new Date(),
+    });
+  }
+  for (let first = 0; first < follows.length; first += 10_000) await store.follows.upsertMany(follows.slice(first, first + 10_000));
+  return (performance.now() - started) / 1000;
 }
 
 /**

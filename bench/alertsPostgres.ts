@@ -20,12 +20,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { silentLogger } from '../src/log';
 import type { StreamEvent } from '../src/market/stream';
-import type { Follow } from '../src/model/follow';
 import { openPostgresStore } from '../src/store/postgres/postgresStore';
 import { openSqliteStore } from '../src/store/sqliteStore';
-import type { FollowRepository, NewFollow, StateCommitBatch, Store } from '../src/store/store';
+import type { StateCommitBatch } from '../src/store/store';
 import { createWatcher, type WatcherStreams } from '../src/watch/watcher';
-import { Feeder, FOLLOWS, FOLLOWS_PER_CHAT, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until } from './alertFeed';
+import { Feeder, FOLLOWS, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, writeFollowsMany, type BenchStore } from './alertFeed';
 import { benchPostgres } from './postgres';
 import { recordResult } from './results';
 import type { Row } from './run';
@@ -36,8 +35,6 @@ const ROUNDS = Number(process.env.BENCH_STORE_ROUNDS ?? 3);
 const PACE_PER_SECOND = 1_000;
 const PACE_SECONDS = 5;
 
-/** A store as the bench fills it: many follows written at once. */
-type BenchStore = Store & { follows: FollowRepository & { upsertMany(follows: readonly NewFollow[]): Promise<Array<{ follow: Follow; created: boolean }>> } };
 
 interface StoreRounds {
   rates: number[];
@@ -62,30 +59,10 @@ function spread(values: readonly number[], digits: number): string {
   return `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
 }
 
-/** The alerts section's follows (bench/alertFeed.ts's writeFollows), written many at a time. */
-export async function writeFollows(store: BenchStore, tokens: readonly string[]): Promise<number> {
-  const started = performance.now();
-  const options = { events: [], minUsd: 0, thresholdPct: 10, side: 'both' as const };
-  const follows: NewFollow[] = [];
-  for (let index = 0; index < FOLLOWS; index++) {
-    const chat = Math.floor(index / FOLLOWS_PER_CHAT);
-    follows.push({
-      chat: { platform: 'telegram', chatId: String(1_000_000 + chat), threadId: null, scopeId: null },
-      kind: 'token',
-      address: tokens[(chat * FOLLOWS_PER_CHAT + (index % FOLLOWS_PER_CHAT)) % TOKENS] ?? '',
-      label: null,
-      options,
-      addedBy: 'bench',
-      now: new Date(),
-    });
-  }
-  for (let first = 0; first < follows.length; first += 10_000) await store.follows.upsertMany(follows.slice(first, first + 10_000));
-  return (performance.now() - started) / 1000;
-}
 
 /** One store's rounds: its follows, its watcher started on them, then throughput and latency. */
 async function measure(label: string, store: BenchStore, feeder: Feeder, wsUrl: string, tokens: readonly string[]): Promise<StoreRounds> {
-  const followsSeconds = await writeFollows(store, tokens);
+  const followsSeconds = await writeFollowsMany(store, tokens);
   const sentAt = new Map<string, number>();
   const { streams } = shippedStreamClient(wsUrl);
   let latencies: number[] = [];

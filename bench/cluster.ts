@@ -30,8 +30,7 @@ import { openPostgresStore } from '../src/store/postgres/postgresStore';
 import { startBotApi } from '../test/support/telegram/botApi';
 import { TELEGRAM_LIMITS } from '../test/support/telegram/pace';
 import { startBotProcess } from '../test/support/processes';
-import { Feeder, SCALE, TOKENS, frameTemplates, progress, tokenAddresses } from './alertFeed';
-import { writeFollows } from './alertsPostgres';
+import { Feeder, SCALE, TOKENS, frameTemplates, progress, tokenAddresses, writeFollowsMany } from './alertFeed';
 import type { WatcherReport } from './clusterWatcher';
 import { benchPostgres } from './postgres';
 import { recordResult } from './results';
@@ -165,7 +164,7 @@ async function benchWatchers(databaseUrl: string): Promise<Row[]> {
   const store = await openPostgresStore(databaseUrl, { logger: silentLogger });
   try {
     progress(`cluster: ${(TOKENS * 10).toLocaleString('en-US')} follows`);
-    await writeFollows(store, tokens);
+    await writeFollowsMany(store, tokens);
   } finally {
     await store.close();
   }
