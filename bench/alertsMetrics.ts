@@ -29,7 +29,7 @@ import type { StateCommitBatch } from '../src/store/store';
 import { createWatcher, type WatcherStreams } from '../src/watch/watcher';
 import { API_KEY, Feeder, FOLLOWS, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, writeFollows } from './alertFeed';
 import { recordResult } from './results';
-import type { Row } from './run';
+import type { Row } from './section';
 
 const FRAMES = Math.round(50_000 * SCALE);
 const ALERT_EVERY = 10;

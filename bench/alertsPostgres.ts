@@ -27,7 +27,7 @@ import { createWatcher, type WatcherStreams } from '../src/watch/watcher';
 import { Feeder, FOLLOWS, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, writeFollowsMany, type BenchStore } from './alertFeed';
 import { benchPostgres } from './postgres';
 import { recordResult } from './results';
-import type { Row } from './run';
+import type { Row } from './section';
 
 const FRAMES = Math.round(50_000 * SCALE);
 const ALERT_EVERY = 10;

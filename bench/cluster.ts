@@ -34,7 +34,7 @@ import { Feeder, SCALE, TOKENS, frameTemplates, progress, tokenAddresses, writeF
 import type { WatcherReport } from './clusterWatcher';
 import { benchPostgres } from './postgres';
 import { recordResult } from './results';
-import type { Row } from './run';
+import type { Row } from './section';
 
 const ROUNDS = Number(process.env.BENCH_CLUSTER_ROUNDS ?? 3);
 const FRAMES = Math.round(50_000 * SCALE);

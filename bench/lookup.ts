@@ -34,7 +34,7 @@ import type { ActionKeyStore } from '../src/store/actionKeys';
 import { benchPostgres } from './postgres';
 import { freshSolUsdRate } from '../src/query/usdRate';
 import { recordResult } from './results';
-import type { Row } from './run';
+import type { Row } from './section';
 import { measureWakeCost } from './wakeCost';
 
 const API_KEY = 'bench-key';

@@ -9,7 +9,7 @@ import { silentLogger } from '../src/log';
 import { MarketClient } from '../src/market/client';
 import { QueryService } from '../src/query/service';
 import { startSimulator, type RunningSimulator } from '../src/simulator/server';
-import type { Row } from './run';
+import type { Row } from './section';
 
 const API_KEY = 'bench-key';
 const ROUNDS = 5;

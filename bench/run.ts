@@ -10,17 +10,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { recordResult, writeResults } from './results';
+import type { Row, Section } from './section';
 
-export interface Row {
-  what: string;
-  figure: string;
-}
-
-/**
- * A part of the bench: its rows for the printed table; figures for bench/results.json go through
- * recordResult. `npm run bench -- NAME…` runs only the sections named.
- */
-export type Section = () => Promise<Row[]>;
 
 /** Each section's code is loaded only when it runs. */
 const SECTIONS: Record<string, () => Promise<Section>> = {

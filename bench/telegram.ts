@@ -19,7 +19,7 @@ import { TelegramAlertSender } from '../src/chats/telegram/sender';
 import { silentLogger } from '../src/log';
 import { startBotApi } from '../test/support/telegram/botApi';
 import { TELEGRAM_LIMITS } from '../test/support/telegram/pace';
-import type { Row } from './run';
+import type { Row } from './section';
 import { recordResult } from './results';
 
 const CHATS = 200;
