@@ -135,7 +135,10 @@ interface Copy {
   text: string;
 }
 
-/** Alert messages per (chat, token) since the follows were made. */
+/** A risk-status alert names the change, "WARNING → DANGER" (in bold on Discord); the wallet's trade alerts do not. */
+const STATUS_CHANGE = /(SAFE|WARNING|DANGER)\W*→\W*(SAFE|WARNING|DANGER)/;
+
+/** Risk-status alert messages per (chat, token) since the follows were made. */
 function alertCopies(fromTelegram: number, fromDiscord: Map<string, number>): Map<string, Copy[]> {
   const copies = new Map<string, Copy[]>();
   const add = (key: string, copy: Copy): void => {
@@ -144,12 +147,13 @@ function alertCopies(fromTelegram: number, fromDiscord: Map<string, number>): Ma
     copies.set(key, list);
   };
   for (const message of api.sent.slice(fromTelegram)) {
-    if (message.edited) continue;
+    if (message.edited || !STATUS_CHANGE.test(message.text)) continue;
     for (const token of tokens) if (message.text.includes(symbolOf(token))) add(`telegram:${message.chatId}:${token}`, { at: message.at, text: message.text });
   }
   for (const channel of DC_CHANNELS) {
     for (const message of discord.channelMessages(channel).slice(fromDiscord.get(channel) ?? 0)) {
       const text = JSON.stringify(message.body.embeds ?? []);
+      if (!STATUS_CHANGE.test(text)) continue;
       for (const token of tokens) if (text.includes(symbolOf(token))) add(`discord:${channel}:${token}`, { at: Date.now(), text });
     }
   }
@@ -225,6 +229,9 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     await until(() => discord.commands.has(GUILD), 'the commands registered in the server');
 
     for (const group of groups) for (const token of tokens) api.sendText({ chat: group, from: admin, text: `/track token ${token} status` });
+    // One wallet too, so that each stream the watchers use is counted.
+    const wallet = sim.market.wallets()[0] as string;
+    api.sendText({ chat: groups[0] as TestChat, from: admin, text: `/track wallet ${wallet}` });
     for (const channel of DC_CHANNELS) {
       for (const token of tokens) {
         await discord.answerTo(discord.slashCommand('track', { address: token, events: 'status' }, { guildId: GUILD, channelId: channel, permissions: MANAGE_CHANNELS }, 'token'), WAIT_MS);
@@ -232,24 +239,32 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     }
     await until(async () => {
       const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM follows');
-      return rows[0]?.n === tokens.length * (groups.length + DC_CHANNELS.length);
+      return rows[0]?.n === tokens.length * (groups.length + DC_CHANNELS.length) + 1;
     }, 'every follow stored');
     // Every /track answered on Telegram (the answers name the token too, and must not count as alerts).
-    await until(() => groups.every((group) => api.messagesIn(group.id).length >= tokens.length), 'every /track answered');
+    await until(() => groups.every((group, index) => api.messagesIn(group.id).length >= tokens.length + (index === 0 ? 1 : 0)), 'every /track answered');
     // Every target subscribed once, by one of the two watchers, and its baseline stored.
     await until(() => sim.streams.subscriptionCount('token-feed') === tokens.length, 'one token-feed subscription per token');
+    await until(() => sim.streams.subscriptionCount('trades-live') === 1, 'one trades-live subscription for the wallet');
     await until(async () => {
       const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM token_state WHERE address = ANY($1)', [tokens]);
       return rows[0]?.n === tokens.length;
     }, 'a baseline for every token');
     expect(sim.streams.subscriptionCount('token-feed')).toBe(tokens.length);
+    expect(sim.streams.subscriptionCount('trades-live')).toBe(1);
+    expect(sim.streams.subscriptionCount('holders-live')).toBe(0);
 
     // Alerts are counted from here: the answers to /track came before.
     // /status, answered by the gateway process, counts the watchers' subscriptions and lists every process.
-    api.sendText({ chat: groups[0] as TestChat, from: admin, text: '/status' });
-    await until(() => api.messagesIn((groups[0] as TestChat).id).some((message) => message.text.includes('Processes (3)')), '/status listing the processes');
-    const status = api.messagesIn((groups[0] as TestChat).id).find((message) => message.text.includes('Processes (3)'))?.text ?? '';
-    expect(status).toContain(`${tokens.length} subscriptions, over 2 watchers`);
+    // Each process tells its figures when it renews its lease (every 3 s): /status is asked again until they are in.
+    const asking = groups[0] as TestChat;
+    await until(async () => {
+      const before = api.messagesIn(asking.id).length;
+      api.sendText({ chat: asking, from: admin, text: '/status' });
+      await until(() => api.messagesIn(asking.id).length > before, 'the answer to /status');
+      const answer = api.messagesIn(asking.id).at(-1)?.text ?? '';
+      return answer.includes('Processes (3)') && answer.includes(`${tokens.length + 1} subscriptions, over 2 watchers`);
+    }, '/status listing the processes and counting every subscription');
     const telegramFrom = api.sent.length;
     const discordFrom = new Map(DC_CHANNELS.map((channel) => [channel, discord.channelMessages(channel).length]));
     let rounds = 0;
@@ -282,7 +297,7 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     flipAll();
     rounds += 1;
     await until(async () => (await partitionsByOwner()).get(survivorOwner) === 256, 'the survivor holding every partition', 60_000);
-    await until(() => sim.streams.subscriptionCount('token-feed') === tokens.length, 'every token subscribed again');
+    await until(() => sim.streams.subscriptionCount('token-feed') === tokens.length && sim.streams.subscriptionCount('trades-live') === 1, 'every target subscribed again');
     const watcherFailoverS = (Date.now() - killedAt) / 1000;
     await allDelivered('round 2 delivered after the watcher kill');
 
@@ -290,7 +305,7 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     const third = startBot('watcher-3', 'watcher,sender');
     const thirdOwner = await joined(third);
     await until(async () => ((await partitionsByOwner()).get(thirdOwner) ?? 0) > 0 && ((await partitionsByOwner()).get(survivorOwner) ?? 0) < 256, 'the newcomer taking its share');
-    await until(() => sim.streams.subscriptionCount('token-feed') === tokens.length, 'each token subscribed once after the rebalance');
+    await until(() => sim.streams.subscriptionCount('token-feed') === tokens.length && sim.streams.subscriptionCount('trades-live') === 1, 'each target subscribed once after the rebalance');
     const senderHolder = (await leases()).find((row) => row.name === 'sender:telegram' && row.live)?.owner;
     expect([survivorOwner, thirdOwner]).toContain(senderHolder);
     const senderVictim = senderHolder === thirdOwner ? third : second;
@@ -324,7 +339,7 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     // partitions go, and takes a share again; what it had read meanwhile is not written.
     await until(() => /"lost":[1-9]/.test(standby.lines().slice(linesBeforeWaking)), 'the woken watcher letting its partitions go');
     await until(async () => ((await partitionsByOwner()).get(standbyOwner) ?? 0) > 0, 'the woken watcher taking a share again', 60_000);
-    await until(() => sim.streams.subscriptionCount('token-feed') === tokens.length, 'each token subscribed once after the stall');
+    await until(() => sim.streams.subscriptionCount('token-feed') === tokens.length && sim.streams.subscriptionCount('trades-live') === 1, 'each target subscribed once after the stall');
     const { rows: afterWaking } = await db.query<{ address: string; snapshot: string }>('SELECT address, snapshot FROM token_state WHERE address = ANY($1)', [tokens]);
     for (const row of afterWaking) expect((JSON.parse(row.snapshot) as { riskStatus: string }).riskStatus, row.address).toBe(sim.market.token(row.address)?.riskStatus);
     flipAll();
