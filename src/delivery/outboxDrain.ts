@@ -198,7 +198,9 @@ export class OutboxDrain {
 
   private async send(chat: ChatRef, unit: Unit): Promise<SendOutcome> {
     try {
-      return await this.deps.sender.send(chat, unit.card, unit.buttons, `tw${unit.ids[0] ?? 0}`);
+      // The key names exactly the rows the message carries: a digest sent again with one more row
+      // in it is another message, not a repeat of the first.
+      return await this.deps.sender.send(chat, unit.card, unit.buttons, `tw${unit.ids.join('.')}`);
     } catch (error) {
       // A sender should answer with an outcome; one that throws is treated as a passing failure.
       return { status: 'retry', afterMs: null, reason: error instanceof Error ? error.message : String(error) };

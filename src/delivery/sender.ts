@@ -22,9 +22,9 @@ export interface AlertSender {
    */
   readonly concurrency?: number;
   /**
-   * `key` names this message among every send of the bot (the outbox row it carries, a digest's
-   * first): the same key again is the same message sent again after a crash, which a platform
-   * that can tell (Discord's nonce) posts once.
+   * `key` names this message among every send of the bot (the outbox rows it carries): the same
+   * key again is the same message sent again after a crash, which a platform that can tell
+   * (Discord's nonce) posts once.
    */
   send(chat: ChatRef, card: Card, buttons: ActionButton[], key?: string): Promise<SendOutcome>;
 }

@@ -161,6 +161,20 @@ describe('delivery', () => {
     expect((await store.outbox.pending()).count).toBe(0);
   });
 
+  it('gives each message a send key naming exactly the rows it carries, a digest all of its own', async () => {
+    const telegram = new RecordingSender('telegram');
+    await commitAlerts(store, ['s1'], [chat('single')], clock.now());
+    await commitAlerts(store, ['d1', 'd2', 'd3', 'd4', 'd5', 'd6'], [chat('many')], clock.now());
+    const d = delivery([telegram], { digestThreshold: 5 });
+    await d.drain();
+    const [single] = telegram.sent.filter((s) => s.chat.chatId === 'single');
+    const [digest] = telegram.sent.filter((s) => s.chat.chatId === 'many');
+    expect(single?.key).toMatch(/^tw\d+$/);
+    // Six rows, six ids: the same digest sent again is the same key, one with a row more is not.
+    expect(digest?.key).toMatch(/^tw\d+(\.\d+){5}$/);
+    expect(new Set(digest?.key?.slice(2).split('.')).size).toBe(6);
+  });
+
   it('stopped in the middle, the store closed and reopened: nothing lost, nothing repeated', async () => {
     const first = new RecordingSender('telegram');
     const chats = Array.from({ length: 6 }, (_, i) => chat(`c${i}`));

@@ -23,6 +23,8 @@ export interface Sent {
   chat: ChatRef;
   card: Card;
   buttons: ActionButton[];
+  /** The send key delivery gave (the outbox rows the message carries). */
+  key?: string;
 }
 
 /**
@@ -37,8 +39,8 @@ export class RecordingSender implements AlertSender {
 
   constructor(readonly platform: Platform) {}
 
-  async send(to: ChatRef, card: Card, buttons: ActionButton[]): Promise<SendOutcome> {
-    const attempt = { chat: to, card, buttons };
+  async send(to: ChatRef, card: Card, buttons: ActionButton[], key?: string): Promise<SendOutcome> {
+    const attempt = { chat: to, card, buttons, ...(key === undefined ? {} : { key }) };
     this.attempts.push(attempt);
     if (this.gate !== null) await this.gate;
     const outcome = await this.answer(attempt);
