@@ -151,7 +151,8 @@ export function snapshotOfToken(token: Token, previous: TokenSnapshot | null, no
 }
 
 /** The token's `syncedAt` in epoch ms; null when absent or unreadable. */
-function syncedAtOf(token: Token): number | null {
+/** The token's `syncedAt` in epoch ms; null when absent or unreadable. */
+export function syncedAtOf(token: Token): number | null {
   if (token.syncedAt === null) return null;
   const time = Date.parse(token.syncedAt);
   return Number.isFinite(time) ? time : null;

@@ -27,7 +27,7 @@ export const RECONCILE_WALLET_BATCH = 50;
 export const DEFAULT_RECONCILE_CRON = '* * * * *';
 
 export interface ReconcileDeps {
-  watcher: Pick<Watcher, 'targets' | 'applyTokens' | 'applyWalletTrades' | 'onReconnect'>;
+  watcher: Pick<Watcher, 'targets' | 'applyTokens' | 'applyWalletTrades' | 'onReconnect' | 'mark'>;
   market: Pick<MarketClient, 'tokenBatch' | 'walletTrades'>;
   /** A node-cron expression (5 or 6 fields), in UTC; default every minute. */
   cron?: string;
@@ -70,8 +70,10 @@ export async function reconcileOnce(deps: Pick<ReconcileDeps, 'watcher' | 'marke
     tokenBatches.map(async (batch) => {
       result.requests += 1;
       try {
+        // Frames that come while the request is out keep their word over an answer of their second.
+        const readSince = deps.watcher.mark();
         const found = await deps.market.tokenBatch(batch);
-        applied.push(deps.watcher.applyTokens([...found.values()]));
+        applied.push(deps.watcher.applyTokens([...found.values()], readSince));
       } catch (error) {
         result.failures += 1;
         logger.warn({ tokens: batch.length, error: errorText(error) }, 'reconciliation could not read tokens; they wait for the next run');

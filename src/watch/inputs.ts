@@ -14,7 +14,16 @@ export type Input =
    * of it: every map of the watcher is keyed by that very string, so each lookup of a pushed frame
    * finds its key by identity rather than comparing 44 characters.
    */
-  | { type: 'token'; address: string; token: Token; snapshot: boolean }
+  | {
+      type: 'token';
+      address: string;
+      token: Token;
+      snapshot: boolean;
+      /** Pushed by the stream, or read by a reconciliation (REST). */
+      from: 'stream' | 'reconcile';
+      /** A reconciliation's: the watcher's mark (`Watcher.mark()`) taken before the request was made. */
+      readSince?: number;
+    }
   /** `again`: the first record of a later serving of its subscription (the socket came back). */
   | { type: 'holder'; tokenAddress: string; holder: Holder; snapshot: boolean; again: boolean }
   | { type: 'trades'; wallet: string; trades: readonly Trade[]; snapshot: boolean; again: boolean };
@@ -23,7 +32,7 @@ export type Input =
 export function inputOfEvent(event: StreamEvent, address: string, again: boolean): Input | null {
   switch (event.kind) {
     case 'token':
-      return { type: 'token', address, token: event.token, snapshot: event.snapshot };
+      return { type: 'token', address, token: event.token, snapshot: event.snapshot, from: 'stream' };
     case 'holder':
       return { type: 'holder', tokenAddress: address, holder: event.holder, snapshot: event.snapshot, again };
     case 'trade':

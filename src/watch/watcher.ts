@@ -48,7 +48,7 @@ import type { TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 import type { Store } from '../store/store';
 import { detectHolderChanges, detectTokenChanges, detectTradeChanges } from '../alerts/detectors';
 import { deliveriesFor, needsHolders } from '../alerts/fanout';
-import { olderThanApplied, snapshotOfToken, snapshotOfWallet, snapshotWithHolder } from '../alerts/snapshot';
+import { olderThanApplied, snapshotOfToken, snapshotOfWallet, snapshotWithHolder, syncedAtOf } from '../alerts/snapshot';
 import { Commits, type Alerts, type Uncommitted } from './commits';
 import { HolderBaselines } from './holderBaselines';
 import { CLOSED, inputOfEvent, type Input, type Settling } from './inputs';
@@ -110,8 +110,14 @@ export interface Watcher {
    * follows of `address` (or of every target without it), then syncs. Cheap; call it after each change.
    */
   resync(address?: string): Promise<void>;
-  /** Tokens read by a reconciliation (token-data): compared like pushed ones. Resolves once committed, with the outbox rows added. */
-  applyTokens(tokens: readonly Token[]): Promise<number>;
+  /**
+   * Tokens read by a reconciliation (token-data): compared like pushed ones. Resolves once
+   * committed, with the outbox rows added. `readSince`: the `mark()` taken before the request, so
+   * that a frame that came after it keeps its word over an answer of the same second.
+   */
+  applyTokens(tokens: readonly Token[], readSince?: number): Promise<number>;
+  /** How many stream frames of tokens were applied so far: taken before a reconciliation's request (applyTokens). */
+  mark(): number;
   /** A wallet's recent trades read by a reconciliation (wallet-tracker). Resolves once committed. */
   applyWalletTrades(wallet: string, trades: readonly Trade[]): Promise<number>;
   /** The targets watched now. */
@@ -161,6 +167,10 @@ class WatcherImpl implements Watcher {
   private closed = false;
   private readonly counts = { processed: 0, events: 0, stale: 0 };
   private readonly eventsByKind = new Map<string, number>();
+  /** Per token, the `syncedAt` (epoch ms) of the last stream frame applied, and its number among all: see compareToken. */
+  private readonly streamedAt = new Map<string, { synced: number; frame: number }>();
+  /** Stream frames of tokens applied since start (the marks reconciliations take). */
+  private framesApplied = 0;
 
   constructor(private readonly deps: WatcherDeps) {
     this.store = deps.store;
@@ -233,6 +243,7 @@ class WatcherImpl implements Watcher {
     this.subscriptions.sync(wanted);
     const tokenSet = new Set(tokens);
     this.memory.retain(tokenSet, new Set(wallets));
+    for (const address of this.streamedAt.keys()) if (!tokenSet.has(address)) this.streamedAt.delete(address);
     this.baselines.retainTokens(tokenSet);
   }
 
@@ -249,11 +260,15 @@ class WatcherImpl implements Watcher {
     return joined.settled;
   }
 
-  applyTokens(tokens: readonly Token[]): Promise<number> {
+  applyTokens(tokens: readonly Token[], readSince?: number): Promise<number> {
     if (tokens.length === 0) return Promise.resolve(0);
     let done: Promise<number> = Promise.resolve(0);
-    for (const token of tokens) done = this.accept({ type: 'token', address: token.address, token, snapshot: false }).done;
+    for (const token of tokens) done = this.accept({ type: 'token', address: token.address, token, snapshot: false, from: 'reconcile', ...(readSince === undefined ? {} : { readSince }) }).done;
     return done;
+  }
+
+  mark(): number {
+    return this.framesApplied;
   }
 
   applyWalletTrades(wallet: string, trades: readonly Trade[]): Promise<number> {
@@ -269,7 +284,10 @@ class WatcherImpl implements Watcher {
   /** After a failed read or commit, memory may be ahead of the store: the target is read from it again. */
   private forget(target: { kind: FollowKind; address: string }): void {
     this.memory.forget(target);
-    if (target.kind === 'token') this.baselines.forget(target.address);
+    if (target.kind === 'token') {
+      this.baselines.forget(target.address);
+      this.streamedAt.delete(target.address);
+    }
   }
 
   /** Compares one input with the last-seen state in memory, which it advances; what changed joins `into`. */
@@ -292,9 +310,21 @@ class WatcherImpl implements Watcher {
     const last = this.memory.tokenState.get(address) ?? null;
     // Two paths bring a token (the stream and the reconciliation's answers), and an answer read
     // before a frame can be applied after it: what is older than the state applied is not news.
-    if (last !== null && olderThanApplied(input.token, last)) {
+    // The service stamps whole seconds, so an answer read just before a change can also carry the
+    // same second as the frame that pushed the change: a frame that came after the request was
+    // made keeps its word over the answer (the stream pushes every change; a later one comes as a
+    // frame too). An answer of the same second as an earlier frame is applied: it may be what a
+    // socket missed.
+    const synced = syncedAtOf(input.token);
+    const streamed = this.streamedAt.get(address);
+    const overtaken = input.from === 'reconcile' && input.readSince !== undefined && streamed !== undefined && streamed.frame > input.readSince && synced !== null && synced <= streamed.synced;
+    if ((last !== null && olderThanApplied(input.token, last)) || overtaken) {
       this.counts.stale += 1;
       return;
+    }
+    if (input.from === 'stream' && synced !== null) {
+      this.framesApplied += 1;
+      this.streamedAt.set(address, { synced, frame: this.framesApplied });
     }
     const next = this.baselines.firstListRead(address, snapshotOfToken(input.token, last, now, this.deps.solUsd?.() ?? null), now, false);
     // The token's follows too: a target is told when the token crosses its own level.

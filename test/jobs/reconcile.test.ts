@@ -40,8 +40,9 @@ function recordingWatcher(targets: { tokens: string[]; wallets: string[] }) {
   const tokens: Token[] = [];
   const trades = new Map<string, readonly Trade[]>();
   const listeners: Array<() => void> = [];
-  const watcher: Pick<Watcher, 'targets' | 'applyTokens' | 'applyWalletTrades' | 'onReconnect'> = {
+  const watcher: Pick<Watcher, 'targets' | 'applyTokens' | 'applyWalletTrades' | 'onReconnect' | 'mark'> = {
     targets: () => targets,
+    mark: () => 0,
     applyTokens: async (found) => {
       tokens.push(...found);
       return 0;

@@ -81,6 +81,24 @@ describe('inputs older than the state applied', () => {
     expect(running.status().stale).toBe(1);
   });
 
+  it('keeps a frame that came while a REST request was out over its answer of the same second', async () => {
+    const { running, push } = await started();
+    push('SAFE', 30, true);
+    await running.idle();
+    // The request goes out; the change comes as a frame of second 30; the answer, read just before it, comes after.
+    const readSince = running.mark();
+    push('DANGER', 30);
+    await running.idle();
+    await running.applyTokens([makeToken({ riskStatus: 'SAFE', syncedAt: at(30) })], readSince);
+    await running.idle();
+    expect(await statusAlerts()).toEqual(['SAFE → DANGER']);
+    expect(running.status().stale).toBe(1);
+    // An answer asked for after that frame may be what a socket missed: applied, even of the same second.
+    await running.applyTokens([makeToken({ riskStatus: 'WARNING', syncedAt: at(30) })], running.mark());
+    await running.idle();
+    expect(await statusAlerts()).toEqual(['SAFE → DANGER', 'DANGER → WARNING']);
+  });
+
   it('applies data of the same second in the order it came', async () => {
     const { running, push } = await started();
     push('SAFE', 10, true);
