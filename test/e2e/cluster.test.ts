@@ -377,7 +377,7 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     }
     // The takeover times are printed, not asserted: a figure of this machine's load (npm run bench -- cluster measures failover_s).
     process.stdout.write(
-      `cluster e2e: alerts expected ${expected}, delivered ${delivered} (${explained} Telegram repeats of sends a killed sender had not marked); ` +
+      `cluster e2e: alerts expected ${expected}, delivered ${delivered} (${explained} Telegram repeats of sends a killed or stalled sender had not marked); ` +
         `watcher failover ${watcherFailoverS.toFixed(1)} s, sender failover ${senderFailoverS.toFixed(1)} s, stalled ${stalledForS.toFixed(1)} s\n`,
     );
     expect(delivered - explained).toBe(expected);
