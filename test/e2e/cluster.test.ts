@@ -14,17 +14,16 @@
  * straddle the kill or the stall. Discord posts each alert once: a repeated send carries the same nonce.
  */
 import type { ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished, vi } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator/server';
 import { FakeDiscord, MANAGE_CHANNELS, nextSnowflake } from '../support/discord/fakeDiscord';
 import '../support/postgres/provided';
 import { freshDatabase } from '../support/postgres/databases';
-import { startBotProcess } from '../support/processes';
+import { freePort, startBotProcess } from '../support/processes';
 import { startBotApi, type FakeBotApi, type TestChat, type TestUser } from '../support/telegram/botApi';
 import { KEY, quietSimulator } from './harness';
 
@@ -57,14 +56,6 @@ let groups: TestChat[];
 let admin: TestUser;
 const bots = new Set<Bot>();
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 function startBot(name: string, roles: string, extra: Record<string, string> = {}): Bot {
   const started = startBotProcess(dir, {
     TOKENWATCH_ROLES: roles,
@@ -89,13 +80,14 @@ function startBot(name: string, roles: string, extra: Record<string, string> = {
   return bot;
 }
 
+/** Waits until `check` holds (vitest looks again until then); the deadline only bounds the wait. */
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = WAIT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`still waiting for ${what}`);
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
 }
 
 async function leases(): Promise<Array<{ name: string; owner: string; live: boolean }>> {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { RunningSimulator } from '../../src/simulator/server';
 import '../support/postgres/provided';
 import { freshDatabase } from '../support/postgres/databases';
-import { startBotProcess, type BotProcess } from '../support/processes';
+import { freePort, startBotProcess, type BotProcess } from '../support/processes';
 import { startBotApi, type FakeBotApi } from '../support/telegram/botApi';
 import { KEY, quietSimulator } from './harness';
 
@@ -55,14 +55,6 @@ class Balancer {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe.runIf(shared.adminUrl !== null)('Telegram’s webhook served by two processes', () => {

@@ -2,22 +2,10 @@
  * Webhook mode: the bot listens where TELEGRAM_WEBHOOK_URL points, registers it with its secret
  * token, and answers the updates the Bot API posts; a post without the secret is refused.
  */
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTelegramHtml } from '../../support/telegram/telegramHtml';
 import { startTelegramWorld, type TelegramWorld } from '../../support/telegram/world';
-
-/** A port free right now, for the URL the bot registers before it listens. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
+import { freePort } from '../../support/processes';
 
 let world: TelegramWorld;
 let url: string;
