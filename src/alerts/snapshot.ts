@@ -151,7 +151,6 @@ export function snapshotOfToken(token: Token, previous: TokenSnapshot | null, no
 }
 
 /** The token's `syncedAt` in epoch ms; null when absent or unreadable. */
-/** The token's `syncedAt` in epoch ms; null when absent or unreadable. */
 export function syncedAtOf(token: Token): number | null {
   if (token.syncedAt === null) return null;
   const time = Date.parse(token.syncedAt);
@@ -159,14 +158,14 @@ export function syncedAtOf(token: Token): number | null {
 }
 
 /**
- * Whether the token's data is older than what `last` was built from. An equal `syncedAt` is not
- * older: it is applied, in the order it arrived. The service stamps whole seconds, so two readings
- * of one second may differ; applying the later arrival keeps a real change made within that second,
- * and the same state seen twice compares equal and tells nothing. Data without a `syncedAt` is
- * applied as it arrives (nothing to order it by).
+ * Whether data of `synced` (a token's syncedAtOf, read once by the caller) is older than what
+ * `last` was built from. An equal `syncedAt` is not older: it is applied, in the order it arrived.
+ * The service stamps whole seconds, so two readings of one second may differ; applying the later
+ * arrival keeps a real change made within that second, and the same state seen twice compares
+ * equal and tells nothing (the watcher's one exception, a reconciliation's answer overtaken by a
+ * frame, is its own: see compareToken). Data without a `syncedAt` is applied as it arrives.
  */
-export function olderThanApplied(token: Token, last: TokenSnapshot): boolean {
-  const synced = syncedAtOf(token);
+export function olderThanApplied(synced: number | null, last: TokenSnapshot): boolean {
   return synced !== null && last.syncedAt !== null && last.syncedAt !== undefined && synced < last.syncedAt;
 }
 

@@ -318,13 +318,18 @@ class WatcherImpl implements Watcher {
     const synced = syncedAtOf(input.token);
     const streamed = this.streamedAt.get(address);
     const overtaken = input.from === 'reconcile' && input.readSince !== undefined && streamed !== undefined && streamed.frame > input.readSince && synced !== null && synced <= streamed.synced;
-    if ((last !== null && olderThanApplied(input.token, last)) || overtaken) {
+    if ((last !== null && olderThanApplied(synced, last)) || overtaken) {
       this.counts.stale += 1;
       return;
     }
     if (input.from === 'stream' && synced !== null) {
       this.framesApplied += 1;
-      this.streamedAt.set(address, { synced, frame: this.framesApplied });
+      // Kept in place: a record per frame would be garbage on the busiest path.
+      if (streamed === undefined) this.streamedAt.set(address, { synced, frame: this.framesApplied });
+      else {
+        streamed.synced = synced;
+        streamed.frame = this.framesApplied;
+      }
     }
     const next = this.baselines.firstListRead(address, snapshotOfToken(input.token, last, now, this.deps.solUsd?.() ?? null), now, false);
     // The token's follows too: a target is told when the token crosses its own level.
