@@ -13,7 +13,9 @@ import { raiseOpenFilesLimit, streamSocketsAllowed } from '../src/openFiles';
 import { startSimulator } from '../src/simulator/server';
 import { performance } from 'node:perf_hooks';
 import type { Follow } from '../src/model/follow';
-import type { FollowRepository, NewFollow, Store } from '../src/store/store';
+import type { StreamEvent } from '../src/market/stream';
+import type { CommitFence, FollowRepository, NewFollow, StateCommitBatch, Store } from '../src/store/store';
+import type { WatcherStreams } from '../src/watch/watcher';
 
 export const API_KEY = 'bench-key';
 /** BENCH_ALERTS_SCALE (0–1, default 1) shrinks tokens, follows and frames alike, for a quick look while working on the path. */
@@ -119,6 +121,58 @@ export function shippedStreamClient(wsUrl: string): { streams: StreamClient; max
     ...(maxSockets === null ? {} : { maxSockets }),
   });
   return { streams, maxSockets, openFiles: limit?.soft ?? null };
+}
+
+/**
+ * The watcher's work, timed, as every alert section reads it: `streams` wraps the stream client so
+ * that the time the watcher last finished with a frame is known, and the store's `commitMany` is
+ * wrapped in place for the time of the last commit (a throughput round ends at the later of the
+ * two, not at the next poll of a count). While `timing`, each frame's send time (the token's
+ * `version`, as the feeder writes it) is kept, and each committed alert's frame → commit time is
+ * added to `latencies`; the throughput rounds do not pay for that bookkeeping.
+ */
+export class WatcherWorkClock {
+  readonly streams: WatcherStreams;
+  timing = false;
+  latencies: number[] = [];
+  private lastInputDoneAt = 0;
+  private lastCommitAt = 0;
+  private readonly sentAt = new Map<string, number>();
+
+  constructor(streams: WatcherStreams, store: Store) {
+    this.streams = {
+      subscribe: (stream, target, onEvent, options) =>
+        streams.subscribe(
+          stream,
+          target,
+          (event: StreamEvent) => {
+            if (this.timing && event.kind === 'token' && event.token.version !== null) this.sentAt.set(event.token.address, Number(event.token.version));
+            const accepted = onEvent(event);
+            this.lastInputDoneAt = workNow();
+            return accepted;
+          },
+          options,
+        ),
+    };
+    const commitMany = store.state.commitMany.bind(store.state);
+    store.state.commitMany = async (batch: StateCommitBatch, at: Date, fence?: CommitFence) => {
+      const rows = await commitMany(batch, at, fence);
+      const done = workNow();
+      this.lastCommitAt = done;
+      if (this.timing) for (const item of batch.tokens) if (item.alerts.length > 0) this.latencies.push(done - (this.sentAt.get(item.snapshot.address) ?? done));
+      return rows;
+    };
+  }
+
+  /** Epoch ms (sub-millisecond) when the watcher last finished with a frame or a commit. */
+  get lastWorkAt(): number {
+    return Math.max(this.lastInputDoneAt, this.lastCommitAt);
+  }
+}
+
+/** Epoch ms with a fraction, comparable across processes (the feeder stamps its sends so). */
+export function workNow(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 export interface FeederMessage {

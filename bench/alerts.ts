@@ -36,12 +36,10 @@ import WebSocket from 'ws';
 import { reconcileOnce } from '../src/jobs/reconcile';
 import { silentLogger } from '../src/log';
 import { MarketClient } from '../src/market/client';
-import type { StreamEvent } from '../src/market/stream';
 import { startSimulator } from '../src/simulator/server';
 import { openSqliteStore } from '../src/store/sqliteStore';
-import type { StateCommitBatch } from '../src/store/store';
-import { createWatcher, type WatcherStreams } from '../src/watch/watcher';
-import { API_KEY, Feeder, FOLLOWS, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, writeFollows } from './alertFeed';
+import { createWatcher } from '../src/watch/watcher';
+import { API_KEY, Feeder, FOLLOWS, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, WatcherWorkClock, workNow, writeFollows } from './alertFeed';
 import type { OnePerSocketResult } from './alertsOnePerSocket';
 import { recordResult } from './results';
 
@@ -59,7 +57,7 @@ interface Row {
   figure: string;
 }
 
-const now = (): number => performance.timeOrigin + performance.now();
+const now = workNow;
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -144,40 +142,9 @@ export async function benchAlerts(): Promise<Row[]> {
 
   try {
     // The watcher, with a thin wrapper that reads each frame's send time (the token's `version`).
-    const sentAt = new Map<string, number>();
     const { streams, maxSockets, openFiles } = shippedStreamClient(wsUrl);
-    let latencies: number[] = [];
-    let timing = false;
-    // When the watcher last finished with a frame or a commit: a throughput round ends at the later
-    // of the two for its last frame, as the bare client's ends at its last parse (not at the next
-    // poll of the count, up to 10 ms later).
-    let lastInputDoneAt = 0;
-    let lastCommitAt = 0;
-    const timed: WatcherStreams = {
-      subscribe: (stream, target, onEvent, subscribeOptions) =>
-        streams.subscribe(
-          stream,
-          target,
-          (event: StreamEvent) => {
-            // Only while timing: the throughput rounds should not pay for the latency rounds' bookkeeping.
-            if (timing && event.kind === 'token' && event.token.version !== null) sentAt.set(event.token.address, Number(event.token.version));
-            const accepted = onEvent(event);
-            lastInputDoneAt = now();
-            return accepted;
-          },
-          subscribeOptions,
-        ),
-    };
-    const commitMany = store.state.commitMany.bind(store.state);
-    store.state.commitMany = async (batch: StateCommitBatch, at: Date) => {
-      const rowsAdded = await commitMany(batch, at);
-      const done = now();
-      lastCommitAt = done;
-      if (timing) {
-        for (const item of batch.tokens) if (item.alerts.length > 0) latencies.push(done - (sentAt.get(item.snapshot.address) ?? done));
-      }
-      return rowsAdded;
-    };
+    const clock = new WatcherWorkClock(streams, store);
+    const timed = clock.streams;
 
     progress('follows written; watcher start');
     const watcher = createWatcher({ store, streams: timed, logger: silentLogger });
@@ -215,7 +182,7 @@ export async function benchAlerts(): Promise<Row[]> {
       const startedAt = await feeder.blast('bot', FRAMES, ALERT_EVERY);
       await until(() => watcher.status().processed - before.processed >= FRAMES, 'the watcher to process every frame');
       await watcher.idle();
-      botRates.push(FRAMES / ((Math.max(lastInputDoneAt, lastCommitAt) - startedAt) / 1000));
+      botRates.push(FRAMES / ((clock.lastWorkAt - startedAt) / 1000));
       rowsAdded.push(watcher.status().rows - before.rows);
 
       global.gc?.();
@@ -241,15 +208,15 @@ export async function benchAlerts(): Promise<Row[]> {
     const bareP99: number[] = [];
     for (let pair = 0; pair < LATENCY_PAIRS; pair++) {
       progress(`latency pair ${pair + 1} of ${LATENCY_PAIRS}`);
-      latencies = [];
-      timing = true;
+      clock.latencies = [];
+      clock.timing = true;
       const beforePace = watcher.status().processed;
       await feeder.pace('bot', PACE_PER_SECOND, PACE_PER_SECOND * PACE_SECONDS);
       await until(() => watcher.status().processed - beforePace >= PACE_PER_SECOND * PACE_SECONDS, 'the paced frames');
       await watcher.idle();
-      timing = false;
-      botP99.push(percentile(latencies, 99));
-      botP50.push(percentile(latencies, 50));
+      clock.timing = false;
+      botP99.push(percentile(clock.latencies, 99));
+      botP50.push(percentile(clock.latencies, 50));
 
       bare.latencies = [];
       bare.timing = true;

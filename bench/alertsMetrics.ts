@@ -21,13 +21,11 @@ import { performance } from 'node:perf_hooks';
 import type { RunningChat } from '../src/chats/startChats';
 import { silentLogger } from '../src/log';
 import { MarketClient } from '../src/market/client';
-import type { StreamEvent } from '../src/market/stream';
 import { Metrics } from '../src/ops/metrics';
 import { serveOps, watchParts } from '../src/ops/start';
 import { openSqliteStore } from '../src/store/sqliteStore';
-import type { StateCommitBatch } from '../src/store/store';
-import { createWatcher, type WatcherStreams } from '../src/watch/watcher';
-import { API_KEY, Feeder, FOLLOWS, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, writeFollows } from './alertFeed';
+import { createWatcher } from '../src/watch/watcher';
+import { API_KEY, Feeder, FOLLOWS, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, WatcherWorkClock, writeFollows } from './alertFeed';
 import { recordResult } from './results';
 import type { Row } from './section';
 
@@ -36,7 +34,6 @@ const ALERT_EVERY = 10;
 const PAIRS = 6;
 const SCRAPE_EVERY_MS = 1_000;
 
-const now = (): number => performance.timeOrigin + performance.now();
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -85,29 +82,9 @@ export async function benchAlertsMetrics(): Promise<Row[]> {
   const market = new MarketClient({ baseUrl: 'http://127.0.0.1:9', apiKey: API_KEY, logger: silentLogger });
 
   try {
-    let lastInputDoneAt = 0;
-    let lastCommitAt = 0;
-    const timed: WatcherStreams = {
-      subscribe: (stream, target, onEvent, options) =>
-        streams.subscribe(
-          stream,
-          target,
-          (event: StreamEvent) => {
-            const accepted = onEvent(event);
-            lastInputDoneAt = now();
-            return accepted;
-          },
-          options,
-        ),
-    };
-    const commitMany = store.state.commitMany.bind(store.state);
-    store.state.commitMany = async (batch: StateCommitBatch, at: Date) => {
-      const added = await commitMany(batch, at);
-      lastCommitAt = now();
-      return added;
-    };
+    const clock = new WatcherWorkClock(streams, store);
     progress('metrics: follows written; watcher start');
-    const watcher = createWatcher({ store, streams: timed, logger: silentLogger });
+    const watcher = createWatcher({ store, streams: clock.streams, logger: silentLogger });
     await watcher.start();
     await until(() => watcher.status().processed >= TOKENS * (1 + SNAPSHOT_HOLDERS), 'every token and holders snapshot');
     await watcher.idle();
@@ -138,7 +115,7 @@ export async function benchAlertsMetrics(): Promise<Row[]> {
       const startedAt = await feeder.blast('bot', FRAMES, ALERT_EVERY);
       await until(() => watcher.status().processed - before >= FRAMES, 'the watcher to process every frame');
       await watcher.idle();
-      const rate = FRAMES / ((Math.max(lastInputDoneAt, lastCommitAt) - startedAt) / 1000);
+      const rate = FRAMES / ((clock.lastWorkAt - startedAt) / 1000);
       const answers = (await scraping?.stop()) ?? 0;
       if (ops !== null && answers === 0) throw new Error('the scraper got no answer during the round');
       await ops?.close();

@@ -17,14 +17,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { silentLogger } from '../src/log';
-import type { StreamEvent } from '../src/market/stream';
 import { openPostgresStore } from '../src/store/postgres/postgresStore';
 import { openSqliteStore } from '../src/store/sqliteStore';
-import type { StateCommitBatch } from '../src/store/store';
-import { createWatcher, type WatcherStreams } from '../src/watch/watcher';
-import { Feeder, FOLLOWS, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, writeFollowsMany, type BenchStore } from './alertFeed';
+import { createWatcher } from '../src/watch/watcher';
+import { Feeder, FOLLOWS, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, WatcherWorkClock, writeFollowsMany, type BenchStore } from './alertFeed';
 import { benchPostgres } from './postgres';
 import { recordResult } from './results';
 import type { Row } from './section';
@@ -43,7 +40,6 @@ interface StoreRounds {
   followsSeconds: number;
 }
 
-const now = (): number => performance.timeOrigin + performance.now();
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -63,36 +59,10 @@ function spread(values: readonly number[], digits: number): string {
 /** One store's rounds: its follows, its watcher started on them, then throughput and latency. */
 async function measure(label: string, store: BenchStore, feeder: Feeder, wsUrl: string, tokens: readonly string[]): Promise<StoreRounds> {
   const followsSeconds = await writeFollowsMany(store, tokens);
-  const sentAt = new Map<string, number>();
   const { streams } = shippedStreamClient(wsUrl);
-  let latencies: number[] = [];
-  let timing = false;
-  let lastInputDoneAt = 0;
-  let lastCommitAt = 0;
-  const timed: WatcherStreams = {
-    subscribe: (stream, target, onEvent, subscribeOptions) =>
-      streams.subscribe(
-        stream,
-        target,
-        (event: StreamEvent) => {
-          if (timing && event.kind === 'token' && event.token.version !== null) sentAt.set(event.token.address, Number(event.token.version));
-          const accepted = onEvent(event);
-          lastInputDoneAt = now();
-          return accepted;
-        },
-        subscribeOptions,
-      ),
-  };
-  const commitMany = store.state.commitMany.bind(store.state);
-  store.state.commitMany = async (batch: StateCommitBatch, at: Date) => {
-    const rowsAdded = await commitMany(batch, at);
-    const done = now();
-    lastCommitAt = done;
-    if (timing) for (const item of batch.tokens) if (item.alerts.length > 0) latencies.push(done - (sentAt.get(item.snapshot.address) ?? done));
-    return rowsAdded;
-  };
+  const clock = new WatcherWorkClock(streams, store);
   progress(`${label}: follows written; watcher start`);
-  const watcher = createWatcher({ store, streams: timed, logger: silentLogger });
+  const watcher = createWatcher({ store, streams: clock.streams, logger: silentLogger });
   await watcher.start();
   await until(() => watcher.status().processed >= TOKENS * (1 + SNAPSHOT_HOLDERS), 'every token and holders snapshot');
   await watcher.idle();
@@ -108,20 +78,20 @@ async function measure(label: string, store: BenchStore, feeder: Feeder, wsUrl: 
       const startedAt = await feeder.blast('bot', FRAMES, ALERT_EVERY);
       await until(() => watcher.status().processed - before >= FRAMES, 'the watcher to process every frame');
       await watcher.idle();
-      rates.push(FRAMES / ((Math.max(lastInputDoneAt, lastCommitAt) - startedAt) / 1000));
+      rates.push(FRAMES / ((clock.lastWorkAt - startedAt) / 1000));
     }
     for (let round = 0; round < ROUNDS; round++) {
       progress(`${label}: latency round ${round + 1} of ${ROUNDS}`);
       global.gc?.();
-      latencies = [];
-      timing = true;
+      clock.latencies = [];
+      clock.timing = true;
       const before = watcher.status().processed;
       await feeder.pace('bot', PACE_PER_SECOND, PACE_PER_SECOND * PACE_SECONDS);
       await until(() => watcher.status().processed - before >= PACE_PER_SECOND * PACE_SECONDS, 'the paced frames');
       await watcher.idle();
-      timing = false;
-      p50s.push(percentile(latencies, 50));
-      p99s.push(percentile(latencies, 99));
+      clock.timing = false;
+      p50s.push(percentile(clock.latencies, 50));
+      p99s.push(percentile(clock.latencies, 99));
     }
   } finally {
     // Its sockets closed, the feeder's frames go to the next store's watcher only.

@@ -8,9 +8,8 @@
 import { createClusterMember } from '../src/cluster/member';
 import { silentLogger } from '../src/log';
 import { openPostgresStore } from '../src/store/postgres/postgresStore';
-import { performance } from 'node:perf_hooks';
-import { createWatcher, type WatcherStreams } from '../src/watch/watcher';
-import { shippedStreamClient } from './alertFeed';
+import { createWatcher } from '../src/watch/watcher';
+import { shippedStreamClient, WatcherWorkClock } from './alertFeed';
 
 export interface WatcherReport {
   type: 'status';
@@ -29,31 +28,11 @@ async function main(): Promise<void> {
   const wsUrl = process.env.BENCH_WS_URL ?? '';
   const store = await openPostgresStore(databaseUrl, { logger: silentLogger });
   const { streams } = shippedStreamClient(wsUrl);
-  let lastWorkAt = 0;
-  const now = (): number => performance.timeOrigin + performance.now();
   // The time of the last work done, read by the bench when the frames are all processed: its own
   // polls then need not be frequent to time a blast.
-  const timed: WatcherStreams = {
-    subscribe: (stream, target, onEvent, options) =>
-      streams.subscribe(
-        stream,
-        target,
-        (event) => {
-          const accepted = onEvent(event);
-          lastWorkAt = now();
-          return accepted;
-        },
-        options,
-      ),
-  };
-  const commitMany = store.state.commitMany.bind(store.state);
-  store.state.commitMany = async (batch, at, fence) => {
-    const rows = await commitMany(batch, at, fence);
-    lastWorkAt = now();
-    return rows;
-  };
+  const clock = new WatcherWorkClock(streams, store);
   const member = createClusterMember({ store, databaseUrl, roles: new Set(['watcher']), senderPlatforms: [], poller: false, info: () => ({}), logger: silentLogger });
-  const watcher = createWatcher({ store, streams: timed, logger: silentLogger, scope: member.scope });
+  const watcher = createWatcher({ store, streams: clock.streams, logger: silentLogger, scope: member.scope });
   await watcher.start();
   await member.start({
     async partitionsChanged(_change, inPartitions) {
@@ -78,7 +57,7 @@ async function main(): Promise<void> {
         subscriptions: Object.values(status.subscriptions).reduce((sum, count) => sum + count, 0),
         queued: status.queued,
         joined: member.joined(),
-        lastWorkAt,
+        lastWorkAt: clock.lastWorkAt,
       };
       process.send?.(report);
     } else if (message.type === 'stop') {
