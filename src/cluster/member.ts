@@ -25,8 +25,12 @@ import type { ProcessView } from '../follows/status';
 import { Coordinator, memberLease, type CoordinatorTiming } from './coordinator';
 import { partitionOf } from './partitions';
 
-/** How often a watcher re-reads every follow, whatever notes it heard. */
-const FOLLOWS_POLL_MS = 30_000;
+/**
+ * How often a watcher re-reads every follow, whatever notes it heard. Seldom: the notes carry each
+ * change and a reconnected listener re-reads at once, so this only mends a note lost some other
+ * way; and a re-read asks the store for the followers of every target (10,000 tokens: 10,000 reads).
+ */
+const FOLLOWS_POLL_MS = 5 * 60_000;
 export const POLLER_LEASE = 'telegram:poller';
 
 export function senderLease(platform: Platform): string {

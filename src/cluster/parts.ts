@@ -24,7 +24,7 @@ import { POLLER_LEASE, type MemberParts } from './member';
 export interface LocalParts {
   roles: ReadonlySet<Role>;
   store: PostgresStore;
-  watcher: Pick<Watcher, 'forgetWhere' | 'resync'>;
+  watcher: Pick<Watcher, 'forgetWhere' | 'resync' | 'sync'>;
   reconcile: Pick<ReconcileJob, 'runNow'>;
   delivery: Pick<Delivery, 'notify'>;
   digests: Pick<DailyDigests, 'changed'>;
@@ -37,8 +37,10 @@ export function memberParts(local: LocalParts): MemberParts {
   const { watcher, store, delivery } = local;
   return {
     async partitionsChanged(change, inPartitions) {
+      // Only the touched partitions' targets are forgotten; the others' follows stay in memory
+      // (a full resync would read every target's followers again at each rebalance).
       watcher.forgetWhere(inPartitions);
-      await watcher.resync();
+      await watcher.sync(await store.follows.targets());
       if (change.gained.length > 0) await local.reconcile.runNow();
     },
     async followsChanged(address) {
