@@ -10,6 +10,7 @@ import { explorerAccountUrl, explorerTokenUrl } from './explorer';
 import { marketLinks } from './marketLinks';
 import type { MarketMoves, WindowChange } from './marketMoves';
 import { safeUrl } from '../text/sanitize';
+import { linkUrl } from '../text/linkUrl';
 import {
   UNKNOWN,
   type PoolFacts,
@@ -118,14 +119,14 @@ function linkLabel(key: string): string {
   return LINK_LABELS[key.trim().toLowerCase()] ?? untrusted(key, 20, 'Link');
 }
 
-/** The website and every social link that is a safe http(s) URL, each URL once; unsafe ones are dropped. */
+/** The website and every social link that is a safe http(s) URL (or a bare host and path on a known host: linkUrl), each URL once; others are dropped. */
 function linkSpans(token: Token): Span[] {
   const entries: Array<[string, string | null]> = [['website', token.website], ...Object.entries(token.links)];
   const seen = new Set<string>();
   const spans: Span[] = [];
   let used = 0;
   for (const [key, url] of entries) {
-    const safe = safeUrl(url);
+    const safe = linkUrl(url);
     if (safe === null || seen.has(safe)) continue;
     const label = linkLabel(key);
     const cost = label.length + safe.length + 8;

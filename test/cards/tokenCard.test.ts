@@ -198,6 +198,20 @@ describe('buildTokenCard', () => {
     expect(plainText(links)).not.toContain('Telegram');
   });
 
+  it('shows a link written without a scheme on a known host as https, and still drops what is not a link', () => {
+    const links = {
+      twitter: 'x.com/mochi_sol',
+      telegram: 't.me/mochi',
+      discord: 'javascript:alert(1)',
+      medium: 'data:text/html,<b>x</b>',
+      github: 'not a host/path',
+      site: 'mochi.fun',
+    };
+    const shown = buildTokenCard({ token: token({ links, website: null }), solUsd: RATE, now: NOW });
+    const spans = shown.fields.find((f) => f.name === 'Links')?.value ?? [];
+    expect(spans.filter((s) => s.url !== undefined).map((s) => s.url)).toEqual(['https://x.com/mochi_sol', 'https://t.me/mochi', 'https://mochi.fun/']);
+  });
+
   it('offers Chart, Holders, Technicals and Track', () => {
     expect(card.actions).toEqual([
       { label: 'Chart', command: 'chart', args: [TOKEN] },
