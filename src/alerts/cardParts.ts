@@ -68,6 +68,20 @@ function changeText(market: TokenMarket): string {
 }
 
 /**
+ * Pools last shown this long before an alert are worth dating on its card: the live service's
+ * frames leave pools out and its REST re-check comes about once a minute, so a younger figure is
+ * as current as any, and an older one is dated.
+ */
+const POOLS_AGE_SHOWN_SECS = 60;
+
+/** " (5m ago)" when the market's pools and price are older than the alert by POOLS_AGE_SHOWN_SECS or more, else "". */
+function ageNote(market: TokenMarket): string {
+  const age = market.poolsAgeSecs;
+  if (age === null || age === undefined || age < POOLS_AGE_SHOWN_SECS) return '';
+  return ` (${duration(Math.round(age / 60) * 60)} ago)`;
+}
+
+/**
  * The token as it stood when the alert was seen: price, 1h change, market cap, liquidity and
  * risk status (which the card's badge and colour follow). `withPrice: false` leaves the price out,
  * for a card that says it already (a price move). Nothing for an event made before markets were
@@ -78,13 +92,15 @@ export function marketFields(token: TokenRef, options: { withPrice?: boolean } =
   if (market === undefined) return [];
   const rate = usdPerSol(market);
   const fields: CardField[] = [];
+  // The pools and the price read from them may be the last known (a frame left them out): dated when old.
+  const age = ageNote(market);
   if (options.withPrice !== false) {
-    const priceText = market.priceNative === null ? UNKNOWN : market.priceUsd === null ? `${price(market.priceNative)} SOL` : `${usd(market.priceUsd)} · ${price(market.priceNative)} SOL`;
+    const priceText = market.priceNative === null ? UNKNOWN : market.priceUsd === null ? `${price(market.priceNative)} SOL${age}` : `${usd(market.priceUsd)} · ${price(market.priceNative)} SOL${age}`;
     fields.push(field('Price', priceText, true));
   }
   fields.push(field('1h', changeText(market), true));
   fields.push(field('Market cap', market.marketCapSol === null ? UNKNOWN : solWithUsd(market.marketCapSol, rate), true));
-  fields.push(field('Liquidity', market.liquiditySol === null ? UNKNOWN : solWithUsd(market.liquiditySol, rate), true));
+  fields.push(field('Liquidity', market.liquiditySol === null ? UNKNOWN : `${solWithUsd(market.liquiditySol, rate)}${age}`, true));
   fields.push(field('Risk', status(token.riskStatus ?? null), true));
   return fields;
 }

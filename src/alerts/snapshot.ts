@@ -7,6 +7,7 @@
  * reconciliation's token-data answer) into the next snapshot, carrying over what a Token does not
  * say (the price history of the move window, the whales seen on holders-live, the pools' peaks).
  */
+import { poolSides } from '../market/poolSides';
 import type { Holder, LiquidityPool, Token, Trade } from '../market/schemas';
 import type { PoolSnapshot, TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 
@@ -15,7 +16,6 @@ export const LIQUIDITY_DROP_PCT = 30;
 
 /** Wrapped SOL: the quote side of every Solana pool the service reports. */
 export const WSOL = 'So11111111111111111111111111111111111111112';
-const SOL_DECIMALS = 9;
 
 /**
  * The window of a price move: a price is compared with the oldest one seen within the last hour.
@@ -32,36 +32,39 @@ export function tradeId(trade: Pick<Trade, 'transactionHash' | 'logIndex'>): str
 }
 
 /**
- * The quote (SOL) side of a pool as read from the token's side. The service lists the token as
- * token0 and SOL as token1; when the token is token1, its other side is token0's reserves, which
- * the service calls base. A pool whose other side is not SOL has no SOL figure.
+ * Where a token came from. A stream frame may leave pools out (the live service's token-feed frames
+ * carry `liquidityPools: {}` while the pools keep trading: it sends them by REST and on another
+ * channel), so a pool missing from a frame is "not shown", never pulled. A reconciliation's
+ * token-data answer lists every pool the token has: a pool missing there is gone.
  */
-function quoteReservesOf(token: Pick<Token, 'address'>, pool: LiquidityPool): bigint | null {
-  const tokenIsToken1 = pool.token1Address === token.address && pool.token0Address !== token.address;
-  const quoteAddress = tokenIsToken1 ? pool.token0Address : pool.token1Address;
-  if (quoteAddress !== WSOL) return null;
-  return tokenIsToken1 ? pool.suspectedBaseTokenReserves : pool.suspectedQuoteTokenReserves;
+export type TokenSource = 'stream' | 'reconcile';
+
+interface ReadPools {
+  pools: PoolSnapshot[];
+  price: number | null;
+  /** Whether this data showed pools at all: false for a frame that left every known pool out. */
+  shown: boolean;
 }
 
-function poolPrice(token: Pick<Token, 'address' | 'decimals'>, pool: LiquidityPool, quote: bigint | null): number | null {
-  const own = pool.suspectedBaseTokenPrice;
-  if (typeof own === 'number' && Number.isFinite(own) && own > 0) return own;
-  const tokenIsToken1 = pool.token1Address === token.address && pool.token0Address !== token.address;
-  const base = tokenIsToken1 ? pool.suspectedQuoteTokenReserves : pool.suspectedBaseTokenReserves;
-  if (quote === null || base === null || base <= 0n) return null;
-  const baseDecimals = (tokenIsToken1 ? pool.token1Decimals : pool.token0Decimals) ?? token.decimals;
-  const value = (Number(quote) / 10 ** SOL_DECIMALS) / (Number(base) / 10 ** baseDecimals);
-  return Number.isFinite(value) && value > 0 ? value : null;
+/** `next`, or `before` itself when it holds the very same pools in the same order (the usual push allocates nothing kept). */
+function sameOrNew(next: PoolSnapshot[], before: PoolSnapshot[]): PoolSnapshot[] {
+  if (next.length !== before.length) return next;
+  for (let index = 0; index < next.length; index++) if (next[index] !== before[index]) return next;
+  return before;
 }
 
 /**
- * The price in SOL as the cards show it (src/cards/tokenFacts.ts priceSol): that of the deepest
- * SOL pool that gives one. Written here again without the card's text cleaning, as it runs for
- * every pushed token.
+ * The pools of the next snapshot, with the price in SOL as the cards show it (src/cards/tokenFacts.ts
+ * priceSol): that of the deepest SOL pool that gives one; which side of a pool is SOL is
+ * src/market/poolSides.ts's to say. Pools a stream frame leaves out keep their last known state,
+ * and so does the price when the frame shows no pool at all.
  */
-function readPools(token: Token, previous: TokenSnapshot | null): { pools: PoolSnapshot[]; price: number | null } {
+function readPools(token: Token, previous: TokenSnapshot | null, from: TokenSource): ReadPools {
   const before = previous?.pools ?? [];
   const listed = token.liquidityPools;
+  if (from === 'stream' && listed.length === 0 && before.length > 0 && previous !== null) {
+    return { pools: before, price: previous.priceNative, shown: false };
+  }
   // Made only once a pool differs from the previous snapshot's at its place: the usual push
   // changes no pool, and then the previous list serves again with nothing allocated for it.
   let pools: PoolSnapshot[] | null = before.length === listed.length ? null : [];
@@ -69,7 +72,8 @@ function readPools(token: Token, previous: TokenSnapshot | null): { pools: PoolS
   let deepest = -1n;
   for (let index = 0; index < listed.length; index++) {
     const pool = listed[index] as LiquidityPool;
-    const quote = quoteReservesOf(token, pool);
+    const sides = poolSides(token, pool);
+    const quote = sides === null ? null : sides.solReserves;
     const quoteText = quote === null ? null : quote.toString();
     // Nearly always the pools come in the same order; a search only when they do not.
     const prior = before[index]?.poolAddress === pool.poolAddress ? before[index] : before.find((known) => known.poolAddress === pool.poolAddress);
@@ -85,18 +89,32 @@ function readPools(token: Token, previous: TokenSnapshot | null): { pools: PoolS
     const unchanged = prior !== undefined && prior.quoteReserves === quoteText && prior.peakQuoteReserves === peak;
     if (pools === null && !(unchanged && before[index] === prior)) pools = before.slice(0, index);
     if (pools !== null) pools.push(unchanged ? prior : { poolAddress: pool.poolAddress, quoteReserves: quoteText, peakQuoteReserves: peak });
-    const poolPriceSol = poolPrice(token, pool, quote);
+    const poolPriceSol = sides === null ? null : sides.priceSol;
     if (poolPriceSol !== null && (quote ?? 0n) > deepest) {
       deepest = quote ?? 0n;
       price = poolPriceSol;
     }
   }
-  return { pools: pools ?? (previous ? previous.pools : []), price };
+  const read = pools ?? (previous ? previous.pools : []);
+  // No list made: every known pool was listed at its place, and nothing is left out.
+  if (from === 'reconcile' || pools === null) return { pools: read, price, shown: true };
+  // A frame that shows some pools and leaves others out: those keep their last known state.
+  const listedAddresses = new Set(listed.map((pool) => pool.poolAddress));
+  const carried = before.filter((known) => !listedAddresses.has(known.poolAddress));
+  if (carried.length === 0) return { pools: read, price, shown: true };
+  return { pools: sameOrNew([...read, ...carried], before), price: price ?? previous?.priceNative ?? null, shown: true };
 }
 
 /** The previous value when equal, so that the new copy is short-lived garbage rather than kept state. */
 function kept<T extends string | null>(value: T, previous: T | undefined): T {
   return previous !== undefined && previous === value ? previous : value;
+}
+
+/** The prices still inside the window, with no new one: the list itself while its oldest is inside. */
+function priceWindowOnly(history: Array<[number, number]>, now: number): Array<[number, number]> {
+  const first = history[0];
+  if (first === undefined || first[0] >= now - PRICE_WINDOW_MS) return history;
+  return nextPriceHistory(history, null, now);
 }
 
 /** The previous prices still inside the window, then `price` at `now` (replacing a point of the same minute). */
@@ -120,10 +138,11 @@ export function nextPriceHistory(history: Array<[number, number]>, price: number
 /**
  * The snapshot after `token` was read at `now`. `previous` (null on first sight) lends what the
  * Token does not carry: the price window, the whales and when holders were first seen, the pools'
- * peaks. `solUsd`, when known, gives the price in USD.
+ * peaks, and the pools and price a stream frame left out. `solUsd`, when known, gives the price in
+ * USD. `from`: a stream frame or a reconciliation's answer (see TokenSource).
  */
-export function snapshotOfToken(token: Token, previous: TokenSnapshot | null, now: number, solUsd: number | null = null): TokenSnapshot {
-  const { pools, price } = readPools(token, previous);
+export function snapshotOfToken(token: Token, previous: TokenSnapshot | null, now: number, solUsd: number | null = null, from: TokenSource = 'reconcile'): TokenSnapshot {
+  const { pools, price, shown } = readPools(token, previous, from);
   const analysis = token.riskAnalysis;
   const ownerBalance = analysis?.ownerBalance === null || analysis?.ownerBalance === undefined ? null : analysis.ownerBalance.toString();
   const totalSupply = token.totalSupply === null ? (previous?.totalSupply ?? null) : token.totalSupply.toString();
@@ -140,13 +159,15 @@ export function snapshotOfToken(token: Token, previous: TokenSnapshot | null, no
     priceNative: price,
     priceUsd: price !== null && solUsd !== null ? price * solUsd : null,
     holdersCount: token.holdersCount,
-    priceHistory: nextPriceHistory(previous?.priceHistory ?? [], price, now),
+    // A price the data did not show is not a new point of the window: it would make a move look flat.
+    priceHistory: shown ? nextPriceHistory(previous?.priceHistory ?? [], price, now) : priceWindowOnly(previous?.priceHistory ?? [], now),
     whales: previous?.whales ?? {},
     seenAt: now,
     totalSupply: kept(totalSupply, previous?.totalSupply ?? undefined),
     holdersSeenAt: previous?.holdersSeenAt ?? null,
     decimals: token.decimals,
     syncedAt: syncedAtOf(token) ?? previous?.syncedAt ?? null,
+    poolsShownAt: shown ? now : (previous?.poolsShownAt ?? previous?.seenAt ?? null),
   };
 }
 

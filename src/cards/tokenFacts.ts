@@ -8,13 +8,12 @@
  * screeners that add the token side show about twice this); USD values are SOL values times a
  * SOL→USD rate given by the caller, or null when no rate is known.
  */
-import { WSOL_ADDRESS } from '../market/address';
+import { SOL_DECIMALS, poolSides } from '../market/poolSides';
 import type { LiquidityPool, Token } from '../market/schemas';
 import { type CardColor, riskColor } from './card';
 import { fromSmallestUnit, percent } from '../text/format';
 import { untrusted } from '../text/sanitize';
 
-export const SOL_DECIMALS = 9;
 
 export const NAME_MAX = 64;
 export const SYMBOL_MAX = 16;
@@ -64,33 +63,17 @@ export interface PoolFacts {
   priceSol: number | null;
 }
 
-function positive(n: number | null | undefined): number | null {
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : null;
-}
-
 /**
- * One pool read from the token's side. The token is normally token0 (the base); when it is token1
- * the decimals of the two sides swap. A pool whose other side is not wrapped SOL has no SOL
- * figures: its quote reserves are in some other token's units.
+ * One pool read from the token's side (src/market/poolSides.ts decides which side is SOL, for the
+ * alerts too). A pool whose other side is not wrapped SOL has no SOL figures: its reserves are in
+ * some other token's units.
  */
 export function poolFacts(token: Pick<Token, 'address' | 'decimals'>, pool: LiquidityPool): PoolFacts {
-  const tokenIsToken1 = pool.token1Address === token.address && pool.token0Address !== token.address;
-  const quoteAddress = tokenIsToken1 ? pool.token0Address : pool.token1Address;
-  const quoteDecimals = (tokenIsToken1 ? pool.token0Decimals : pool.token1Decimals) ?? SOL_DECIMALS;
-  const baseDecimals = (tokenIsToken1 ? pool.token1Decimals : pool.token0Decimals) ?? token.decimals;
-  const quoteIsSol = quoteAddress === WSOL_ADDRESS;
   const protocol = untrusted(pool.protocol, LABEL_MAX, 'unknown');
-  if (!quoteIsSol) return { address: pool.poolAddress, protocol, liquiditySol: null, priceSol: null };
-
-  const quote = pool.suspectedQuoteTokenReserves;
-  const base = pool.suspectedBaseTokenReserves;
-  const liquiditySol = quote === null ? null : fromSmallestUnit(quote, quoteDecimals);
-  // The service's own price first; the reserves' ratio when it sent none.
-  let priceSol = positive(pool.suspectedBaseTokenPrice);
-  if (priceSol === null && quote !== null && base !== null && base > 0n) {
-    priceSol = positive(fromSmallestUnit(quote, quoteDecimals) / fromSmallestUnit(base, baseDecimals));
-  }
-  return { address: pool.poolAddress, protocol, liquiditySol: Number.isFinite(liquiditySol) ? liquiditySol : null, priceSol };
+  const sides = poolSides(token, pool);
+  if (sides === null) return { address: pool.poolAddress, protocol, liquiditySol: null, priceSol: null };
+  const liquidity = sides.solReserves === null ? null : fromSmallestUnit(sides.solReserves, SOL_DECIMALS);
+  return { address: pool.poolAddress, protocol, liquiditySol: liquidity !== null && Number.isFinite(liquidity) ? liquidity : null, priceSol: sides.priceSol };
 }
 
 /** Every pool of the token, deepest (most SOL) first; pools without a SOL figure last. */

@@ -65,6 +65,8 @@ function readPool(raw: Record<string, unknown>, key: string | null): LiquidityPo
     suspectedQuoteTokenPrice: readDecimal(raw.suspectedQuoteTokenPrice),
     suspectedBaseTokenReserves: baseReserves,
     suspectedQuoteTokenReserves: quoteReserves,
+    suspectedBaseToken: readOptionalText(raw.suspectedBaseToken),
+    suspectedQuoteToken: readOptionalText(raw.suspectedQuoteToken),
   };
 }
 

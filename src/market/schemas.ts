@@ -49,6 +49,10 @@ export const LiquidityPoolSchema = z.object({
   suspectedQuoteTokenPrice: optionalDecimal,
   suspectedBaseTokenReserves: optionalAmount,
   suspectedQuoteTokenReserves: optionalAmount,
+  // Not in the spec's table, but the live service names both sides (the token is the suspected
+  // base whichever of token0 and token1 it is): poolSides.ts reads the reserves by these names.
+  suspectedBaseToken: optionalText,
+  suspectedQuoteToken: optionalText,
 });
 export type LiquidityPool = z.output<typeof LiquidityPoolSchema>;
 

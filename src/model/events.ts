@@ -41,6 +41,12 @@ export interface TokenMarket {
   marketCapSol: number | null;
   /** The SOL side of the token's pools, summed. */
   liquiditySol: number | null;
+  /**
+   * How many seconds before the alert the pools (and the price read from them) were last shown:
+   * a stream frame may leave them out, and then they are the last known. Null or absent: shown by
+   * the data the alert was built from.
+   */
+  poolsAgeSecs?: number | null;
 }
 
 export type RiskFlagName = 'mintAuthority' | 'freezeAuthority' | 'mutable' | 'ownerBalance';

@@ -46,6 +46,13 @@ export interface TokenSnapshot {
   decimals?: number | null;
   /** Epoch ms of the newest token data applied (the service's `syncedAt`): older inputs are stale. */
   syncedAt?: number | null;
+  /**
+   * Epoch ms (the watcher's clock, as `seenAt`) of the newest data that showed the pools: a
+   * token-data answer, or a frame that listed them. A stream frame may leave the pools out; then
+   * `pools` and `priceNative` are the last known, as of this time. Absent in older snapshots:
+   * `seenAt` stands in.
+   */
+  poolsShownAt?: number | null;
 }
 
 export interface WalletSnapshot {

@@ -331,7 +331,7 @@ class WatcherImpl implements Watcher {
         streamed.frame = this.framesApplied;
       }
     }
-    const next = this.baselines.firstListRead(address, snapshotOfToken(input.token, last, now, this.deps.solUsd?.() ?? null), now, false);
+    const next = this.baselines.firstListRead(address, snapshotOfToken(input.token, last, now, this.deps.solUsd?.() ?? null, input.from), now, false);
     // The token's follows too: a target is told when the token crosses its own level.
     const found = detectTokenChanges(last, next, this.memory.followers.token.get(address) ?? []);
     // First sight: the baseline, from which later changes alert (a debug line, once per token).

@@ -43,6 +43,13 @@ function whole(value: string | null | undefined, decimals: number | null | undef
   }
 }
 
+/** Seconds between the data that last showed the pools and the snapshot's; null when they are the snapshot's own. */
+function poolsAgeSecs(snapshot: TokenSnapshot): number | null {
+  const shownAt = snapshot.poolsShownAt;
+  if (shownAt === null || shownAt === undefined || shownAt >= snapshot.seenAt) return null;
+  return Math.round((snapshot.seenAt - shownAt) / 1000);
+}
+
 /**
  * The market figures of a snapshot: its price, the change over the price window (the oldest price
  * kept, at most an hour back), price times supply, and the SOL in its pools.
@@ -52,6 +59,7 @@ export function marketOf(snapshot: TokenSnapshot): TokenMarket {
   const first = snapshot.priceHistory[0];
   const changed = price !== null && first !== undefined && first[1] > 0 && first[0] < snapshot.seenAt;
   const supply = whole(snapshot.totalSupply, snapshot.decimals);
+  const poolsAge = poolsAgeSecs(snapshot);
   let liquidity: number | null = null;
   for (const pool of snapshot.pools) {
     const sol = whole(pool.quoteReserves, SOL_DECIMALS);
@@ -64,5 +72,7 @@ export function marketOf(snapshot: TokenSnapshot): TokenMarket {
     changeSecs: changed ? Math.round((snapshot.seenAt - first[0]) / 1000) : null,
     marketCapSol: price === null || supply === null ? null : price * supply,
     liquiditySol: liquidity,
+    // Only when dated: an alert of current pools keeps the shape it always had.
+    ...(poolsAge === null ? {} : { poolsAgeSecs: poolsAge }),
   };
 }
