@@ -174,7 +174,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     let market = config.market;
     if (market === null) {
       const apiKey = randomBytes(16).toString('hex');
-      simulator = await startSimulator({ apiKey, seed: config.simulatorSeed, port: 0 });
+      simulator = await startSimulator({ apiKey, seed: config.simulatorSeed, port: 0, style: config.simulatorStyle });
       closers.unshift(() => simulator?.close());
       market = { baseUrl: simulator.baseUrl, wsUrl: simulator.wsUrl, apiKey };
     }

@@ -12,6 +12,7 @@ import { ENDPOINTS, isEndpointName, type EndpointName } from './market/endpoints
 import type { RateLimit } from './market/limiter';
 import { AUTO_SUBSCRIPTIONS_PER_SOCKET, type PackingSetting } from './market/stream/packing';
 import { ALL_ROLES, ROLES, isRole, type Role } from './model/roles';
+import { WIRE_STYLES, isWireStyle, type WireStyle } from './simulator/wireStyle';
 
 export type { RateLimit };
 
@@ -26,6 +27,8 @@ export interface Config {
     apiKey: string;
   } | null;
   simulatorSeed: number;
+  /** How the built-in simulator writes tokens: `spec` (default) or `real`, as the live service does (src/simulator/wireStyle.ts). */
+  simulatorStyle: WireStyle;
   tokenBatchSize: number;
   connectTimeoutMs: number;
   timeoutMs: number;
@@ -272,6 +275,15 @@ const EnvSchema = z.object({
     }),
   // The simulator's --seed flag takes the same range (src/simulator/cliArgs.ts).
   SIMULATOR_SEED: wholeNumber('SIMULATOR_SEED', 0, 2 ** 32 - 1, 42),
+  // The simulator's --style flag takes the same words.
+  SIMULATOR_STYLE: z
+    .string()
+    .optional()
+    .transform((value): WireStyle => {
+      const style = (value ?? '').trim().toLowerCase() || 'spec';
+      if (!isWireStyle(style)) throw new ConfigError('SIMULATOR_STYLE', `must be one of ${WIRE_STYLES.join(', ')}`);
+      return style;
+    }),
   RECONCILE_CRON: z
     .string()
     .optional()
@@ -351,6 +363,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     market: readMarket(parsed, telegram !== null || discord !== null),
     simulatorSeed: parsed.SIMULATOR_SEED,
+    simulatorStyle: parsed.SIMULATOR_STYLE,
     tokenBatchSize: parsed.TMDS_TOKEN_BATCH_SIZE,
     connectTimeoutMs: parsed.TMDS_CONNECT_TIMEOUT_MS,
     timeoutMs: parsed.TMDS_TIMEOUT_MS,

@@ -77,6 +77,8 @@ describe('loadConfig', () => {
     const config = loadConfig({ TMDS_TOKEN_BATCH_SIZE: ' 12 ', SIMULATOR_SEED: '4294967295', TMDS_MAX_RETRIES: '0' });
     expect(config).toMatchObject({ tokenBatchSize: 12, simulatorSeed: 2 ** 32 - 1, maxRetries: 0 });
     expect(loadConfig({ SIMULATOR_SEED: '0' }).simulatorSeed).toBe(0);
+    expect(loadConfig({}).simulatorStyle).toBe('spec');
+    expect(loadConfig({ SIMULATOR_STYLE: ' Real ' }).simulatorStyle).toBe('real');
   });
 
   it('derives the WebSocket base from the REST base and keeps the key', () => {
@@ -119,6 +121,7 @@ describe('loadConfig', () => {
     [{ TMDS_RATE_LIMIT_MAX_WAIT: '11m' }, 'TMDS_RATE_LIMIT_MAX_WAIT'],
     [{ TMDS_RATE_LIMIT_MAX_WAIT: 'soon' }, 'TMDS_RATE_LIMIT_MAX_WAIT'],
     [{ SIMULATOR_SEED: '-1' }, 'SIMULATOR_SEED'],
+    [{ SIMULATOR_STYLE: 'live' }, 'SIMULATOR_STYLE'],
     [{ SIMULATOR_SEED: '4294967296' }, 'SIMULATOR_SEED'],
     [{ SIMULATOR_SEED: '1e3' }, 'SIMULATOR_SEED'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],

@@ -36,6 +36,7 @@ async function main(): Promise<void> {
       control: options.control,
       tradesPerSecond: options.tradesPerSecond,
       streams: { maxSubscriptionsPerSocket: options.subscriptionsPerSocket },
+      style: options.style,
     });
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? String(error.code) : '';
@@ -52,7 +53,8 @@ async function main(): Promise<void> {
       `TMDS_WS_URL=${simulator.wsUrl}`,
       `Simulated market, seed ${options.seed}: ${market.tokenAddresses().length} tokens, ${market.wallets().length} shared wallets` +
         `${options.control ? ', scenario controls on' : ''}${options.tradesPerSecond > 0 ? `, ${options.tradesPerSecond} trades/s` : ''}` +
-        `${options.subscriptionsPerSocket === 1 ? ', one stream subscription a socket' : ''}.`,
+        `${options.subscriptionsPerSocket === 1 ? ', one stream subscription a socket' : ''}` +
+        `${options.style === 'real' ? ', written in the live service’s style' : ''}.`,
       `Send the API key (set with --api-key) in the x-api-key header. Try: curl -H "x-api-key: $KEY" "${simulator.baseUrl}/api/token-data?address=${tokens[0] ?? ''}"`,
       `Streams: ${simulator.wsUrl}/ws/token-feed (also chart-live, holders-live, trades-live): send {"tokenAddress":"...","apiKey":"..."}`,
       ...(options.control ? [`Controls: POST ${simulator.baseUrl}/_control/{${CONTROL_NAMES.join(',')}} with the key in x-api-key`] : []),

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DEFAULT_STREAM_OPTIONS } from './streams';
+import { WIRE_STYLES, isWireStyle, type WireStyle } from './wireStyle';
 
 export const USAGE = `Usage: npm run simulator -- [options]
 
@@ -19,6 +20,8 @@ Options:
   --subscriptions-per-socket N
                            stream subscriptions one socket may hold (default 1000); 1 makes a strict
                            service, which closes a socket (4000) on its second subscription
+  --style S                how tokens are written: spec (default; as the spec's tables) or real (as the
+                           live service: no pools in token-feed frames, SOL as token0, scheme-less links)
   --list                   print the market's tokens and wallets as one JSON line and exit
   --help                   show this help and exit`;
 
@@ -39,6 +42,7 @@ export interface CliOptions {
   control: boolean;
   tradesPerSecond: number;
   subscriptionsPerSocket: number;
+  style: WireStyle;
   list: boolean;
   help: boolean;
 }
@@ -67,6 +71,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         control: { type: 'boolean' },
         'trades-per-second': { type: 'string' },
         'subscriptions-per-socket': { type: 'string' },
+        style: { type: 'string' },
         list: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -84,6 +89,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
   if (!/^\d+(\.\d+)?$/.test(tradesRaw ?? '0') || !(tradesPerSecond >= 0 && tradesPerSecond <= 10_000)) {
     throw new UsageError(`--trades-per-second must be a number from 0 to 10000 (got "${(tradesRaw ?? '').slice(0, 40)}")`);
   }
+  const style = values.style ?? 'spec';
+  if (!isWireStyle(style)) throw new UsageError(`--style must be one of ${WIRE_STYLES.join(', ')} (got "${style.slice(0, 40)}")`);
   return {
     port: integer('port', values.port, 8787, 0, 65535),
     host,
@@ -92,6 +99,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     control: values.control ?? false,
     tradesPerSecond,
     subscriptionsPerSocket: integer('subscriptions-per-socket', values['subscriptions-per-socket'], DEFAULT_STREAM_OPTIONS.maxSubscriptionsPerSocket, 1, DEFAULT_STREAM_OPTIONS.maxSubscriptionsPerSocket),
+    style,
     list: values.list ?? false,
     help: values.help ?? false,
   };

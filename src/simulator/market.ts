@@ -26,11 +26,14 @@ import { riskStatusOf } from './risk';
 import { computeTechnicals } from './technicals';
 import { CHAIN_ID, LAMPORTS_PER_SOL, TOKEN_UNIT } from './units';
 import { holderView, metadataView, tokenView, tradeView, walletTradeViews } from './views';
+import { styledFrame, styledToken, type WireStyle } from './wireStyle';
 
 export const DEFAULT_SEED = 42;
 
 export interface MarketOptions {
   seed?: number;
+  /** How tokens are written on the wire (wireStyle.ts); default `spec`. */
+  style?: WireStyle;
   /** Clock in Unix milliseconds; defaults to Date.now. Tests fix it to compare runs. */
   now?: () => number;
 }
@@ -108,6 +111,7 @@ export class Market {
   /** Unix seconds at which the generated history ends. */
   readonly anchor: number;
   readonly solUsd: number;
+  readonly style: WireStyle;
   private readonly clock: () => number;
   private readonly profile: MarketProfile;
   private readonly byAddress = new Map<string, TokenProfile>();
@@ -121,6 +125,7 @@ export class Market {
 
   constructor(options: MarketOptions = {}) {
     this.seed = options.seed ?? DEFAULT_SEED;
+    this.style = options.style ?? 'spec';
     this.clock = options.now ?? Date.now;
     this.anchor = Math.floor(this.clock() / 1000);
     this.profile = buildMarketProfile(this.seed);
@@ -175,9 +180,16 @@ export class Market {
     };
   }
 
+  /** The token as token-data answers it. */
   token(address: string): WireToken | null {
     const book = this.findBook(address);
-    return book ? tokenView(book, this.now()) : null;
+    return book ? styledToken(tokenView(book, this.now()), this.style) : null;
+  }
+
+  /** The token as a token-feed frame carries it (in the `real` style, without its pools). */
+  tokenFrame(address: string): WireToken | null {
+    const book = this.findBook(address);
+    return book ? styledFrame(tokenView(book, this.now()), this.style) : null;
   }
 
   technicals(address: string): WireTechnicals | null {

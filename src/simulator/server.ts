@@ -20,10 +20,12 @@ import { ROUTES, errorBody } from './routes';
 import { RequestStats, type LoggedRequest } from './stats';
 import { mixSeed } from './random';
 import { StreamHub, type StreamOptions } from './streams';
+import type { WireStyle } from './wireStyle';
 
 export type { FaultConfig, EndpointFaults } from './faults';
 export type { Controls, TokenSummary } from './controls';
 export type { StreamOptions } from './streams';
+export type { WireStyle } from './wireStyle';
 
 export interface SimulatorOptions {
   /** 0 or absent: a free port. */
@@ -44,6 +46,8 @@ export interface SimulatorOptions {
   now?: () => number;
   /** Heartbeat, buffer and size limits of the WebSocket streams (defaults in streams.ts). */
   streams?: StreamOptions;
+  /** How tokens are written: as the spec's tables (default) or as the live service does (wireStyle.ts). */
+  style?: WireStyle;
 }
 
 export interface RunningSimulator {
@@ -217,7 +221,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   if (typeof options.apiKey !== 'string' || options.apiKey.length === 0) throw new Error('startSimulator: apiKey is required');
   const seed = options.seed ?? DEFAULT_SEED;
   const clock = options.now ?? Date.now;
-  const market = new Market({ seed, now: clock });
+  const market = new Market({ seed, now: clock, style: options.style ?? 'spec' });
   const faults = new FaultInjector(mixSeed(seed, 7));
   if (options.faults) faults.set(options.faults);
   const closing = new AbortController();

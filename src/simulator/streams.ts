@@ -588,7 +588,7 @@ export class StreamHub implements StreamsView {
     const tokenAddress = target.tokenAddress;
     switch (stream) {
       case 'token-feed': {
-        const token = this.market.token(tokenAddress);
+        const token = this.market.tokenFrame(tokenAddress);
         return token ? [frameOf({ type: 'token', tokenAddress, snapshot: true, data: token })] : [];
       }
       case 'chart-live': {
@@ -710,7 +710,7 @@ export class StreamHub implements StreamsView {
       }
       for (const tokenAddress of tokens) {
         const peers = this.tokens['token-feed'].get(tokenAddress)?.get(0);
-        const token = peers ? this.market.token(tokenAddress) : null;
+        const token = peers ? this.market.tokenFrame(tokenAddress) : null;
         if (peers && token) this.sendAll(peers, frameOf({ type: 'token', tokenAddress, data: token }));
       }
     } catch (error) {

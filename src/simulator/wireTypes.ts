@@ -22,6 +22,10 @@ export interface WireLiquidityPool {
   suspectedQuoteTokenPrice: string;
   suspectedBaseTokenReserves: string;
   suspectedQuoteTokenReserves: string;
+  /** Not in the spec's table; written in the `real` wire style only (wireStyle.ts), as the live service does. */
+  suspectedBaseToken?: string;
+  suspectedQuoteToken?: string;
+  protocolData?: Record<string, string>;
 }
 
 /** §2.4 */
@@ -67,6 +71,10 @@ export interface WireToken {
   links: Record<string, string>;
   /** Integer text in smallest units: the sum of the ten largest current balances. */
   top10HoldersSupply: string | null;
+  /** Not in the spec's table; written in the `real` wire style only (wireStyle.ts), as the live service does. */
+  goplusStats?: null;
+  limits?: Record<string, never>;
+  searchGraphData?: null;
   origin: string;
   image: string;
 }

@@ -86,6 +86,7 @@ describe('simulator flags', () => {
       control: false,
       tradesPerSecond: 2,
       subscriptionsPerSocket: 1_000,
+      style: 'spec',
       list: false,
       help: false,
     });
@@ -95,9 +96,9 @@ describe('simulator flags', () => {
     expect(
       parseCliArgs([
         '--port', '0', '--host', '0.0.0.0', '--api-key', 'k', '--seed', '7', '--control', '--trades-per-second', '2.5',
-        '--subscriptions-per-socket', '1', '--list', '--help',
+        '--subscriptions-per-socket', '1', '--style', 'real', '--list', '--help',
       ]),
-    ).toEqual({ port: 0, host: '0.0.0.0', apiKey: 'k', seed: 7, control: true, tradesPerSecond: 2.5, subscriptionsPerSocket: 1, list: true, help: true });
+    ).toEqual({ port: 0, host: '0.0.0.0', apiKey: 'k', seed: 7, control: true, tradesPerSecond: 2.5, subscriptionsPerSocket: 1, style: 'real', list: true, help: true });
   });
 
   it('bad flags give one clear line that never contains the key', () => {
@@ -110,6 +111,8 @@ describe('simulator flags', () => {
       ['--trades-per-second', 'fast'],
       ['--subscriptions-per-socket', '0'],
       ['--subscriptions-per-socket', '1001'],
+      ['--style', 'live'],
+      ['--style'],
       ['--api-key'],
       ['--api-key', ''],
       ['--control=yes'],
@@ -134,7 +137,7 @@ describe('simulator flags', () => {
   });
 
   it('the usage names every flag', () => {
-    for (const flag of ['--port', '--host', '--api-key', '--seed', '--control', '--trades-per-second', '--subscriptions-per-socket', '--list', '--help']) {
+    for (const flag of ['--port', '--host', '--api-key', '--seed', '--control', '--trades-per-second', '--subscriptions-per-socket', '--style', '--list', '--help']) {
       expect(USAGE).toContain(flag);
     }
   });
