@@ -168,6 +168,25 @@ export function snapshotOfToken(token: Token, previous: TokenSnapshot | null, no
     decimals: token.decimals,
     syncedAt: syncedAtOf(token) ?? previous?.syncedAt ?? null,
     poolsShownAt: shown ? now : (previous?.poolsShownAt ?? previous?.seenAt ?? null),
+    ...(shown ? {} : { poolsLeftOut: true }),
+  };
+}
+
+/**
+ * `last` with the pools, and the price read from them, of `read` (a reconciliation's answer read
+ * into a snapshot): what such an answer still tells when a frame of the same second overtook it
+ * but left the pools out. Everything else stays the frame's.
+ */
+export function withPoolsOf(last: TokenSnapshot, read: TokenSnapshot): TokenSnapshot {
+  const { poolsLeftOut: _leftOut, ...rest } = last;
+  return {
+    ...rest,
+    pools: read.pools,
+    priceNative: read.priceNative,
+    priceUsd: read.priceUsd,
+    priceHistory: read.priceHistory,
+    poolsShownAt: read.poolsShownAt ?? read.seenAt,
+    seenAt: read.seenAt,
   };
 }
 

@@ -53,6 +53,11 @@ export interface TokenSnapshot {
    * `seenAt` stands in.
    */
   poolsShownAt?: number | null;
+  /**
+   * Whether the newest token data applied was a stream frame that left the pools out: a
+   * reconciliation's answer that this frame overtook still brings the pools. Absent: false.
+   */
+  poolsLeftOut?: boolean;
 }
 
 export interface WalletSnapshot {

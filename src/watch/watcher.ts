@@ -48,7 +48,7 @@ import type { TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 import type { Store } from '../store/store';
 import { detectHolderChanges, detectTokenChanges, detectTradeChanges } from '../alerts/detectors';
 import { deliveriesFor, needsHolders } from '../alerts/fanout';
-import { olderThanApplied, snapshotOfToken, snapshotOfWallet, snapshotWithHolder, syncedAtOf } from '../alerts/snapshot';
+import { olderThanApplied, snapshotOfToken, snapshotOfWallet, snapshotWithHolder, syncedAtOf, withPoolsOf } from '../alerts/snapshot';
 import { Commits, type Alerts, type Uncommitted } from './commits';
 import { HolderBaselines } from './holderBaselines';
 import { CLOSED, inputOfEvent, type Input, type Settling } from './inputs';
@@ -318,6 +318,11 @@ class WatcherImpl implements Watcher {
     const synced = syncedAtOf(input.token);
     const streamed = this.streamedAt.get(address);
     const overtaken = input.from === 'reconcile' && input.readSince !== undefined && streamed !== undefined && streamed.frame > input.readSince && synced !== null && synced <= streamed.synced;
+    if (overtaken && last !== null && last.poolsLeftOut === true && !olderThanApplied(synced, last)) {
+      // The frame that overtook this answer left the pools out (the live service's frames never
+      // carry them): the answer keeps its word on the pools, and on nothing else.
+      return this.comparePoolsOnly(input, last, into, now);
+    }
     if ((last !== null && olderThanApplied(synced, last)) || overtaken) {
       this.counts.stale += 1;
       return;
@@ -343,6 +348,15 @@ class WatcherImpl implements Watcher {
     // order, as if the token had come first: the list's records set the baseline, and a live
     // record among them (a whale that came while the list was being read) is compared.
     for (const early of this.baselines.takeWaiting(address)) this.compareHolder(early, into, now);
+  }
+
+  /** A reconciliation's answer applied for its pools alone (see compareToken). */
+  private comparePoolsOnly(input: Extract<Input, { type: 'token' }>, last: TokenSnapshot, into: Uncommitted, now: number): void {
+    const address = input.address;
+    const next = withPoolsOf(last, snapshotOfToken(input.token, last, now, this.deps.solUsd?.() ?? null, 'reconcile'));
+    const found = detectTokenChanges(last, next, this.memory.followers.token.get(address) ?? []);
+    this.memory.tokenState.set(address, next);
+    this.record(into.tokens, address, next, found, 'token', now);
   }
 
   /** Compares one holder record of a token; one that comes before its token waits for it. */

@@ -8,6 +8,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { plainText, type Card } from '../../src/cards/card';
 import type { RunningSimulator } from '../../src/simulator/server';
+import { WIRE_STYLES } from '../../src/simulator/wireStyle';
+import { solFromLamports } from '../../src/text/format';
 import { RecordingSender, capturedLogger } from '../delivery/helpers';
 import { STORE_KINDS, type StoreHome } from '../store/support/stores';
 import { chatRef, quietSimulator, startHarness, type Harness } from './harness';
@@ -267,5 +269,88 @@ describe.each(STORE_KINDS)('alerts end to end (%s store)', (_kind, makeHome) => 
     expect(titles[0]).toMatch(/^Risk /);
     expect(titles[1]).toBe(`${seven.length - 1} alerts`);
     for (const T of seven) sim.controls.risk({ tokenAddress: T, riskStatus: null });
+  });
+});
+
+/**
+ * The live service's frames leave the pools out (`liquidityPools: {}`), put SOL as token0 and write
+ * links without a scheme: the simulator's `real` style does the same. In either style, frames
+ * without pools between reconciliations that show them raise no liquidity alert, an alert built
+ * from such a frame still shows the liquidity, and a pull is told once with the pool's own SOL.
+ * One store (SQLite) and one scenario a style: the store contract is the suite above's.
+ */
+describe.each(WIRE_STYLES)('liquidity end to end (%s wire style)', (style) => {
+  let styled: RunningSimulator;
+  let run: Harness;
+  let db: StoreHome;
+
+  beforeAll(async () => {
+    styled = await quietSimulator(style);
+  });
+
+  afterAll(async () => {
+    await styled.close();
+  });
+
+  beforeEach(async () => {
+    db = await (STORE_KINDS[0] as (typeof STORE_KINDS)[number])[1]();
+    run = await startHarness(styled, db.env);
+  });
+
+  afterEach(async () => {
+    await run.app.stop();
+    await db.remove();
+  });
+
+  function texts(): string[] {
+    const sender = run.senders.get('discord') as RecordingSender;
+    return sender.sent.filter((s) => s.chat.chatId === dc.chatId).map((s) => cardText(s.card));
+  }
+
+  /** SOL in each of the token's pools as the service reports them, by pool address. */
+  function solOfPools(token: string): Map<string, bigint> {
+    const pools = Object.values(styled.market.token(token)?.liquidityPools ?? {});
+    return new Map(pools.map((pool) => [pool.poolAddress, BigInt(pool.suspectedQuoteTokenReserves)]));
+  }
+
+  it('frames without pools raise no false alert; a pull is told once, in the pool’s SOL', async () => {
+    const hostile = new Set(styled.market.hostileTokens());
+    const T = styled.market.tokenAddresses().find((t) => !hostile.has(t)) as string;
+    expect((await run.say(dc, `/track token ${T} liquidity,risk`)).errorId).toBeNull();
+    await baseline(run, T);
+    await run.app.reconcile.runNow();
+    await vi.waitFor(async () => expect((await run.app.store.state.token(T))?.pools.length ?? 0).toBeGreaterThan(0), WAIT);
+
+    // Two risk changes: each pushes a frame (without pools in the real style), each re-check shows them.
+    const first = styled.market.token(T)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER';
+    for (const to of [first, 'SAFE'] as const) {
+      styled.controls.risk({ tokenAddress: T, riskStatus: to });
+      await vi.waitFor(() => expect(texts().filter((text) => text.includes(`→ ${to}`))).toHaveLength(1), WAIT);
+      await run.app.reconcile.runNow();
+      await settle(run);
+    }
+    const risks = texts();
+    expect(risks).toHaveLength(2);
+    for (const text of risks) {
+      expect(text).not.toContain('Liquidity pulled');
+      expect(text).toMatch(/\nLiquidity .*SOL/);
+      expect(text).toMatch(/\nPrice .*SOL/);
+    }
+
+    const before = solOfPools(T);
+    styled.controls.liquidity({ tokenAddress: T, pull: true });
+    const after = solOfPools(T);
+    const [pulled] = [...before].filter(([pool, sol]) => (after.get(pool) ?? 0n) < sol);
+    expect(pulled).toBeDefined();
+    const [poolAddress, from] = pulled as [string, bigint];
+    // In the real style the frame shows nothing of the pull: the re-check reads it.
+    await run.app.reconcile.runNow();
+    await vi.waitFor(() => expect(texts().filter((text) => text.startsWith('Liquidity pulled'))).toHaveLength(1), WAIT);
+    await run.app.reconcile.runNow();
+    await settle(run);
+    const alerts = texts().filter((text) => text.startsWith('Liquidity pulled'));
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toContain(`${poolAddress.slice(0, 4)}…${poolAddress.slice(-4)}: ${solFromLamports(from)} → ${solFromLamports(after.get(poolAddress) ?? 0n)}`);
+    styled.controls.risk({ tokenAddress: T, riskStatus: null });
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The whole bot in-process, as main starts it: the simulator (quiet: no trades of its own, with its
- * controls), a real store (a SQLite file, or a PostgreSQL database), the real stream client, watcher, reconciliation, dispatcher and
+ * controls; in the spec's wire style or the live service's), a real store (a SQLite file, or a PostgreSQL database), the real stream client, watcher, reconciliation, dispatcher and
  * delivery. Chats are fakes of the platforms' AlertSender that record what they were sent, and
  * commands are typed through the dispatcher as a chat would.
  */
@@ -11,13 +11,14 @@ import type { ChatStarter } from '../../src/chats/startChats';
 import { loadConfig } from '../../src/config';
 import { startApp, type App } from '../../src/app';
 import { silentLogger, type Logger } from '../../src/log';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/server';
+import { startSimulator, type RunningSimulator, type WireStyle } from '../../src/simulator/server';
 import { RecordingSender } from '../delivery/helpers';
 
 export const KEY = 'e2e-test-key-5f2a';
 
-export async function quietSimulator(): Promise<RunningSimulator> {
-  return startSimulator({ apiKey: KEY, port: 0, seed: 42, control: true, tradesPerSecond: 0 });
+/** `style`: how the simulator writes tokens; `real` as the live service does (src/simulator/wireStyle.ts). */
+export async function quietSimulator(style: WireStyle = 'spec'): Promise<RunningSimulator> {
+  return startSimulator({ apiKey: KEY, port: 0, seed: 42, control: true, tradesPerSecond: 0, style });
 }
 
 export interface Harness {

@@ -49,8 +49,8 @@ async function started() {
     if (handler === null) throw new Error('no token-feed subscription');
     void handler({ stream: 'token-feed', kind: 'token', tokenAddress: RECORDED_TOKEN, snapshot, token: TokenSchema.parse(recordedTokenFrame({ syncedAt: at(second) })) });
   };
-  const answer = (second: number, withPool = true) =>
-    running.applyTokens([TokenSchema.parse(withPool ? recordedTokenAnswer({ syncedAt: at(second) }) : recordedTokenFrame({ syncedAt: at(second) }))]);
+  const answer = (second: number, withPool = true, readSince?: number) =>
+    running.applyTokens([TokenSchema.parse(withPool ? recordedTokenAnswer({ syncedAt: at(second) }) : recordedTokenFrame({ syncedAt: at(second) }))], readSince);
   return { running, push, answer };
 }
 
@@ -83,6 +83,18 @@ describe('pools a stream frame leaves out', () => {
     push(4);
     await answer(5, false);
     push(6);
+    await running.idle();
+    expect(await liquidityAlerts()).toEqual(['59641293545 → gone']);
+  });
+
+  it('an answer overtaken by a frame of its second that left the pools out still tells the pull', async () => {
+    const { running, push, answer } = await started();
+    await answer(1);
+    // The re-check's request goes out; a frame of the same second comes while it is out.
+    const mark = running.mark();
+    push(2);
+    await running.idle();
+    await answer(2, false, mark);
     await running.idle();
     expect(await liquidityAlerts()).toEqual(['59641293545 → gone']);
   });
