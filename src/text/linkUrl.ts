@@ -3,12 +3,13 @@
  * (`"twitter": "x.com/foo"`), as people type them; a card shows those as `https://x.com/foo` when
  * the value is plainly a host and a path on the web, and drops everything else as safeUrl does.
  *
- * The rule for a value without a scheme (docs/layout.md, "Links"): it must start with a host name
- * of dot-separated labels (letters, digits, inner hyphens), followed by nothing or by `/`, `?` or
- * `#`; and the host must be a known social or link host (or a subdomain of one), or end in a known
- * top-level domain. No port, no user, no `//`, no IP address, no single-label host. The result is
- * `https://` + the value, which must then pass safeUrl like any other link. Anything with a scheme
- * (`javascript:`, `data:`, `x.com:443`…) is left to safeUrl, which takes only http and https.
+ * The rule for a value without a scheme (written down in docs/market-client.md): it must start
+ * with a host name of dot-separated labels (letters, digits, inner hyphens), followed by nothing or
+ * by `/`, `?` or `#`; and the host must be a known social or link host (or a subdomain of one), or
+ * end in a known top-level domain. No port, no user, no `//`, no IP address, no single-label host.
+ * The result is `https://` + the value, which must then pass safeUrl like any other link. Anything
+ * with a scheme (`javascript:`, `data:`, `x.com:443`…) is left to safeUrl, which takes only http
+ * and https.
  */
 import { safeUrl } from './sanitize';
 

@@ -1,7 +1,7 @@
 /**
  * The whole bot in-process, as main starts it: the simulator (quiet: no trades of its own, with its
- * controls; in the spec's wire style or the live service's), a real store (a SQLite file, or a PostgreSQL database), the real stream client, watcher, reconciliation, dispatcher and
- * delivery. Chats are fakes of the platforms' AlertSender that record what they were sent, and
+ * controls; in the spec's wire style or the live service's), a real store (a SQLite file, or a
+ * PostgreSQL database), the real stream client, watcher, reconciliation, dispatcher and delivery. Chats are fakes of the platforms' AlertSender that record what they were sent, and
  * commands are typed through the dispatcher as a chat would.
  */
 import { PassThrough } from 'node:stream';
