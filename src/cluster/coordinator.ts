@@ -18,6 +18,12 @@
  * pause) finds on waking that it holds nothing, before it could act on a lease another took. What
  * it might still write is fenced in the database (CommitFence): a commit under a moved lease is
  * refused.
+ *
+ * The clock runs whether or not a step finishes: a step waiting on a server it cannot reach (a
+ * network partition holds the connection open and says nothing) does not keep this process's
+ * leases alive. At every tick the leases past their local deadline are given up, their partitions
+ * unsubscribed, and the log says so once; each step is bounded by the leases' own limits
+ * (pgLeases.ts LEASE_LIMITS), and the next starts when it ends.
  */
 import { performance } from 'node:perf_hooks';
 import { errorText, type Logger } from '../log';
@@ -75,6 +81,27 @@ function streamsOf(value: unknown): ProcessView['streams'] {
   const figures = value as Record<string, unknown>;
   const read = (key: string): number => (typeof figures[key] === 'number' ? figures[key] : 0);
   return { sockets: read('sockets'), open: read('open'), subscriptions: read('subscriptions') };
+}
+
+/** What one tick (or the deadline clock) changed: partitions gained and lost, named leases taken and lost. */
+class Changes {
+  readonly gained: number[] = [];
+  readonly lost: number[] = [];
+  readonly named: Array<[string, boolean]> = [];
+  /** How many were given up at their local deadline rather than by the database's word. */
+  expired = 0;
+
+  dropped(name: string, memberName: string): void {
+    const partition = partitionOfLease(name);
+    if (partition !== null) this.lost.push(partition);
+    else if (name !== memberName) this.named.push([name, false]);
+  }
+
+  kept(name: string, memberName: string): void {
+    const partition = partitionOfLease(name);
+    if (partition !== null) this.gained.push(partition);
+    else if (name !== memberName) this.named.push([name, true]);
+  }
 }
 
 export function memberLease(owner: string): string {
@@ -189,38 +216,63 @@ export class Coordinator {
     });
   }
 
+  /** One timer for the whole life: a tick when none is under way, else only the deadlines. */
   private schedule(): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.tickNow().finally(() => this.schedule());
+      if (this.running === null) void this.tickNow();
+      else this.report(this.expire(new Changes()));
+      this.schedule();
     }, this.timing.tickMs);
     this.timer.unref();
   }
 
+  /** Gives up every lease past its local deadline (into `changes`). */
+  private expire(changes: Changes): Changes {
+    const now = this.mono();
+    for (const [name, lease] of [...this.held]) {
+      if (lease.until > now || !this.held.delete(name)) continue;
+      changes.dropped(name, this.memberName);
+      changes.expired += 1;
+    }
+    return changes;
+  }
+
+  /** Tells the log and the parts what a tick (or the deadline clock) changed. */
+  private report(changes: Changes): void {
+    if (changes.expired > 0) {
+      this.options.logger.warn(
+        { partitions: changes.lost.length, leases: changes.named.filter(([, held]) => !held).map(([name]) => name), held: this.partitions().length },
+        'leases given up at their local deadline: not renewed in time (PostgreSQL out of reach, or this process stalled); their partitions and subscriptions are let go until taken again',
+      );
+    }
+    const { gained, lost, named } = changes;
+    if (gained.length > 0 || lost.length > 0) {
+      this.options.logger.info({ gained: gained.length, lost: lost.length, held: this.partitions().length, of: PARTITIONS, watchers: this.liveWatchers }, 'watcher partitions changed');
+      this.options.onPartitions?.({ gained: gained.sort((a, b) => a - b), lost: lost.sort((a, b) => a - b) });
+    }
+    for (const [name, held] of named) {
+      this.options.logger.info({ lease: name, held }, held ? 'lease taken' : 'lease lost');
+      this.options.onLease?.(name, held);
+    }
+  }
+
   private async tick(): Promise<void> {
     if (this.stopped) return;
-    const gained: number[] = [];
-    const lost: number[] = [];
-    const namedChanges: Array<[string, boolean]> = [];
+    const changes = new Changes();
     const drop = (name: string): void => {
-      if (!this.held.delete(name)) return;
-      const partition = partitionOfLease(name);
-      if (partition !== null) lost.push(partition);
-      else if (name !== this.memberName) namedChanges.push([name, false]);
+      if (this.held.delete(name)) changes.dropped(name, this.memberName);
     };
     const keep = (name: string, epoch: number, until: number): void => {
       const before = this.held.get(name);
       this.held.set(name, { epoch, until });
-      if (before !== undefined && before.epoch === epoch) return;
-      const partition = partitionOfLease(name);
-      if (partition !== null) gained.push(partition);
-      else if (name !== this.memberName) namedChanges.push([name, true]);
+      if (before === undefined || before.epoch !== epoch) changes.kept(name, this.memberName);
     };
     try {
-      const started = this.mono();
       // Past its local deadline a lease is not counted on, whatever the database says later.
-      for (const [name, lease] of [...this.held]) if (lease.until <= started) drop(name);
+      this.expire(changes);
+      const started = this.mono();
       const until = started + this.timing.ttlMs - LOCAL_MARGIN_MS;
       const { leases, owner, roles } = this.options;
 
@@ -281,14 +333,7 @@ export class Coordinator {
       if (!this.failing) this.options.logger.warn({ reason: errorText(error) }, 'could not renew or take leases; what is held is kept until it runs out');
       this.failing = true;
     } finally {
-      if (gained.length > 0 || lost.length > 0) {
-        this.options.logger.info({ gained: gained.length, lost: lost.length, held: this.partitions().length, of: PARTITIONS, watchers: this.liveWatchers }, 'watcher partitions changed');
-        this.options.onPartitions?.({ gained: gained.sort((a, b) => a - b), lost: lost.sort((a, b) => a - b) });
-      }
-      for (const [name, held] of namedChanges) {
-        this.options.logger.info({ lease: name, held }, held ? 'lease taken' : 'lease lost');
-        this.options.onLease?.(name, held);
-      }
+      this.report(changes);
     }
   }
 

@@ -94,7 +94,8 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
   const { store, logger } = options;
   const owner = `${hostname().slice(0, 40)}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const log = logger.child({ component: 'cluster' });
-  const leases = new PgLeases(store.db);
+  // A pool of their own with short limits: a leasing step never queues behind the watcher's commits, nor hangs on a server out of reach.
+  const leases = PgLeases.connect(options.databaseUrl, log);
   const notifier = new PgNotifier(store.db);
   let parts: MemberParts | null = null;
   let listener: PgListener | null = null;
@@ -174,6 +175,7 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
     async stop() {
       if (poll !== null) clearInterval(poll);
       await coordinator.stop();
+      await leases.close().catch(() => undefined);
       await applying;
       await listener?.close();
     },

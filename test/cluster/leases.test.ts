@@ -3,12 +3,14 @@
  * clock, fenced commits refused once a lease moved on, and coordinators that split the 256
  * watcher partitions fairly, take a stopped one's share, and give everything up when stalled.
  */
-import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { PoolClient } from 'pg';
+import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { Coordinator } from '../../src/cluster/coordinator';
 import { PARTITIONS, fairShare, partitionLease, partitionOf, rebalance } from '../../src/cluster/partitions';
-import { silentLogger } from '../../src/log';
+import { createLogger, silentLogger } from '../../src/log';
 import { LeaseLostError } from '../../src/store/leaseLost';
 import { PgLeases } from '../../src/store/postgres/pgLeases';
+import { FENCE_SQL } from '../../src/store/postgres/pgState';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgresStore';
 import '../support/postgres/provided';
 import { freshDatabase } from '../support/postgres/databases';
@@ -49,6 +51,7 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
   let leases: PgLeases;
   let drop: () => Promise<void>;
   const coordinators: Coordinator[] = [];
+  const holding: PoolClient[] = [];
 
   beforeEach(async () => {
     if (shared.adminUrl === null) return;
@@ -59,6 +62,8 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
   });
 
   afterEach(async () => {
+    // Connections a test holds as another process would: ended, never given back to the pool.
+    for (const client of holding.splice(0)) client.release(true);
     for (const coordinator of coordinators.splice(0)) await coordinator.stop();
     await store?.close();
     await drop?.();
@@ -102,6 +107,58 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
     const later = { ...snapshot, riskStatus: 'DANGER' };
     await expect(store.state.commitMany({ tokens: [{ snapshot: later, alerts: [] }], wallets: [] }, new Date(), fence)).rejects.toBeInstanceOf(LeaseLostError);
     expect((await store.state.token(address))?.riskStatus).toBe('SAFE');
+  });
+
+  it('skips a lease whose fence a cut-off process left open, and never waits for it; the holder still renews', async () => {
+    await leases.take(['partition:7', 'partition:8', 'partition:9'], 'cut', 10_000);
+    // A fenced commit cut off after its read: the transaction stays open with its lock, as a partition leaves it.
+    const open = await store.db.pool.connect();
+    open.on('error', () => undefined);
+    holding.push(open);
+    await open.query('BEGIN');
+    await open.query(FENCE_SQL, [['partition:7', 'partition:9'], 'cut']);
+    // The holder's own renewal keeps the owner: it passes the fence's lock.
+    expect(await leases.renew(['partition:9'], 'cut', 10_000)).toEqual(new Map([['partition:9', 1]]));
+    await runOut('partition:7');
+    await runOut('partition:8');
+    // The takeover takes what is free at once and leaves the locked one to a later tick.
+    expect(await leases.take(['partition:7', 'partition:8'], 'awake', 10_000)).toEqual(new Map([['partition:8', 2]]));
+    await open.query('ROLLBACK');
+    expect(await leases.take(['partition:7'], 'awake', 10_000)).toEqual(new Map([['partition:7', 2]]));
+  });
+
+  it('has the server end a fence left open, so the lease it locked can be taken', async () => {
+    await leases.take(['partition:7'], 'cut', 10_000);
+    const open = await store.db.pool.connect();
+    let ended = false;
+    open.on('error', () => {
+      ended = true;
+    });
+    holding.push(open);
+    await open.query('BEGIN');
+    await open.query(FENCE_SQL, [['partition:7'], 'cut']);
+    await runOut('partition:7');
+    // Nothing more comes from the cut-off side: the server's idle-in-transaction limit ends the session and its lock.
+    await vi.waitFor(
+      async () => {
+        expect((await leases.take(['partition:7'], 'awake', 10_000)).get('partition:7')).toBe(2);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    await vi.waitFor(() => expect(ended).toBe(true), { timeout: 5_000 });
+  }, 30_000);
+
+  it('writes a lease with the time its row is written, not the time its statement began', async () => {
+    const client = await store.db.pool.connect();
+    holding.push(client);
+    // A statement that began long ago (here: its transaction did, 3 s before) must not write a lease already run out.
+    await client.query('BEGIN');
+    await client.query('SELECT pg_sleep(3)');
+    const late = new PgLeases({ query: (statement) => client.query(statement) });
+    expect(await late.take(['sender:telegram'], 'a', 2_500)).toEqual(new Map([['sender:telegram', 1]]));
+    const { rows } = await client.query<{ live: boolean }>("SELECT expires_at > clock_timestamp() AS live FROM leases WHERE name = 'sender:telegram'");
+    await client.query('COMMIT');
+    expect(rows[0]?.live).toBe(true);
   });
 
   function coordinator(owner: string, extra: { wanted?: string[]; monotonic?: () => number } = {}): Coordinator {
@@ -152,5 +209,58 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
     expect(a.holds('sender:discord')).toBe(false);
     expect(a.owns('AnyToken')).toBe(false);
     expect(a.fence(['AnyToken']).leases[0]?.epoch).toBeGreaterThan(0);
+  });
+
+  it('gives its leases up at the local deadline while a leasing step hangs on a server that says nothing, and says so', async () => {
+    let now = 0;
+    const lines: string[] = [];
+    const lost: number[] = [];
+    const namedLost: string[] = [];
+    let cut = false;
+    let hung = 0;
+    // The database as a network partition leaves it: every statement from the cut on waits until the heal.
+    let heal: (error: Error) => void = () => undefined;
+    const hanging = new Promise<never>((_, reject) => {
+      heal = reject;
+    });
+    const through = <T>(run: () => Promise<T>): Promise<T> => {
+      if (!cut) return run();
+      hung += 1;
+      return hanging;
+    };
+    const backend = {
+      take: (names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>) => through(() => leases.take(names, owner, ttlMs, info)),
+      renew: (names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>) => through(() => leases.renew(names, owner, ttlMs, info)),
+      release: (names: readonly string[], owner: string) => through(() => leases.release(names, owner)),
+      list: (prefix?: string) => through(() => leases.list(prefix)),
+    };
+    const a = new Coordinator({
+      leases: backend,
+      owner: 'a',
+      roles: new Set(['watcher', 'sender']),
+      wanted: ['sender:telegram'],
+      logger: createLogger('info', { write: (line: string) => void lines.push(line) }),
+      monotonic: () => now,
+      timing: { tickMs: 20 },
+      onPartitions: (change) => lost.push(...change.lost),
+      onLease: (name, held) => {
+        if (!held) namedLost.push(name);
+      },
+    });
+    await a.start();
+    expect(a.partitions()).toHaveLength(PARTITIONS);
+    cut = true;
+    now += 3_000;
+    // The next step hangs on its renewal; the deadline clock goes on all the same.
+    await vi.waitFor(() => expect(hung).toBeGreaterThan(0));
+    now += 6_000;
+    await vi.waitFor(() => expect(lost).toHaveLength(PARTITIONS), { timeout: 5_000 });
+    expect(namedLost).toEqual(['sender:telegram']);
+    expect(a.holds('sender:telegram')).toBe(false);
+    expect(lines.filter((line) => line.includes('given up at their local deadline'))).toHaveLength(1);
+    expect(JSON.parse(lines.find((line) => line.includes('given up at their local deadline')) ?? '{}')).toMatchObject({ partitions: PARTITIONS, leases: ['sender:telegram'] });
+    expect(hung).toBe(1);
+    heal(new Error('Connection terminated unexpectedly'));
+    await a.stop();
   });
 });

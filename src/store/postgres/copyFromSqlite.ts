@@ -8,6 +8,7 @@
  */
 import type { PoolClient } from 'pg';
 import type { SqliteDatabase } from '../openDatabase';
+import { unbounded } from './pgDatabase';
 
 export interface CopyCounts {
   follows: number;
@@ -72,8 +73,10 @@ async function insertAll(client: PoolClient, table: string, columns: ReadonlyArr
   for (let first = 0; first < rows.length; first += CHUNK) {
     const chunk = rows.slice(first, first + CHUNK);
     await client.query(
-      text,
-      columns.map(([, type], column) => chunk.map((row) => (type === 'boolean' ? asBoolean(row[column] ?? null) : (row[column] ?? null)))),
+      unbounded(
+        text,
+        columns.map(([, type], column) => chunk.map((row) => (type === 'boolean' ? asBoolean(row[column] ?? null) : (row[column] ?? null)))),
+      ),
     );
   }
   if (identity !== undefined) {
@@ -101,8 +104,10 @@ export async function copySqliteToPostgres(source: SqliteDatabase, target: PoolC
 
   await target.query('BEGIN');
   try {
+    // A copy of a large store may take longer than a bot's statement may.
+    await target.query('SET LOCAL statement_timeout = 0');
     // Nothing else writes to the tables until this transaction ends: the emptiness seen is the emptiness written into.
-    await target.query(`LOCK TABLE ${TABLES.map(({ table }) => table).join(', ')} IN EXCLUSIVE MODE`);
+    await target.query(unbounded(`LOCK TABLE ${TABLES.map(({ table }) => table).join(', ')} IN EXCLUSIVE MODE`));
     const counted = await target.query<{ n: number }>(`SELECT (${TABLES.map(({ table }) => `(SELECT count(*) FROM ${table})`).join(' + ')})::int AS n`);
     const existing = counted.rows[0]?.n ?? 0;
     if (existing > 0) throw new TargetNotEmptyError(existing);

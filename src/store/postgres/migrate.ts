@@ -8,6 +8,7 @@
 import type { PoolClient } from 'pg';
 import { StoreOpenError } from '../storeOpenError';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './migrations/index';
+import { unbounded } from './pgDatabase';
 
 /** "tokenw" in ASCII: the advisory lock every TokenWatch takes to migrate. */
 export const MIGRATION_LOCK = 0x746f6b656e77;
@@ -24,7 +25,9 @@ export async function schemaVersion(client: Pick<PoolClient, 'query'>): Promise<
 export async function migrate(client: PoolClient, where: string): Promise<void> {
   await client.query('BEGIN');
   try {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    // A migration, or the wait for another process's, may take longer than a bot's statement may.
+    await client.query('SET LOCAL statement_timeout = 0');
+    await client.query(unbounded('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]));
     const found = await schemaVersion(client);
     if (found !== null && found > PG_SCHEMA_VERSION) {
       throw new StoreOpenError(where, 'newer-schema', `it has schema version ${found}, newer than this TokenWatch knows (${PG_SCHEMA_VERSION}); upgrade TokenWatch or restore a backup`);
@@ -36,7 +39,7 @@ export async function migrate(client: PoolClient, where: string): Promise<void> 
     const current = found ?? 0;
     for (const migration of PG_MIGRATIONS) {
       if (migration.version <= current) continue;
-      await client.query(migration.sql);
+      await client.query(unbounded(migration.sql));
       await client.query('UPDATE tokenwatch_schema SET version = $1', [migration.version]);
     }
     await client.query('COMMIT');

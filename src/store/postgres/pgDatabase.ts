@@ -15,13 +15,59 @@
  *   statement cut off at its commit may or may not have been applied.
  */
 import pg from 'pg';
-import type { CustomTypesConfig, PoolClient, QueryResultRow } from 'pg';
+import type { CustomTypesConfig, PoolClient, QueryConfig, QueryResultRow } from 'pg';
 import type { Logger } from '../../log';
 import { StoreUnavailableError } from '../storeUnavailable';
 import { connectionErrorText, isConnectionError } from './connectionErrors';
 
 /** Long enough for a server restart (about a second here) and a failover; short enough for shutdown. */
 const OUTAGE_WAIT_MS = 20_000;
+
+/**
+ * What every connection asks of the server, so that a process cut off from it (a network
+ * partition, a frozen machine: the connection stays open and says nothing) cannot hold another
+ * process's work for longer than a lease lasts (10 s, src/cluster/coordinator.ts):
+ *
+ * - a statement runs at most 5 s, and a transaction left idle by its client is ended after 5 s,
+ *   which gives back its row locks (the fence's lock on a lease above all);
+ * - the server asks a silent client's socket after 5 s and gives it up after 3 unanswered probes
+ *   2 s apart, so a backend whose client vanished mid-statement goes too;
+ * - this side waits at most 8 s for any answer (a statement's 5 s and room for the round trip),
+ *   then counts the connection as lost and ends it.
+ *
+ * Long work on purpose (migrations, `npm run store:copy`, waiting for Discord's IDENTIFY turn) lifts
+ * the limits for its own statements (`unbounded` below, and SET LOCAL statement_timeout = 0).
+ */
+export const SESSION_LIMITS = {
+  statementTimeoutMs: 5_000,
+  idleInTransactionMs: 5_000,
+  queryTimeoutMs: 8_000,
+  keepAliveIdleS: 5,
+  keepAliveIntervalS: 2,
+  keepAliveCount: 3,
+} as const;
+
+/** A statement's own client-side wait, for the long work named above: a day rather than none. */
+const UNBOUNDED_MS = 24 * 3_600_000;
+
+/** A statement for the long work named above: this side waits for its answer as long as it takes. */
+export function unbounded(text: string, values?: unknown[]): QueryConfig {
+  // node-postgres reads query_timeout from the statement too; its types do not list it.
+  return { text, ...(values === undefined ? {} : { values }), query_timeout: UNBOUNDED_MS } as QueryConfig;
+}
+
+/** The server-side limits as a connection's startup settings. */
+export function sessionSettings(limits: { statementTimeoutMs: number; idleInTransactionMs: number; lockTimeoutMs?: number }): pg.PoolConfig {
+  const keepalives = `-c tcp_keepalives_idle=${SESSION_LIMITS.keepAliveIdleS} -c tcp_keepalives_interval=${SESSION_LIMITS.keepAliveIntervalS} -c tcp_keepalives_count=${SESSION_LIMITS.keepAliveCount}`;
+  return {
+    statement_timeout: limits.statementTimeoutMs,
+    idle_in_transaction_session_timeout: limits.idleInTransactionMs,
+    ...(limits.lockTimeoutMs === undefined ? {} : { lock_timeout: limits.lockTimeoutMs }),
+    options: keepalives,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: SESSION_LIMITS.keepAliveIdleS * 1_000,
+  };
+}
 const PROBE_FIRST_MS = 100;
 const PROBE_MAX_MS = 5_000;
 const INT8_OID = 20;
@@ -30,7 +76,7 @@ const INT8_OID = 20;
  * bigint columns (ids, epoch milliseconds) as numbers: every value the store writes there stays
  * below 2^53, and a string would have to be converted at every read.
  */
-const TYPES: CustomTypesConfig = {
+export const PG_TYPES: CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8_OID && format !== 'binary' ? (text: string) => Number(text) : pg.types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
 };
@@ -75,10 +121,11 @@ export class PgDatabase {
     this.pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 8,
-      types: TYPES,
+      types: PG_TYPES,
       connectionTimeoutMillis: 5_000,
-      keepAlive: true,
       application_name: 'tokenwatch',
+      ...sessionSettings(SESSION_LIMITS),
+      query_timeout: SESSION_LIMITS.queryTimeoutMs,
     });
     // An idle connection the server drops (a restart) is reported here; unheard, it would stop the process.
     this.pool.on('error', (error) => {

@@ -14,8 +14,7 @@
  */
 import { z } from 'zod';
 import type { PoolClient } from 'pg';
-import type { PgDatabase } from './pgDatabase';
-import { isConnectionError } from './connectionErrors';
+import { unbounded, type PgDatabase } from './pgDatabase';
 
 /** "twdi" in ASCII, moved up 16 bits: bucket n's advisory lock is this plus n (buckets are fewer than 2^16). */
 export const IDENTIFY_LOCK_BASE = 0x74776469 * 0x10000;
@@ -83,18 +82,20 @@ export class PgDiscordGateway {
       throw signal.reason;
     }
     // An abort while the lock is awaited cancels the wait from another connection. A cancel may
-    // land late, on whatever this connection runs next: once one is sent, the connection is ended
-    // rather than given back to the pool (ending it gives back the lock too).
-    let cancelSent = false;
+    // land late, on whatever this connection runs next: the connection is ended rather than given
+    // back to the pool (ending it gives back the lock too).
     const cancel = () => {
-      cancelSent = true;
       this.db.pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
     };
     signal.addEventListener('abort', cancel, { once: true });
     try {
-      await client.query('SELECT pg_advisory_lock($1)', [key]);
+      // The turn may be several IDENTIFYs away: this one wait is not a bot's statement, and has no limit.
+      // The connection is ended afterwards (release(true) in unlock), so the setting goes with it.
+      await client.query('SET statement_timeout = 0');
+      await client.query(unbounded('SELECT pg_advisory_lock($1)', [key]));
     } catch (error) {
-      release(cancelSent || isConnectionError(error));
+      // Ended, not given back: a cancel may land late, and the connection runs without a statement limit.
+      release(true);
       if (signal.aborted) throw signal.reason;
       throw error;
     } finally {
@@ -136,7 +137,8 @@ export class PgDiscordGateway {
   private async unlock(client: PoolClient, key: number, release: (broken: boolean) => void): Promise<void> {
     try {
       await client.query('SELECT pg_advisory_unlock($1)', [key]);
-      release(false);
+      // Not given back to the pool: it runs without a statement limit (see the lock above).
+      release(true);
     } catch {
       // Ending the connection gives the lock back all the same.
       release(true);

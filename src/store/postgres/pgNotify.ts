@@ -5,17 +5,20 @@
  * work by a poll, never loses it.
  *
  * The listener holds one connection of its own (LISTEN needs a session), made again with backoff
- * when it drops.
+ * when it drops. A listening connection only hears; one cut off by a network partition says
+ * nothing at all, so every HEARTBEAT_MS it asks the server once, and an answer that does not come
+ * within the session's limits (pgDatabase.ts SESSION_LIMITS) counts as a drop.
  */
 import pg from 'pg';
 import { errorText, type Logger } from '../../log';
-import type { PgDatabase } from './pgDatabase';
+import { SESSION_LIMITS, sessionSettings, type PgDatabase } from './pgDatabase';
 
 export const NOTIFY_CHANNEL = 'tokenwatch';
 /** PostgreSQL's payload limit is 8,000 bytes; ours are far below it. */
 const MAX_PAYLOAD = 7_900;
 const RETRY_FIRST_MS = 200;
 const RETRY_MAX_MS = 5_000;
+const HEARTBEAT_MS = 10_000;
 
 export class PgNotifier {
   constructor(private readonly db: PgDatabase) {}
@@ -46,12 +49,20 @@ export function listen(url: string, logger: Logger, onPayload: (payload: string)
 
   const connect = async (): Promise<void> => {
     if (closed) return;
-    const next = new pg.Client({ connectionString: url, application_name: 'tokenwatch-listen', keepAlive: true });
+    const next = new pg.Client({
+      connectionString: url,
+      application_name: 'tokenwatch-listen',
+      connectionTimeoutMillis: 5_000,
+      ...sessionSettings(SESSION_LIMITS),
+      query_timeout: SESSION_LIMITS.queryTimeoutMs,
+    });
     client = next;
     next.on('notification', (message) => {
       if (message.channel === NOTIFY_CHANNEL && message.payload !== undefined) onPayload(message.payload);
     });
+    let heartbeat: NodeJS.Timeout | null = null;
     const again = (error?: unknown): void => {
+      if (heartbeat !== null) clearInterval(heartbeat);
       if (client !== next || closed) return;
       client = null;
       if (error !== undefined) logger.warn({ reason: errorText(error) }, 'notification listener lost its connection; connecting again (polls go on meanwhile)');
@@ -65,6 +76,10 @@ export function listen(url: string, logger: Logger, onPayload: (payload: string)
     try {
       await next.connect();
       await next.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      heartbeat = setInterval(() => {
+        if (client === next) next.query('SELECT 1').catch(again);
+      }, HEARTBEAT_MS);
+      heartbeat.unref();
       delay = RETRY_FIRST_MS;
       if (first) {
         first = false;

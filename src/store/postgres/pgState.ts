@@ -23,6 +23,9 @@ import { isStoreUnavailable } from '../storeUnavailable';
 
 type Commit = StateWrite & { resolve: (rows: number) => void; reject: (error: unknown) => void };
 
+/** A commit's fence: its leases as this owner holds them now, locked until the commit ends (see commitMany). */
+export const FENCE_SQL = 'SELECT name, epoch FROM leases WHERE name = ANY($1::text[]) AND owner = $2 AND expires_at > clock_timestamp() FOR KEY SHARE';
+
 /** A bound on one shared statement, so that a burst is written in steps. */
 const MAX_GROUP = 2_000;
 
@@ -75,8 +78,12 @@ export class PgState implements StateRepository {
 
   /**
    * All or nothing, in one statement, after the single commits made before it. With a fence, the
-   * leases are read first in the same transaction and locked FOR SHARE: a lease cannot change hands
-   * between the check and the commit, and a commit under a lease that moved on writes nothing.
+   * leases are read first in the same transaction and locked FOR KEY SHARE: a lease cannot change
+   * hands between the check and the commit (a take locks FOR UPDATE, pgLeases.ts), and a commit
+   * under a lease that moved on writes nothing. KEY SHARE rather than SHARE, so that the owner's
+   * own renewals (which keep the owner) never wait for its commits. A fence left open by a process
+   * cut off from the server holds its lock only until the server ends the idle transaction
+   * (pgDatabase.ts SESSION_LIMITS); until then a take skips that lease rather than waiting.
    */
   async commitMany(batch: StateCommitBatch, now: Date, fence?: CommitFence): Promise<number> {
     const at = now.getTime();
@@ -94,7 +101,7 @@ export class PgState implements StateRepository {
     return this.db.durableTransaction(async (client) => {
       const { rows } = await client.query<{ name: string; epoch: number }>({
         name: 'tw_fence',
-        text: 'SELECT name, epoch FROM leases WHERE name = ANY($1::text[]) AND owner = $2 AND expires_at > now() FOR SHARE',
+        text: FENCE_SQL,
         values: [fence.leases.map((lease) => lease.name), fence.owner],
       });
       const held = new Map(rows.map((row) => [row.name, row.epoch]));
