@@ -46,6 +46,8 @@ type Note = z.infer<typeof Note>;
 
 /** What the member acts on: the parts of this process, each optional where its role is absent. */
 export interface MemberParts {
+  /** Closes at once, reading nothing, the subscriptions of targets in partitions no longer held. */
+  letGo(): void;
   /** Forget memory of the partitions' targets, then re-read the targets (subscribe, unsubscribe). */
   partitionsChanged(change: { gained: number[]; lost: number[] }, inPartitions: (address: string) => boolean): Promise<void>;
   /** Follows of `address` (null: all) changed in another process. */
@@ -113,6 +115,8 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
     logger: log,
     ...(options.timing === undefined ? {} : { timing: options.timing }),
     onPartitions: (change) => {
+      // Before the change waits its turn: what is lost is let go now, whatever a change before it waits on.
+      if (change.lost.length > 0) parts?.letGo();
       const touched = new Set([...change.gained, ...change.lost]);
       applying = applying
         .then(() => parts?.partitionsChanged(change, (address) => touched.has(partitionOf(address))))

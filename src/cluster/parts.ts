@@ -2,6 +2,8 @@
  * What each lease change and each note from another process means in this one (member.ts hears
  * them; app.ts hands over the parts it made):
  *
+ * - partitions lost: their subscriptions close at once, with nothing read (the store may be out of
+ *   reach: that may be why they were lost);
  * - partitions gained or lost: the watcher forgets what it held of them (another process may have
  *   written them since), re-reads its targets (subscribing and unsubscribing), and a
  *   reconciliation reads the gained ones at once;
@@ -24,7 +26,7 @@ import { POLLER_LEASE, type MemberParts } from './member';
 export interface LocalParts {
   roles: ReadonlySet<Role>;
   store: PostgresStore;
-  watcher: Pick<Watcher, 'forgetWhere' | 'resync' | 'sync'>;
+  watcher: Pick<Watcher, 'forgetWhere' | 'letGoOutOfScope' | 'resync' | 'sync'>;
   reconcile: Pick<ReconcileJob, 'runNow'>;
   delivery: Pick<Delivery, 'notify'>;
   digests: Pick<DailyDigests, 'changed'>;
@@ -36,6 +38,7 @@ export interface LocalParts {
 export function memberParts(local: LocalParts): MemberParts {
   const { watcher, store, delivery } = local;
   return {
+    letGo: () => watcher.letGoOutOfScope(),
     async partitionsChanged(change, inPartitions) {
       // Only the touched partitions' targets are forgotten; the others' follows stay in memory
       // (a full resync would read every target's followers again at each rebalance).

@@ -28,7 +28,7 @@ export function subscriptionKey(stream: StreamName, address: string): string {
 }
 
 export class Subscriptions {
-  private readonly open = new Map<string, { stream: StreamName; stop: () => void }>();
+  private readonly open = new Map<string, { stream: StreamName; address: string; stop: () => void }>();
   /** Kept as subscriptions open and close: status() is read often (a /status, a bench) and must not walk them all. */
   private readonly counts: Record<StreamName, number> = { 'token-feed': 0, 'chart-live': 0, 'holders-live': 0, 'trades-live': 0 };
   private readonly reconnectListeners = new Set<() => void>();
@@ -60,12 +60,22 @@ export class Subscriptions {
     for (const [key, want] of wanted) {
       if (this.open.has(key)) continue;
       try {
-        this.open.set(key, { stream: want.stream, stop: this.subscribe(want) });
+        this.open.set(key, { stream: want.stream, address: want.address, stop: this.subscribe(want) });
         this.counts[want.stream] += 1;
       } catch (error) {
         // A target the client can never serve (not an address): said once, the others go on.
         this.logger.warn({ stream: want.stream, address: want.address, error: errorText(error) }, 'cannot watch this target');
       }
+    }
+  }
+
+  /** Closes the subscriptions of the targets `test` picks, whatever `sync` wanted last. */
+  closeWhere(test: (address: string) => boolean): void {
+    for (const [key, open] of this.open) {
+      if (!test(open.address)) continue;
+      open.stop();
+      this.open.delete(key);
+      this.counts[open.stream] -= 1;
     }
   }
 

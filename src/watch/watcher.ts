@@ -134,6 +134,8 @@ export interface Watcher {
    * from the store again when next needed. Another watcher may have written them meanwhile.
    */
   forgetWhere(test: (address: string) => boolean): void;
+  /** Closes at once the subscriptions of targets out of scope (partitions lost), reading nothing. */
+  letGoOutOfScope(): void;
   /** Closes every subscription (not the stream client) and waits for the queue. */
   close(): Promise<void>;
 }
@@ -220,13 +222,19 @@ class WatcherImpl implements Watcher {
     // With several watchers, only the targets of the partitions this one holds.
     const scope = this.deps.scope;
     const mine = (address: string): boolean => scope === undefined || scope.owns(address);
-    const tokens = [...new Set(targets.tokens)].filter(mine);
-    const wallets = [...new Set(targets.wallets)].filter(mine);
+    let tokens = [...new Set(targets.tokens)].filter(mine);
+    let wallets = [...new Set(targets.wallets)].filter(mine);
     this.wanted = { tokens, wallets };
     await this.memory.loadFollowers('token', tokens);
     await this.memory.loadFollowers('wallet', wallets);
     await this.memory.loadTokenState(tokens);
     await this.memory.loadWalletState(wallets);
+    // The reads may have waited on the store while partitions moved away: only what is still held is subscribed.
+    if (scope !== undefined) {
+      tokens = tokens.filter(mine);
+      wallets = wallets.filter(mine);
+      this.wanted = { tokens, wallets };
+    }
 
     // token-feed for every token, holders-live where some follow wants an alert read from holders,
     // trades-live for every wallet (one wallet a subscription).
@@ -425,6 +433,20 @@ class WatcherImpl implements Watcher {
       const to = deliveriesFor(event, followers, now);
       if (to.length > 0) entry.alerts.push({ event, to });
     }
+  }
+
+  /**
+   * Closes at once the subscriptions of the targets no longer in scope, and forgets them, reading
+   * nothing: a watcher that lost its partitions because the store is out of reach must still let
+   * their streams go, before another watcher subscribes them.
+   */
+  letGoOutOfScope(): void {
+    const scope = this.deps.scope;
+    if (scope === undefined) return;
+    const gone = (address: string): boolean => !scope.owns(address);
+    this.forgetWhere(gone);
+    this.wanted = { tokens: this.wanted.tokens.filter((address) => !gone(address)), wallets: this.wanted.wallets.filter((address) => !gone(address)) };
+    this.subscriptions.closeWhere(gone);
   }
 
   forgetWhere(test: (address: string) => boolean): void {

@@ -25,6 +25,7 @@ function recordingParts(): { parts: MemberParts; heard: Heard } {
   return {
     heard,
     parts: {
+      letGo: () => undefined,
       partitionsChanged: async (change, touches) => void heard.partitions.push({ ...change, touches }),
       followsChanged: async (address) => void heard.follows.push(address),
       outboxReady: () => void (heard.outbox += 1),
