@@ -20,16 +20,22 @@ const LINE_BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
 
 /**
  * Characters that are invisible or reorder text, and so let a name pretend to be something else:
- * C0 and C1 controls (newline aside: it is handled above), soft hyphen, the Arabic letter mark,
- * Hangul fillers (used to make "blank" names), the Mongolian vowel separator, zero-width
- * characters (U+200B–U+200F, U+2060–U+2064, U+FEFF), bidi embeddings, overrides and isolates
- * (U+202A–U+202E, U+2066–U+2069) and the deprecated format characters after them, interlinear
- * annotations, and tag characters (invisible text riding along with a visible one).
+ * C0 and C1 controls (newline aside: it is handled above), Unicode's whole
+ * Default_Ignorable_Code_Point set (soft hyphen, the Arabic letter mark, the combining grapheme
+ * joiner, Hangul and Khmer fillers, the Mongolian free variation selectors, zero-width characters,
+ * bidi embeddings, overrides and isolates, variation selectors, musical formatting, tag
+ * characters…), interlinear annotations, and letters that are drawn as a blank though Unicode
+ * calls them visible (the Braille blank U+2800). The property is read from the engine's own
+ * Unicode data rather than from a list kept here, so it grows with Unicode.
  * The zero-width joiner goes too, so emoji joined with it (👨‍👩‍👧) show as their parts: a small
  * loss next to names that hide a difference between two look-alikes.
+ *
+ * One exception: the presentation selectors U+FE0E/U+FE0F right after a pictograph (⚠️, ✅) only
+ * choose how that visible symbol is drawn, hide nothing, and are kept; after a letter or a digit
+ * they are removed like every other selector.
  */
 export const UNSAFE_CHARACTER =
-  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]/u;
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2800\ufff9-\ufffb]|(?<!\p{Extended_Pictographic})[\ufe0e\ufe0f]|(?![\ufe0e\ufe0f])\p{Default_Ignorable_Code_Point}/u;
 const UNSAFE_CHARACTERS = new RegExp(UNSAFE_CHARACTER.source, 'gu');
 /** Half of a surrogate pair with no other half: some platforms reject such text outright. */
 const LONE_SURROGATE = /\p{Cs}/gu;
