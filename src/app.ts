@@ -33,6 +33,7 @@ import { streamRoom } from './follows/streamRoom';
 import { Dispatcher } from './dispatch/dispatcher';
 import { loadCommands } from './dispatch/registry';
 import { registerSecret, silentLogger, type Logger } from './log';
+import { redactUrl } from './urlCredentials';
 import { MarketClient, type MarketClientOptions } from './market/client';
 import { checkService } from './market/serviceCheck';
 import { StreamClient } from './market/stream';
@@ -132,11 +133,11 @@ async function checkServiceAtStart(clientOptions: MarketClientOptions, logger: L
   try {
     const check = await checkService(checker, clientOptions.baseUrl);
     if (check.status === 'ok') {
-      logger.info({ baseUrl: clientOptions.baseUrl }, 'market data service answered; API key accepted');
+      logger.info({ baseUrl: redactUrl(clientOptions.baseUrl) }, 'market data service answered; API key accepted');
     } else {
       const { kind, status } = check.error;
       logger.warn(
-        { baseUrl: clientOptions.baseUrl, kind, status, reason: check.error.message },
+        { baseUrl: redactUrl(clientOptions.baseUrl), kind, status, reason: check.error.message },
         'market data service did not answer the start-up check; starting anyway, look-ups and alerts resume when it answers',
       );
     }

@@ -9,7 +9,7 @@
 import { pino } from 'pino';
 import { startApp } from './app';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config';
-import { createLogger, logProcessWarnings } from './log';
+import { createLogger, logProcessWarnings, scrubSecrets } from './log';
 import { ServiceKeyRefusedError } from './market/serviceCheck';
 import { OpsServerError } from './ops/httpServer';
 import { StoreOpenError } from './store/sqliteStore';
@@ -70,6 +70,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`TokenWatch stopped: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`TokenWatch stopped: ${scrubSecrets(error instanceof Error ? error.message : String(error))}\n`);
   process.exit(1);
 });

@@ -22,6 +22,7 @@ import { cooldownCard } from '../../cards/noticeCard';
 import { ChatQueue, ChatQueueStoppedError, DEFAULT_CHAT_QUEUE, SKIPPED_NOTICE, type ChatQueueOptions } from '../../dispatch/chatQueue';
 import type { Dispatcher, CommandCaller } from '../../dispatch/dispatcher';
 import { registerSecret, type Logger } from '../../log';
+import { redactUrl } from '../../urlCredentials';
 import type { Store } from '../../store/store';
 import { chatKey, type ChatRef } from '../../model/chat';
 import { type ChatReply } from '../../dispatch/reply';
@@ -382,7 +383,7 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     const address = listening.address() as AddressInfo;
     webhookAddress = `http://${address.address}:${address.port}`;
     await bot.api.setWebhook(options.webhook.url, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] });
-    logger.info({ url: options.webhook.url, listen: webhookAddress }, 'Telegram webhook set');
+    logger.info({ url: redactUrl(options.webhook.url), listen: webhookAddress }, 'Telegram webhook set');
   }
   const startPolling = async (): Promise<void> => {
     if (runner?.isRunning() === true) return;

@@ -12,7 +12,9 @@ import { existsSync, statSync } from 'node:fs';
 import { openDatabase } from '../openDatabase';
 import { StoreOpenError } from '../storeOpenError';
 import { copySqliteToPostgres, TargetNotEmptyError, type CopyCounts } from './copyFromSqlite';
-import { isPostgresUrl, redactUrl } from './databaseUrl';
+import { isPostgresUrl } from './databaseUrl';
+import { redactUrl, registerUrlSecrets } from '../../urlCredentials';
+import { scrubSecrets } from '../../log';
 import { openPostgresStore } from './postgresStore';
 import { connectionErrorText } from './connectionErrors';
 
@@ -83,6 +85,7 @@ async function copy(from: string, to: string): Promise<CopyCounts> {
 
 async function main(): Promise<void> {
   const { from, to } = readArgs(process.argv.slice(2));
+  registerUrlSecrets(to);
   const counts = await copy(from, to);
   process.stdout.write(`Copied ${from} to ${redactUrl(to)}: ${countsText(counts)}\n`);
 }
@@ -90,11 +93,12 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
+    // Every line is scrubbed: a driver's words may echo the password, or a piece of it read as a host or a database.
     if (error instanceof CopyError || error instanceof StoreOpenError) {
-      process.stderr.write(`${error.message}\n`);
+      process.stderr.write(`${scrubSecrets(error.message)}\n`);
       process.exit(error instanceof CopyError ? error.exitCode : 1);
     }
-    process.stderr.write(`Copy failed: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')}\n`);
+    process.stderr.write(`Copy failed: ${scrubSecrets((error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' '))}\n`);
     process.exit(1);
   },
 );

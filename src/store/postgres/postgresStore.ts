@@ -3,11 +3,11 @@
  * that outgrows one SQLite file. `openPostgresStore` connects, migrates (migrate.ts) and throws
  * StoreOpenError, whose message is the one line to print, naming the address without its password.
  */
-import { registerSecret, silentLogger, type Logger } from '../../log';
+import { silentLogger, type Logger } from '../../log';
 import type { Store } from '../store';
 import { StoreOpenError } from '../storeOpenError';
 import { connectionErrorText, isConnectionError } from './connectionErrors';
-import { passwordOf, redactUrl } from './databaseUrl';
+import { redactUrl, registerUrlSecrets } from '../../urlCredentials';
 import { migrate } from './migrate';
 import { PgActionKeys } from './pgActionKeys';
 import { PgChats } from './pgChats';
@@ -66,8 +66,8 @@ export class PostgresStore implements Store {
 /** Connects to the database at `url` and brings its schema up to date. */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
   const where = redactUrl(url);
-  const password = passwordOf(url);
-  if (password !== null) registerSecret(password);
+  // Before the first connection: a driver's error may echo the password, or a piece of it it took for a host or a database.
+  registerUrlSecrets(url);
   const logger = options.logger ?? silentLogger;
   const db = new PgDatabase({ url, logger, ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }), ...(options.outageWaitMs === undefined ? {} : { outageWaitMs: options.outageWaitMs }) });
   try {
