@@ -40,6 +40,17 @@ import { TelegramAlertSender } from './sender';
 /** The updates the bot asks for; anything else Telegram keeps to itself. */
 export const ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
 
+/**
+ * A message an administrator sent anonymously, "as the group": Telegram gives it from
+ * GroupAnonymousBot, a bot, with the group itself as sender_chat. Every other bot's message is
+ * dropped (bots answering bots loop), but this one is a manager speaking (admins.ts), so a group
+ * whose administrators all post anonymously can still configure the bot. A linked channel's post
+ * (sender_chat the channel, not the group) stays dropped.
+ */
+function isAnonymousAdmin(message: Message): boolean {
+  return message.sender_chat !== undefined && message.sender_chat.id === message.chat.id;
+}
+
 export interface TelegramWebhookOptions {
   /** The public HTTPS address Telegram posts to; its path is where the local server listens. */
   url: string;
@@ -307,7 +318,7 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
   bot.on(['message:text', 'message:caption'], async (ctx) => {
     const message = ctx.message;
     const from = message.from;
-    if (from === undefined || from.is_bot) return;
+    if (from === undefined || (from.is_bot && !isAnonymousAdmin(message))) return;
     const text = message.text ?? message.caption ?? '';
     const caller = callerOf(message, from.id);
     const target: SendTarget = { chatId: message.chat.id, threadId: caller.chat.threadId === null ? null : Number(caller.chat.threadId), replyTo: message.message_id };

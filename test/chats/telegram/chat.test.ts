@@ -182,6 +182,21 @@ describe('Telegram chat', () => {
     await expectNoAnswer(group, newUser(), world.market.listing.wallets[0] ?? '');
   });
 
+  it('an administrator posting anonymously, as the group, is a manager; a channel posting in the group is not', async () => {
+    const group = world.api.group(-1_000_000_4006, 'Anonymous admins', { supergroup: true });
+    const before = world.api.sent.length;
+    const messageId = world.api.sendText({ chat: group, from: newUser(), text: '/settings detect on', asChat: group });
+    const answer = await world.api.waitFor((sent) => sent.slice(before).find((m) => m.replyTo === messageId));
+    expect(parseTelegramHtml(answer.text).text).toMatch(/Settings changed/);
+    expect((await world.store.chats.settings({ platform: 'telegram', chatId: String(group.id) })).detectAddresses).toBe(true);
+    // A linked channel's post arrives with the channel as sender_chat: not the group's administrators speaking.
+    const channel = world.api.group(-1_000_000_4007, 'A channel', { supergroup: true });
+    const fromChannel = world.api.sendText({ chat: group, from: newUser(), text: '/settings detect off', asChat: channel });
+    await ask(group, newUser(), '/help');
+    expect(world.api.sent.filter((m) => m.replyTo === fromChannel)).toEqual([]);
+    expect((await world.store.chats.settings({ platform: 'telegram', chatId: String(group.id) })).detectAddresses).toBe(true);
+  });
+
   it('/cmd@botname is answered in groups; another bot’s command and bare unknown commands are not', async () => {
     const group = world.api.group(-4002);
     const user = newUser();

@@ -27,6 +27,9 @@ import type { TelegramClient } from 'telegram-test-api/lib/modules/telegramClien
 import { PaceKeeper, TELEGRAM_LIMITS, type PaceLimits } from './pace';
 
 export type ChatType = 'private' | 'group' | 'supergroup';
+
+/** The user Telegram puts in `from` of a message an administrator sends anonymously, as the group. */
+export const GROUP_ANONYMOUS_BOT = { id: 1_087_968_824, is_bot: true, first_name: 'Group', username: 'GroupAnonymousBot' } as const;
 export type MemberStatus = 'creator' | 'administrator' | 'member' | 'restricted' | 'left' | 'kicked';
 
 export interface TestUser {
@@ -106,8 +109,12 @@ export interface FakeBotApi {
   user(id: number, name?: string): TestUser;
   privateChat(user: TestUser): TestChat;
   group(id: number, title?: string, options?: { supergroup?: boolean; forum?: boolean }): TestChat;
-  /** A user's message; a leading /command gets its bot_command entity. Returns its message id. */
-  sendText(input: { chat: TestChat; from: TestUser; text: string; threadId?: number; links?: string[]; replyTo?: number }): number;
+  /**
+   * A user's message; a leading /command gets its bot_command entity. Returns its message id.
+   * `asChat`: sent "as the group" by an anonymous administrator, as Telegram delivers it: from
+   * GroupAnonymousBot (a bot), with the group itself as sender_chat; `from` is then not shown.
+   */
+  sendText(input: { chat: TestChat; from: TestUser; text: string; threadId?: number; links?: string[]; replyTo?: number; asChat?: TestChat }): number;
   /** A button press on a message the bot sent. Returns the callback query id. */
   press(input: { from: TestUser; message: BotMessage; data: string }): string;
   /** Any other update (my_chat_member, a migration message...). Returns its update id. */
@@ -507,8 +514,8 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<FakeBotA
       chats.set(String(id), chat);
       return chat;
     },
-    sendText({ chat, from, text, threadId, links = [], replyTo }) {
-      const base = messageBase(chat, from);
+    sendText({ chat, from, text, threadId, links = [], replyTo, asChat }) {
+      const base = asChat === undefined ? messageBase(chat, from) : { ...messageBase(chat, from), from: GROUP_ANONYMOUS_BOT, sender_chat: asChat };
       const entities: Array<Record<string, unknown>> = [];
       const command = /^\/[A-Za-z0-9_]+(?:@[A-Za-z0-9_]+)?/.exec(text);
       if (command !== null) entities.push({ type: 'bot_command', offset: 0, length: command[0].length });
