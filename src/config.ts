@@ -70,6 +70,22 @@ export interface Config {
    * its share of the work under leases, even with every role.
    */
   roles: { set: ReadonlySet<Role>; clustered: boolean };
+  /** What one chat may take of the budgets every chat shares (README, "Fair shares"). */
+  shares: ShareSettings;
+}
+
+export interface ShareSettings {
+  /** Follows of one chat, every forum topic together (MAX_FOLLOWS_PER_CHAT). */
+  followsPerChat: number;
+  /** Follows of one Discord server, every channel together (MAX_FOLLOWS_PER_SERVER). */
+  followsPerServer: number;
+  /** Tokens and wallets one chat or server may have watched live: a count, or a percent of the stream sockets the open-files limit allows (MAX_STREAM_SHARE_PER_CHAT). */
+  streamSharePerChat: { targets: number } | { percent: number };
+  /** /technicals one chat may run a minute, of the bot's token-technicals budget (TECHNICALS_PER_CHAT_PER_MINUTE). */
+  technicalsPerChatPerMinute: number;
+  /** Button keys kept for one person, and for one chat, the oldest dropped first (ACTION_KEYS_PER_PERSON, ACTION_KEYS_PER_CHAT). */
+  actionKeysPerPerson: number;
+  actionKeysPerChat: number;
 }
 
 export interface DiscordConfig {
@@ -340,6 +356,23 @@ const EnvSchema = z.object({
   TOKENWATCH_ROLES: z.string().optional(),
   // A stop bounded so that a platform that never answers cannot hold the process past a supervisor's patience.
   SHUTDOWN_TIMEOUT: duration('SHUTDOWN_TIMEOUT', 1_000, 600_000, 10_000),
+  MAX_FOLLOWS_PER_CHAT: wholeNumber('MAX_FOLLOWS_PER_CHAT', 1, 100_000, 100),
+  MAX_FOLLOWS_PER_SERVER: wholeNumber('MAX_FOLLOWS_PER_SERVER', 1, 1_000_000, 500),
+  MAX_STREAM_SHARE_PER_CHAT: z
+    .string()
+    .optional()
+    .transform((value): ShareSettings['streamSharePerChat'] => {
+      const text = (value ?? '').trim();
+      if (text === '') return { percent: 5 };
+      const percent = /^(\d+)%$/.exec(text);
+      const count = parsePlainInteger(percent === null ? text : (percent[1] ?? ''));
+      if (count !== null && percent !== null && count >= 1 && count <= 100) return { percent: count };
+      if (count !== null && percent === null && count >= 1 && count <= 10_000_000) return { targets: count };
+      throw new ConfigError('MAX_STREAM_SHARE_PER_CHAT', 'must be a number of tokens and wallets (e.g. 400) or a percent of the stream sockets the open-files limit allows, from 1% to 100% (e.g. 5%)');
+    }),
+  TECHNICALS_PER_CHAT_PER_MINUTE: wholeNumber('TECHNICALS_PER_CHAT_PER_MINUTE', 1, 100_000, 20),
+  ACTION_KEYS_PER_PERSON: wholeNumber('ACTION_KEYS_PER_PERSON', 10, 1_000_000, 1_000),
+  ACTION_KEYS_PER_CHAT: wholeNumber('ACTION_KEYS_PER_CHAT', 10, 10_000_000, 5_000),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -396,6 +429,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     http: readHttp(parsed, telegram),
     shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT,
     roles,
+    shares: {
+      followsPerChat: parsed.MAX_FOLLOWS_PER_CHAT,
+      followsPerServer: parsed.MAX_FOLLOWS_PER_SERVER,
+      streamSharePerChat: parsed.MAX_STREAM_SHARE_PER_CHAT,
+      technicalsPerChatPerMinute: parsed.TECHNICALS_PER_CHAT_PER_MINUTE,
+      actionKeysPerPerson: parsed.ACTION_KEYS_PER_PERSON,
+      actionKeysPerChat: parsed.ACTION_KEYS_PER_CHAT,
+    },
   };
 }
 

@@ -1,7 +1,8 @@
 /**
- * What a command looks like from outside, and how a person is told they typed it wrong. A leaf
- * module with no imports: the command definitions (src/dispatch/), the help and error cards
- * (src/cards/) and every chat read it, so none of them has to import another to share it.
+ * What a command looks like from outside, and how a person is told they typed it wrong (or that
+ * a share their chat holds of a budget is spent). A leaf module with no imports: the command
+ * definitions (src/dispatch/), the help and error cards (src/cards/) and every chat read it, so
+ * none of them has to import another to share it.
  */
 
 interface OptionBase {
@@ -99,5 +100,28 @@ export class UsageError extends Error {
   /** The same error, about `command` when it names none yet. */
   withCommand(command: CommandUsage): UsageError {
     return this.command === null ? new UsageError(this.problem, command, this.advice) : this;
+  }
+}
+
+/**
+ * A refusal because a budget the bot shares between chats is spent for this chat: its follows, its
+ * share of the live streams, its technicals of the minute. Nothing was typed wrong, so the answer
+ * is a title and a message of its own, not a usage card; it is still the person's to act on (no
+ * error id, counted as a usage refusal).
+ */
+export class ShareFullError extends UsageError {
+  constructor(
+    /** The answer's title: whose share is full ("This chat’s share of the live streams is full"). */
+    readonly title: string,
+    /** What the limit is, and what frees it. */
+    readonly explanation: string,
+  ) {
+    super(title, null, explanation);
+    this.name = 'ShareFullError';
+  }
+
+  /** The refusal stays as it is: its own words say all, whatever command it came from. */
+  override withCommand(): UsageError {
+    return this;
   }
 }

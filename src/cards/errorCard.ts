@@ -8,7 +8,7 @@ import { scrubSecrets } from '../log';
 import { SERVICE_ADDRESS_FORM } from '../market/address';
 import { isMarketError, type MarketError, type MarketErrorKind } from '../market/errors';
 import { isStoreUnavailable } from '../store/storeUnavailable';
-import { usageOf, UsageError } from '../usage';
+import { ShareFullError, usageOf, UsageError } from '../usage';
 import { code, field, rich, type Card, type CardAction, type CardField, type RichText } from './card';
 
 export interface ErrorCardOptions {
@@ -99,6 +99,7 @@ export function cardForError(error: unknown, options: ErrorCardOptions = {}): Ca
 }
 
 function explain(error: unknown, hint: string | undefined): Card {
+  if (error instanceof ShareFullError) return { title: error.title, description: describe(error.explanation, hint), color: 'error', fields: [], actions: [] };
   if (error instanceof UsageError) return usageCard(error, hint);
   if (isMarketError(error)) {
     const { title, message } = explainMarket(error);

@@ -1,8 +1,8 @@
 /**
- * What the follow commands do to the store, with the rules that keep a chat sane: at most
- * MAX_FOLLOWS_PER_CHAT follows, labels of at most MAX_LABEL_LENGTH characters, one follow per
- * address (tracking it again updates it), and the watcher told after every change so that a new
- * follow is live at once and an untracked one stops costing a subscription.
+ * What the follow commands do to the store, with the rules that keep a chat sane: its fair shares
+ * of follows and of the live streams (followLimits.ts), labels of at most MAX_LABEL_LENGTH
+ * characters, one follow per address (tracking it again updates it), and the watcher told after
+ * every change so that a new follow is live at once and an untracked one stops costing a subscription.
  */
 import type { ChatRef } from '../model/chat';
 import { UsageError } from '../usage';
@@ -10,9 +10,10 @@ import type { Logger } from '../log';
 import type { Store } from '../store/store';
 import type { Follow, FollowKind, FollowOptions, FollowTarget } from '../model/follow';
 import type { FollowRoom } from './streamRoom';
+import { checkFollowShares, DEFAULT_FOLLOW_LIMITS, type FollowLimits } from './followLimits';
 
-/** Enough for a busy trading channel; more would turn alerts into noise and subscriptions into cost. */
-export const MAX_FOLLOWS_PER_CHAT = 100;
+export type { FollowLimits };
+
 /** A wallet's label is a name ("dev", "whale 2"), shown in every alert of it. */
 export const MAX_LABEL_LENGTH = 32;
 /** A price move alerts at this many percent unless the follow says otherwise. */
@@ -58,13 +59,19 @@ export interface FollowServiceDeps {
   logger: Logger;
   /** Whether the live streams can take what a follow adds (src/follows/streamRoom.ts); without it, every follow fits. */
   room?: FollowRoom;
+  /** The fair shares (MAX_FOLLOWS_PER_CHAT and the others, from the settings); the defaults for what is not given. */
+  limits?: Partial<FollowLimits>;
 }
 
 export class FollowService {
   private sweeping: Promise<void> | null = null;
   private sweepAgain = false;
 
-  constructor(private readonly deps: FollowServiceDeps) {}
+  private readonly limits: FollowLimits;
+
+  constructor(private readonly deps: FollowServiceDeps) {
+    this.limits = { ...DEFAULT_FOLLOW_LIMITS, ...deps.limits };
+  }
 
   async track(request: TrackRequest): Promise<TrackResult> {
     const { follows } = this.deps.store;
@@ -76,9 +83,7 @@ export class FollowService {
     if (existing !== null && existing.kind !== request.kind) {
       throw new UsageError(`This chat follows ${request.address} as a ${existing.kind}. /untrack it first to follow it as a ${request.kind}.`, null);
     }
-    if (existing === null && (await follows.countForChat(request.chat)) >= MAX_FOLLOWS_PER_CHAT) {
-      throw new UsageError(`This chat already follows ${MAX_FOLLOWS_PER_CHAT} tokens and wallets, the most it can. /untrack one first (see /following).`, null);
-    }
+    if (existing === null) await checkFollowShares(this.deps.store, this.limits, request.chat, request.kind, request.address);
     const options: FollowOptions = { ...(existing?.options ?? DEFAULT_OPTIONS), ...definedOnly(request.options) };
     const refused = (await this.deps.room?.refusal(request.kind, request.address, options)) ?? null;
     if (refused !== null) {
@@ -110,9 +115,7 @@ export class FollowService {
     const { follows } = this.deps.store;
     const options: FollowOptions = { ...DEFAULT_OPTIONS, target: request.target };
     const existing = (await follows.targetsOf(request.chat)).some((follow) => follow.address === request.address && sameTarget(follow.options.target, request.target));
-    if (!existing && (await follows.countForChat(request.chat)) >= MAX_FOLLOWS_PER_CHAT) {
-      throw new UsageError(`This chat already follows ${MAX_FOLLOWS_PER_CHAT} tokens, wallets and targets, the most it can. /untarget or /untrack one first.`, null);
-    }
+    if (!existing) await checkFollowShares(this.deps.store, this.limits, request.chat, 'token', request.address);
     const refused = (await this.deps.room?.refusal('token', request.address, options)) ?? null;
     if (refused !== null) throw new UsageError(refused.problem, null, refused.advice);
     const { follow, created } = await follows.upsert({ chat: request.chat, kind: 'token', address: request.address, label: null, options, addedBy: request.userId, now: request.now });

@@ -13,6 +13,7 @@ import { tokenCard } from './tokenQuery';
 import { tokenValue, type TokenValue } from './tokenValue';
 import { tradesCard } from './tradesQuery';
 import { walletCard } from './walletQuery';
+import { checkWallet } from './walletCheck';
 
 export type { ChartQuery };
 
@@ -45,6 +46,11 @@ export class QueryService {
 
   wallet(wallets: string[]): Promise<Card> {
     return walletCard(this.client, wallets, this.now());
+  }
+
+  /** Resolves when the service answers readably about the wallet (src/query/walletCheck.ts); throws otherwise. */
+  checkWallet(address: string): Promise<void> {
+    return checkWallet(this.client, address);
   }
 
   chart(query: ChartQuery): Promise<Card> {

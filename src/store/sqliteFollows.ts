@@ -4,13 +4,14 @@
  * change it; pausing, resuming or migrating a chat drops the whole cache.
  */
 import type { ChatRef } from '../model/chat';
-import type { FollowRepository, NewFollow } from './store';
+import type { FollowPlace, FollowRepository, NewFollow, PlaceHoldings } from './store';
 import type { Follow, FollowKind } from '../model/follow';
 import type { SqliteDatabase } from './openDatabase';
 import { FOLLOW_COLUMNS as COLUMNS, FollowReader, FollowersCache, targetColumns, type FollowColumns as FollowRow } from './followRows';
 import { threadColumn } from './rows';
 
 type ChatKey = [platform: string, chatId: string, threadId: string];
+type HoldingsRow = { follows: number; watched: number; watchesAlready: number };
 
 const NOT_PAUSED = 'NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = f.platform AND c.chat_id = f.chat_id AND c.paused_at IS NOT NULL)';
 
@@ -28,6 +29,8 @@ export class SqliteFollows implements FollowRepository {
   private readonly deleteOne;
   private readonly selectPage;
   private readonly countChat;
+  private readonly holdingsOfChat;
+  private readonly holdingsOfScope;
   private readonly setMuted;
   private readonly selectFollowers;
   private readonly selectTargets;
@@ -55,6 +58,9 @@ export class SqliteFollows implements FollowRepository {
     this.deleteOne = db.prepare<[...ChatKey, string]>(`DELETE FROM follows WHERE ${tracking}`);
     this.selectPage = db.prepare<[...ChatKey, number, number], FollowRow>(`SELECT ${COLUMNS} FROM follows WHERE ${whereChat} ORDER BY id LIMIT ? OFFSET ?`);
     this.countChat = db.prepare<ChatKey, { n: number }>(`SELECT count(*) AS n FROM follows WHERE ${whereChat}`);
+    const holdings = "SELECT count(*) AS follows, count(DISTINCT kind || ' ' || address) AS watched, coalesce(max(kind = ? AND address = ?), 0) AS watchesAlready FROM follows";
+    this.holdingsOfChat = db.prepare<[string, string, string, string], HoldingsRow>(`${holdings} WHERE platform = ? AND chat_id = ?`);
+    this.holdingsOfScope = db.prepare<[string, string, string, string], HoldingsRow>(`${holdings} WHERE platform = ? AND scope_id = ?`);
     this.setMuted = db.prepare<[number | null, ...ChatKey, string]>(`UPDATE follows SET muted_until = ? WHERE ${tracking}`);
     this.selectFollowers = db.prepare<[string, string], FollowRow>(`SELECT ${COLUMNS} FROM follows f WHERE kind = ? AND address = ? AND ${NOT_PAUSED} ORDER BY id`);
     this.selectTargets = db.prepare<[string], { address: string }>(`SELECT DISTINCT address FROM follows f WHERE kind = ? AND ${NOT_PAUSED} ORDER BY address`);
@@ -142,6 +148,11 @@ export class SqliteFollows implements FollowRepository {
 
   async countForChat(chat: ChatRef): Promise<number> {
     return this.countChat.get(...chatKey(chat))?.n ?? 0;
+  }
+
+  async holdings(place: FollowPlace, kind: FollowKind, address: string): Promise<PlaceHoldings> {
+    const row = 'scopeId' in place ? this.holdingsOfScope.get(kind, address, place.platform, place.scopeId) : this.holdingsOfChat.get(kind, address, place.platform, place.chatId);
+    return { follows: row?.follows ?? 0, watched: row?.watched ?? 0, watchesAlready: (row?.watchesAlready ?? 0) !== 0 };
   }
 
   async setMutedUntil(chat: ChatRef, address: string, until: Date | null): Promise<boolean> {

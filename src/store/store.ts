@@ -6,6 +6,7 @@
  */
 import type { ChatRef, Platform } from '../model/chat';
 import type { AlertEvent } from '../model/events';
+import type { SharePlace } from '../model/place';
 import type { AlertDelivery, Follow, FollowKind, FollowOptions, OutboxEntry } from '../model/follow';
 import type { TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 import type { ActionKeyStore } from './actionKeys';
@@ -23,6 +24,19 @@ export interface NewFollow {
   options: FollowOptions;
   addedBy: string;
   now: Date;
+}
+
+/** Where follows are counted together for the fair-share limits (src/model/place.ts). */
+export type FollowPlace = SharePlace;
+
+/** What a place holds. */
+export interface PlaceHoldings {
+  /** Its follows, targets included. */
+  follows: number;
+  /** The distinct tokens and wallets among them: the live subscriptions it needs, whoever else needs them too. */
+  watched: number;
+  /** Whether it already follows the token or wallet asked about (so a follow of it adds nothing to `watched`). */
+  watchesAlready: boolean;
 }
 
 export interface FollowRepository {
@@ -48,6 +62,8 @@ export interface FollowRepository {
   /** The chat's follows, oldest first, targets included. */
   list(chat: ChatRef, page: { offset: number; limit: number }): Promise<{ follows: Follow[]; total: number }>;
   countForChat(chat: ChatRef): Promise<number>;
+  /** What a whole chat or a Discord server holds, and whether it follows `kind` `address` already. */
+  holdings(place: FollowPlace, kind: FollowKind, address: string): Promise<PlaceHoldings>;
   /** Sets or clears (null) the mute of the chat's follow of `address` (its /track); false when there is no such follow. */
   setMutedUntil(chat: ChatRef, address: string, until: Date | null): Promise<boolean>;
   /** Follows of a token or wallet in chats that are not paused (muted ones included: the caller checks the time). */

@@ -7,7 +7,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { plainText, type Card } from '../../src/cards/card';
 import type { ChatRef } from '../../src/model/chat';
-import { FollowService, MAX_FOLLOWS_PER_CHAT } from '../../src/follows/followService';
+import { FollowService } from '../../src/follows/followService';
+import { DEFAULT_FOLLOWS_PER_CHAT as MAX_FOLLOWS_PER_CHAT } from '../../src/follows/followLimits';
 import { createStatusSource } from '../../src/follows/status';
 import { Dispatcher, type CommandCaller } from '../../src/dispatch/dispatcher';
 import { loadCommands } from '../../src/dispatch/registry';

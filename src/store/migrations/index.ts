@@ -8,6 +8,7 @@ import { sql as initial } from './001_initial';
 import { sql as actionKeyRefresh } from './002_action_key_refresh';
 import { sql as targetsDirectionsDigests } from './003_targets_directions_digests';
 import { sql as digestSince } from './004_digest_since';
+import { sql as fairShares } from './005_fair_shares';
 
 export interface Migration {
   version: number;
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'action key refresh', sql: actionKeyRefresh },
   { version: 3, name: 'targets, directions and digests', sql: targetsDirectionsDigests },
   { version: 4, name: 'digest since', sql: digestSince },
+  { version: 5, name: 'fair shares', sql: fairShares },
 ];
 
 /** The schema version this build writes and understands. */

@@ -9,7 +9,7 @@ import type { ChatRef } from '../../model/chat';
 import type { Follow, FollowKind } from '../../model/follow';
 import { FOLLOW_COLUMNS as COLUMNS, FollowReader, FollowersCache, targetColumns, type FollowColumns } from '../followRows';
 import { threadColumn } from '../rows';
-import type { FollowRepository, NewFollow } from '../store';
+import type { FollowPlace, FollowRepository, NewFollow, PlaceHoldings } from '../store';
 import type { PgDatabase } from './pgDatabase';
 import { pgText } from './pgText';
 
@@ -171,6 +171,17 @@ export class PgFollows implements FollowRepository {
   async countForChat(chat: ChatRef): Promise<number> {
     const { rows } = await this.db.query<{ n: number }>({ name: 'tw_follow_count', text: `SELECT count(*)::int AS n FROM follows WHERE ${WHERE_CHAT}`, values: chatParams(chat) });
     return rows[0]?.n ?? 0;
+  }
+
+  async holdings(place: FollowPlace, kind: FollowKind, address: string): Promise<PlaceHoldings> {
+    const scoped = 'scopeId' in place;
+    const { rows } = await this.db.query<PlaceHoldings>({
+      name: scoped ? 'tw_follow_holdings_scope' : 'tw_follow_holdings_chat',
+      text: `SELECT count(*)::int AS follows, count(DISTINCT (kind, address))::int AS watched, coalesce(bool_or(kind = $1 AND address = $2), false) AS "watchesAlready"
+             FROM follows WHERE platform = $3 AND ${scoped ? 'scope_id' : 'chat_id'} = $4`,
+      values: [kind, address, place.platform, scoped ? place.scopeId : place.chatId],
+    });
+    return rows[0] ?? { follows: 0, watched: 0, watchesAlready: false };
   }
 
   async setMutedUntil(chat: ChatRef, address: string, until: Date | null): Promise<boolean> {

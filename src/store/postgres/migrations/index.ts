@@ -7,6 +7,7 @@ import { sql as initial } from './001_initial';
 import { sql as targetsDirectionsDigests } from './002_targets_directions_digests';
 import { sql as digestSince } from './003_digest_since';
 import { sql as leases } from './004_leases';
+import { sql as fairShares } from './005_fair_shares';
 
 export interface PgMigration {
   version: number;
@@ -19,6 +20,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 2, name: 'targets, directions and digests', sql: targetsDirectionsDigests },
   { version: 3, name: 'digest since', sql: digestSince },
   { version: 4, name: 'leases and gateway sessions', sql: leases },
+  { version: 5, name: 'fair shares', sql: fairShares },
 ];
 
 /** The schema version this build writes and understands. */

@@ -1,0 +1,24 @@
+/**
+ * A wallet is read from the service before it is followed: an address the service refuses is
+ * never followed (it would hold a live subscription for nothing), and an answer the bot cannot read
+ * fails the follow as any look-up fails. An address with no trades yet is a wallet all the same:
+ * it may be followed, and counts against the chat's share like any other.
+ */
+import type { MarketClient } from '../market/client';
+import { isMarketError } from '../market/errors';
+import { UsageError } from '../usage';
+
+export async function checkWallet(client: MarketClient, address: string): Promise<void> {
+  try {
+    await client.readWalletTrades([address]);
+  } catch (error) {
+    if (isMarketError(error) && (error.kind === 'invalid-address' || error.kind === 'invalid-parameter' || error.kind === 'not-found')) {
+      throw new UsageError(
+        'the market data service does not know this wallet address',
+        null,
+        `It refused ${address} as a wallet address, so nothing was followed. Check that it is the whole address of a Solana wallet.`,
+      );
+    }
+    throw error;
+  }
+}
