@@ -1,4 +1,5 @@
 import { defineCommand } from '../src/dispatch/command';
+import { sharePlaceOf } from '../src/model/place';
 
 export default defineCommand({
   name: 'technicals',
@@ -10,8 +11,9 @@ export default defineCommand({
   ].join('\n'),
   slow: true,
   refresh: true,
-  // The service allows token-technicals 100 calls a minute for the whole bot: one person may not spend them in a burst.
+  // The service allows token-technicals 100 calls a minute for the whole bot: one person may not spend them in a burst,
+  // nor one chat (or Discord server) more than its share a minute (TECHNICALS_PER_CHAT_PER_MINUTE).
   cooldown: '3s',
   options: [{ name: 'address', type: 'address', description: 'The token’s address', required: true }],
-  run: (args, ctx) => ctx.query.technicals(args.address),
+  run: (args, ctx) => ctx.query.technicals(args.address, sharePlaceOf(ctx.chat)),
 });

@@ -30,6 +30,7 @@ import { FollowService } from './follows/followService';
 import { simulatedDataSender } from './delivery/simulatedDataSender';
 import { createStatusSource } from './follows/status';
 import { streamRoom } from './follows/streamRoom';
+import { streamShareOf } from './follows/followLimits';
 import { Dispatcher } from './dispatch/dispatcher';
 import { loadCommands } from './dispatch/registry';
 import { registerSecret, silentLogger, type Logger } from './log';
@@ -268,7 +269,18 @@ export async function startApp(options: AppOptions): Promise<App> {
       cluster?.followsChanged(address);
       await watcher.resync(address ?? undefined);
     };
-    const follows = new FollowService({ store, logger, resync, room: streamRoom({ store, streams, openFiles }) });
+    const { shares } = config;
+    const follows = new FollowService({
+      store,
+      logger,
+      resync,
+      room: streamRoom({ store, streams, openFiles }),
+      limits: {
+        perChat: shares.followsPerChat,
+        perServer: shares.followsPerServer,
+        streamShare: 'targets' in shares.streamSharePerChat ? shares.streamSharePerChat.targets : streamShareOf(shares.streamSharePerChat.percent, maxSockets),
+      },
+    });
     const status = createStatusSource({
       store,
       streams: () => streams.status(),
@@ -290,7 +302,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       commands,
       // With several processes the watchlists are written by the senders: a change here tells them.
       services: {
-        query: new QueryService(client),
+        query: new QueryService(client, undefined, { technicalsPerChatPerMinute: shares.technicalsPerChatPerMinute }),
         follows,
         status,
         chatSettings: store.chats,
@@ -311,7 +323,8 @@ export async function startApp(options: AppOptions): Promise<App> {
 
     // Several gateway processes pace their IDENTIFYs and share their sessions through the database.
     const gateway = cluster !== null && pgStore !== null ? new PgDiscordGateway(pgStore.db) : null;
-    const chats = await startChats({ config, logger, dispatcher, store, roles: config.roles.set, gateway }, options.platforms ?? PLATFORM_CHATS, createConsoleChat(options.console, simulator, market.baseUrl));
+    const pausesChanged = (): void => void resync(null).catch((error: unknown) => logger.warn({ err: error }, 'resync after a chat was paused or resumed failed'));
+    const chats = await startChats({ config, logger, dispatcher, store, roles: config.roles.set, gateway, pausesChanged }, options.platforms ?? PLATFORM_CHATS, createConsoleChat(options.console, simulator, market.baseUrl));
     running = chats;
     closers.unshift(async () => {
       await Promise.allSettled(chats.map((chat) => chat.stop()));

@@ -47,6 +47,7 @@ function explainMarket(error: MarketError): Explained {
     case 'not-found':
       return { title: 'Not found', message: specific || 'The market data service found nothing at that address.' };
     case 'rate-limited':
+      if (error.details.source === 'client-limiter') return botLimitSpent(error);
       return {
         title: 'Service busy',
         message: `The market data service is busy; try again in ${error.retryAfterMs === null ? 'a moment' : waitText(error.retryAfterMs)}.`,
@@ -65,6 +66,20 @@ function explainMarket(error: MarketError): Explained {
     case 'unreadable':
       return { title: 'Unreadable answer', message: 'The market data service sent an answer the bot could not read; try again later.' };
   }
+}
+
+/**
+ * The bot's own request budget for an endpoint is spent (TMDS_RATE_LIMITS, every chat together):
+ * the bot's limit, said as such, with when it frees up. The service is not busy, and is not blamed.
+ */
+function botLimitSpent(error: MarketError): Explained {
+  const { limit, windowMs } = error.details;
+  const wait = error.retryAfterMs === null ? 'in a moment' : `in ${waitText(error.retryAfterMs)}`;
+  const budget =
+    typeof limit === 'number' && typeof windowMs === 'number'
+      ? `at most ${limit} ${limit === 1 ? 'time' : 'times'} ${windowMs === 60_000 ? 'a minute' : `every ${waitText(windowMs)}`}`
+      : 'only so often';
+  return { title: 'The bot is at its limit', message: `The bot asks for this ${budget}, for every chat together, and that is spent for now. The next one frees up ${wait}.` };
 }
 
 function describe(message: string, hint: string | undefined): RichText {

@@ -392,6 +392,11 @@ export class MarketClient {
     return this.cached('wallet-tracker', this.walletCache, cacheKey(query), () => this.request('wallet-tracker', query, TradeHistoryReadingSchema));
   }
 
+  /** The request budget the bot keeps for `endpoint` (TMDS_RATE_LIMITS); null when it keeps none. */
+  rateLimit(endpoint: EndpointName): RateLimit | null {
+    return this.limiters[endpoint].rate;
+  }
+
   /** A snapshot of the counters per endpoint. */
   stats(): Record<EndpointName, EndpointStats> {
     const cached: Record<EndpointName, number> = {

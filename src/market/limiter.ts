@@ -54,6 +54,8 @@ export function defaultMarginMs(windowMs: number): number {
 }
 
 export class Limiter {
+  /** The budget this limiter keeps, as given; null when it keeps none. */
+  readonly rate: RateLimit | null;
   private readonly limit: number;
   private readonly windowMs: number;
   private readonly marginMs: number;
@@ -74,6 +76,7 @@ export class Limiter {
     readonly endpoint: EndpointName,
     options: LimiterOptions,
   ) {
+    this.rate = options.rate;
     this.limit = options.rate?.limit ?? Number.POSITIVE_INFINITY;
     this.windowMs = options.rate?.windowMs ?? 0;
     this.marginMs = options.marginMs ?? defaultMarginMs(options.rate?.windowMs ?? 0);
@@ -227,7 +230,8 @@ export class Limiter {
       endpoint: this.endpoint,
       retryAfterMs,
       message: `the client-side limit would make this call wait ${retryAfterMs} ms`,
-      details: { source: 'client-limiter', waitMs: retryAfterMs, queued: this.queue.length },
+      // The bot's own budget, named so that the answer says it is the bot's limit, not the service's.
+      details: { source: 'client-limiter', waitMs: retryAfterMs, queued: this.queue.length, ...(this.rate === null ? {} : { limit: this.rate.limit, windowMs: this.rate.windowMs }) },
     });
   }
 

@@ -14,14 +14,31 @@ import { tokenValue, type TokenValue } from './tokenValue';
 import { tradesCard } from './tradesQuery';
 import { walletCard } from './walletQuery';
 import { checkWallet } from './walletCheck';
+import { PlaceWindow } from './placeWindow';
+import { sharePlaceKey, type SharePlace } from '../model/place';
+import { ShareFullError } from '../usage';
+import { waitText } from '../cards/errorCard';
 
 export type { ChartQuery };
 
+export interface QueryShares {
+  /** /technicals one chat or server may run a minute (TECHNICALS_PER_CHAT_PER_MINUTE); 20 unless given. */
+  technicalsPerChatPerMinute?: number;
+}
+
+/** A fifth of the service's 100 token-technicals a minute: five busy chats at once still leave room. */
+export const DEFAULT_TECHNICALS_PER_CHAT_PER_MINUTE = 20;
+
 export class QueryService {
+  private readonly technicalsShare: PlaceWindow;
+
   constructor(
     readonly client: MarketClient,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    shares: QueryShares = {},
+  ) {
+    this.technicalsShare = new PlaceWindow(shares.technicalsPerChatPerMinute ?? DEFAULT_TECHNICALS_PER_CHAT_PER_MINUTE, 60_000);
+  }
 
   token(address: string): Promise<Card> {
     return tokenCard(this.client, address, this.now());
@@ -32,8 +49,24 @@ export class QueryService {
     return tokenValue(this.client, address);
   }
 
-  technicals(address: string): Promise<Card> {
-    return technicalsCard(this.client, address, this.now());
+  /** With `place`, the chat or server asking: it spends one of its share of the minute, once the token is known. */
+  technicals(address: string, place?: SharePlace): Promise<Card> {
+    const now = this.now();
+    return technicalsCard(this.client, address, now, () => {
+      if (place !== undefined) this.spendTechnicals(place, now);
+    });
+  }
+
+  private spendTechnicals(place: SharePlace, now: Date): void {
+    const waitMs = this.technicalsShare.take(sharePlaceKey(place), now.getTime());
+    if (waitMs === 0) return;
+    const who = 'scopeId' in place ? 'server' : 'chat';
+    const botLimit = this.client.rateLimit('token-technicals');
+    const ofAll = botLimit === null ? '' : ` (of the ${botLimit.limit} a minute it may ask in all)`;
+    throw new ShareFullError(
+      `This ${who}’s /technicals for the minute are spent`,
+      `The bot answers ${this.technicalsShare.limit} /technicals a minute in each ${who}${ofAll}, so that every ${who} gets its turn. The next one frees up in ${waitText(waitMs)}.`,
+    );
   }
 
   holders(address: string, sortBy?: string): Promise<Card> {
