@@ -341,7 +341,12 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     await woken;
     // Awake, it finds its leases gone (its own clock says so before the database does), lets its
     // partitions go, and takes a share again; what it had read meanwhile is not written.
-    await until(() => /"lost":[1-9]/.test(standby.lines().slice(linesBeforeWaking)), 'the woken watcher letting its partitions go');
+    await until(() => /"lost":[1-9]/.test(standby.lines().slice(linesBeforeWaking)), 'the woken watcher letting its partitions go').catch((error: unknown) => {
+      // What the woken process said of its leases, to tell a slow wake from a share lost before the stall.
+      const said = standby.lines().split('\n').filter((line) => line.includes('"component":"cluster"'));
+      process.stdout.write(`${standby.name}, woken at ${linesBeforeWaking} of ${standby.lines().length} characters of log:\n${said.slice(-12).join('\n')}\n`);
+      throw error;
+    });
     await until(async () => ((await partitionsByOwner()).get(standbyOwner) ?? 0) > 0, 'the woken watcher taking a share again', 60_000);
     await until(() => sim.streams.subscriptionCount('token-feed') === tokens.length && sim.streams.subscriptionCount('trades-live') === 1, 'each target subscribed once after the stall');
     const { rows: afterWaking } = await db.query<{ address: string; snapshot: string }>('SELECT address, snapshot FROM token_state WHERE address = ANY($1)', [tokens]);

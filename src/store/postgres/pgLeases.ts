@@ -35,8 +35,12 @@ export interface LeaseRow {
   info: Record<string, unknown>;
 }
 
-/** A leasing step's bounds: far inside the lease's 10 s, so a step that cannot finish gives way to the next tick. */
-export const LEASE_LIMITS = { lockTimeoutMs: 500, statementTimeoutMs: 2_000, idleInTransactionMs: 2_000, queryTimeoutMs: 2_500, connectTimeoutMs: 2_000 } as const;
+/**
+ * A leasing step's bounds: inside the lease's 10 s (a lease is counted on for 8.5 s after its last
+ * renewal, and renewed every 3 s), so a step that cannot finish gives way to the next tick before
+ * what it holds runs out; long enough that a busy machine's slow answer is not taken for a cut.
+ */
+export const LEASE_LIMITS = { lockTimeoutMs: 500, statementTimeoutMs: 3_000, idleInTransactionMs: 3_000, queryTimeoutMs: 4_000, connectTimeoutMs: 3_000 } as const;
 
 const TAKE = `
 WITH wanted AS (SELECT DISTINCT unnest($1::text[]) AS name),
