@@ -314,6 +314,7 @@ export async function startApp(options: AppOptions): Promise<App> {
         },
       },
       actionKeys: store.actionKeys,
+      actionKeyBudget: { perPerson: shares.actionKeysPerPerson, perChat: shares.actionKeysPerChat },
       logger,
       now,
       // On the simulator every answer says so, whatever chat shows it.

@@ -31,6 +31,12 @@ export interface ChatDeps {
   roles: ReadonlySet<Role>;
   /** Several gateway processes: IDENTIFY pacing and shared sessions through the database (Discord). */
   gateway?: GatewayCoordination | null;
+  /**
+   * Told when a platform's own event paused or resumed chats (the bot removed from a group or a
+   * server, a channel lost, the bot back): the watcher re-reads its targets, so streams no chat
+   * reads any more are let go at once rather than at its next poll.
+   */
+  pausesChanged?: () => void;
 }
 
 export interface RunningChat {

@@ -29,6 +29,8 @@ export interface DiscordChatDeps {
   roles: ReadonlySet<Role>;
   /** Shared with the bot's other gateway processes (IDENTIFY pacing, sessions); absent or null: this process alone. */
   gateway?: GatewayCoordination | null;
+  /** Told when leaving a server or losing a channel paused chats, or coming back resumed them. */
+  pausesChanged?: () => void;
 }
 
 /** The shape of a running chat that startChats expects. */
@@ -68,6 +70,7 @@ async function gatewayChat(deps: DiscordChatDeps, settings: DiscordConfig): Prom
     store: deps.store,
     logger: deps.logger,
     gateway: deps.gateway ?? null,
+    ...(deps.pausesChanged === undefined ? {} : { onPausesChanged: deps.pausesChanged }),
   });
   return {
     name: 'discord',

@@ -24,6 +24,7 @@ import {
 import { ChatQueue, DEFAULT_CHAT_QUEUE, type ChatQueueOptions } from '../../dispatch/chatQueue';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { newErrorId } from '../../dispatch/dispatcher';
+import { watchRemovals } from './removals';
 import { registerSecret, silentLogger, type Logger } from '../../log';
 import { detectAddress } from '../pasteDetect';
 import { DEFAULT_PASTE_LIMITS, PasteLimiter } from '../pasteLimits';
@@ -70,6 +71,8 @@ export interface DiscordChatOptions {
   gateway?: GatewayCoordination | null;
   /** How the answers to skipped interactions are spread out (skippedReplies.ts). */
   skippedReplies?: SkippedRepliesOptions;
+  /** Told when leaving a server or losing a channel paused chats, or coming back resumed them (removals.ts). */
+  onPausesChanged?: () => void;
 }
 
 export interface DiscordChat {
@@ -83,6 +86,8 @@ export interface DiscordChat {
   shards(): ShardState[];
   /** REST responses by status (the chat's and the alerts'), for the operators' metrics. */
   requests(): Record<string, number>;
+  /** Resolves once the server and channel removals seen so far are recorded. */
+  removalsSettled(): Promise<void>;
 }
 
 /** Caches the bot never reads are off; the bot's own member and user stay, as discord.js needs them. */
@@ -223,6 +228,8 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
     });
   }
 
+  const removals = watchRemovals({ client, store: options.store, logger, ...(options.onPausesChanged === undefined ? {} : { onPausesChanged: options.onPausesChanged }) });
+
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
   // The gateway's own failures (a close Discord gives a reason for, a broken socket) come only as
@@ -270,10 +277,12 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
     queue,
     shards: () => shardStates(client, closedFor),
     requests: () => requests.statuses(),
+    removalsSettled: () => removals.settled(),
     async stop() {
       stopping = true;
       await Promise.allSettled([...inFlight]);
       await client.destroy();
+      await removals.settled();
     },
   };
 }

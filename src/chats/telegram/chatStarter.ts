@@ -20,6 +20,8 @@ export interface TelegramChatDeps {
   dispatcher: Dispatcher;
   store: Store;
   roles: ReadonlySet<Role>;
+  /** Told when the bot's removal from a chat, or its return, paused or resumed it. */
+  pausesChanged?: () => void;
 }
 
 export async function telegramChat(deps: TelegramChatDeps): Promise<RunningTelegramChat | null> {
@@ -36,5 +38,6 @@ export async function telegramChat(deps: TelegramChatDeps): Promise<RunningTeleg
     dispatcher: deps.dispatcher,
     store: deps.store,
     logger: deps.logger,
+    ...(deps.pausesChanged === undefined ? {} : { onPausesChanged: deps.pausesChanged }),
   });
 }

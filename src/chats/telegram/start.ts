@@ -64,6 +64,8 @@ export interface TelegramWebhookOptions {
 export interface TelegramChatOptions {
   token: string;
   apiRoot?: string | null;
+  /** Told when the bot's removal from a chat, or its return, paused or resumed it: the watcher re-reads its targets. */
+  onPausesChanged?: () => void;
   webhook?: TelegramWebhookOptions | null;
   dispatcher: Dispatcher;
   store: Store;
@@ -294,9 +296,11 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     if (status === 'kicked' || status === 'left') {
       await store.chats.pause(chat, status === 'kicked' ? 'bot removed or blocked' : 'bot left the chat', now());
       logger.info({ chat: chat.chatId, status }, 'Telegram chat paused: the bot was removed');
+      options.onPausesChanged?.();
     } else if ((await store.chats.pausedReason(chat)) !== null) {
       await store.chats.resume(chat);
       logger.info({ chat: chat.chatId, status }, 'Telegram chat resumed: the bot is back');
+      options.onPausesChanged?.();
     }
   });
 

@@ -85,7 +85,7 @@ export async function startHarness(): Promise<Harness> {
       { id: OTHER_GUILD, name: 'Server two', channels: [{ id: OTHER_CHANNEL, name: 'general' }] },
     ],
   });
-  const chat = await startDiscordChat({ token: TOKEN, appId: APP_ID, guildId: GUILD, registerOnStart: true, restApi: fake.restApi, dispatcher, store, logger });
+  const chat = await startDiscordChat({ token: TOKEN, appId: APP_ID, guildId: GUILD, registerOnStart: true, restApi: fake.restApi, dispatcher, store, logger, onPausesChanged: () => void watcher.resync() });
   const delivery = createDelivery({ store, senders: [chat.sender], buttonsFor: (card, to) => dispatcher.buttonsFor(card, to), alertCard, logger, pollMs: 200 });
   watcher.onAlerts(() => delivery.notify());
   await watcher.start();

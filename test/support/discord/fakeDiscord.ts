@@ -426,6 +426,26 @@ export class FakeDiscord {
     for (const socket of sockets) this.dispatch(socket, t, d);
   }
 
+  /** The bot removed from a server (GUILD_DELETE); `unavailable`: the server in an outage instead, which is no removal. */
+  removeFromGuild(guildId: string, options: { unavailable?: boolean } = {}): void {
+    this.toGuild(guildId, 'GUILD_DELETE', { id: guildId, ...(options.unavailable === true ? { unavailable: true } : {}) });
+  }
+
+  /** The bot added to a server again: GUILD_CREATE with its channels, as after an invite. */
+  addToGuild(guildId: string): void {
+    const guild = this.options.guilds.find((candidate) => candidate.id === guildId);
+    if (guild === undefined) throw new Error(`no server ${guildId} in the fake`);
+    this.toGuild(guildId, 'GUILD_CREATE', this.guildPayload(guild));
+  }
+
+  /** A channel deleted, or hidden from the bot by its permissions (CHANNEL_DELETE); `visible`: shown again (CHANNEL_CREATE). */
+  channelVisibility(guildId: string, channelId: string, visible: boolean): void {
+    const channel = this.options.guilds.find((guild) => guild.id === guildId)?.channels.find((candidate) => candidate.id === channelId);
+    if (channel === undefined) throw new Error(`no channel ${channelId} in server ${guildId}`);
+    const payload = { id: channel.id, guild_id: guildId, name: channel.name, type: channel.type ?? 0, position: 0, permission_overwrites: [], nsfw: false, parent_id: null };
+    this.toGuild(guildId, visible ? 'CHANNEL_CREATE' : 'CHANNEL_DELETE', payload);
+  }
+
   /** Closes every gateway connection with a close code, as Discord does when it ends a session (4014: disallowed intents). */
   closeGateway(code: number, reason = ''): void {
     for (const socket of this.sockets) socket.close(code, reason);
