@@ -20,7 +20,7 @@ import { type ChatReply } from './reply';
 import { parseDurationMs } from '../duration';
 import type { Logger } from '../log';
 import { isMarketError } from '../market/errors';
-import type { ActionKeyStore } from '../store/actionKeys';
+import type { ActionKeyBudget, ActionKeyStore } from '../store/actionKeys';
 import { UsageError } from '../usage';
 import type { AnyCommand, CommandContext, CommandServices } from './command';
 import { Cooldowns } from './cooldowns';
@@ -44,6 +44,8 @@ export interface DispatcherDeps {
   now?: () => Date;
   /** How long a card's buttons stay pressable; 24 hours unless given. */
   actionTtlMs?: number;
+  /** Button keys kept per person and per chat (ACTION_KEYS_PER_PERSON, ACTION_KEYS_PER_CHAT); the store's defaults unless given. */
+  actionKeyBudget?: ActionKeyBudget;
   /** Applied to the card of every reply, refusals and errors included: app.ts marks simulated data with it. */
   markCard?: (card: Card) => Card;
   /** Called after every run with the command's name (`unknown` for a name no command has) and how long it took. */
@@ -92,6 +94,7 @@ export class Dispatcher {
   private readonly logger: Logger;
   private readonly now: () => Date;
   private readonly actionTtlMs: number;
+  private readonly actionKeyBudget: ActionKeyBudget | undefined;
   private readonly cooldownMs: ReadonlyMap<string, number>;
   private readonly cooldowns = new Cooldowns();
   private readonly markCard: (card: Card) => Card;
@@ -108,6 +111,7 @@ export class Dispatcher {
     this.logger = deps.logger;
     this.now = deps.now ?? (() => new Date());
     this.actionTtlMs = deps.actionTtlMs ?? DEFAULT_ACTION_TTL_MS;
+    this.actionKeyBudget = deps.actionKeyBudget;
     this.cooldownMs = cooldownsOf(deps.commands);
     this.markCard = deps.markCard ?? ((card) => card);
     this.onAnswered = deps.onAnswered ?? null;
@@ -144,20 +148,20 @@ export class Dispatcher {
 
       if (command.manager === true && !(await caller.isManager())) {
         outcome = 'not-manager';
-        return this.notice(managerOnlyCard(command.name), caller.chat);
+        return this.notice(managerOnlyCard(command.name), caller);
       }
       const cooldown = this.cooldownMs.get(command.name);
       if (cooldown !== undefined) {
         const waitMs = this.cooldowns.take(`${caller.chat.platform}:${caller.userId}`, command.name, cooldown, this.now().getTime());
         if (waitMs > 0) {
           outcome = 'cooldown';
-          return this.notice(cooldownCard(command.name, waitMs), caller.chat);
+          return this.notice(cooldownCard(command.name, waitMs), caller);
         }
       }
 
       const context: CommandContext = { ...this.services, chat: caller.chat, userId: caller.userId, commands: this.commands, now: this.now };
       const card = this.markCard(withRefresh(command, args, withLoadedActions(await command.run(args, context), this.byName)));
-      return { card, buttons: await this.buttonsFor(card, caller.chat), ephemeral: false, errorId: null };
+      return { card, buttons: await this.buttonsFor(card, caller.chat, caller.userId), ephemeral: false, errorId: null };
     } catch (error) {
       outcome = error instanceof UsageError ? 'usage' : 'error';
       // A command's own refusal (an option only it can judge, a follow limit) is about that command.
@@ -199,7 +203,7 @@ export class Dispatcher {
     }
     if (resolved.status !== 'ok') {
       this.logger.debug({ chat: chatKey(caller.chat), status: resolved.status }, 'button not pressable');
-      return { ...(await this.notice(actionGoneCard(resolved.status), caller.chat)), refresh: false };
+      return { ...(await this.notice(actionGoneCard(resolved.status), caller)), refresh: false };
     }
     const { action } = resolved;
     const reply = await this.run(action.command, { kind: 'text', text: action.args.join(' ') }, caller);
@@ -207,10 +211,11 @@ export class Dispatcher {
   }
 
   /**
-   * Buttons for a card shown in `chat`: one key per action, valid for the action lifetime.
+   * Buttons for a card shown in `chat`: one key per action, valid for the action lifetime, counted
+   * in the budget of `userId` (the person the card answers; null for an alert's) and of the chat.
    * Actions naming a command this installation has not loaded are left off.
    */
-  async buttonsFor(card: Card, chat: ChatRef): Promise<ActionButton[]> {
+  async buttonsFor(card: Card, chat: ChatRef, userId: string | null = null): Promise<ActionButton[]> {
     if (card.actions.length === 0) return [];
     const now = this.now();
     if (now.getTime() - this.lastPruneMs >= PRUNE_EVERY_MS) await this.pruneNow(now);
@@ -218,16 +223,16 @@ export class Dispatcher {
     // An alert's or a notice's card has not been through `run`, which leaves these off already.
     const shown = withLoadedActions(card, this.byName).actions;
     // A card's keys issued together: one wait (one transaction) for all its buttons, not one each.
-    const keys = await this.actionKeys.issueAll(shown, chat, expiresAt);
+    const keys = await this.actionKeys.issueAll(shown, chat, expiresAt, { userId, ...(this.actionKeyBudget === undefined ? {} : { budget: this.actionKeyBudget }) });
     if (keys.length !== shown.length) throw new Error(`the action key store issued ${keys.length} keys for ${shown.length} actions`);
     const buttons: ActionButton[] = [];
     for (let index = 0; index < shown.length; index++) buttons.push({ label: shown[index]?.label ?? '', key: keys[index] ?? '' });
     return buttons;
   }
 
-  private async notice(notice: Card, chat: ChatRef): Promise<ChatReply> {
+  private async notice(notice: Card, caller: CommandCaller): Promise<ChatReply> {
     const card = this.markCard(notice);
-    return { card, buttons: await this.buttonsFor(card, chat), ephemeral: true, errorId: null };
+    return { card, buttons: await this.buttonsFor(card, caller.chat, caller.userId), ephemeral: true, errorId: null };
   }
 
   /**
@@ -247,7 +252,7 @@ export class Dispatcher {
     const card = this.markCard(cardForError(error, errorId === null ? {} : { errorId }));
     let buttons: ActionButton[] = [];
     try {
-      buttons = await this.buttonsFor(card, caller.chat);
+      buttons = await this.buttonsFor(card, caller.chat, caller.userId);
     } catch (keysError) {
       // The buttons of an error card (Help) are a convenience; the answer goes out without them.
       this.logger.warn({ errorId, err: keysError }, 'error card buttons not issued');

@@ -57,3 +57,17 @@ export function judgePress(row: ActionKeyRow | undefined, chat: ChatRef, now: Da
   if (row.refresh) action.refresh = true;
   return { status: 'ok', action };
 }
+
+/**
+ * The order keys are dropped in, oldest first: the issue time in microseconds, one step past the
+ * last key this process issued, so that a card's keys and keys of the same millisecond keep the
+ * order they were issued in.
+ */
+export class IssueOrder {
+  private last = 0;
+
+  next(nowMs: number): number {
+    this.last = Math.max(nowMs * 1000, this.last + 1);
+    return this.last;
+  }
+}

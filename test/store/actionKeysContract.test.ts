@@ -73,6 +73,34 @@ describe.each(STORES)('the %s action key store', (_name, make) => {
     expect(await keys.resolve(key, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'] } });
   });
 
+  it('keeps a person’s keys and a chat’s keys within their budgets, the oldest dropped first', async () => {
+    const keys = await make();
+    const budget = { perPerson: 3, perChat: 4 };
+    const settled = async () => (keys as Partial<{ settled(): Promise<void> }>).settled?.();
+    const action = (n: number) => ({ command: 'token', args: [`Token${n}`] });
+    const ok = (n: number) => ({ status: 'ok', action: action(n) });
+    // One person over two chats: their fourth key drops their first, wherever it was shown.
+    const [k1, k2] = await keys.issueAll([action(1), action(2)], chat('1'), LATER, { userId: 'alice', budget });
+    const [k3, k4] = await keys.issueAll([action(3), action(4)], chat('2'), LATER, { userId: 'alice', budget });
+    await settled();
+    expect(await keys.resolve(k1 ?? '', chat('1'), NOW)).toEqual({ status: 'unknown' });
+    expect(await keys.resolve(k2 ?? '', chat('1'), NOW)).toEqual(ok(2));
+    expect(await keys.resolve(k3 ?? '', chat('2'), NOW)).toEqual(ok(3));
+    expect(await keys.resolve(k4 ?? '', chat('2'), NOW)).toEqual(ok(4));
+    // Another person, and keys of nobody's (an alert's buttons), count for the chat: its fifth drops its oldest.
+    const [k5] = await keys.issueAll([action(5)], chat('2'), LATER, { userId: 'bob', budget });
+    const [k6, k7] = await keys.issueAll([action(6), action(7)], chat('2'), LATER, { userId: null, budget });
+    await settled();
+    expect(await keys.resolve(k3 ?? '', chat('2'), NOW)).toEqual({ status: 'unknown' });
+    for (const [key, n] of [[k4, 4], [k5, 5], [k6, 6], [k7, 7]] as const) expect(await keys.resolve(key ?? '', chat('2'), NOW)).toEqual(ok(n));
+    // Topics of a chat share its budget; another chat's keys are untouched.
+    const [k8] = await keys.issueAll([action(8)], chat('2', 'telegram', '9'), LATER, { userId: null, budget });
+    await settled();
+    expect(await keys.resolve(k4 ?? '', chat('2'), NOW)).toEqual({ status: 'unknown' });
+    expect(await keys.resolve(k8 ?? '', chat('2', 'telegram', '9'), NOW)).toEqual(ok(8));
+    expect(await keys.resolve(k2 ?? '', chat('1'), NOW)).toEqual(ok(2));
+  });
+
   it('prunes keys expired at or before now', async () => {
     const keys = await make();
     await issueOne(keys, { command: 'token', args: [] }, chat('1'), new Date(NOW.getTime() + 1000));

@@ -9,27 +9,35 @@
  */
 import type { Logger } from '../../log';
 import type { ChatRef } from '../../model/chat';
-import type { ActionKeyStore, ResolvedAction, StoredAction } from '../actionKeys';
-import { hasKeyForm, judgePress, newActionKey, type ActionKeyRow } from '../actionKeyForm';
+import { DEFAULT_ACTION_KEY_BUDGET, type ActionKeyStore, type KeyIssuer, type ResolvedAction, type StoredAction } from '../actionKeys';
+import { hasKeyForm, IssueOrder, judgePress, newActionKey, type ActionKeyRow } from '../actionKeyForm';
 import { threadColumn } from '../rows';
 import type { PgDatabase } from './pgDatabase';
 
 const INSERT = `
-INSERT INTO action_keys (key, platform, chat_id, thread_id, command, args, refresh, expires_at)
-SELECT key, $2, $3, $4, command, args, refresh, $5
-FROM unnest($1::text[], $6::text[], $7::text[], $8::boolean[]) AS k(key, command, args, refresh)
+INSERT INTO action_keys (key, platform, chat_id, thread_id, command, args, refresh, expires_at, user_id, issued_at)
+SELECT key, $2, $3, $4, command, args, refresh, $5, $9, issued_at
+FROM unnest($1::text[], $6::text[], $7::text[], $8::boolean[], $10::bigint[]) AS k(key, command, args, refresh, issued_at)
 ON CONFLICT (key) DO NOTHING`;
+
+/** Past a budget the oldest go: everything after the newest N of the person ($2, none when '') and of the chat. */
+const TRIM = `
+DELETE FROM action_keys WHERE key IN (
+  (SELECT key FROM action_keys WHERE platform = $1 AND user_id = $2 AND user_id <> '' ORDER BY issued_at DESC OFFSET $3)
+  UNION ALL
+  (SELECT key FROM action_keys WHERE platform = $1 AND chat_id = $4 ORDER BY issued_at DESC OFFSET $5))`;
 
 export class PgActionKeys implements ActionKeyStore {
   /** Inserts under way, by key: a press of one of them waits for it. */
   private readonly inserting = new Map<string, Promise<void>>();
+  private readonly order = new IssueOrder();
 
   constructor(
     private readonly db: PgDatabase,
     private readonly logger: Logger,
   ) {}
 
-  async issueAll(actions: readonly StoredAction[], chat: ChatRef, expiresAt: Date): Promise<string[]> {
+  async issueAll(actions: readonly StoredAction[], chat: ChatRef, expiresAt: Date, issuer: KeyIssuer = { userId: null }): Promise<string[]> {
     if (actions.length === 0) return [];
     if (!this.db.available) {
       // Fails at once, with the store's own error: no key is handed out that could not be kept.
@@ -40,6 +48,8 @@ export class PgActionKeys implements ActionKeyStore {
     const keys = new Set<string>();
     while (keys.size < actions.length) keys.add(newActionKey(nowMs));
     const issued = [...keys];
+    const userId = issuer.userId ?? '';
+    const budget = issuer.budget ?? DEFAULT_ACTION_KEY_BUDGET;
     const insert = this.db
       .durableQuery({
         name: 'tw_action_keys_insert',
@@ -53,8 +63,11 @@ export class PgActionKeys implements ActionKeyStore {
           actions.map((action) => action.command),
           actions.map((action) => JSON.stringify(action.args)),
           actions.map((action) => action.refresh === true),
+          userId,
+          issued.map(() => this.order.next(nowMs)),
         ],
       })
+      .then(() => this.db.durableQuery({ name: 'tw_action_keys_trim', text: TRIM, values: [chat.platform, userId, budget.perPerson, chat.chatId, budget.perChat] }))
       .then(
         () => undefined,
         (error: unknown) => {
