@@ -35,6 +35,7 @@ import { Dispatcher } from './dispatch/dispatcher';
 import { loadCommands } from './dispatch/registry';
 import { registerSecret, silentLogger, type Logger } from './log';
 import { redactUrl } from './urlCredentials';
+import { plainAddressWarning } from './plainAddresses';
 import { MarketClient, type MarketClientOptions } from './market/client';
 import { checkService } from './market/serviceCheck';
 import { StreamClient } from './market/stream';
@@ -181,6 +182,8 @@ export async function startApp(options: AppOptions): Promise<App> {
       market = { baseUrl: simulator.baseUrl, wsUrl: simulator.wsUrl, apiKey };
     }
     registerSecret(market.apiKey);
+    const plain = plainAddressWarning(config);
+    if (plain !== null) logger.warn(plain);
     const simulated = simulator !== null;
 
     // Only with the operators' server: without it nothing would read them.

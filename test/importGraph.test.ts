@@ -52,7 +52,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['log.ts', 'urlCredentials.ts'],
   // The market data service: its client, streams and schemas.
   ['market/', 'openFiles.ts'],
-  ['config.ts', 'simulator/', 'charts/'],
+  ['config.ts', 'simulator/', 'charts/', 'plainAddresses.ts'],
   ['store/'],
   ['cards/'],
   // What an alert is (kinds, detectors, fan-out, its card), and the look-ups.
