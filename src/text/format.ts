@@ -231,8 +231,11 @@ export interface PercentOptions {
 
 /**
  * A percentage, given in percent (12.3 → "12.3%"): 2 decimals below 10, 1 decimal below 1000,
- * compact above ("15.2K%"), trailing zeros dropped. Non-zero values under 0.01 show as "<0.01%"
- * (with their sign: "−<0.01%", or "+<0.01%" when signed). Zero is "0%", never signed.
+ * whole percent with thousands commas from 1000 up ("+2,470%"), trailing zeros dropped; from 10¹⁵
+ * up, compact. A K or M suffix on a percentage ("+2.47K%") reads as a typo to most people, so a
+ * large move is written out in full, as a price is. Non-zero values under 0.01 show as "<0.01%"
+ * (with their sign: "−<0.01%", or "+<0.01%" when signed). Zero is "0%", never signed. Every
+ * percentage a card, an alert or a picture shows comes from here.
  */
 export function percent(n: number, options: PercentOptions = {}): string {
   if (!Number.isFinite(n)) return NOT_A_NUMBER;
@@ -241,9 +244,10 @@ export function percent(n: number, options: PercentOptions = {}): string {
   const sign = d.negative ? MINUS : options.signed ? '+' : '';
   const magnitude: Decimal = { negative: false, digits: d.digits, exp: d.exp };
   if (Math.abs(n) < 0.01) return `${sign}<0.01%`;
+  if (magnitude.exp >= 15) return `${sign}${compactDecimal(magnitude)}%`;
   const places = magnitude.exp < 1 ? 2 : 1;
   const rounded = roundPlaces(magnitude, places);
-  const body = rounded.exp >= 3 ? compactDecimal(magnitude) : plainDigits(rounded);
+  const body = rounded.exp >= 3 ? plainDigits(roundPlaces(magnitude, 0), true) : plainDigits(rounded);
   return `${sign}${body}%`;
 }
 

@@ -217,7 +217,11 @@ describe('number formatters', () => {
     expect(percent(0.004)).toBe('<0.01%');
     expect(percent(0.004, { signed: true })).toBe('+<0.01%');
     expect(percent(-0.004)).toBe('−<0.01%');
-    expect(percent(15_234)).toBe('15.2K%');
+    expect(percent(2_469.8, { signed: true })).toBe('+2,470%');
+    expect(percent(15_234)).toBe('15,234%');
+    expect(percent(-999.96)).toBe('−1,000%');
+    expect(percent(1_234_567.4)).toBe('1,234,567%');
+    expect(percent(2e15)).toBe('2×10¹⁵%');
   });
 
   it('percent: reads back within its rounding, tiny values aside', () => {
