@@ -6,7 +6,7 @@
 import type { AlertEvent, TokenMarket, TokenRef } from '../model/events';
 import { type Card, type CardAction, type CardField, type RichText, field, link, riskColor } from '../cards/card';
 import { explorerAccountUrl, explorerTokenUrl } from '../cards/explorer';
-import { duration, percent, price, shortAddress, sol, solFromLamports, usd } from '../text/format';
+import { changeWindow, duration, percent, price, shortAddress, sol, solFromLamports, usd } from '../text/format';
 import { UNKNOWN, tokenTitle } from '../cards/tokenFacts';
 import { untrusted } from '../text/sanitize';
 
@@ -59,12 +59,19 @@ function solWithUsd(value: number, rate: number | null): string {
   return rate === null ? sol(value) : `${usd(value * rate)} · ${sol(value)}`;
 }
 
-/** The change over the price window: "+3.2%", with the span when it is shorter than the hour ("+3.2% over 12m"). */
-function changeText(market: TokenMarket): string {
-  if (market.changePct === null || market.changeSecs === null) return UNKNOWN;
+/** The window keeps a price a minute: 59 minutes back is the hour. */
+const HOUR_FROM_SECS = 59 * 60;
+
+/**
+ * The change over the price window, under the name of the window it covers: "1h +3.2%" when the
+ * watcher holds the hour's prices, else "Change +3.2% in 12m, since first seen". A field named
+ * "1h" over 12 minutes would contradict the token card's 1h change, read from the candles.
+ */
+function changeField(market: TokenMarket): CardField {
+  if (market.changePct === null || market.changeSecs === null) return field('1h', UNKNOWN, true);
   const change = percent(market.changePct, { signed: true });
-  // The window keeps a price a minute: 59 minutes back is the hour.
-  return market.changeSecs >= 59 * 60 ? change : `${change} over ${duration(Math.max(60, Math.round(market.changeSecs / 60) * 60))}`;
+  if (market.changeSecs >= HOUR_FROM_SECS) return field('1h', change, true);
+  return field('Change', `${change} in ${changeWindow(market.changeSecs)}, since first seen`, true);
 }
 
 /**
@@ -83,11 +90,11 @@ function ageNote(market: TokenMarket): string {
 
 /**
  * The token as it stood when the alert was seen: price, 1h change, market cap, liquidity and
- * risk status (which the card's badge and colour follow). `withPrice: false` leaves the price out,
- * for a card that says it already (a price move). Nothing for an event made before markets were
+ * risk status (which the card's badge and colour follow). `withPrice: false` and `withChange:
+ * false` leave the price and the change out, for a card that says them already (a price move). Nothing for an event made before markets were
  * carried, or a traded token the watcher does not follow.
  */
-export function marketFields(token: TokenRef, options: { withPrice?: boolean } = {}): CardField[] {
+export function marketFields(token: TokenRef, options: { withPrice?: boolean; withChange?: boolean } = {}): CardField[] {
   const market = token.market;
   if (market === undefined) return [];
   const rate = usdPerSol(market);
@@ -98,7 +105,7 @@ export function marketFields(token: TokenRef, options: { withPrice?: boolean } =
     const priceText = market.priceNative === null ? UNKNOWN : market.priceUsd === null ? `${price(market.priceNative)} SOL${age}` : `${usd(market.priceUsd)} · ${price(market.priceNative)} SOL${age}`;
     fields.push(field('Price', priceText, true));
   }
-  fields.push(field('1h', changeText(market), true));
+  if (options.withChange !== false) fields.push(changeField(market));
   fields.push(field('Market cap', market.marketCapSol === null ? UNKNOWN : solWithUsd(market.marketCapSol, rate), true));
   fields.push(field('Liquidity', market.liquiditySol === null ? UNKNOWN : `${solWithUsd(market.liquiditySol, rate)}${age}`, true));
   fields.push(field('Risk', status(token.riskStatus ?? null), true));

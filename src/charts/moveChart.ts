@@ -18,7 +18,7 @@
  * the candlestick picture; PNG encoding runs off the event loop.
  */
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import { duration, percent, price } from '../text/format';
+import { changeWindow, percent, price } from '../text/format';
 import { chartFont, ensureChartFonts } from './fonts';
 import { priceLabels } from './priceLabel';
 import { paddedPriceSpan, priceTicks, timeLabel } from './scale';
@@ -34,6 +34,11 @@ export interface MoveChartOptions {
   quote?: string;
   /** The price the move is measured from, drawn as a dashed line; the first point's when not given. */
   basePrice?: number;
+  /**
+   * The change and the window the alert card states: the title says them as the card does. Without
+   * it the title reads the change from the points, over their span.
+   */
+  change?: { pct: number; windowSecs: number };
   width?: number;
   height?: number;
 }
@@ -165,8 +170,9 @@ export async function renderMoveChart(points: ReadonlyArray<PricePoint>, options
   ctx.fillText(fitText(ctx, label, labelWidth - 6), right + 6, lastY + 1);
 
   // Title: symbol, change from the reference, how long; and the times at each end.
-  const change = base > 0 ? percent(((last[1] - base) / base) * 100, { signed: true }) : '';
-  const took = data.length > 1 ? ` in ${duration(spanMs / 1000)}` : '';
+  const stated = options.change;
+  const change = stated !== undefined ? percent(stated.pct, { signed: true }) : base > 0 ? percent(((last[1] - base) / base) * 100, { signed: true }) : '';
+  const took = stated !== undefined ? ` in ${changeWindow(stated.windowSecs)}` : data.length > 1 ? ` in ${changeWindow(spanMs / 1000)}` : '';
   ctx.textBaseline = 'alphabetic';
   ctx.font = chartFont(16, 'bold');
   const head = fitText(ctx, symbol === '' ? `${price(last[1])} ${quote}` : `${symbol} ${price(last[1])} ${quote}`, (width - 2 * left) * 0.6);

@@ -388,6 +388,15 @@ export function duration(secs: number): string {
   return parts.join('');
 }
 
+/**
+ * The span a change is measured over, in whole minutes ("5m", "1h", "1h30m"; "1m" at least): what
+ * an alert card and its picture both say, so the two never name different windows for one move.
+ */
+export function changeWindow(secs: number): string {
+  if (!Number.isFinite(secs) || secs < 0) return NOT_A_NUMBER;
+  return duration(Math.max(MINUTE, Math.round(secs / MINUTE) * MINUTE));
+}
+
 const SURROGATE = /[\ud800-\udfff]/;
 
 /** Shortens a long address to its first and last 4 characters: "So11…1112". */

@@ -78,7 +78,8 @@ describe('alertCard', () => {
       const card = alertCard(event, null);
       const shown = Object.fromEntries(card.fields.map((f) => [f.name, plainText(f.value)]));
       if (event.kind !== 'price') expect(shown.Price).toBe('$0.25 · 0.00125 SOL');
-      expect(shown['1h']).toBe('+25%');
+      // A price move says its change once, in its Change field.
+      expect(shown['1h']).toBe(event.kind === 'price' ? undefined : '+25%');
       expect(shown['Market cap']).toBe('$250M · 1.25M SOL');
       expect(shown.Liquidity).toBe('$60K · 300 SOL');
       // A risk change shows its own status field; every other alert the token's status now.
@@ -89,7 +90,9 @@ describe('alertCard', () => {
       }
     }
     const early = alertCard({ ...(events({ ...token, market: { ...market, changePct: -4, changeSecs: 720 } })[2] as AlertEvent) }, null);
-    expect(plainText(early.fields.find((f) => f.name === '1h')?.value ?? [])).toBe('−4% over 12m');
+    // Under the hour the field is not named "1h": it says the window it covers.
+    expect(early.fields.find((f) => f.name === '1h')).toBeUndefined();
+    expect(plainText(early.fields.find((f) => f.name === 'Change')?.value ?? [])).toBe('−4% in 12m, since first seen');
     const unread = alertCard(events({ ...token, riskStatus: null, market: { ...market, priceUsd: null, marketCapSol: null } })[5] as AlertEvent, null);
     const unreadFields = Object.fromEntries(unread.fields.map((f) => [f.name, plainText(f.value)]));
     expect([unreadFields.Price, unreadFields['Market cap'], unreadFields.Liquidity, unreadFields.Risk]).toEqual(['0.00125 SOL', '—', '300 SOL', '—']);

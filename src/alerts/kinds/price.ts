@@ -2,22 +2,22 @@
 import { bold, field, rich, type Card } from '../../cards/card';
 import { renderMoveChart } from '../../charts/moveChart';
 import type { PriceEvent } from '../../model/events';
-import { duration, percent, price, usd } from '../../text/format';
+import { changeWindow, percent, price, usd } from '../../text/format';
 import { base, marketFields, tokenActions, tokenLink, tokenName } from '../cardParts';
 import { detectPriceMove, PRICE_MIN_PCT } from '../detectors/priceMove';
 import { defineAlertKind } from '../kind';
 
 function priceCard(event: PriceEvent): Card {
   const up = event.changePct >= 0;
-  // Whole minutes: "in 47m", not "in 47m13s".
-  const within = duration(Math.max(60, Math.round(event.windowSecs / 60) * 60));
+  const within = changeWindow(event.windowSecs);
   const change = percent(event.changePct, { signed: true });
   const fields = [
     field('Change', rich(bold(change), ` in ${within}`), true),
     field('Price', rich(`${price(event.from)} → `, bold(`${price(event.to)} SOL`)), true),
   ];
   if (event.priceUsd !== null) fields.push(field('Price (USD)', usd(event.priceUsd), true));
-  fields.push(field('Token', tokenLink(event.token), true), ...marketFields(event.token, { withPrice: false }));
+  // The move is the market's change over the same window: said once, in the Change field.
+  fields.push(field('Token', tokenLink(event.token), true), ...marketFields(event.token, { withPrice: false, withChange: false }));
   const title = `Price ${up ? 'up' : 'down'} ${percent(Math.abs(event.changePct))}: ${tokenName(event.token)}`;
   return base(event, title, fields, tokenActions(event.token));
 }
@@ -45,7 +45,8 @@ export const priceKind = defineAlertKind({
   async picture(event) {
     const points = event.points ?? [];
     if (points.length < 2) return null;
-    const png = await renderMoveChart(points, { symbol: event.token.symbol, quote: 'SOL', basePrice: event.from });
+    // The picture's title says the card's change and window, not its own reading of the points.
+    const png = await renderMoveChart(points, { symbol: event.token.symbol, quote: 'SOL', basePrice: event.from, change: { pct: event.changePct, windowSecs: event.windowSecs } });
     return { filename: 'price-move.png', contentType: 'image/png', data: png, description: 'Price over the move window' };
   },
 });
