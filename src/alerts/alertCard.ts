@@ -11,6 +11,7 @@
  */
 import type { Card } from '../cards/card';
 import type { AlertEvent } from '../model/events';
+import { lookAlikeField } from '../cards/lookAlike';
 import { alertKind } from './registry';
 
 function kindOf(event: AlertEvent) {
@@ -19,15 +20,23 @@ function kindOf(event: AlertEvent) {
   return kind;
 }
 
+/** The kind's card, led by a warning when the token copies a well-known one's name (every kind alike). */
+function cardOf(event: AlertEvent, label: string | null): Card {
+  const card = kindOf(event).card(event, label);
+  const warning = lookAlikeField(event.token);
+  if (warning !== null) card.fields.unshift(warning);
+  return card;
+}
+
 /** The alert card of an event; `label` is the follow's name for a wallet (untrusted). No picture. */
 export function alertCard(event: AlertEvent, label: string | null): Card {
-  return kindOf(event).card(event, label);
+  return cardOf(event, label);
 }
 
 /** The alert card, with its kind's picture when it has one. */
 export async function alertCardWithChart(event: AlertEvent, label: string | null): Promise<Card> {
   const kind = kindOf(event);
-  const card = kind.card(event, label);
+  const card = cardOf(event, label);
   try {
     const picture = await kind.picture(event);
     if (picture !== null) card.image = picture;

@@ -11,6 +11,7 @@ import { marketLinks } from './marketLinks';
 import type { MarketMoves, WindowChange } from './marketMoves';
 import { safeUrl } from '../text/sanitize';
 import { linkUrl } from '../text/linkUrl';
+import { lookAlikeField } from './lookAlike';
 import {
   UNKNOWN,
   type PoolFacts,
@@ -161,7 +162,10 @@ export function buildTokenCard({ token, solUsd, now, moves }: TokenCardInput): C
   // The status as shown gives the colour too (tokenColor), so the two never disagree.
   const status = riskStatusText(token);
 
+  const lookAlike = lookAlikeField(token);
   const fields: CardField[] = [
+    // First, before any figure: a copy of a well-known token's name is the one thing to know.
+    ...(lookAlike === null ? [] : [lookAlike]),
     field('Price', solAndUsd(priceInSol, solUsd, 'price'), true),
     field('Market Cap', solAndUsd(marketCapSol(priceInSol, supply), solUsd, 'amount'), true),
     field('Liquidity', solAndUsd(liquiditySol(pools), solUsd, 'amount'), true),

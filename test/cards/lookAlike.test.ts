@@ -1,0 +1,63 @@
+/**
+ * A token that copies a well-known token's symbol or name from another address is flagged on its
+ * card and on every alert card; the real token, and a token that only borrows part of a name, are not.
+ */
+import { describe, expect, it } from 'vitest';
+import { alertCard } from '../../src/alerts/alertCard';
+import { plainText } from '../../src/cards/card';
+import { lookAlikeOf } from '../../src/cards/lookAlike';
+import { buildTokenCard } from '../../src/cards/tokenCard';
+import { renderCardMessages } from '../../src/chats/telegram/html';
+import { KNOWN_TOKENS } from '../../src/market/knownTokens';
+import { TokenSchema } from '../../src/market/schemas';
+import type { AlertEvent } from '../../src/model/events';
+import { expectSafeCard } from '../support/cardSafety';
+
+const ELSEWHERE = 'FakeUsdc1111111111111111111111111111111pump';
+const USDC = KNOWN_TOKENS.find((known) => known.symbol === 'USDC')?.address as string;
+const NOW = new Date(Date.UTC(2026, 10, 27, 12, 0, 0));
+
+function card(symbol: string, name: string, address = ELSEWHERE) {
+  const token = TokenSchema.parse({ chainId: 1399811149, address, decimals: 6, name, symbol, liquidityPools: {}, links: {}, riskStatus: 'SAFE' });
+  return buildTokenCard({ token, solUsd: 150, now: NOW });
+}
+
+describe('look-alike tokens', () => {
+  it.each([
+    ['USDC', 'Totally USDC'],
+    ['usdc', 'x'],
+    ['$USDC', 'x'],
+    ['U S D C', 'x'],
+    ['ＵＳＤＣ', 'x'],
+    ['USD\u0421', 'x'],
+    ['U\u200bSDC', 'x'],
+    ['CASH', 'USD Coin'],
+  ])('flags %j / %j at another address as not the real USDC', (symbol, name) => {
+    const made = card(symbol, name);
+    expect(made.fields[0]?.name).toBe('⚠️ Not the real USDC');
+    expect(plainText(made.fields[0]?.value ?? [])).toContain("its address is not USDC's");
+    expectSafeCard(made);
+  });
+
+  it('leaves the real one, and names that only borrow part of one', () => {
+    expect(lookAlikeOf({ address: USDC, symbol: 'USDC', name: 'USD Coin' })).toBeNull();
+    for (const [symbol, name] of [['BONKCAT', 'Bonk Cat'], ['USDCX', 'USDC Extra'], ['MOCHI', 'Neon Mochi']] as const) {
+      expect(card(symbol, name).fields.some((field) => field.name.includes('Not the real')), `${symbol} / ${name}`).toBe(false);
+    }
+  });
+
+  it('leads every alert card of a copy with the warning', () => {
+    const token = { address: ELSEWHERE, symbol: 'BONK', name: 'Bonk', decimals: 5 };
+    const events: AlertEvent[] = [
+      { kind: 'risk-status', key: 'k1', at: NOW.getTime(), token, from: 'SAFE', to: 'DANGER', flags: [] },
+      { kind: 'whale', key: 'k2', at: NOW.getTime(), token, wallet: 'Wha1e11111111111111111111111111111111111111', direction: 'in', fromPct: null, toPct: 4.5 },
+    ];
+    for (const event of events) {
+      const made = alertCard(event, null);
+      expect(made.fields[0]?.name, event.kind).toBe('⚠️ Not the real BONK');
+      expect(JSON.stringify(renderCardMessages(made))).toContain('Not the real BONK');
+    }
+    const real = alertCard({ ...(events[0] as AlertEvent), token: { ...token, address: KNOWN_TOKENS.find((known) => known.symbol === 'BONK')?.address as string } }, null);
+    expect(real.fields.some((field) => field.name.includes('Not the real'))).toBe(false);
+  });
+});
