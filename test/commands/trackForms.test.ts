@@ -52,7 +52,7 @@ const REFUSED: Record<string, string> = {
 /** The pages that show /track forms, and the command's own help. */
 function pages(track: AnyCommand): Array<[string, string]> {
   const read = (path: string): [string, string] => [path, readFileSync(join(ROOT, path), 'utf8')];
-  return [read('README.md'), read('docs/delivery.md'), read('docs/pipeline.md'), ['/help track', track.help]];
+  return [read('README.md'), read('docs/commands.md'), read('docs/delivery.md'), read('docs/pipeline.md'), ['/help track', track.help]];
 }
 
 /**
