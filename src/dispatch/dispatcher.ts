@@ -26,6 +26,8 @@ import type { AnyCommand, CommandContext, CommandServices } from './command';
 import { Cooldowns } from './cooldowns';
 import { argWords, commandNameOf, parseWords, readOptions, unknownCommand, type Args, type RawValue } from './parseArgs';
 import { withLoadedActions } from './loadedActions';
+import { FormMissingError } from './formMissing';
+import { askedAddress, isNotFound, notFoundHint } from './notFound';
 
 export interface CommandCaller {
   chat: ChatRef;
@@ -141,10 +143,11 @@ export class Dispatcher {
   async run(name: string, input: CommandInput, caller: CommandCaller): Promise<ChatReply> {
     const started = performance.now();
     let outcome: CommandResult = 'ok';
+    let args: Args | null = null;
     try {
       const command = this.byName.get(name);
-      if (command === undefined) throw unknownCommand(name);
-      const args = input.kind === 'text' ? parseWords(command, input.text) : readOptions(command, input.values);
+      if (command === undefined) throw unknownCommand(name, this.commands);
+      args = input.kind === 'text' ? parseWords(command, input.text) : readOptions(command, input.values);
 
       if (command.manager === true && !(await caller.isManager())) {
         outcome = 'not-manager';
@@ -163,9 +166,17 @@ export class Dispatcher {
       const card = this.markCard(withRefresh(command, args, withLoadedActions(await command.run(args, context), this.byName)));
       return { card, buttons: await this.buttonsFor(card, caller.chat, caller.userId), ephemeral: false, errorId: null };
     } catch (error) {
-      outcome = error instanceof UsageError ? 'usage' : 'error';
-      // A command's own refusal (an option only it can judge, a follow limit) is about that command.
       const command = this.byName.get(name);
+      // An address the service does not know is an answer to what was typed: counted as a mistake, as a usage one is.
+      const address = command !== undefined && args !== null && isNotFound(error) ? askedAddress(command, args) : null;
+      if (address !== null) {
+        outcome = 'usage';
+        return await this.notFound(error, address, name, caller);
+      }
+      outcome = error instanceof UsageError ? 'usage' : 'error';
+      // `/track ADDR`: the suggestion names the form the address is, as the service tells it.
+      if (error instanceof FormMissingError && (await this.services.query.isWallet(error.address))) return this.failure(error.withForm('wallet'), name, caller);
+      // A command's own refusal (an option only it can judge, a follow limit) is about that command.
       return this.failure(error instanceof UsageError && command !== undefined ? error.withCommand(command) : error, name, caller);
     } finally {
       this.count(name, caller.chat.platform, outcome, started);
@@ -258,6 +269,13 @@ export class Dispatcher {
       this.logger.warn({ errorId, err: keysError }, 'error card buttons not issued');
     }
     return { card, buttons, ephemeral: true, errorId };
+  }
+
+  /** Not found (src/dispatch/notFound.ts): a hint instead of an error id, one info line instead of a stack. */
+  private async notFound(error: unknown, address: string, name: string, caller: CommandCaller): Promise<ChatReply> {
+    this.logger.info({ command: name.slice(0, 40), chat: chatKey(caller.chat), address }, 'command answered: not found');
+    const hint = await notFoundHint(address, this.services.query);
+    return this.notice(cardForError(error, { hint }), caller);
   }
 
   /** Called at most every PRUNE_EVERY_MS (buttonsFor checks, so that the usual card awaits nothing for it). */

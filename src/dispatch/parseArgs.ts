@@ -10,9 +10,13 @@
  */
 import { duration } from '../text/format';
 import { parseDuration } from '../duration';
-import { addressKind, addressRefusal } from '../market/address';
-import { usageOf, UsageError, type OptionSpec } from '../usage';
+import { addressRefusal } from '../market/address';
+import { addressOf, readAddressInput } from '../market/addressInput';
+import { truncateText } from '../text/sanitize';
+import { closestCommand } from '../cards/helpCard';
+import { usageOf, UsageError, type CommandUsage, type OptionSpec } from '../usage';
 import type { AnyCommand } from './command';
+import { FormMissingError } from './formMissing';
 
 export { usageOf, UsageError };
 
@@ -21,10 +25,12 @@ export type Args = Record<string, ArgValue>;
 
 const MAX_SHOWN = 60;
 
-/** Quotes user input in an error message, shortened so a pasted essay does not come back whole. */
-function shown(value: string): string {
-  const short = value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}…` : value;
-  return `"${short}"`;
+/**
+ * Quotes user input in an error message, shortened so a pasted essay does not come back whole; cut
+ * between graphemes with an ellipsis, so what comes back never looks damaged.
+ */
+export function shown(value: string): string {
+  return `"${truncateText(value, MAX_SHOWN + 1)}"`;
 }
 
 function splitList(value: string): string[] {
@@ -43,21 +49,29 @@ function numberIn(option: Extract<OptionSpec, { type: 'number' }>, text: string)
   return DECIMAL.test(digits) ? Number(digits) : null;
 }
 
-function checkAddress(command: AnyCommand, text: string): void {
-  const refusal = addressRefusal(text, shown(text));
+/**
+ * The address in what was typed for an address option: the address itself or a link that carries
+ * one (src/market/addressInput.ts); a UsageError saying why when there is none the service reads.
+ */
+function readAddress(command: AnyCommand, text: string): string {
+  const input = readAddressInput(text);
+  if (input.kind === 'link-without-address') {
+    throw new UsageError(`${shown(text)} is a link with no address in it`, command, 'Paste the token’s or wallet’s address, or a link that holds it (DEX Screener, Birdeye, pump.fun, Solscan, …).');
+  }
+  const address = input.kind === 'address' ? input.address : text;
+  const refusal = addressRefusal(address, shown(address));
   if (refusal !== null) throw new UsageError(refusal.problem, command, refusal.advice);
+  return address;
 }
 
 function readOne(command: AnyCommand, option: OptionSpec, raw: string | number): string | number | string[] {
   const text = String(raw).trim();
   switch (option.type) {
     case 'address':
-      checkAddress(command, text);
-      return text;
+      return readAddress(command, text);
     case 'addresses': {
-      const list = [...new Set(splitList(text))];
+      const list = [...new Set(splitList(text).map((item) => readAddress(command, item)))];
       if (list.length === 0) throw new UsageError(`${option.name} holds no address`, command);
-      for (const item of list) checkAddress(command, item);
       if (list.length > option.max) throw new UsageError(`${option.name}: at most ${option.max} addresses at a time`, command);
       return list;
     }
@@ -204,7 +218,7 @@ function fits(option: OptionSpec, word: Word): boolean {
   switch (option.type) {
     case 'address':
     case 'addresses':
-      return addressKind(word.text) !== null;
+      return addressOf(word.text) !== null;
     case 'choice':
       return option.choices.some((choice) => choice.value.toLowerCase() === word.text.toLowerCase() || choice.label.toLowerCase() === word.text.toLowerCase());
     case 'number':
@@ -247,7 +261,14 @@ export function parseWords(command: AnyCommand, text: string): Args {
   }
 
   // The first option fills first, so a command with forms knows its form before the rest fill.
-  if (hasForms(command) && first !== undefined && named[first.name] === undefined && positional.length > 0) named[first.name] = positional.shift()?.text ?? '';
+  if (hasForms(command) && first !== undefined && named[first.name] === undefined && positional.length > 0) {
+    const head = positional.shift()?.text ?? '';
+    // `/track ADDR`: the form was left out, and the address is all there is to go on. The Dispatcher
+    // asks the service which form the address is (FormMissingError) and suggests the whole line.
+    const address = formOf(command, head) === undefined ? addressOf(head) : null;
+    if (address !== null) throw new FormMissingError(command, address, positional.map((word) => word.text));
+    named[first.name] = head;
+  }
   const form = formOf(command, named[first?.name ?? '']);
   const open = command.options.filter((option) => named[option.name] === undefined && belongsTo(option, form));
   while (positional.length > 0 && open.length > 0) {
@@ -260,7 +281,7 @@ export function parseWords(command: AnyCommand, text: string): Args {
     }
     positional.shift();
     if (option.type === 'text' && option.quoteNumbers === true && !word.quoted && DECIMAL.test(word.text)) {
-      throw new UsageError(`${option.name} cannot be the bare number ${shown(word.text)}`, command, `A number here is read as another option; a ${option.name} that is a number goes in quotes: "${word.text.slice(0, MAX_SHOWN)}".`);
+      throw new UsageError(`${option.name} cannot be the bare number ${shown(word.text)}`, command, `A number here is read as another option; a ${option.name} that is a number goes in quotes: ${shown(word.text)}.`);
     }
     named[option.name] = word.text;
   }
@@ -287,14 +308,19 @@ export function parseCommandLine(line: string, commands: readonly AnyCommand[]):
   const command = commands.find((candidate) => candidate.name === name);
   if (!command) {
     if (!head.startsWith('/')) return null;
-    throw unknownCommand(commandNameOf(head));
+    throw unknownCommand(commandNameOf(head), commands);
   }
   return { command, args: parseWords(command, trimmed.slice(head.length)) };
 }
 
-/** Unknown command, with the name as typed shortened and quoted. */
-export function unknownCommand(name: string): UsageError {
-  return new UsageError(`Unknown command ${shown(`/${name}`)}`, null, 'Try /help for the commands there are.');
+/**
+ * Unknown command, with the name as typed shortened and quoted, and the command it is nearest
+ * to, as `/help name` finds it (closestCommand), when there is one.
+ */
+export function unknownCommand(name: string, commands: readonly CommandUsage[]): UsageError {
+  const guess = closestCommand(commands, name);
+  const advice = guess === null ? 'Try /help for the commands there are.' : `Did you mean /${guess.name}? Try /help ${guess.name} for how to use it.`;
+  return new UsageError(`Unknown command ${shown(`/${name}`)}`, null, advice);
 }
 
 /**

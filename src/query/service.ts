@@ -14,6 +14,7 @@ import { tokenValue, type TokenValue } from './tokenValue';
 import { tradesCard } from './tradesQuery';
 import { walletCard } from './walletQuery';
 import { checkWallet } from './walletCheck';
+import { isWallet } from './addressRole';
 import { PlaceWindow } from './placeWindow';
 import { sharePlaceKey, type SharePlace } from '../model/place';
 import { ShareFullError } from '../usage';
@@ -84,6 +85,11 @@ export class QueryService {
   /** Resolves when the service answers readably about the wallet (src/query/walletCheck.ts); throws otherwise. */
   checkWallet(address: string): Promise<void> {
     return checkWallet(this.client, address);
+  }
+
+  /** Whether the address made trades, so is a wallet (src/query/addressRole.ts); false when unsure. */
+  isWallet(address: string): Promise<boolean> {
+    return isWallet(this.client, address);
   }
 
   chart(query: ChartQuery): Promise<Card> {

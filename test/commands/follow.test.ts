@@ -137,8 +137,10 @@ describe('/track', () => {
     const longLabel = await say(`/track wallet ${wallet} ${'x'.repeat(33)}`);
     expect(text(longLabel.card)).toContain('too long');
     const unknown = await say('/track token UnknownAddressUnknownAddressUnknownAddress1');
-    expect(unknown.errorId).not.toBeNull();
+    // Not found is an answer, with a hint, not a failure with an id.
+    expect(unknown.errorId).toBeNull();
     expect(unknown.card.color).toBe('error');
+    expect(text(unknown.card)).toContain('knows no token at');
     expect((await store.follows.totals()).follows).toBe(0);
     expect(resynced).toEqual([]);
   });

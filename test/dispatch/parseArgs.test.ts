@@ -151,7 +151,13 @@ describe('parseWords with one word', () => {
       const first = command.options[0];
       if (first === undefined) continue;
       for (const word of words) {
-        expect(outcome(() => parseWords(command, ` ${word} `)), `/${command.name} ${word}`).toEqual(outcome(() => parseWords(command, `${first.name}=${word}`)));
+        const typed = outcome(() => parseWords(command, ` ${word} `));
+        // `/track ADDR` typed is a form left out, answered with the whole line to type (formMissing.ts).
+        if ('error' in typed && typed.error?.startsWith('FormMissingError') === true) {
+          expect(typed.error, `/${command.name} ${word}`).toContain(`Did you mean /${command.name} `);
+          continue;
+        }
+        expect(typed, `/${command.name} ${word}`).toEqual(outcome(() => parseWords(command, `${first.name}=${word}`)));
       }
     }
   });

@@ -7,7 +7,9 @@ import { createInterface } from 'node:readline';
 import type { Card } from '../../cards/card';
 import { cardForError } from '../../cards/errorCard';
 import type { CommandCaller, Dispatcher } from '../../dispatch/dispatcher';
-import { isAddress } from '../../market/address';
+import { closestCommand } from '../../cards/helpCard';
+import { detectAddress } from '../../market/pastedAddress';
+import { truncateText } from '../../text/sanitize';
 import { UsageError } from '../../usage';
 import type { ChatRef } from '../../model/chat';
 import { pictureLine } from './pictures';
@@ -29,14 +31,21 @@ export interface ConsoleChatOptions {
   signal?: AbortSignal;
 }
 
+/** How much of a line that is no command is quoted back. */
+const MAX_QUOTED = 40;
+
 /**
- * The line as a command: a bare address is read as /token, and a line starting with a command's
- * name needs no slash (`help` works as `/help`), as typing at a terminal invites.
+ * The line as a command: a line starting with a command's name needs no slash (`help` works as
+ * `/help`), as typing at a terminal invites; any other line is read as a paste is in a Telegram
+ * chat (src/market/pastedAddress.ts), so an address or a link that holds one (DEX Screener,
+ * pump.fun, Solscan, …) is /token of its address.
  */
 function asCommandLine(line: string, dispatcher: Dispatcher): string {
-  if (isAddress(line)) return `/token ${line}`;
   const head = line.split(/\s+/, 1)[0]?.toLowerCase() ?? '';
-  return dispatcher.commands.some((command) => command.name === head) ? `/${line}` : line;
+  if (dispatcher.commands.some((command) => command.name === head)) return `/${line}`;
+  if (line.startsWith('/')) return line;
+  const pasted = detectAddress(line);
+  return pasted === null ? line : `/token ${pasted.address}`;
 }
 
 /** Runs one line through the Dispatcher. Returns null for blank lines. */
@@ -46,7 +55,11 @@ export async function answerLine(line: string, dispatcher: Dispatcher): Promise<
   const reply = await dispatcher.runLine(asCommandLine(trimmed, dispatcher), CONSOLE_CALLER);
   // Printed cards are never edited, so a Refresh hint would only repeat the line just typed.
   if (reply !== null) return { ...reply.card, actions: reply.card.actions.filter((action) => action.refresh !== true) };
-  return cardForError(new UsageError(`"${trimmed.slice(0, 40)}" is not a command`, null, 'Commands start with /, such as /help.'));
+  // Quoted whole, or cut between graphemes with an ellipsis: never in a way that looks damaged.
+  const quoted = truncateText(trimmed, MAX_QUOTED + 1);
+  const guess = closestCommand(dispatcher.commands, trimmed.split(/\s+/, 1)[0]?.toLowerCase() ?? '');
+  const advice = guess === null ? 'Commands start with /, such as /help.' : `Did you mean /${guess.name}? Commands start with /, such as /help.`;
+  return cardForError(new UsageError(`"${quoted}" is not a command`, null, advice));
 }
 
 export async function runConsoleChat(options: ConsoleChatOptions): Promise<void> {
