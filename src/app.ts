@@ -28,6 +28,7 @@ import type { Config } from './config';
 import { createDelivery, type Delivery } from './delivery/delivery';
 import { FollowService } from './follows/followService';
 import { simulatedDataSender } from './delivery/simulatedDataSender';
+import { usdAtSend } from './delivery/usdAtSend';
 import { createStatusSource } from './follows/status';
 import { streamRoom } from './follows/streamRoom';
 import { streamShareOf } from './follows/followLimits';
@@ -44,7 +45,7 @@ import { startReconcileJob, type ReconcileJob } from './jobs/reconcile';
 import { startUsdRateRefresh } from './jobs/usdRateRefresh';
 import { createDailyDigests, type DailyDigests } from './jobs/dailyDigest';
 import { QueryService } from './query/service';
-import { knownSolUsdRate } from './query/usdRate';
+import { knownSolUsdRate, solUsdRate } from './query/usdRate';
 import { startSimulator, type RunningSimulator } from './simulator/server';
 import { openStore } from './store/openStore';
 import type { Store } from './store/store';
@@ -341,8 +342,9 @@ export async function startApp(options: AppOptions): Promise<App> {
       // With several processes, a platform's alerts go out from the one holding its sender lease.
       ...(cluster === null ? {} : { active: (platform: Platform) => cluster.holds(senderLease(platform)) }),
       buttonsFor: (card, chat) => dispatcher.buttonsFor(card, chat),
-      // A price move carries the picture of its window.
-      alertCard: alertCardWithChart,
+      // A price move carries the picture of its window. USD is filled in at send time: an alert seen
+      // before the SOL→USD rate was known waits for one (bounded) rather than going out in SOL alone.
+      alertCard: usdAtSend(alertCardWithChart, async (address) => knownSolUsdRate(client) ?? solUsdRate(client, address)),
       logger,
       now,
       // A paused chat's follows leave the watcher's targets.
