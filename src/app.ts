@@ -47,6 +47,7 @@ import { createDailyDigests, type DailyDigests } from './jobs/dailyDigest';
 import { QueryService } from './query/service';
 import { knownSolUsdRate, solUsdRate } from './query/usdRate';
 import { startSimulator, type RunningSimulator } from './simulator/server';
+import { LIFELIKE_PACE } from './simulator/pace';
 import { openStore } from './store/openStore';
 import type { Store } from './store/store';
 import { createWatcher, type Watcher } from './watch/watcher';
@@ -63,7 +64,7 @@ export interface AppOptions {
   config: Config;
   logger: Logger;
   /** The console chat's input and output, used when no platform is configured. */
-  console: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; interactive: boolean; outDir: string };
+  console: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; interactive: boolean; outDir: string; logs?: string };
   /** The platform chats to try (default: Discord and Telegram); tests add their own. */
   platforms?: readonly ChatStarter[];
   now?: () => Date;
@@ -178,7 +179,8 @@ export async function startApp(options: AppOptions): Promise<App> {
     let market = config.market;
     if (market === null) {
       const apiKey = randomBytes(16).toString('hex');
-      simulator = await startSimulator({ apiKey, seed: config.simulatorSeed, port: 0, style: config.simulatorStyle });
+      // A market that trades by itself, so that a tracked token alerts within minutes with nothing forced (src/simulator/pace.ts).
+      simulator = await startSimulator({ apiKey, seed: config.simulatorSeed, port: 0, style: config.simulatorStyle, pace: LIFELIKE_PACE });
       closers.unshift(() => simulator?.close());
       market = { baseUrl: simulator.baseUrl, wsUrl: simulator.wsUrl, apiKey };
     }

@@ -6,8 +6,8 @@
  * From the logger on, everything the process writes to standard error is a JSON log line through
  * it (secrets scrubbed): process warnings, and an error nothing caught, which stops the bot.
  */
-import { pino } from 'pino';
 import { startApp } from './app';
+import { logDestination, logPlace, logPlaceLine, runsConsoleChat } from './chats/console/logDestination';
 import { ConfigError, loadConfig, loadDotEnv, type Config } from './config';
 import { createLogger, logProcessWarnings, scrubSecrets } from './log';
 import { ServiceKeyRefusedError } from './market/serviceCheck';
@@ -29,8 +29,10 @@ function readConfig(): Config {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  // Logs go to standard error so that the console chat's answers on standard output stay clean.
-  const logger = createLogger(config.logLevel, pino.destination(2));
+  // Logs go to standard error so that the console chat's answers on standard output stay clean, and
+  // to a file under data/ when that standard error is the console chat's terminal (logDestination.ts).
+  const logs = logPlace({ consoleChat: runsConsoleChat(config), stderrIsTerminal: process.stderr.isTTY === true });
+  const logger = createLogger(config.logLevel, logDestination(logs, config.logLevel));
   logProcessWarnings(logger);
   // Node would print these as plain stack traces; the line is written before the exit.
   process.on('uncaughtException', (error) => {
@@ -45,7 +47,7 @@ async function main(): Promise<void> {
 
   let app;
   try {
-    app = await startApp({ config, logger, console: { input: process.stdin, output: process.stdout, interactive, outDir: 'data/out' } });
+    app = await startApp({ config, logger, console: { input: process.stdin, output: process.stdout, interactive, outDir: 'data/out', logs: logPlaceLine(logs, config.logLevel) } });
   } catch (error) {
     if (error instanceof StoreOpenError || error instanceof ServiceKeyRefusedError || error instanceof OpsServerError) {
       process.stderr.write(`${error.message}\n`);

@@ -15,6 +15,8 @@ export interface ConsoleIo {
   interactive: boolean;
   /** Where pictures (charts) are written. */
   outDir: string;
+  /** The banner's line saying where the logs go (src/chats/console/logDestination.ts); none when not given. */
+  logs?: string;
 }
 
 /**
@@ -42,6 +44,7 @@ function banner(simulator: RunningSimulator | null, seed: number, baseUrl: strin
 export function createConsoleChat(io: ConsoleIo, simulator: RunningSimulator | null, baseUrl: string): ChatStarter {
   return async ({ dispatcher, config }) => {
     io.output.write(banner(simulator, config.simulatorSeed, baseUrl));
+    if (io.logs !== undefined) io.output.write(`${io.logs}\n`);
     const abort = new AbortController();
     const ended = runConsoleChat({ input: io.input, output: io.output, dispatcher, outDir: io.outDir, interactive: io.interactive, signal: abort.signal });
     return {
