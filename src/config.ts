@@ -52,8 +52,15 @@ export interface Config {
   logLevel: string;
   /** When the alert reconciliation runs: a cron expression in UTC (src/jobs/reconcile.ts). */
   reconcileCron: string;
-  /** The SQLite file of follows, last-seen state and the outbox; its folder is created at start. */
+  /**
+   * The SQLite file of follows, last-seen state and the outbox; its folder is created at start.
+   * Unset, the built-in simulator's is data/tokenwatch-simulator.db and a service's data/tokenwatch.db.
+   */
   databasePath: string;
+  /** STORE_MARKET_RESET: a store made on another market is moved to this one instead of refused (src/store/storeMarket.ts). */
+  storeMarketReset: boolean;
+  /** How long a chat platform that does not answer at start is retried before start-up stops (CHAT_START_TIMEOUT). */
+  chatStartTimeoutMs: number;
   /** A PostgreSQL database (`DATABASE_URL`) instead of the SQLite file; null: the file at databasePath. */
   databaseUrl: string | null;
   /** Null: no Telegram bot token, Telegram is off. */
@@ -231,6 +238,10 @@ function httpUrl(variable: string, protocols: string[]) {
     .transform((value) => (value === undefined || value.trim() === '' ? undefined : readHttpUrl(variable, protocols, value)));
 }
 
+/** The default SQLite files: the built-in simulator's apart from a real service's, so switching never mixes their prices. */
+export const DEFAULT_DATABASE_PATH = 'data/tokenwatch.db';
+export const DEFAULT_SIMULATOR_DATABASE_PATH = 'data/tokenwatch-simulator.db';
+
 /** The value of TMDS_BASE_URL that asks for the built-in simulator by name. */
 export const SIMULATOR_BASE_URL = 'simulator';
 
@@ -314,11 +325,22 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .transform((value) => {
-      const path = (value ?? '').trim() || 'data/tokenwatch.db';
+      const path = (value ?? '').trim();
       // A NUL would cut the path short inside SQLite and open another file than the one named.
       if (path.includes('\u0000')) throw new ConfigError('DATABASE_PATH', 'must be a file path');
-      return path;
+      // Unset: a default that depends on the market, chosen once the market is read.
+      return path === '' ? undefined : path;
     }),
+  STORE_MARKET_RESET: z
+    .string()
+    .optional()
+    .transform((value) => {
+      const text = (value ?? '').trim().toLowerCase();
+      if (!['', '0', '1', 'true', 'false'].includes(text)) throw new ConfigError('STORE_MARKET_RESET', 'must be 1 or 0');
+      return text === '1' || text === 'true';
+    }),
+  // Long enough for a platform's short outage or a slow network; short enough for a supervisor to see a failed start.
+  CHAT_START_TIMEOUT: duration('CHAT_START_TIMEOUT', 100, 600_000, 60_000),
   DATABASE_URL: z
     .string()
     .optional()
@@ -393,8 +415,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const telegram = readTelegram(parsed);
   const discord = readDiscord(parsed);
   const roles = readRoles(parsed.TOKENWATCH_ROLES ?? '', parsed.DATABASE_URL !== null, telegram);
+  const market = readMarket(parsed, telegram !== null || discord !== null);
   return {
-    market: readMarket(parsed, telegram !== null || discord !== null),
+    market,
     simulatorSeed: parsed.SIMULATOR_SEED,
     simulatorStyle: parsed.SIMULATOR_STYLE,
     tokenBatchSize: parsed.TMDS_TOKEN_BATCH_SIZE,
@@ -422,7 +445,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     wsSubscriptionsPerSocket: parsed.TMDS_WS_SUBSCRIPTIONS_PER_SOCKET,
     logLevel: parsed.LOG_LEVEL,
     reconcileCron: parsed.RECONCILE_CRON,
-    databasePath: parsed.DATABASE_PATH,
+    // The built-in simulator's store apart from a service's: its prices would read as a real market's moves (src/store/storeMarket.ts).
+    databasePath: parsed.DATABASE_PATH ?? (market === null ? DEFAULT_SIMULATOR_DATABASE_PATH : DEFAULT_DATABASE_PATH),
+    storeMarketReset: parsed.STORE_MARKET_RESET,
+    chatStartTimeoutMs: parsed.CHAT_START_TIMEOUT,
     databaseUrl: parsed.DATABASE_URL,
     telegram,
     discord,

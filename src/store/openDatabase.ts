@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { takeInstanceLock, type InstanceLock } from './instanceLock';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations/index';
 import { StoreOpenError } from './storeOpenError';
+import { MARKET_RESET_STATEMENTS, OtherMarketError, decideMarket, type MarketOutcome, type StoreMarket } from './storeMarket';
 
 export { StoreOpenError, type StoreOpenReason } from './storeOpenError';
 
@@ -24,6 +25,8 @@ export interface OpenOptions {
    * file of 40 MB (100,000 follows and 200,000 alert rows).
    */
   checkIntegrity?: boolean;
+  /** The market this start runs on: recorded in a new store, checked against an old one's (storeMarket.ts). Absent: not looked at (tools, tests). */
+  market?: StoreMarket;
 }
 
 function sqliteCode(error: unknown): string {
@@ -33,6 +36,7 @@ function sqliteCode(error: unknown): string {
 
 function describe(path: string, error: unknown): StoreOpenError {
   if (error instanceof StoreOpenError) return error;
+  if (error instanceof OtherMarketError) return new StoreOpenError(path, 'other-market', error.message);
   const code = sqliteCode(error);
   const text = error instanceof Error ? error.message : String(error);
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
@@ -50,6 +54,8 @@ function describe(path: string, error: unknown): StoreOpenError {
 /** An open, migrated database and the lock that makes it this process's. */
 export interface OpenedDatabase {
   db: SqliteDatabase;
+  /** What opening did about the market; null when none was asked for. */
+  market: MarketOutcome | null;
   /** Closes the connection, then gives up the instance lock. */
   close(): void;
 }
@@ -76,7 +82,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenedDat
     if (options.checkIntegrity !== false) checkIntegrity(path, db);
     // Migrations before WAL: switching to WAL rewrites the header, and a file whose tables turn
     // out not to be ours must be left exactly as it was found (the transaction rolls back whole).
-    migrate(db);
+    const market = migrate(db, options.market ?? null);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
@@ -84,6 +90,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenedDat
     const held = lock;
     return {
       db: opened,
+      market,
       close: () => {
         if (opened.open) opened.close();
         held?.release();
@@ -106,7 +113,7 @@ function checkIntegrity(path: string, db: SqliteDatabase): void {
   }
 }
 
-function migrate(db: SqliteDatabase): void {
+function migrate(db: SqliteDatabase, market: StoreMarket | null): MarketOutcome | null {
   // BEGIN EXCLUSIVE even when there is nothing to apply: a connection outside TokenWatch holding
   // the file (a backup tool, a shell) is found now, at start, not at the first alert.
   db.exec('BEGIN EXCLUSIVE');
@@ -117,9 +124,22 @@ function migrate(db: SqliteDatabase): void {
       db.exec(migration.sql);
       db.pragma(`user_version = ${migration.version}`);
     }
+    // In the same transaction: a refused start leaves the file as it was found.
+    const outcome = market === null ? null : checkMarket(db, market);
     db.exec('COMMIT');
+    return outcome;
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
   }
+}
+
+/** Records the market in a store that has none, or checks it against the recorded one (storeMarket.ts). */
+function checkMarket(db: SqliteDatabase, market: StoreMarket): MarketOutcome {
+  const recorded = db.prepare<[], { market: string }>('SELECT market FROM store_market WHERE one = 1').get()?.market ?? null;
+  const decision = decideMarket(recorded, market, 'DATABASE_PATH');
+  if (decision === 'same') return { kind: 'same', market: market.id };
+  if (decision === 'reset') for (const statement of MARKET_RESET_STATEMENTS) db.exec(statement);
+  db.prepare('INSERT INTO store_market (one, market, recorded_at) VALUES (1, ?, ?) ON CONFLICT (one) DO UPDATE SET market = excluded.market, recorded_at = excluded.recorded_at').run(market.id, Date.now());
+  return decision === 'reset' && recorded !== null ? { kind: 'reset', market: market.id, from: recorded } : { kind: 'recorded', market: market.id };
 }

@@ -12,6 +12,7 @@ import { SqliteFollows } from './sqliteFollows';
 import { OutboxWriter, SqliteOutbox } from './sqliteOutbox';
 import { SqliteState } from './sqliteState';
 import { WalCheckpointer } from './walCheckpointer';
+import { logMarketOutcome } from './storeMarket';
 
 export { StoreOpenError, type StoreOpenReason } from './openDatabase';
 
@@ -62,6 +63,7 @@ export class SqliteStore implements Store {
 /** Opens (creating when missing) and migrates the database at `path`; `logger` hears of checkpoint trouble. */
 export function openSqliteStore(path: string, options: OpenOptions & { logger?: Logger } = {}): SqliteStore {
   const opened = openDatabase(path, options);
+  logMarketOutcome(options.logger, opened.market, path);
   const onProblem = (message: string) => options.logger?.warn({ path }, message);
   let checkpointer: WalCheckpointer;
   try {

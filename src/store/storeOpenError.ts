@@ -7,7 +7,7 @@
 import { scrubSecrets } from '../log';
 
 /** Why the database could not be opened; `message` is the one line to print. */
-export type StoreOpenReason = 'corrupt' | 'locked' | 'unreadable' | 'newer-schema' | 'foreign' | 'unreachable';
+export type StoreOpenReason = 'corrupt' | 'locked' | 'unreadable' | 'newer-schema' | 'foreign' | 'unreachable' | 'other-market';
 
 export class StoreOpenError extends Error {
   constructor(

@@ -71,7 +71,7 @@ describe('npm run backup', () => {
     }
   }, 30_000);
 
-  it('reads DATABASE_PATH as the bot does: its default, data/tokenwatch.db, and .env', async () => {
+  it('reads DATABASE_PATH as the bot does: its default on a service, data/tokenwatch.db, and .env', async () => {
     const { dir } = temp();
     const byDefault = openSqliteStore(join(dir, 'data', 'tokenwatch.db'));
     await byDefault.follows.upsert(newFollow(chat('1'), 'TokenA'));
@@ -80,12 +80,14 @@ describe('npm run backup', () => {
     await fromDotEnv.follows.upsert(newFollow(chat('1'), 'TokenB'));
     await fromDotEnv.close();
 
+    // The built-in simulator's store is data/tokenwatch-simulator.db: a service's address picks the other default.
+    writeFileSync(join(dir, '.env'), 'TMDS_BASE_URL=https://data.example.com\nTMDS_API_KEY=key\n');
     const first = await backup(['first.db'], { cwd: dir });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('Backed up data/tokenwatch.db to first.db');
     expect(await addressesIn(join(dir, 'first.db'), '1')).toEqual(['TokenA']);
 
-    writeFileSync(join(dir, '.env'), 'DATABASE_PATH=elsewhere/bot.db\n');
+    writeFileSync(join(dir, '.env'), 'TMDS_BASE_URL=https://data.example.com\nTMDS_API_KEY=key\nDATABASE_PATH=elsewhere/bot.db\n');
     const second = await backup(['second.db'], { cwd: dir });
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toContain('Backed up elsewhere/bot.db to second.db');

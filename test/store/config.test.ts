@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config';
 
 describe('DATABASE_PATH', () => {
-  it('defaults to data/tokenwatch.db, and takes a path as given', () => {
-    expect(loadConfig({}).databasePath).toBe('data/tokenwatch.db');
-    expect(loadConfig({ DATABASE_PATH: '  ' }).databasePath).toBe('data/tokenwatch.db');
+  it('defaults to data/tokenwatch.db on a service (data/tokenwatch-simulator.db on the built-in simulator), and takes a path as given', () => {
+    const service = { TMDS_BASE_URL: 'https://data.example.com', TMDS_API_KEY: 'key' };
+    expect(loadConfig(service).databasePath).toBe('data/tokenwatch.db');
+    expect(loadConfig({ ...service, DATABASE_PATH: '  ' }).databasePath).toBe('data/tokenwatch.db');
+    expect(loadConfig({ DATABASE_PATH: '  ' }).databasePath).toBe('data/tokenwatch-simulator.db');
     expect(loadConfig({ DATABASE_PATH: '/var/lib/tokenwatch/bot.db' }).databasePath).toBe('/var/lib/tokenwatch/bot.db');
   });
 

@@ -9,6 +9,7 @@ import { sql as actionKeyRefresh } from './002_action_key_refresh';
 import { sql as targetsDirectionsDigests } from './003_targets_directions_digests';
 import { sql as digestSince } from './004_digest_since';
 import { sql as fairShares } from './005_fair_shares';
+import { sql as storeMarket } from './006_store_market';
 
 export interface Migration {
   version: number;
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'targets, directions and digests', sql: targetsDirectionsDigests },
   { version: 4, name: 'digest since', sql: digestSince },
   { version: 5, name: 'fair shares', sql: fairShares },
+  { version: 6, name: 'store market', sql: storeMarket },
 ];
 
 /** The schema version this build writes and understands. */

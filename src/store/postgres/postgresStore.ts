@@ -15,6 +15,7 @@ import { PgDatabase } from './pgDatabase';
 import { PgFollows } from './pgFollows';
 import { PgOutbox } from './pgOutbox';
 import { PgState } from './pgState';
+import { logMarketOutcome, type StoreMarket } from '../storeMarket';
 
 export interface PostgresStoreOptions {
   logger?: Logger;
@@ -22,6 +23,8 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /** How long the watcher's commits and delivery's records wait for a server that went away (default 20 s). */
   outageWaitMs?: number;
+  /** The market this start runs on: recorded in a new database, checked against an old one's (src/store/storeMarket.ts). Absent: not looked at. */
+  market?: StoreMarket;
 }
 
 export class PostgresStore implements Store {
@@ -79,7 +82,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
       throw new StoreOpenError(where, 'unreadable', connectionErrorText(error));
     }
     try {
-      await migrate(client, where);
+      logMarketOutcome(logger, await migrate(client, where, options.market ?? null), where);
     } catch (error) {
       if (error instanceof StoreOpenError) throw error;
       throw new StoreOpenError(where, isConnectionError(error) ? 'unreachable' : 'unreadable', connectionErrorText(error));

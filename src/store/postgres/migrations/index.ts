@@ -8,6 +8,7 @@ import { sql as targetsDirectionsDigests } from './002_targets_directions_digest
 import { sql as digestSince } from './003_digest_since';
 import { sql as leases } from './004_leases';
 import { sql as fairShares } from './005_fair_shares';
+import { sql as storeMarket } from './006_store_market';
 
 export interface PgMigration {
   version: number;
@@ -21,6 +22,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 3, name: 'digest since', sql: digestSince },
   { version: 4, name: 'leases and gateway sessions', sql: leases },
   { version: 5, name: 'fair shares', sql: fairShares },
+  { version: 6, name: 'store market', sql: storeMarket },
 ];
 
 /** The schema version this build writes and understands. */
