@@ -7,6 +7,7 @@ import type { Store } from './store';
 import type { Logger } from '../log';
 import { openDatabase, type OpenedDatabase, type OpenOptions } from './openDatabase';
 import { SqliteActionKeys } from './sqliteActionKeys';
+import { SqliteCalls } from './sqliteCalls';
 import { SqliteChats } from './sqliteChats';
 import { SqliteFollows } from './sqliteFollows';
 import { OutboxWriter, SqliteOutbox } from './sqliteOutbox';
@@ -22,6 +23,7 @@ export class SqliteStore implements Store {
   readonly state: SqliteState;
   readonly outbox: SqliteOutbox;
   readonly actionKeys: SqliteActionKeys;
+  readonly calls: SqliteCalls;
   private closed = false;
 
   constructor(
@@ -35,6 +37,7 @@ export class SqliteStore implements Store {
     this.chats = new SqliteChats(db, () => this.follows.forgetAll(), settle);
     this.outbox = new SqliteOutbox(db, settle);
     this.actionKeys = new SqliteActionKeys(db);
+    this.calls = new SqliteCalls(db, new OutboxWriter(db), settle);
   }
 
   /**

@@ -10,6 +10,7 @@ import type { SharePlace } from '../model/place';
 import type { AlertDelivery, Follow, FollowKind, FollowOptions, OutboxEntry } from '../model/follow';
 import type { TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 import type { ActionKeyStore } from './actionKeys';
+import type { CallRepository } from './calls';
 import type { CommitFence } from './leaseLost';
 
 export type { CommitFence } from './leaseLost';
@@ -171,5 +172,7 @@ export interface Store {
   readonly state: StateRepository;
   readonly outbox: OutboxRepository;
   readonly actionKeys: ActionKeyStore;
+  /** Calls and their peaks (src/store/calls.ts). */
+  readonly calls: CallRepository;
   close(): Promise<void>;
 }

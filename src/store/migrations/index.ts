@@ -10,6 +10,7 @@ import { sql as targetsDirectionsDigests } from './003_targets_directions_digest
 import { sql as digestSince } from './004_digest_since';
 import { sql as fairShares } from './005_fair_shares';
 import { sql as storeMarket } from './006_store_market';
+import { sql as calls } from './007_calls';
 
 export interface Migration {
   version: number;
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'digest since', sql: digestSince },
   { version: 5, name: 'fair shares', sql: fairShares },
   { version: 6, name: 'store market', sql: storeMarket },
+  { version: 7, name: 'calls', sql: calls },
 ];
 
 /** The schema version this build writes and understands. */

@@ -10,6 +10,7 @@ import { connectionErrorText, isConnectionError } from './connectionErrors';
 import { redactUrl, registerUrlSecrets } from '../../urlCredentials';
 import { migrate } from './migrate';
 import { PgActionKeys } from './pgActionKeys';
+import { PgCalls } from './pgCalls';
 import { PgChats } from './pgChats';
 import { PgDatabase } from './pgDatabase';
 import { PgFollows } from './pgFollows';
@@ -33,6 +34,7 @@ export class PostgresStore implements Store {
   readonly state: PgState;
   readonly outbox: PgOutbox;
   readonly actionKeys: PgActionKeys;
+  readonly calls: PgCalls;
   private closed = false;
 
   constructor(
@@ -49,6 +51,7 @@ export class PostgresStore implements Store {
       await this.actionKeys.settled();
     });
     this.outbox = new PgOutbox(db, settle);
+    this.calls = new PgCalls(db, settle);
   }
 
   /**

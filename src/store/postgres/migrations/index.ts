@@ -9,6 +9,7 @@ import { sql as digestSince } from './003_digest_since';
 import { sql as leases } from './004_leases';
 import { sql as fairShares } from './005_fair_shares';
 import { sql as storeMarket } from './006_store_market';
+import { sql as calls } from './007_calls';
 
 export interface PgMigration {
   version: number;
@@ -23,6 +24,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 4, name: 'leases and gateway sessions', sql: leases },
   { version: 5, name: 'fair shares', sql: fairShares },
   { version: 6, name: 'store market', sql: storeMarket },
+  { version: 7, name: 'calls', sql: calls },
 ];
 
 /** The schema version this build writes and understands. */

@@ -1,0 +1,134 @@
+/** Calls in PostgreSQL (src/store/calls.ts), as sqliteCalls.ts keeps them; milestones written with the peaks in one transaction. */
+import type { AlertDelivery } from '../../model/follow';
+import type { AlertEvent } from '../../model/events';
+import type { Call, CallChat, CallRepository, NewCall, PeakUpdate } from '../calls';
+import { CALL_COLUMNS, callOf, type CallRow } from '../callRows';
+import { ChatInterner, threadColumn } from '../rows';
+import type { PgDatabase } from './pgDatabase';
+import { pgText } from './pgText';
+
+type Alerts = ReadonlyArray<{ event: AlertEvent; to: readonly AlertDelivery[] }>;
+
+export class PgCalls implements CallRepository {
+  private readonly chats = new ChatInterner();
+
+  /** `settle` writes the state commits still waiting, so that outbox rows keep their order. */
+  constructor(
+    private readonly db: PgDatabase,
+    private readonly settle: () => Promise<void> = async () => undefined,
+  ) {}
+
+  async enabled(chat: CallChat): Promise<boolean> {
+    const { rows } = await this.db.query<{ enabled: boolean }>({ text: 'SELECT enabled FROM call_chats WHERE platform = $1 AND chat_id = $2', values: [chat.platform, chat.chatId] });
+    return rows[0]?.enabled === true;
+  }
+
+  async setEnabled(chat: CallChat, on: boolean, now: Date): Promise<void> {
+    await this.db.query({
+      text: `INSERT INTO call_chats (platform, chat_id, enabled, changed_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (platform, chat_id) DO UPDATE SET enabled = excluded.enabled, changed_at = excluded.changed_at`,
+      values: [chat.platform, chat.chatId, on, now.getTime()],
+    });
+  }
+
+  async record(call: NewCall): Promise<{ call: Call; created: boolean }> {
+    const at = call.calledAt.getTime();
+    const inserted = await this.db.query({
+      text: `INSERT INTO calls (platform, chat_id, thread_id, scope_id, address, symbol, name, user_id, user_name, message_id, called_at,
+               price_sol, price_usd, sol_usd, mcap_sol, mcap_usd, peak_sol, peak_at, last_sol, last_at, checked_to, next_check_at, told_multiple)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $12, $11, $12, $11, $17, $11, 0)
+             ON CONFLICT (platform, chat_id, address) DO NOTHING`,
+      values: [
+        call.chat.platform,
+        call.chat.chatId,
+        threadColumn(call.chat.threadId),
+        call.chat.scopeId,
+        call.address,
+        pgText(call.symbol),
+        pgText(call.name),
+        call.userId,
+        pgText(call.userName),
+        call.messageId,
+        at,
+        call.priceSol,
+        call.priceUsd,
+        call.solUsd,
+        call.mcapSol,
+        call.mcapUsd,
+        Math.ceil(at / 1000),
+      ],
+    });
+    const stored = await this.get(call.chat, call.address);
+    if (stored === null) throw new Error('a call just written could not be read back');
+    return { call: stored, created: (inserted.rowCount ?? 0) > 0 };
+  }
+
+  async get(chat: CallChat, address: string): Promise<Call | null> {
+    const { rows } = await this.db.query<CallRow>({ text: `SELECT ${CALL_COLUMNS} FROM calls WHERE platform = $1 AND chat_id = $2 AND address = $3`, values: [chat.platform, chat.chatId, address] });
+    const row = rows[0];
+    return row === undefined ? null : callOf(row, this.chats);
+  }
+
+  async list(chat: CallChat, since: Date | null): Promise<Call[]> {
+    const { rows } = await this.db.query<CallRow>({
+      text: `SELECT ${CALL_COLUMNS} FROM calls WHERE platform = $1 AND chat_id = $2 AND called_at >= $3 ORDER BY called_at DESC, id DESC`,
+      values: [chat.platform, chat.chatId, since?.getTime() ?? 0],
+    });
+    return rows.map((row) => callOf(row, this.chats));
+  }
+
+  async due(now: Date, limit: number): Promise<Call[]> {
+    const { rows } = await this.db.query<CallRow>({
+      text: `SELECT ${CALL_COLUMNS.split(', ').map((column) => `c.${column}`).join(', ')} FROM calls c
+             JOIN call_chats s ON s.platform = c.platform AND s.chat_id = c.chat_id AND s.enabled
+             WHERE c.next_check_at IS NOT NULL AND c.next_check_at <= $1 ORDER BY c.next_check_at, c.id LIMIT $2`,
+      values: [now.getTime(), limit],
+    });
+    return rows.map((row) => callOf(row, this.chats));
+  }
+
+  async activeCount(): Promise<number> {
+    const { rows } = await this.db.query<{ n: number }>({ text: 'SELECT count(*)::int AS n FROM calls WHERE next_check_at IS NOT NULL' });
+    return rows[0]?.n ?? 0;
+  }
+
+  async recordPeaks(updates: readonly PeakUpdate[], alerts: Alerts, now: Date): Promise<number> {
+    if (alerts.length > 0) await this.settle();
+    const at = now.getTime();
+    return this.db.transaction(async (client) => {
+      for (const update of updates) {
+        await client.query({
+          text: 'UPDATE calls SET peak_sol = $1, peak_at = $2, last_sol = $3, last_at = $4, checked_to = $5, next_check_at = $6, told_multiple = $7 WHERE id = $8',
+          values: [update.peakSol, update.peakAt.getTime(), update.lastSol, update.lastAt.getTime(), update.checkedTo, update.nextCheckAt?.getTime() ?? null, update.toldMultiple, update.id],
+        });
+      }
+      let added = 0;
+      // A handful at a time (milestones are rare): plain statements, with a commit's rules.
+      for (const { event, to } of alerts) {
+        await client.query('INSERT INTO events (key, kind, event, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING', [event.key, event.kind, pgText(JSON.stringify(event)), at]);
+        for (const { chat, label } of to) {
+          const result = await client.query(
+            `INSERT INTO outbox (event_id, platform, chat_id, thread_id, scope_id, label, created_at, next_attempt_at)
+             SELECT id, $2, $3, $4, $5, $6, $7, $7 FROM events WHERE key = $1 ON CONFLICT DO NOTHING`,
+            [event.key, chat.platform, chat.chatId, threadColumn(chat.threadId), chat.scopeId, label === null ? null : pgText(label), at],
+          );
+          added += result.rowCount ?? 0;
+        }
+      }
+      return added;
+    });
+  }
+
+  async forget(chat: CallChat, userId: string): Promise<Call[]> {
+    const { rows } = await this.db.query<CallRow>({
+      text: `DELETE FROM calls WHERE platform = $1 AND chat_id = $2 AND user_id = $3 RETURNING ${CALL_COLUMNS}`,
+      values: [chat.platform, chat.chatId, userId],
+    });
+    return rows.map((row) => callOf(row, this.chats)).sort((a, b) => b.calledAt.getTime() - a.calledAt.getTime());
+  }
+
+  async clear(chat: CallChat): Promise<number> {
+    const result = await this.db.query({ text: 'DELETE FROM calls WHERE platform = $1 AND chat_id = $2', values: [chat.platform, chat.chatId] });
+    return result.rowCount ?? 0;
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Calls in the store, the same cases on every store (support/stores.ts): the first post of a token
+ * in a chat wins, a peak and its milestone alerts are written together, forget-me removes only that
+ * person's calls, and a manager's clear removes the chat's.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NewCall } from '../../src/store/calls';
+import type { ChatRef } from '../../src/model/chat';
+import { chat } from './helpers';
+import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
+
+const T0 = new Date(1_800_000_000_000);
+
+function newCall(where: ChatRef, address: string, userId: string, overrides: Partial<NewCall> = {}): NewCall {
+  return {
+    chat: where,
+    address,
+    symbol: 'TOK',
+    name: 'Token',
+    userId,
+    userName: `name of ${userId}`,
+    messageId: `m-${userId}-${address}`,
+    calledAt: T0,
+    priceSol: 0.001,
+    priceUsd: 0.15,
+    solUsd: 150,
+    mcapSol: 1_000,
+    mcapUsd: 150_000,
+    ...overrides,
+  };
+}
+
+describe.each(STORE_KINDS)('calls (%s)', (_kind, makeHome) => {
+  let home: StoreHome;
+  let store: ContractStore;
+
+  beforeEach(async () => {
+    home = await makeHome();
+    store = await home.open();
+  });
+  afterEach(async () => {
+    await store.close();
+    await home.remove();
+  });
+
+  it('is off until turned on, per chat, every topic together', async () => {
+    const group = chat('-100', 'telegram', '7');
+    expect(await store.calls.enabled(group)).toBe(false);
+    await store.calls.setEnabled(group, true, T0);
+    expect(await store.calls.enabled(chat('-100'))).toBe(true);
+    expect(await store.calls.enabled(chat('-200'))).toBe(false);
+    await store.calls.setEnabled(group, false, T0);
+    expect(await store.calls.enabled(group)).toBe(false);
+  });
+
+  it('keeps the first post of a token in a chat; later posts, at once or after, are not calls', async () => {
+    const group = chat('-100');
+    const [first, second] = await Promise.all([
+      store.calls.record(newCall(group, 'TokenA', 'alice')),
+      store.calls.record(newCall(group, 'TokenA', 'bob', { calledAt: new Date(T0.getTime() + 1) })),
+    ]);
+    expect([first.created, second.created]).toEqual([true, false]);
+    expect(second.call.id).toBe(first.call.id);
+    expect(second.call.userId).toBe('alice');
+    const later = await store.calls.record(newCall(group, 'TokenA', 'carol', { calledAt: new Date(T0.getTime() + 60_000) }));
+    expect([later.created, later.call.userId]).toEqual([false, 'alice']);
+    // Another chat has its own first caller.
+    expect((await store.calls.record(newCall(chat('-200'), 'TokenA', 'bob'))).created).toBe(true);
+
+    const read = await store.calls.get(group, 'TokenA');
+    expect(read).toMatchObject({ userId: 'alice', userName: 'name of alice', messageId: 'm-alice-TokenA', priceSol: 0.001, peakSol: 0.001, toldMultiple: 0 });
+    expect(read?.calledAt).toEqual(T0);
+    expect(read?.nextCheckAt).toEqual(T0);
+  });
+
+  it('lists a chat’s calls newest first, from a moment on', async () => {
+    const group = chat('-100');
+    await store.calls.record(newCall(group, 'TokenA', 'alice'));
+    await store.calls.record(newCall(group, 'TokenB', 'bob', { calledAt: new Date(T0.getTime() + 3_600_000) }));
+    expect((await store.calls.list(group, null)).map((call) => call.address)).toEqual(['TokenB', 'TokenA']);
+    expect((await store.calls.list(group, new Date(T0.getTime() + 1))).map((call) => call.address)).toEqual(['TokenB']);
+  });
+
+  it('gives the due calls of chats with calls on, and writes a peak with its milestone alert at once', async () => {
+    const group = chat('-100');
+    const off = chat('-300');
+    await store.calls.setEnabled(group, true, T0);
+    const { call } = await store.calls.record(newCall(group, 'TokenA', 'alice'));
+    await store.calls.record(newCall(off, 'TokenA', 'bob'));
+    expect((await store.calls.due(T0, 10)).map((due) => due.id)).toEqual([call.id]);
+
+    const next = new Date(T0.getTime() + 300_000);
+    const event = { kind: 'risk-status' as const, key: `call:${call.id}:x2`, at: T0.getTime(), token: { address: 'TokenA', symbol: 'TOK', name: 'Token' }, from: null, to: null, flags: [] };
+    const added = await store.calls.recordPeaks(
+      [{ id: call.id, peakSol: 0.0025, peakAt: T0, lastSol: 0.002, lastAt: T0, checkedTo: 1_800_000_240, nextCheckAt: next, toldMultiple: 2 }],
+      [{ event, to: [{ chat: group, label: null }] }],
+      T0,
+    );
+    expect(added).toBe(1);
+    expect(await store.calls.get(group, 'TokenA')).toMatchObject({ peakSol: 0.0025, lastSol: 0.002, checkedTo: 1_800_000_240, toldMultiple: 2, nextCheckAt: next });
+    expect(await store.calls.due(T0, 10)).toEqual([]);
+    // The same milestone again (a restart that read the call before the write) adds no row.
+    expect(await store.calls.recordPeaks([], [{ event, to: [{ chat: group, label: null }] }], T0)).toBe(0);
+    expect((await store.outbox.due('telegram', T0, 10)).map((row) => row.event.key)).toEqual([`call:${call.id}:x2`]);
+  });
+
+  it('forgets one person’s calls in one chat, and a clear removes the chat’s', async () => {
+    const group = chat('-100');
+    const other = chat('-200');
+    await store.calls.record(newCall(group, 'TokenA', 'alice'));
+    await store.calls.record(newCall(group, 'TokenB', 'bob'));
+    await store.calls.record(newCall(group, 'TokenC', 'alice', { calledAt: new Date(T0.getTime() + 1_000) }));
+    await store.calls.record(newCall(other, 'TokenA', 'alice'));
+
+    expect((await store.calls.forget(group, 'alice')).map((call) => call.address)).toEqual(['TokenC', 'TokenA']);
+    expect((await store.calls.list(group, null)).map((call) => call.userId)).toEqual(['bob']);
+    expect((await store.calls.list(other, null)).map((call) => call.userId)).toEqual(['alice']);
+    expect(await store.calls.forget(group, 'alice')).toEqual([]);
+
+    expect(await store.calls.clear(group)).toBe(1);
+    expect(await store.calls.list(group, null)).toEqual([]);
+    expect(await store.calls.list(other, null)).toHaveLength(1);
+  });
+});
