@@ -12,6 +12,7 @@ import { isEndpointName, type EndpointName, type StreamName } from '../market/en
 import { keyMatches } from './auth';
 import { createControls, serveControl, type Controls } from './controls';
 import { MarketDriver } from './driver';
+import { PaceSchema, tradesOnly, type Pace } from './pace';
 import { FaultInjector, type FaultConfig } from './faults';
 import { DEFAULT_SEED, Market } from './market';
 import { ApiError } from './params';
@@ -40,8 +41,10 @@ export interface SimulatorOptions {
   faults?: FaultConfig;
   /** Default { limit: 100, windowMs: 60_000 } per API key. */
   technicalsLimit?: { limit: number; windowMs: number };
-  /** Trades the market makes by itself per second; default 0 (a still market). */
+  /** Trades the market makes by itself per second; default 0 (a still market). `pace` overrides it. */
   tradesPerSecond?: number;
+  /** How the market moves by itself (pace.ts): the built-in simulator's lifelike pace, or trades only. */
+  pace?: Pace;
   /** Clock in Unix milliseconds for the market and the rate limit; default Date.now. */
   now?: () => number;
   /** Heartbeat, buffer and size limits of the WebSocket streams (defaults in streams.ts). */
@@ -73,6 +76,8 @@ export interface RunningSimulator {
   };
   /** Scenario controls, in-process (always available; over HTTP only with `control: true`). */
   controls: Controls;
+  /** The market's own movement: its clock, its speed, its surprises as they happen. */
+  driver: Pick<MarketDriver, 'setSpeed' | 'advance' | 'elapsedMs' | 'onSurprise'>;
   /** Closes the server and every socket promptly. */
   close(): Promise<void>;
 }
@@ -278,7 +283,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const { port } = server.address() as AddressInfo;
   const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-  const driver = new MarketDriver(market, options.tradesPerSecond ?? 0, mixSeed(seed, 8));
+  const pace = PaceSchema.parse(options.pace ?? tradesOnly(options.tradesPerSecond ?? 0));
+  const driver = new MarketDriver(market, pace, mixSeed(seed, 8));
   driver.start();
 
   let closed: Promise<void> | null = null;
@@ -298,6 +304,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       drop: () => streams.drop(),
     },
     controls,
+    driver,
     close() {
       closed ??= new Promise<void>((resolve) => {
         driver.stop();

@@ -7,6 +7,9 @@ import type { RunningSimulator } from '../../simulator/server';
 import type { ChatStarter } from '../startChats';
 import { createConsoleAlertSender } from './alertSender';
 import { runConsoleChat } from './chat';
+import { withConsoleCommands } from './consoleCommands';
+import { simulateCommand } from './simulateCommand';
+import { withSimulatedData } from '../../cards/simulatedData';
 
 export interface ConsoleIo {
   input: NodeJS.ReadableStream;
@@ -38,12 +41,20 @@ export function addressesToTry(market: Market): { tokens: string[]; wallets: str
 function banner(simulator: RunningSimulator | null, seed: number, baseUrl: string): string {
   if (simulator === null) return `TokenWatch console chat on ${baseUrl}; type /help\n`;
   const { tokens, wallets } = addressesToTry(simulator.market);
-  return `TokenWatch console chat on the built-in simulator (seed ${seed}, ${simulator.baseUrl}); try /token ${tokens.join(' or ')}, /track token ${tokens[0] ?? 'ADDRESS'}, /wallet ${wallets.join(' or ')}, /help\n`;
+  const first = tokens[0] ?? 'ADDRESS';
+  return [
+    `TokenWatch console chat on the built-in simulator (seed ${seed}, ${simulator.baseUrl}); try /token ${tokens.join(' or ')}, /track token ${first}, /wallet ${wallets.join(' or ')}, /help`,
+    // The one line that says what the bot is for, and that nothing else is needed to see it (src/simulator/pace.ts).
+    `The market trades by itself: /track token ${first} all and an alert arrives within 2 minutes; /simulate forces one now.`,
+    '',
+  ].join('\n');
 }
 
 export function createConsoleChat(io: ConsoleIo, simulator: RunningSimulator | null, baseUrl: string): ChatStarter {
-  return async ({ dispatcher, config }) => {
+  return async ({ dispatcher: botDispatcher, config, logger }) => {
     io.output.write(banner(simulator, config.simulatorSeed, baseUrl));
+    // /simulate exists only here: in the console, on the built-in simulator.
+    const dispatcher = simulator === null ? botDispatcher : withConsoleCommands(botDispatcher, [simulateCommand(simulator)], { markCard: withSimulatedData, logger });
     if (io.logs !== undefined) io.output.write(`${io.logs}\n`);
     const abort = new AbortController();
     const ended = runConsoleChat({ input: io.input, output: io.output, dispatcher, outDir: io.outDir, interactive: io.interactive, signal: abort.signal });
