@@ -9,7 +9,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqliteStore';
 import { openPostgresStore } from '../../src/store/postgres/postgresStore';
 import { runToEnd, tsNode, type Run } from '../support/processes';
-import { chat, newFollow, priceEvent, tempDir, tokenSnapshot, walletSnapshot } from './helpers';
+import { DEFAULT_OPTIONS, chat, newFollow, priceEvent, tempDir, tokenSnapshot, walletSnapshot } from './helpers';
+import type { DailyDigestEvent } from '../../src/alerts/kinds/dailyDigest';
+import type { TargetEvent } from '../../src/alerts/detectors/target';
+import { targetEventKey } from '../../src/model/follow';
+import { createDailyDigests, digestKey } from '../../src/jobs/dailyDigest';
+import { MarketClient } from '../../src/market/client';
+import { openStore } from '../../src/store/openStore';
+import { silentLogger } from '../../src/log';
 import { issueOne } from '../support/issueOne';
 import { STORE_KINDS, postgresRunning, type StoreHome } from './support/stores';
 
@@ -66,7 +73,7 @@ describe.runIf(postgresRunning())('npm run store:copy', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(
-      `Copied ${source.path} to ${withPassword.replace(':not-needed-pw@', ':***@')}: 3 follows, 2 chat settings, 1 token states, 1 wallet states, 2 pending alerts (1 events), 1 action keys\n`,
+      `Copied ${source.path} to ${withPassword.replace(':not-needed-pw@', ':***@')}: 3 follows, 2 chat settings, 1 token states, 1 wallet states, 2 pending alerts and 1 sent (2 events), 1 action keys\n`,
     );
 
     const store = await openPostgresStore(target.url);
@@ -81,13 +88,14 @@ describe.runIf(postgresRunning())('npm run store:copy', () => {
       expect(await store.chats.pausedReason(chat('3'))).toBe('Forbidden: bot was kicked');
       expect((await store.state.token('TokenA'))?.seenAt).toBe(2);
       expect(await store.state.wallet('WalletA')).toEqual(walletSnapshot('WalletA'));
-      // Only the alert not yet delivered; the delivered one stays behind.
+      // The alert not yet delivered is due; the delivered one comes as the record of what was sent.
       const due = await store.outbox.due('telegram', T0, 10);
       expect(due.map((row) => [row.chat.chatId, row.event.key, row.label])).toEqual([
         ['1', 'waiting', 'mine'],
         ['2', 'waiting', null],
       ]);
       expect((await store.outbox.pending()).count).toBe(2);
+      expect(await store.outbox.known(['sent', 'waiting'])).toEqual(new Set(['sent', 'waiting']));
       expect(await store.actionKeys.resolve(source.live, chat('1'), new Date())).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'], refresh: true } });
       expect(await store.actionKeys.resolve(source.expired, chat('1'), new Date(0))).toEqual({ status: 'unknown' });
       // New rows get ids past the copied ones.
@@ -129,5 +137,43 @@ describe.runIf(postgresRunning())('npm run store:copy', () => {
     const store = await target.open();
     expect(await store.follows.totals()).toEqual({ follows: 0, chats: 0 });
     await store.close();
+  });
+  it('carries what was already sent, so the first start on PostgreSQL repeats nothing: the day\'s watchlist, a target told, the market', async () => {
+    const { path, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const now = new Date('2023-11-14T10:00:00Z');
+    const group = chat('5');
+    const sqlite = await openStore({ databasePath: path, databaseUrl: null, market: null, simulatorSeed: 42, storeMarketReset: false }, { logger: silentLogger });
+    // The day's watchlist, set yesterday for 09:00 UTC, was sent at 09:00.
+    await sqlite.chats.updateSettings(group, { digest: { time: '09:00', zone: 'UTC', threadId: null, scopeId: null, since: Date.parse('2023-11-13T00:00:00Z') } });
+    const sentWatchlist: DailyDigestEvent = { kind: 'daily-digest', key: digestKey(group, '2023-11-14'), at: now.getTime(), token: { address: '', symbol: '', name: '' }, day: '2023-11-14', time: '09:00', zone: 'UTC', tokens: [], tokensUnread: 0, wallets: [], walletsUnread: 0 };
+    await sqlite.outbox.add([{ event: sentWatchlist, to: [{ chat: group, label: null }] }], now);
+    // A target crossed and told; the bot stopped before it removed the target.
+    const { follow } = await sqlite.follows.upsert(newFollow(group, 'TokenT', { options: { ...DEFAULT_OPTIONS, target: { metric: 'price', side: 'above', value: 0.0012 } } }));
+    const told: TargetEvent = { kind: 'target', key: targetEventKey('TokenT', follow.id), at: now.getTime(), token: { address: 'TokenT', symbol: 'TT', name: 'Token T' }, followId: follow.id, target: { metric: 'price', side: 'above', value: 0.0012 }, from: 0.001, to: 0.0013 };
+    await sqlite.state.commitToken(tokenSnapshot('TokenT'), [{ event: told, to: [{ chat: group, label: null }] }], now);
+    await sqlite.outbox.markDelivered((await sqlite.outbox.due('telegram', now, 10)).map((row) => row.id), now);
+    await sqlite.close();
+
+    const target = await postgresDatabase();
+    const run = await storeCopy(['--from', path, '--to', target.url]);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('0 pending alerts and 2 sent (2 events)');
+
+    // The first start on PostgreSQL, on the same market: the store opens, the watchlist is not written again, the target goes as told.
+    const store = await openStore({ databasePath: '', databaseUrl: target.url, market: null, simulatorSeed: 42, storeMarketReset: false }, { logger: silentLogger });
+    try {
+      const market = new MarketClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused', maxRetries: 0 });
+      cleanups.push(() => market.close());
+      const digests = createDailyDigests({ store, market, now: () => now });
+      expect(await digests.runDue()).toBe(0);
+      await digests.stop();
+      expect(await store.follows.removeReachedTargets()).toEqual(['TokenT']);
+      expect((await store.outbox.pending()).count).toBe(0);
+    } finally {
+      await store.close();
+    }
+    // And the market came along: another one is refused on PostgreSQL as it was on the file.
+    await expect(openStore({ databasePath: '', databaseUrl: target.url, market: null, simulatorSeed: 7, storeMarketReset: false }, { logger: silentLogger })).rejects.toThrow(/belongs to the market simulator seed 42, not simulator seed 7/);
   });
 });

@@ -53,7 +53,7 @@ function countsText(counts: CopyCounts): string {
     `${n(counts.chats)} chat settings`,
     `${n(counts.tokenStates)} token states`,
     `${n(counts.walletStates)} wallet states`,
-    `${n(counts.pendingAlerts)} pending alerts (${n(counts.events)} events)`,
+    `${n(counts.pendingAlerts)} pending alerts and ${n(counts.sentAlerts)} sent (${n(counts.events)} events)`,
     `${n(counts.actionKeys)} action keys`,
   ].join(', ');
 }

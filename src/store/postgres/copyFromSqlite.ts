@@ -1,7 +1,10 @@
 /**
  * Copies what a stopped SQLite store holds into an empty PostgreSQL one, in one transaction: the
- * follows, chat settings and paused chats, the last-seen state of every token and wallet, the
- * alerts not yet delivered (with their events), and the action keys not yet expired: every column
+ * follows, chat settings and paused chats, the market the store belongs to, the last-seen state of
+ * every token and wallet, the alerts (with their events), and the action keys not yet expired.
+ * The alerts already delivered come too: their event keys are what says a day's watchlist or a
+ * target was already told, so without them the first start on PostgreSQL would send them again.
+ * Every column
  * the two schemas share (read from both, so a column a later migration adds to both is copied with
  * no change here). Ids are kept (a follow's, an alert's), and the target's id sequences moved past
  * them. A target that holds anything is refused, so nothing is ever mixed into a running bot's data.
@@ -16,6 +19,8 @@ export interface CopyCounts {
   tokenStates: number;
   walletStates: number;
   pendingAlerts: number;
+  /** Alerts delivered, kept as the record of what was sent (see above). */
+  sentAlerts: number;
   events: number;
   actionKeys: number;
 }
@@ -42,8 +47,9 @@ const TABLES: ReadonlyArray<{ table: string; where?: string; order?: string; ide
   { table: 'chats' },
   { table: 'token_state' },
   { table: 'wallet_state' },
-  { table: 'events', where: 'EXISTS (SELECT 1 FROM outbox o WHERE o.event_id = events.id AND o.delivered_at IS NULL)', order: 'id', identity: 'id' },
-  { table: 'outbox', where: 'delivered_at IS NULL', order: 'id', identity: 'id' },
+  { table: 'store_market' },
+  { table: 'events', order: 'id', identity: 'id' },
+  { table: 'outbox', order: 'id', identity: 'id' },
   { table: 'action_keys', where: 'expires_at > @now' },
 ];
 
@@ -97,9 +103,10 @@ export async function copySqliteToPostgres(source: SqliteDatabase, target: PoolC
       const statement = source.prepare<Record<string, number>, Value[]>(sql).raw(true);
       found.set(table, where?.includes('@now') === true ? statement.all({ now: nowMs }) : statement.all({}));
     }
-    return found;
+    const pending = source.prepare<[], { n: number }>('SELECT count(*) AS n FROM outbox WHERE delivered_at IS NULL').get()?.n ?? 0;
+    return { found, pending };
   });
-  const found = read.deferred();
+  const { found, pending } = read.deferred();
   const count = (table: string) => found.get(table)?.length ?? 0;
 
   await target.query('BEGIN');
@@ -122,7 +129,8 @@ export async function copySqliteToPostgres(source: SqliteDatabase, target: PoolC
     chats: count('chats'),
     tokenStates: count('token_state'),
     walletStates: count('wallet_state'),
-    pendingAlerts: count('outbox'),
+    pendingAlerts: pending,
+    sentAlerts: count('outbox') - pending,
     events: count('events'),
     actionKeys: count('action_keys'),
   };
