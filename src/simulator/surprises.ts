@@ -129,25 +129,19 @@ function whale(market: Market, rng: Prng, token: WireToken): void {
 }
 
 function liquidity(market: Market, rng: Prng, token: WireToken, memory: TokenMemory): void {
-  // Below 60% of where it started, liquidity comes back; otherwise it is pulled (the alert), so a token is never emptied for good.
-  const add = liquidityOf(token) < memory.startLiquidity * 0.6;
-  const factor = add ? rng.range(ADD_FACTOR[0], ADD_FACTOR[1]) : rng.range(PULL_FACTOR[0], PULL_FACTOR[1]);
-  market.changeLiquidity(token.address, { factor });
+  // Below 60% of where it started, liquidity comes back, and the price with it (a token's team
+  // adding liquidity is news): the jump is what a tracking chat is told. Otherwise it is pulled
+  // (the alert). Either way a token is never emptied for good.
+  if (liquidityOf(token) < memory.startLiquidity * 0.6) {
+    market.changeLiquidity(token.address, { factor: rng.range(ADD_FACTOR[0], ADD_FACTOR[1]) });
+    market.movePrice(token.address, rng.range(JUMP_PCT[0], JUMP_PCT[1]));
+    return;
+  }
+  market.changeLiquidity(token.address, { factor: rng.range(PULL_FACTOR[0], PULL_FACTOR[1]) });
 }
 
-/** A status set by hand goes back to the data's; otherwise another status is set, or a flag flips. */
-function risk(market: Market, rng: Prng, token: WireToken, memory: TokenMemory): void {
-  if (memory.statusSet) {
-    memory.statusSet = false;
-    market.setRisk(token.address, { riskStatus: null });
-    return;
-  }
-  if (rng.chance(0.5)) {
-    const others = STATUSES.filter((status) => status !== token.riskStatus);
-    memory.statusSet = true;
-    market.setRisk(token.address, { riskStatus: rng.pick(others) });
-    return;
-  }
+/** One of the flags the risk alerts name, flipped: mutable metadata, the mint or the freeze authority. */
+function flipFlag(market: Market, rng: Prng, token: WireToken): void {
   const flags = token.riskAnalysis;
   switch (rng.int(0, 2)) {
     case 0:
@@ -159,6 +153,25 @@ function risk(market: Market, rng: Prng, token: WireToken, memory: TokenMemory):
     default:
       market.setRisk(token.address, { riskAnalysis: { freezeAuthority: flags.freezeAuthority === null ? token.deployerAddress : null } });
   }
+}
+
+/**
+ * Another risk status is set, or a flag flips. A status set before goes back to the data's with a
+ * flag flipped too: the data's status may be the one that was set, and a flag always changes.
+ */
+function risk(market: Market, rng: Prng, token: WireToken, memory: TokenMemory): void {
+  if (memory.statusSet) {
+    memory.statusSet = false;
+    market.setRisk(token.address, { riskStatus: null });
+    flipFlag(market, rng, token);
+    return;
+  }
+  if (rng.chance(0.5)) {
+    memory.statusSet = true;
+    market.setRisk(token.address, { riskStatus: rng.pick(STATUSES.filter((status) => status !== token.riskStatus)) });
+    return;
+  }
+  flipFlag(market, rng, token);
 }
 
 /**
