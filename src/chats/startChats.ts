@@ -18,6 +18,7 @@ import type { Store } from '../store/store';
 import { discordChat } from './discord/chatStarter';
 import type { GatewayCoordination } from './discord/gatewayCoordination';
 import { telegramChat } from './telegram/chatStarter';
+import { idleRoles } from './idleRoles';
 
 export interface ChatDeps {
   config: Config;
@@ -74,6 +75,9 @@ export const PLATFORM_CHATS: readonly ChatStarter[] = PLATFORMS.flatMap((platfor
  * to start stops start-up: the chats started before it are stopped first.
  */
 export async function startChats(deps: ChatDeps, platforms: readonly ChatStarter[], fallback: ChatStarter): Promise<RunningChat[]> {
+  // A process whose roles have nothing to do would run silently: one line says what it lacks.
+  const idle = idleRoles(deps.config);
+  if (idle !== null) deps.logger.warn({ roles: idle.roles }, idle.line);
   const running: RunningChat[] = [];
   try {
     for (const start of platforms) {
