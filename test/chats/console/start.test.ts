@@ -38,7 +38,11 @@ describe('npm start with piped commands', () => {
     ];
     const run = await start(`${lines.join('\n')}\n`);
     expect(run.code, run.stderr).toBe(0);
-    const [banner, ...rest] = run.stdout.split('\n');
+    const [banner, ...afterBanner] = run.stdout.split('\n');
+    // The banner's last line says where the logs go (standard error here: it is a pipe, not the terminal).
+    const logsLine = afterBanner.findIndex((line) => line.startsWith('Logs ('));
+    expect(afterBanner[logsLine]).toBe('Logs (LOG_LEVEL info) go to standard error.');
+    const rest = afterBanner.slice(logsLine + 1);
     expect(banner).toContain('built-in simulator');
     expect(banner).toContain('seed 42');
     expect(banner).toMatch(/\/token [1-9A-HJ-NP-Za-km-z]{32,44}/);
