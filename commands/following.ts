@@ -13,14 +13,13 @@ export default defineCommand({
   ].join('\n'),
   options: [{ name: 'page', type: 'number', description: 'Page number (default 1)', required: false, integer: true, min: 1, max: 1000 }],
   async run(args, ctx) {
+    const service = followsOf(ctx);
     const page = args.page ?? 1;
-    const { follows, total } = await followsOf(ctx).list(ctx.chat, { offset: (page - 1) * FOLLOWING_PAGE_SIZE, limit: FOLLOWING_PAGE_SIZE });
+    const { follows, total } = await service.list(ctx.chat, { offset: (page - 1) * FOLLOWING_PAGE_SIZE, limit: FOLLOWING_PAGE_SIZE });
     // A page past the end shows the last one rather than an empty list.
     const last = Math.max(1, Math.ceil(total / FOLLOWING_PAGE_SIZE));
-    if (page > last && total > 0) {
-      const again = await followsOf(ctx).list(ctx.chat, { offset: (last - 1) * FOLLOWING_PAGE_SIZE, limit: FOLLOWING_PAGE_SIZE });
-      return followingCard(again.follows, again.total, last, ctx.now());
-    }
-    return followingCard(follows, total, page, ctx.now());
+    const shown = page > last && total > 0 ? await service.list(ctx.chat, { offset: (last - 1) * FOLLOWING_PAGE_SIZE, limit: FOLLOWING_PAGE_SIZE }) : { follows, total };
+    const symbols = await service.symbolsOf(shown.follows.filter((follow) => follow.kind === 'token').map((follow) => follow.address));
+    return followingCard(shown.follows, shown.total, Math.min(page, last), ctx.now(), symbols);
   },
 });

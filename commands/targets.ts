@@ -9,6 +9,8 @@ export default defineCommand({
   help: ['Lists this chat’s targets (set with /target), oldest first: the token, what crosses it, and when it was set.', 'Remove a token’s targets with /untarget.', 'Example: /targets'].join('\n'),
   options: [],
   async run(_args, ctx) {
-    return targetsCard(await followsOf(ctx).targets(ctx.chat), ctx.now());
+    const service = followsOf(ctx);
+    const targets = await service.targets(ctx.chat);
+    return targetsCard(targets, ctx.now(), await service.symbolsOf(targets.map((target) => target.address)));
   },
 });

@@ -10,6 +10,7 @@ import type { PackingStatus } from '../market/stream/index';
 import type { Follow, FollowOptions } from '../model/follow';
 import { code, field, rich, text, type Card, type CardField, type RichText } from '../cards/card';
 import { duration, relativeTime, shortAddress, usd } from '../text/format';
+import { NO_SYMBOLS, tokenLabel, type TokenSymbols } from './tokenSymbols';
 
 /** The options in words, as each wanted kind describes itself: "risk status, risk flags, price moves of 10% or more" or "buys and sells of at least $500". */
 export function followOptionsText(kind: Follow['kind'], options: FollowOptions): string {
@@ -50,8 +51,12 @@ export function notice(title: string, description: RichText, color: Card['color'
 
 export const FOLLOWING_PAGE_SIZE = 10;
 
-/** /following: one page of the chat's follows, oldest first, with a Next button when more follow. */
-export function followingCard(follows: Follow[], total: number, page: number, now: Date): Card {
+/**
+ * /following: one page of the chat's follows, oldest first, with a Next button when more follow.
+ * Tokens are named by their symbol beside the short address (`symbols`, as last seen); the whole
+ * address stays in the value, to copy into /untrack.
+ */
+export function followingCard(follows: Follow[], total: number, page: number, now: Date, symbols: TokenSymbols = NO_SYMBOLS): Card {
   const pages = Math.max(1, Math.ceil(total / FOLLOWING_PAGE_SIZE));
   if (total === 0) {
     return notice('Nothing followed here yet', rich('Follow a token with ', code('/track token ADDRESS'), ' or a wallet with ', code('/track wallet ADDRESS label'), '.'), 'neutral');
@@ -60,8 +65,8 @@ export function followingCard(follows: Follow[], total: number, page: number, no
     const muted = mutedText(follow, now);
     const target = follow.options.target;
     // A target is a follow of its token that wants its crossing alone: said as the target it is.
-    if (target !== null && target !== undefined) return field('target', rich(code(follow.address), text(` · ${targetText(target)}`)));
-    const name = follow.kind === 'wallet' && follow.label !== null ? `wallet “${follow.label}”` : follow.kind;
+    if (target !== null && target !== undefined) return field(`target: ${tokenLabel(follow.address, symbols)}`, rich(code(follow.address), text(` · ${targetText(target)}`)));
+    const name = follow.kind === 'token' ? `token: ${tokenLabel(follow.address, symbols)}` : follow.label !== null ? `wallet “${follow.label}”` : follow.kind;
     return field(name, rich(code(follow.address), text(` · ${followOptionsText(follow.kind, follow.options)}${muted === null ? '' : ` · ${muted}`}`)));
   });
   return {
@@ -121,6 +126,24 @@ function streamsText(report: StatusReport): string {
   return `${count(sum((s) => s.open))} of ${count(sum((s) => s.sockets))} sockets up, ${count(sum((s) => s.subscriptions))} subscriptions, over ${watchers.length} watcher${watchers.length === 1 ? '' : 's'}`;
 }
 
+/** Tokens named in this chat's line of /status; the rest are counted. */
+const STATUS_TOKENS = 10;
+
+const plural = (n: number, word: string): string => `${count(n)} ${word}${n === 1 ? '' : 's'}`;
+
+/** "BONK · DezX…B263, WIF · EKpQ…zcjm; 1 wallet; 2 targets": the chat's tokens by name, its wallets and targets counted as such. */
+function chatFollowsText(chat: NonNullable<StatusReport['chat']>): string {
+  if (chat.tokens.length === 0 && chat.wallets === 0 && chat.targets === 0) return 'nothing yet';
+  const named = chat.tokens.slice(0, STATUS_TOKENS).map((address) => tokenLabel(address, chat.symbols));
+  const more = chat.tokens.length - named.length;
+  const parts = [
+    ...(named.length === 0 ? [] : [`${named.join(', ')}${more > 0 ? ` and ${plural(more, 'more token')}` : ''}`]),
+    ...(chat.wallets === 0 ? [] : [plural(chat.wallets, 'wallet')]),
+    ...(chat.targets === 0 ? [] : [plural(chat.targets, 'target')]),
+  ];
+  return parts.join('; ');
+}
+
 /** /status: streams, follows and delivery, as a person checking the bot wants them. */
 export function statusCard(report: StatusReport, now: Date): Card {
   const { streams, follows, outbox } = report;
@@ -128,6 +151,7 @@ export function statusCard(report: StatusReport, now: Date): Card {
     field('Live streams', streamsText(report), true),
     field('Stream sockets', packingText(streams.packing), true),
     field('Follows', `${follows.follows} in ${follows.chats} chats: ${follows.tokens} tokens, ${follows.wallets} wallets`, true),
+    ...(report.chat === undefined ? [] : [field('This chat follows', chatFollowsText(report.chat))]),
     field('Alerts waiting', outbox.pending === 0 ? 'none' : `${outbox.pending}, oldest ${ago(outbox.oldest, now)} old`, true),
     field('Up for', ago(new Date(report.startedAt), now), true),
   ];

@@ -8,6 +8,7 @@ import type { ChatRef } from '../model/chat';
 import { UsageError } from '../usage';
 import type { Logger } from '../log';
 import type { Store } from '../store/store';
+import { tokenSymbols, type TokenSymbols } from './tokenSymbols';
 import type { Follow, FollowKind, FollowOptions, FollowTarget } from '../model/follow';
 import type { FollowRoom } from './streamRoom';
 import { checkFollowShares, DEFAULT_FOLLOW_LIMITS, type FollowLimits } from './followLimits';
@@ -53,7 +54,8 @@ export interface TrackResult {
 }
 
 export interface FollowServiceDeps {
-  store: Pick<Store, 'follows' | 'chats'>;
+  /** The state, when given, names tokens by their last-seen symbols on /following and /targets. */
+  store: Pick<Store, 'follows' | 'chats'> & Partial<Pick<Store, 'state'>>;
   /** Brings the watcher's subscriptions and follower lists in line with the store's follows of `address` (of every target when null: a resumed chat brings several back). */
   resync: (address: string | null) => Promise<void>;
   logger: Logger;
@@ -170,6 +172,11 @@ export class FollowService {
 
   list(chat: ChatRef, page: { offset: number; limit: number }): Promise<{ follows: Follow[]; total: number }> {
     return this.deps.store.follows.list(chat, page);
+  }
+
+  /** The tokens' symbols as last seen, cleaned (src/follows/tokenSymbols.ts). */
+  symbolsOf(addresses: readonly string[]): Promise<TokenSymbols> {
+    return tokenSymbols(this.deps.store.state, addresses);
   }
 
   get(chat: ChatRef, address: string): Promise<Follow | null> {

@@ -7,6 +7,8 @@ import type { ChatRef } from '../model/chat';
 import type { PackingStatus, StreamStatus } from '../market/stream/index';
 import type { OpenFilesLimit } from '../openFiles';
 import type { Store } from '../store/store';
+import type { Follow } from '../model/follow';
+import { tokenSymbols, type TokenSymbols } from './tokenSymbols';
 
 /** One Discord gateway shard as /status shows it. */
 export interface ShardState {
@@ -53,6 +55,11 @@ export interface StatusReport {
   outbox: { pending: number; oldest: Date | null };
   /** Why this chat is paused, or null. */
   paused: string | null;
+  /**
+   * What this chat follows: its tokens (their /track follows, oldest first) with their symbols as
+   * last seen, and its wallets and targets counted. Absent where the follows could not be listed.
+   */
+  chat?: { tokens: string[]; symbols: TokenSymbols; wallets: number; targets: number };
   /** Epoch ms the bot started. */
   startedAt: number;
   /** Discord's shards in this process; null without Discord. */
@@ -66,7 +73,8 @@ export interface StatusSource {
 }
 
 export interface StatusDeps {
-  store: Pick<Store, 'follows' | 'outbox' | 'chats'>;
+  /** The state, when given, names the chat's tokens by symbol. */
+  store: Pick<Store, 'follows' | 'outbox' | 'chats'> & Partial<Pick<Store, 'state'>>;
   streams: () => StreamStatus;
   startedAt: number;
   /** The open-files limit in force (src/openFiles.ts), when read. */
@@ -75,6 +83,28 @@ export interface StatusDeps {
   shards?: () => ShardState[] | null;
   /** The live processes of a bot of several; absent for one process. */
   processes?: () => Promise<ProcessView[]>;
+}
+
+/** Follows of one chat read for its line: far above any per-chat limit a bot would set. */
+const CHAT_FOLLOWS_READ = 1_000;
+
+/** The chat's tokens (its /track follows), wallets and targets, the tokens named by their last-seen symbols. */
+async function chatFollows(deps: StatusDeps, chat: ChatRef): Promise<StatusReport['chat']> {
+  let follows: Follow[];
+  try {
+    follows = (await deps.store.follows.list(chat, { offset: 0, limit: CHAT_FOLLOWS_READ })).follows;
+  } catch {
+    // The rest of the report still stands without this chat's line.
+    return undefined;
+  }
+  const isTarget = (follow: Follow): boolean => follow.options.target !== null && follow.options.target !== undefined;
+  const tokens = follows.filter((follow) => follow.kind === 'token' && !isTarget(follow)).map((follow) => follow.address);
+  return {
+    tokens,
+    symbols: await tokenSymbols(deps.store.state, tokens),
+    wallets: follows.filter((follow) => follow.kind === 'wallet').length,
+    targets: follows.filter(isTarget).length,
+  };
 }
 
 export function createStatusSource(deps: StatusDeps): StatusSource {
@@ -86,12 +116,13 @@ export function createStatusSource(deps: StatusDeps): StatusSource {
       const full =
         maxSockets !== null &&
         (waitingForRoom > 0 || (streams.sockets.length >= maxSockets && streams.sockets.every((socket) => socket.subscriptions >= packing.perSocket)));
-      const [totals, targets, pending, paused, processes] = await Promise.all([
+      const [totals, targets, pending, paused, processes, chatLine] = await Promise.all([
         deps.store.follows.totals(),
         deps.store.follows.targets(),
         deps.store.outbox.pending(),
         deps.store.chats.pausedReason(chat),
         deps.processes?.() ?? null,
+        chatFollows(deps, chat),
       ]);
       return {
         streams: {
@@ -105,6 +136,7 @@ export function createStatusSource(deps: StatusDeps): StatusSource {
         follows: { ...totals, tokens: targets.tokens.length, wallets: targets.wallets.length },
         outbox: { pending: pending.count, oldest: pending.oldest },
         paused,
+        ...(chatLine === undefined ? {} : { chat: chatLine }),
         startedAt: deps.startedAt,
         shards: deps.shards?.() ?? null,
         processes,

@@ -8,6 +8,7 @@ import { code, field, rich, text, type Card } from '../cards/card';
 import type { Follow } from '../model/follow';
 import type { TokenValue } from '../query/tokenValue';
 import { relativeTime } from '../text/format';
+import { NO_SYMBOLS, tokenLabel, type TokenSymbols } from './tokenSymbols';
 
 /** /target's answer: the target, where the token stands now, and what happens next. */
 export function targetSetCard(follow: Follow, created: boolean, value: TokenValue, now: Date): Card {
@@ -31,13 +32,16 @@ export function targetSetCard(follow: Follow, created: boolean, value: TokenValu
   };
 }
 
-/** /targets: the chat's targets, oldest first. */
-export function targetsCard(targets: readonly Follow[], now: Date): Card {
+/** /targets: the chat's targets, oldest first, each token named by its symbol beside its short address. */
+export function targetsCard(targets: readonly Follow[], now: Date, symbols: TokenSymbols = NO_SYMBOLS): Card {
   if (targets.length === 0) {
     return { title: 'No targets here', description: rich('Set one with ', code('/target ADDRESS price above 0.0012'), ' or ', code('/target ADDRESS mcap below 250K'), '.'), color: 'neutral', fields: [], actions: [] };
   }
   const fields = targets.map((follow) =>
-    field(follow.options.target ? targetText(follow.options.target) : 'target', rich(code(follow.address), text(` · set ${relativeTime(follow.addedAt, now)}`))),
+    field(
+      `${tokenLabel(follow.address, symbols)}: ${follow.options.target ? targetText(follow.options.target) : 'target'}`,
+      rich(code(follow.address), text(` · set ${relativeTime(follow.addedAt, now)}`)),
+    ),
   );
   return {
     title: `Targets in this chat: ${targets.length}`,
