@@ -38,6 +38,7 @@ export async function telegramChat(deps: TelegramChatDeps): Promise<RunningTeleg
     dispatcher: deps.dispatcher,
     store: deps.store,
     logger: deps.logger,
+    startTimeoutMs: deps.config.chatStartTimeoutMs,
     ...(deps.pausesChanged === undefined ? {} : { onPausesChanged: deps.pausesChanged }),
   });
 }

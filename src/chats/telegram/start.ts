@@ -36,6 +36,7 @@ import { DEFAULT_PASTE_LIMITS, PasteLimiter, type PasteLimitOptions } from '../p
 import { sendRendered, type SendTarget } from './send';
 import { TelegramRequestCounts } from './requestCounts';
 import { TelegramAlertSender } from './sender';
+import { ChatStartTimeoutError, DEFAULT_CHAT_START_TIMEOUT_MS, reachAtStart } from '../reachAtStart';
 
 /** The updates the bot asks for; anything else Telegram keeps to itself. */
 export const ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
@@ -77,6 +78,8 @@ export interface TelegramChatOptions {
   pace?: TelegramPace;
   /** Each chat's queue of input: its cap and how often a chat is told input was skipped. */
   chatQueue?: ChatQueueOptions;
+  /** How long getMe is asked again at start before start-up stops (CHAT_START_TIMEOUT; default 60 s). */
+  startTimeoutMs?: number;
   now?: () => Date;
   /**
    * How updates come (default 'poll'): 'poll' polls from the start; 'held' is long polling started
@@ -164,8 +167,19 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
   // A failure a server tells in a body of its own still gives its reason (setMyCommands, sends).
   bot.api.config.use(describeFailures, logPollingFailures(logger));
   try {
-    await bot.init();
+    // getMe for a bounded time (reachAtStart.ts): grammY's own init would retry it without end.
+    bot.botInfo = await reachAtStart({
+      timeoutMs: options.startTimeoutMs ?? DEFAULT_CHAT_START_TIMEOUT_MS,
+      // grammY types its signal with its own AbortSignal shim; Node's is what it is given at run time.
+      attempt: (signal) => bot.api.getMe(signal as unknown as Parameters<typeof bot.api.getMe>[0]),
+      // The network, Telegram's front (5xx) or its rate limit may clear; a refused token or address will not.
+      retryable: (error) => !(error instanceof GrammyError) || error.error_code >= 500 || error.error_code === 429,
+      describe: (error) => classifyTelegramError(error).reason,
+    });
   } catch (error) {
+    if (error instanceof ChatStartTimeoutError) {
+      throw new Error(`Telegram: the Bot API at ${redactUrl(options.apiRoot ?? 'https://api.telegram.org')} did not answer getMe: ${error.message}; check TELEGRAM_API_ROOT and the network, or raise CHAT_START_TIMEOUT`);
+    }
     const failure = classifyTelegramError(error);
     throw new Error(`Telegram: the Bot API refused to start the bot (${failure.reason}); check TELEGRAM_BOT_TOKEN and TELEGRAM_API_ROOT`);
   }
