@@ -13,6 +13,7 @@ import { riskFlagKind } from './kinds/riskFlag';
 import { riskStatusKind } from './kinds/riskStatus';
 import { targetKind } from './kinds/target';
 import { dailyDigestKind } from './kinds/dailyDigest';
+import { callMilestoneKind } from './kinds/callMilestone';
 import { walletTradeKind } from './kinds/walletTrade';
 import { whaleKind } from './kinds/whale';
 
@@ -36,7 +37,7 @@ export function registerAlertKind(kind: AlertKindDescriptor): () => void {
   };
 }
 
-for (const kind of [riskStatusKind, riskFlagKind, liquidityKind, priceKind, walletTradeKind, whaleKind, targetKind, dailyDigestKind]) registerAlertKind(kind);
+for (const kind of [riskStatusKind, riskFlagKind, liquidityKind, priceKind, walletTradeKind, whaleKind, targetKind, dailyDigestKind, callMilestoneKind]) registerAlertKind(kind);
 
 export function alertKinds(): readonly AlertKindDescriptor[] {
   return [...kinds.values()];

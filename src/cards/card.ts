@@ -65,6 +65,11 @@ export interface Card {
   footer?: string;
   timestamp?: Date;
   actions: CardAction[];
+  /**
+   * The platform's id of a message in the chat this card answers (a call's post, for its
+   * milestone): platforms send it as a reply to that message, and plainly when it is gone.
+   */
+  replyTo?: string;
 }
 
 export function text(s: string): Span {

@@ -10,6 +10,7 @@ import type { FollowService } from '../follows/followService';
 import type { StatusSource } from '../follows/status';
 import type { QueryService } from '../query/service';
 import type { ChatRepository } from '../store/store';
+import type { CallBook } from '../query/callBook';
 import type { OptionSpec } from '../usage';
 
 export type {
@@ -51,6 +52,8 @@ export interface CommandServices {
   chatSettings?: Pick<ChatRepository, 'settings' | 'updateSettings'>;
   /** The daily watchlists' schedules (/digest), told when a chat's setting changed; optional as the others. */
   digests?: { changed(): Promise<void> };
+  /** Calls and leaderboards (/calls, /leaderboard, /caller, /pnl, and the call a token's first post makes); optional as the others. */
+  calls?: CallBook;
 }
 
 /** What a command's `run` receives besides its arguments: the services, who asked and where. */
@@ -59,6 +62,11 @@ export interface CommandContext extends CommandServices {
   chat: ChatRef;
   /** The person who asked, as the platform identifies them. */
   userId: string;
+  /** Their display name (untrusted text) and the message they typed, where the chat gives them; null otherwise. */
+  userName?: string | null;
+  messageId?: string | null;
+  /** Whether the person manages the chat, for a command whose options differ (`/calls on` is a manager's, `/calls` anyone's). */
+  isManager?: () => Promise<boolean>;
   /** Every loaded command, for help. */
   commands: readonly AnyCommand[];
   now(): Date;

@@ -34,6 +34,9 @@ export interface CommandCaller {
   userId: string;
   /** Asked only when a command needs a manager (Telegram asks getChatMember). */
   isManager(): Promise<boolean>;
+  /** The person's display name (untrusted text) and the message they typed, where the chat has them: a call records both. */
+  userName?: string | null;
+  messageId?: string | null;
 }
 
 export type CommandInput = { kind: 'text'; text: string } | { kind: 'options'; values: Record<string, RawValue> };
@@ -162,7 +165,16 @@ export class Dispatcher {
         }
       }
 
-      const context: CommandContext = { ...this.services, chat: caller.chat, userId: caller.userId, commands: this.commands, now: this.now };
+      const context: CommandContext = {
+        ...this.services,
+        chat: caller.chat,
+        userId: caller.userId,
+        userName: caller.userName ?? null,
+        messageId: caller.messageId ?? null,
+        isManager: () => caller.isManager(),
+        commands: this.commands,
+        now: this.now,
+      };
       const card = this.markCard(withRefresh(command, args, withLoadedActions(await command.run(args, context), this.byName)));
       return { card, buttons: await this.buttonsFor(card, caller.chat, caller.userId), ephemeral: false, errorId: null };
     } catch (error) {

@@ -5,6 +5,7 @@
 import type { CommandServices } from './command';
 import type { FollowService } from '../follows/followService';
 import type { StatusSource } from '../follows/status';
+import type { CallBook } from '../query/callBook';
 
 export class ServiceMissingError extends Error {
   constructor(what: string) {
@@ -21,4 +22,9 @@ export function followsOf(services: CommandServices): FollowService {
 export function statusOf(services: CommandServices): StatusSource {
   if (services.status === undefined) throw new ServiceMissingError('The status report');
   return services.status;
+}
+
+export function callsOf(services: CommandServices): CallBook {
+  if (services.calls === undefined) throw new ServiceMissingError('Calls');
+  return services.calls;
 }

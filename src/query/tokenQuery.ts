@@ -27,13 +27,25 @@ function movesOf(token: Token, candles: readonly Candle[] | null, now: Date): Ma
   return candles === null ? null : marketMoves(candles, now.getTime(), token.creationBlockTimestamp);
 }
 
+/** The token card and what it was built from: a call is recorded from the very same answer. */
+export interface TokenAnswer {
+  card: Card;
+  token: Token;
+  /** USD per SOL the card used; null when none could be read. */
+  solUsd: number | null;
+}
+
 export async function tokenCard(client: MarketClient, address: string, now: Date): Promise<Card> {
+  return (await tokenAnswer(client, address, now)).card;
+}
+
+export async function tokenAnswer(client: MarketClient, address: string, now: Date): Promise<TokenAnswer> {
   // A rate read in the last minute serves as it is: the look-up then waits for the token and its candles.
   const fresh = freshSolUsdRate(client);
   if (fresh !== null) {
     const [token, candles] = await Promise.all([client.token(address), candlesForMoves(client, address, now)]);
-    return buildTokenCard({ token, solUsd: fresh, now, moves: movesOf(token, candles, now) });
+    return { card: buildTokenCard({ token, solUsd: fresh, now, moves: movesOf(token, candles, now) }), token, solUsd: fresh };
   }
   const [token, solUsd, candles] = await Promise.all([client.token(address), solUsdRate(client, address), candlesForMoves(client, address, now)]);
-  return buildTokenCard({ token, solUsd, now, moves: movesOf(token, candles, now) });
+  return { card: buildTokenCard({ token, solUsd, now, moves: movesOf(token, candles, now) }), token, solUsd };
 }

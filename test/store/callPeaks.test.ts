@@ -1,0 +1,115 @@
+/**
+ * The peak job against the simulator's known candles, on every store: the peak is the highest candle
+ * high after the call (not a high from before it, not a close), a milestone is told once, as a
+ * reply to the message that made the call, through a restart, and the first caller keeps the call.
+ * The simulator and the job share one injected clock: nothing waits on time.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { callMilestoneCard, type CallMilestoneEvent } from '../../src/alerts/kinds/callMilestone';
+import { CallPeaks } from '../../src/jobs/callPeaks';
+import { silentLogger } from '../../src/log';
+import { MarketClient } from '../../src/market/client';
+import type { ChatRef } from '../../src/model/chat';
+import { CallBook } from '../../src/query/callBook';
+import { tokenAnswer } from '../../src/query/tokenQuery';
+import { startSimulator, type RunningSimulator } from '../../src/simulator/server';
+import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
+
+const KEY = 'call-peaks-test-key';
+const MINUTE = 60_000;
+const group: ChatRef = { platform: 'telegram', chatId: '-100500', threadId: '12', scopeId: null };
+
+let clockMs = Date.UTC(2027, 0, 10, 12, 0, 0);
+let sim: RunningSimulator;
+let client: MarketClient;
+let token: string;
+
+beforeAll(async () => {
+  sim = await startSimulator({ apiKey: KEY, port: 0, seed: 42, control: true, tradesPerSecond: 0, now: () => clockMs });
+  client = new MarketClient({ baseUrl: sim.baseUrl, apiKey: KEY, logger: silentLogger, maxRetries: 0, cacheTtlMs: { 'token-data': 0, 'chart-history': 0 } });
+  const hostile = new Set(sim.market.hostileTokens());
+  token = sim.market.tokenAddresses().filter((address) => !hostile.has(address))[3] ?? '';
+});
+afterAll(async () => {
+  client.close();
+  await sim.close();
+});
+
+describe.each(STORE_KINDS)('the peak job (%s)', (_kind, makeHome) => {
+  let home: StoreHome;
+  let store: ContractStore;
+
+  beforeEach(async () => {
+    home = await makeHome();
+    store = await home.open();
+  });
+  afterEach(async () => {
+    await store.close();
+    await home.remove();
+  });
+
+  const book = () => new CallBook(store.calls, () => new Date(clockMs));
+  const job = () => new CallPeaks({ calls: store.calls, market: client, now: () => new Date(clockMs), logger: silentLogger });
+  const post = async (userId: string, messageId: string) =>
+    book().onPost(group, { userId, userName: `@everyone ${userId}`, messageId }, await tokenAnswer(client, token, new Date(clockMs)));
+
+  it('reads the peak from candle highs after the call, tells ×2 once as a reply to the caller’s message, through a restart', async () => {
+    await store.calls.setEnabled(group, true, new Date(clockMs));
+    // Before the call: a pump and its fall. Its high is no part of the call's peak.
+    sim.controls.price({ tokenAddress: token, changePct: 2_000 });
+    clockMs += 2 * MINUTE;
+    sim.controls.price({ tokenAddress: token, changePct: -95 });
+    clockMs += 2 * MINUTE + 30_000;
+
+    const first = await post('alice', 'msg-alice');
+    clockMs += 30_000;
+    const second = await post('bob', 'msg-bob');
+    const call = await store.calls.get(group, token);
+    expect(call?.userId).toBe('alice');
+    expect(call?.messageId).toBe('msg-alice');
+    expect(first.fields.at(-1)?.name).toBe('Call');
+    // The later post's card names the first caller, as text: the leading @ is left off, and nobody is pinged.
+    const line = second.fields.at(-1)?.value.map((span) => span.text).join('') ?? '';
+    expect(line).toMatch(/^called by everyone alice just now at \$[\d.]+[KM]? mcap · ×1\.0$/);
+    expect(line).not.toContain('@everyone');
+
+    // After the call: a pump and two falls within one minute (a candle whose high, the first fall's
+    // price, is above its close), then quiet. A trade's price is its average over the pool's move.
+    clockMs += 2 * MINUTE;
+    sim.controls.price({ tokenAddress: token, changePct: 400 });
+    sim.controls.price({ tokenAddress: token, changePct: -50 });
+    sim.controls.price({ tokenAddress: token, changePct: -10 });
+    clockMs += 3 * MINUTE;
+
+    const callSecs = Math.ceil((call?.calledAt.getTime() ?? 0) / 1000);
+    const candles = await client.chart(token, { from: callSecs - 3_600, to: Math.floor(clockMs / 1000), intervalSecs: 60 });
+    const after = candles.filter((candle) => candle.timestamp / 1000 >= callSecs);
+    const before = candles.filter((candle) => candle.timestamp / 1000 < callSecs);
+    const highest = Math.max(...after.map((candle) => candle.high));
+    expect(Math.max(...before.map((candle) => candle.high))).toBeGreaterThan(highest);
+    expect(Math.max(...after.map((candle) => candle.close))).toBeLessThan(highest);
+
+    expect((await job().runOnce()).milestones).toBe(1);
+    const peaked = await store.calls.get(group, token);
+    expect(peaked?.peakSol).toBe(highest);
+    expect(peaked?.toldMultiple).toBe(2);
+
+    const rows = await store.outbox.due('telegram', new Date(clockMs), 10);
+    expect(rows).toHaveLength(1);
+    const event = rows[0]?.event as CallMilestoneEvent;
+    expect(rows[0]?.chat).toEqual(group);
+    const card = callMilestoneCard(event);
+    expect(card.replyTo).toBe('msg-alice');
+    expect(card.description?.map((span) => span.text).join('')).toMatch(/^×3\.\d since everyone alice’s call 5m ago: \$[\d.]+[KM] → \$[\d.]+[KM] mcap$/);
+
+    // A restart: a new store and job on the same records; later runs tell nothing more.
+    await store.close();
+    store = await home.open();
+    clockMs += 5 * MINUTE;
+    expect((await job().runOnce()).milestones).toBe(0);
+    clockMs += 5 * MINUTE;
+    expect((await job().runOnce()).milestones).toBe(0);
+    expect(await store.outbox.due('telegram', new Date(clockMs), 10)).toHaveLength(1);
+    expect((await store.calls.get(group, token))?.peakSol).toBe(highest);
+  });
+});
