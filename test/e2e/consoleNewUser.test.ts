@@ -1,0 +1,42 @@
+/**
+ * A new user's first minutes, as the README tells them: `npm start` with nothing configured (the
+ * built-in simulator), `/track token ADDR all` with ADDR from the banner, and an alert arrives,
+ * with no /simulate and no second process: the market moves by itself. The simulator's clock runs
+ * 20 times faster here, so its 2 minutes take 6 seconds; the shipped pace itself is held to 2
+ * minutes on a simulated clock in test/simulator/pace.test.ts.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startConsoleApp, type ConsoleApp } from './consoleApp';
+
+const SPEED = 20;
+let running: ConsoleApp | null = null;
+
+afterEach(async () => {
+  await running?.stop();
+  running = null;
+});
+
+describe('the console as a new user', () => {
+  it('npm start, /track token ADDR all with ADDR from the banner: an alert arrives by itself', { timeout: 60_000 }, async () => {
+    running = await startConsoleApp();
+    const { app, banner } = running;
+    expect(banner).toMatch(/alert arrives within 2 minutes/);
+    const address = /\/track token ([1-9A-HJ-NP-Za-km-z]{32,44})/.exec(banner)?.[1];
+    if (address === undefined) throw new Error(`no address to track in the banner: ${banner}`);
+    const simulator = app.simulator;
+    if (simulator === null) throw new Error('npm start with nothing configured must run the built-in simulator');
+    simulator.driver.setSpeed(SPEED);
+
+    const answer = await running.type(`/track token ${address} all`);
+    expect(answer).not.toMatch(/\[ERROR\]/);
+    const trackedAt = simulator.driver.elapsedMs();
+    const symbol = simulator.market.token(address)?.symbol ?? '';
+    // The console tracks nothing else, so any alert is the tracked token's; it names the token.
+    await vi.waitFor(() => expect(running?.alerts().length).toBeGreaterThan(0), { timeout: 30_000, interval: 50 });
+    const alert = running.alerts()[0] ?? '';
+    // A real alert about the tracked token, within the simulator's 2 minutes of the /track.
+    expect(alert).toContain(symbol);
+    expect(alert).toMatch(/simulated data/);
+    expect(simulator.driver.elapsedMs() - trackedAt).toBeLessThan(120_000);
+  });
+});
