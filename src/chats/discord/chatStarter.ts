@@ -70,6 +70,7 @@ async function gatewayChat(deps: DiscordChatDeps, settings: DiscordConfig): Prom
     store: deps.store,
     logger: deps.logger,
     gateway: deps.gateway ?? null,
+    startTimeoutMs: deps.config.chatStartTimeoutMs,
     ...(deps.pausesChanged === undefined ? {} : { onPausesChanged: deps.pausesChanged }),
   });
   return {

@@ -43,6 +43,7 @@ import { fatalCloseLine, shardOptions, shardStates, type ShardSetting } from './
 import { DiscordRequestCounts } from './requestCounts';
 import type { ShardState } from '../../follows/status';
 import { slashCommandsJson } from './slashCommands';
+import { ChatStartTimeoutError, DEFAULT_CHAT_START_TIMEOUT_MS, reachAtStart } from '../reachAtStart';
 
 export const DEFAULT_REST_API = 'https://discord.com/api';
 /** Under Discord's three seconds, with room for the defer to travel. */
@@ -73,6 +74,8 @@ export interface DiscordChatOptions {
   skippedReplies?: SkippedRepliesOptions;
   /** Told when leaving a server or losing a channel paused chats, or coming back resumed them (removals.ts). */
   onPausesChanged?: () => void;
+  /** How long the login and the gateway's READY are waited for at start (CHAT_START_TIMEOUT; default 60 s). */
+  startTimeoutMs?: number;
 }
 
 export interface DiscordChat {
@@ -253,13 +256,29 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
 
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   try {
-    await client.login(options.token);
+    // discord.js asks the gateway again by itself, without end: the whole login is bounded (reachAtStart.ts).
+    await reachAtStart({
+      timeoutMs: options.startTimeoutMs ?? DEFAULT_CHAT_START_TIMEOUT_MS,
+      attempt: async (signal) => {
+        const login = client.login(options.token).then(() => ready);
+        // Destroyed at the deadline, the client may still reject the login left behind; nobody waits for it then.
+        login.catch(() => undefined);
+        const spent = new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('start time spent')), { once: true }));
+        await Promise.race([login, spent]);
+      },
+      retryable: () => false,
+      describe: (error) => (error instanceof Error ? error.message : String(error)),
+    });
   } catch (error) {
+    if (error instanceof ChatStartTimeoutError) {
+      // Not waited for: discord.js's close of a gateway that never said HELLO waits on that gateway too.
+      void client.destroy().catch(() => undefined);
+      throw new Error(`Discord: the gateway was not reached: ${error.message}; check DISCORD_REST_API and the network, or raise CHAT_START_TIMEOUT`);
+    }
     await client.destroy();
     // Start-up stops with the line that says what to do, rather than discord.js's own words.
     throw fatalClose === null ? error : new Error(fatalClose);
   }
-  await ready;
   logger.info(
     { guilds: client.guilds.cache.size, shards: client.ws.shards.size, shardCount: client.options.shardCount, intents: discordIntents(detectAddresses).length },
     'discord chat ready',

@@ -59,6 +59,8 @@ export interface FakeDiscordOptions {
   maxConcurrency?: number;
   /** A shard that would carry more servers than this is closed with 4011 at its IDENTIFY, as Discord does past 2,500. */
   maxGuildsPerShard?: number;
+  /** The gateway address /gateway/bot gives (default: this fake's own); another one makes a gateway that cannot be reached. */
+  gatewayUrl?: string;
 }
 
 /** One IDENTIFY as the fake saw it: which shard of how many, and when (Date.now()). */
@@ -644,7 +646,7 @@ export class FakeDiscord {
     let match: RegExpExecArray | null;
     if (method === 'GET' && (path === '/gateway/bot' || path === '/gateway')) {
       answer(200, {
-        url: `ws://127.0.0.1:${this.port}`,
+        url: this.options.gatewayUrl ?? `ws://127.0.0.1:${this.port}`,
         shards: this.options.shards ?? 1,
         session_start_limit: { total: 1000, remaining: 1000, reset_after: 86_400_000, max_concurrency: this.options.maxConcurrency ?? 1 },
       });
