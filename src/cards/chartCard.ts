@@ -7,10 +7,9 @@
  * change is over what is drawn, and the Range names that: the range asked for, or where the
  * candles start when that is elsewhere (a young token, candles longer than the range).
  */
-import { momentLabel } from '../charts/scale';
 import type { Candle } from '../market/schemas';
 import { bold, field, joinRich, text, type Card, type CardAction, type CardAttachment, type RichText } from './card';
-import { compact, duration, grouped, percent, price } from '../text/format';
+import { cardTime, duration, grouped, percent, price, sol, usd } from '../text/format';
 import { explorerTokenUrl } from './explorer';
 import { tokenSymbol, tokenTitle, type TokenInfo } from './tradeFacts';
 import { unreadNote } from './unread';
@@ -27,6 +26,8 @@ export interface CandleSummary {
   changePct: number;
   /** Sum of the candles' volumes, in whole base tokens. */
   volume: number;
+  /** The volume in SOL: each candle's volume at its close, summed (as the token card's Volume 24h). */
+  volumeSol: number;
   count: number;
 }
 
@@ -38,13 +39,15 @@ export function summarizeCandles(candles: readonly Candle[]): CandleSummary | nu
   let high = -Infinity;
   let low = Infinity;
   let volume = 0;
+  let volumeSol = 0;
   for (const candle of candles) {
     high = Math.max(high, candle.high);
     low = Math.min(low, candle.low);
     volume += candle.volume;
+    volumeSol += candle.volume * candle.close;
   }
   const changePct = first.open === 0 ? Number.NaN : ((last.close - first.open) / first.open) * 100;
-  return { open: first.open, high, low, close: last.close, changePct, volume, count: candles.length };
+  return { open: first.open, high, low, close: last.close, changePct, volume, volumeSol, count: candles.length };
 }
 
 /**
@@ -57,9 +60,9 @@ export interface ChartSince {
   why: 'younger' | 'long-candles';
 }
 
-/** The span a chart draws, as its card and picture name it: "24h", or "since Nov 23 00:00 UTC". */
+/** The span a chart draws, as its card and picture name it: "24h", or "since 2026-11-23 00:00 UTC" (cardTime, as every card dates). */
 export function spanLabel(rangeLabel: string, since: ChartSince | null | undefined): string {
-  return since === null || since === undefined ? rangeLabel : `since ${momentLabel(since.secs)} UTC`;
+  return since === null || since === undefined ? rangeLabel : `since ${cardTime(new Date(since.secs * 1000))}`;
 }
 
 /** One line saying why the span drawn is not the range asked for; null when it is. */
@@ -82,6 +85,8 @@ export interface ChartCardInput {
   /** The range as the reader named it ("24h"); duration() of rangeSecs when not given. */
   rangeLabel?: string;
   now: Date;
+  /** USD per SOL, when known: the volume is then in USD too, as on the token card. */
+  solUsd?: number | null;
   /** The candlestick picture, when drawn. */
   image?: CardAttachment;
   /** True when drawing the picture failed: the card says the picture is missing. */
@@ -97,6 +102,11 @@ export interface ChartCardInput {
 
 /** The wider view offered as a button, unless the chart already covers a week or more. */
 const WIDER_RANGE = { range: '7d', interval: '4h', secs: 7 * 86_400 } as const;
+
+/** "$1.23K · 8.2 SOL" with a rate, "8.2 SOL" without: the token card's units for a volume. */
+function volumeText(volumeSol: number, solUsd: number | null): string {
+  return solUsd === null ? sol(volumeSol) : `${usd(volumeSol * solUsd)} · ${sol(volumeSol)}`;
+}
 
 function solPrice(n: number): string {
   return `${price(n)} SOL`;
@@ -164,7 +174,8 @@ export function buildChartCard(input: ChartCardInput): Card {
       field('Low', solPrice(summary.low), true),
       field('Close', bold(solPrice(summary.close)), true),
       field('Change', bold(percent(summary.changePct, { signed: true })), true),
-      field('Volume', `${compact(summary.volume)} ${symbol}`, true),
+      // In SOL (and USD with a rate), as the token card gives it: a count of tokens reads as neither.
+      field('Volume', volumeText(summary.volumeSol, input.solUsd ?? null), true),
       field('Candles', `${summary.count} × ${interval}`, true),
       // The change above is over what is drawn: the range, or from where the candles start.
       field('Range', input.since === null || input.since === undefined ? `last ${range}` : spanLabel(range, input.since), true),

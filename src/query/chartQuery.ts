@@ -20,6 +20,7 @@ import { duration } from '../text/format';
 import { completeWith, tokenInfoFrom, tokenSymbol } from '../cards/tradeFacts';
 import { CHART_MAX_BARS, renderCandleChart } from '../charts/candleChart';
 import type { MarketClient } from '../market/client';
+import { knownSolUsdRate } from './usdRate';
 import { MarketError } from '../market/errors';
 import type { Candle } from '../market/schemas';
 
@@ -216,5 +217,7 @@ export async function chartCard(client: MarketClient, query: ChartQuery, now: Da
     received: kept.received + answer.unreadable,
     unreadable: answer.unreadable,
     since: span.since,
+    // The volume in USD too when a rate is known, asking nothing more of the service for it.
+    solUsd: knownSolUsdRate(client),
   });
 }

@@ -397,6 +397,17 @@ export function changeWindow(secs: number): string {
   return duration(Math.max(MINUTE, Math.round(secs / MINUTE) * MINUTE));
 }
 
+/**
+ * A moment as every card writes it, in UTC to the minute: "2024-05-01 12:00 UTC". The chats'
+ * renderers date their cards with it and cards that name a moment in their text use it too, so
+ * one card never reads "2024-05-01T12:00:00Z" beside another's "Nov 23 00:00".
+ */
+export function cardTime(date: Date): string {
+  const ms = date.getTime();
+  if (!Number.isFinite(ms)) return NOT_A_NUMBER;
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 const SURROGATE = /[\ud800-\udfff]/;
 
 /** Shortens a long address to its first and last 4 characters: "So11…1112". */

@@ -44,7 +44,8 @@ describe('buildChartCard', () => {
       Low: '0.0015 SOL',
       Close: '0.003 SOL',
       Change: '+50%',
-      Volume: '5.25K BONK',
+      // The token card's units: SOL (each candle's volume at its close), USD too with a rate.
+      Volume: '15.05 SOL',
       Candles: '3 × 15m',
       Range: 'last 1d',
     });

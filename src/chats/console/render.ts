@@ -26,6 +26,7 @@
 import type { Card, CardColor, CardField, RichText, SpanStyle } from '../../cards/card';
 import { BLANK, ONE_UNIT, charClass, isPrintableAscii } from '../../text/charClass';
 import { cleanText, graphemeCount, safeUrl, stripUnsafeChars, truncateText } from '../../text/sanitize';
+import { cardTime } from '../../text/format';
 
 export interface TextRenderOptions {
   /** Line width in characters; 80 by default, at least 20. */
@@ -564,10 +565,10 @@ function writeFields(writer: Writer, fields: readonly CardField[]): void {
   if (row !== '') writer.lines.push(row);
 }
 
-function isoTime(date: Date | undefined): string | null {
+/** The card's moment as every card writes it (cardTime), as Telegram's footer does too. */
+function footerTime(date: Date | undefined): string | null {
   if (!(date instanceof Date) || Number.isNaN(date.getTime())) return null;
-  const iso = date.toISOString();
-  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
+  return cardTime(date);
 }
 
 /** "Try: /chart ADDR · /holders ADDR" into `words`; each command stays on one line when it fits in one. */
@@ -636,7 +637,7 @@ export function renderCardText(card: Card, options: TextRenderOptions = {}): str
   const thumbnail = safeUrl(card.thumbnailUrl);
   const image = card.image ? cleanText(card.image.filename, MAX_FILENAME, 'image') : null;
   const footerText = cleanText(card.footer, MAX_FOOTER);
-  const time = isoTime(card.timestamp);
+  const time = footerTime(card.timestamp);
   const footer = footerText === '' ? (time ?? '') : time === null ? footerText : `${footerText} · ${time}`;
   words.reset();
   pushActionWords(card, width);

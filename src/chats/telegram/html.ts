@@ -30,6 +30,7 @@
  */
 import type { Card, CardAttachment, CardColor, CardField, RichText } from '../../cards/card';
 import { cleanText, safeUrl, stripUnsafeChars, truncateText } from '../../text/sanitize';
+import { cardTime } from '../../text/format';
 import type { ActionButton } from '../../model/chat';
 
 export const MAX_MESSAGE_LENGTH = 4096;
@@ -201,7 +202,7 @@ function fieldLines(field: CardField): Line[] {
 
 function footerLine(card: Card): Line | null {
   const footer = defuseMentions(cleanText(card.footer, MAX_FOOTER));
-  const time = card.timestamp instanceof Date && !Number.isNaN(card.timestamp.getTime()) ? `${card.timestamp.toISOString().slice(0, 16).replace('T', ' ')} UTC` : '';
+  const time = card.timestamp instanceof Date && !Number.isNaN(card.timestamp.getTime()) ? cardTime(card.timestamp) : '';
   const text = [footer, time].filter((part) => part !== '').join(' · ');
   return text === '' ? null : [{ text, italic: true }];
 }

@@ -80,7 +80,7 @@ describe('renderCardText', () => {
         '',
         'logo: https://bonk.com/logo.png',
         '[image: chart.png]',
-        'Token Market Data · 2024-05-01T12:00:00Z',
+        'Token Market Data · 2024-05-01 12:00 UTC',
         `Try: /chart ${ADDRESS} ·`,
         `  /holders ${ADDRESS}`,
         '',
