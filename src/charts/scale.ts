@@ -95,8 +95,3 @@ export function timeLabel(unixSecs: number, stepSecs: number): string {
   if (stepSecs >= DAY || midnight) return dateLabel(unixSecs);
   return clockLabel(d);
 }
-
-/** "Nov 23 14:30": a UTC moment to the minute, as a chart names where what it draws starts. */
-export function momentLabel(unixSecs: number): string {
-  return `${dateLabel(unixSecs)} ${clockLabel(new Date(unixSecs * 1000))}`;
-}
