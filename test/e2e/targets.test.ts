@@ -71,7 +71,10 @@ describe.each(STORE_KINDS)('targets end to end (%s store)', (_kind, makeHome) =>
     expect(set.card.title).toMatch(/^Target set: .+ price above \$/);
     await h.say(tgB, `/track token ${T} price 10`);
     expect(plainText((await h.say(tgA, '/targets')).card.fields[0]?.value ?? [])).toContain(T);
-    expect((await h.say(tgA, '/following')).card.fields.map((field) => field.name)).toEqual(['target']);
+    // Named by its symbol beside the short address once the watcher has seen the token, by the short address before.
+    const listed = (await h.say(tgA, '/following')).card.fields.map((field) => field.name);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatch(new RegExp(`^target: (.+ · )?${T.slice(0, 4)}…${T.slice(-4)}$`));
     await vi.waitFor(async () => expect(await h.app.store.state.token(T)).not.toBeNull(), WAIT);
 
     sim.controls.price({ tokenAddress: T, changePct: 40 });
