@@ -44,6 +44,8 @@ import { raiseOpenFilesLimit, streamSocketsAllowed, type OpenFilesLimit } from '
 import { startReconcileJob, type ReconcileJob } from './jobs/reconcile';
 import { startUsdRateRefresh } from './jobs/usdRateRefresh';
 import { createDailyDigests, type DailyDigests } from './jobs/dailyDigest';
+import { CallPeaks } from './jobs/callPeaks';
+import { CallBook } from './query/callBook';
 import { QueryService } from './query/service';
 import { knownSolUsdRate, solUsdRate } from './query/usdRate';
 import { startSimulator, type RunningSimulator } from './simulator/server';
@@ -54,7 +56,7 @@ import { createWatcher, type Watcher } from './watch/watcher';
 import type { OpsServer } from './ops/httpServer';
 import { Metrics } from './ops/metrics';
 import { startOps } from './ops/start';
-import { createClusterMember, senderLease, type ClusterMember } from './cluster/member';
+import { CALL_PEAKS_LEASE, createClusterMember, senderLease, type ClusterMember } from './cluster/member';
 import { memberParts } from './cluster/parts';
 import { PostgresStore } from './store/postgres/postgresStore';
 import { PgDiscordGateway } from './store/postgres/pgDiscordGateway';
@@ -303,6 +305,17 @@ export async function startApp(options: AppOptions): Promise<App> {
     };
     const digests = createDailyDigests({ store, market: client, logger, now, onWritten: outboxWritten });
     closers.unshift(() => digests.stop());
+    // Calls' peaks: one process reads them (the one holding the lease, or this one alone), on its timer.
+    const callPeaks = new CallPeaks({
+      calls: store.calls,
+      market: client,
+      now,
+      logger,
+      onWritten: outboxWritten,
+      active: () => (cluster === null ? true : cluster.holds(CALL_PEAKS_LEASE)),
+    });
+    callPeaks.start();
+    closers.unshift(() => callPeaks.stop());
     const commands = await loadCommands();
     const dispatcher = new Dispatcher({
       commands,
@@ -312,6 +325,7 @@ export async function startApp(options: AppOptions): Promise<App> {
         follows,
         status,
         chatSettings: store.chats,
+        calls: new CallBook(store.calls, now),
         digests: {
           changed: async () => {
             cluster?.digestsChanged();

@@ -32,6 +32,8 @@ import { partitionOf } from './partitions';
  */
 const FOLLOWS_POLL_MS = 5 * 60_000;
 export const POLLER_LEASE = 'telegram:poller';
+/** The calls' peak job (src/jobs/callPeaks.ts) runs in one process: a sender's, as it writes alerts. */
+export const CALL_PEAKS_LEASE = 'calls:peaks';
 
 export function senderLease(platform: Platform): string {
   return `sender:${platform}`;
@@ -105,7 +107,7 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
   // Partition changes are applied one after another, in the order they came.
   let applying: Promise<void> = Promise.resolve();
 
-  const wanted = [...(options.roles.has('sender') ? options.senderPlatforms.map(senderLease) : []), ...(options.poller ? [POLLER_LEASE] : [])];
+  const wanted = [...(options.roles.has('sender') ? [...options.senderPlatforms.map(senderLease), CALL_PEAKS_LEASE] : []), ...(options.poller ? [POLLER_LEASE] : [])];
   const coordinator = new Coordinator({
     leases,
     owner,
