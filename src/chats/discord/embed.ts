@@ -71,7 +71,7 @@ const MIN_CUT = 1;
 const VALID_KEY = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** Extensions Discord shows inline in an embed, by content type. */
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
+const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'text/csv': 'csv' };
 
 /** An attachment's name reduced to [A-Za-z0-9._-] with the extension its content type needs. */
 export function attachmentName(filename: string, contentType: string): string {
@@ -208,7 +208,8 @@ export function renderCard(card: Card): RenderedCard {
     const alt = cleanText(image.description, 1024);
     if (alt !== '') file.description = alt;
     files.push(file);
-    embed.image = { url: `attachment://${name}` };
+    // A file that is no picture (a CSV export) is sent as an attachment beside the embed, not shown in it.
+    if (image.contentType.startsWith('image/')) embed.image = { url: `attachment://${name}` };
   }
 
   return { embeds: [embed], files };

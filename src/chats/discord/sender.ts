@@ -103,7 +103,9 @@ export class DiscordAlertSender implements AlertSender {
     const startedAt = this.now();
     // The embed is rendered once per alert however many channels get it; buttons belong to each channel.
     const message = messageBody({ ...this.render(card), components: buttonRows(buttons) });
-    const body = key === undefined ? message.body : { ...message.body, nonce: nonceOf(key), enforce_nonce: true };
+    const keyed = key === undefined ? message.body : { ...message.body, nonce: nonceOf(key), enforce_nonce: true };
+    // A call's milestone answers the post that made it; a post deleted since only loses the reply.
+    const body = card.replyTo === undefined ? keyed : { ...keyed, message_reference: { message_id: card.replyTo, fail_if_not_exists: false } };
     const files = message.files;
     await this.pacer.take(channel);
     // A send that waited for its slot may find the channel gone meanwhile.

@@ -14,7 +14,8 @@ const MessageCreate = z.object({
     // Absent in a direct message.
     guild_id: z.string(),
     content: z.string(),
-    author: z.object({ id: z.string(), bot: z.boolean().optional() }),
+    author: z.object({ id: z.string(), bot: z.boolean().optional(), username: z.string().optional(), global_name: z.string().nullable().optional() }),
+    member: z.object({ nick: z.string().nullable().optional() }).optional(),
   }),
 });
 
@@ -23,6 +24,8 @@ export interface ServerMessage {
   channelId: string;
   guildId: string;
   authorId: string;
+  /** The author's name as the server shows it (nickname, display name, user name): untrusted text; null when none came. */
+  authorName: string | null;
   /** Posted by a bot (this one included) or a webhook. */
   byBot: boolean;
   content: string;
@@ -35,5 +38,5 @@ export function serverMessageOf(packet: unknown): ServerMessage | null {
   const parsed = MessageCreate.safeParse(packet);
   if (!parsed.success) return null;
   const message = parsed.data.d;
-  return { id: message.id, channelId: message.channel_id, guildId: message.guild_id, authorId: message.author.id, byBot: message.author.bot === true, content: message.content };
+  return { id: message.id, channelId: message.channel_id, guildId: message.guild_id, authorId: message.author.id, authorName: message.member?.nick ?? message.author.global_name ?? message.author.username ?? null, byBot: message.author.bot === true, content: message.content };
 }

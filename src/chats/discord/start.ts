@@ -217,7 +217,7 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
       const text = found.address;
       // In the channel's queue with its commands; a paste past its cap is not answered, as a paste is no question.
       const offer = queue.offer(chatKey(chat), async () => {
-        const reply = await dispatcher.run('token', { kind: 'text', text }, { chat, userId: message.authorId, isManager: async () => false });
+        const reply = await dispatcher.run('token', { kind: 'text', text }, { chat, userId: message.authorId, userName: message.authorName, messageId: message.id, isManager: async () => false });
         // A pasted address that is not a token stays unanswered: the paste was not a question.
         if (reply.errorId !== null || reply.ephemeral) return;
         const { body, files } = messageBody(renderCardMessage(reply.card, reply.buttons));

@@ -25,6 +25,8 @@ function sendOne(api: Api, target: SendTarget, message: TelegramMessage, reply: 
   };
   if (message.kind === 'photo') {
     const caption = plain ? { caption: htmlToPlainText(message.caption) } : { caption: message.caption, parse_mode: 'HTML' as const };
+    // A file that is no picture (a CSV export) goes as a document.
+    if (!message.image.contentType.startsWith('image/')) return api.sendDocument(target.chatId, new InputFile(message.image.data, message.image.filename), { ...common, ...caption });
     return api.sendPhoto(target.chatId, new InputFile(message.image.data, message.image.filename), { ...common, ...caption });
   }
   return api.sendMessage(target.chatId, plain ? htmlToPlainText(message.html) : message.html, {

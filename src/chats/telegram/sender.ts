@@ -58,7 +58,9 @@ export class TelegramAlertSender implements AlertSender {
     }
     const messages = renderCardMessages(card, buttons);
     try {
-      await sendRendered(this.options.api, targetOf(chat), messages);
+      // A call's milestone answers the post that made it (Telegram sends it plainly when the post is gone).
+      const replyTo = card.replyTo === undefined ? null : Number(card.replyTo);
+      await sendRendered(this.options.api, { ...targetOf(chat), replyTo: replyTo !== null && Number.isSafeInteger(replyTo) ? replyTo : null }, messages);
       return { status: 'sent' };
     } catch (error) {
       return this.outcomeOf(chat, error, messages);

@@ -198,6 +198,14 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     now: () => now().getTime(),
   });
 
+  /** The author as the chat shows them (untrusted text): an anonymous administrator is the group's title. */
+  const displayNameOf = (message: Message): string | null => {
+    if (message.sender_chat !== undefined && 'title' in message.sender_chat) return message.sender_chat.title ?? null;
+    const from = message.from;
+    if (from === undefined) return null;
+    return [from.first_name, from.last_name].filter((part) => part !== undefined && part !== '').join(' ') || (from.username ?? null);
+  };
+
   const callerOf = (message: Message, userId: number): CommandCaller => ({
     chat: chatRefOf(message),
     userId: String(userId),
@@ -338,7 +346,8 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     const from = message.from;
     if (from === undefined || (from.is_bot && !isAnonymousAdmin(message))) return;
     const text = message.text ?? message.caption ?? '';
-    const caller = callerOf(message, from.id);
+    // A post names its author and itself: a token's first post may be recorded as that person's call.
+    const caller: CommandCaller = { ...callerOf(message, from.id), userName: displayNameOf(message), messageId: String(message.message_id) };
     const target: SendTarget = { chatId: message.chat.id, threadId: caller.chat.threadId === null ? null : Number(caller.chat.threadId), replyTo: message.message_id };
     if (text.startsWith('/')) {
       const command = commandOf(message, text);

@@ -190,6 +190,7 @@ describe('serverMessageOf', () => {
       channelId: '2',
       guildId: '3',
       authorId: '42',
+      authorName: 'someone',
       byBot: false,
       content: 'gm',
     });
