@@ -25,6 +25,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   lookup: async () => (await import('./lookup')).benchLookup,
   hostile: async () => (await import('./hostile')).benchHostile,
   cluster: async () => (await import('./cluster')).benchCluster,
+  calls: async () => (await import('./calls')).benchCalls,
 };
 
 function mb(bytes: number): string {
