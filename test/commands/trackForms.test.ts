@@ -26,6 +26,7 @@ const WALLET_NONE: Wanted = { label: undefined, minusd: undefined, side: undefin
  */
 const FORMS: Record<string, { line: string; wanted: Wanted }> = {
   '/track token ADDR': { line: '/track token ADDR', wanted: TOKEN_NONE },
+  '/track token ADDR all': { line: '/track token ADDR all', wanted: { events: 'all', threshold: undefined, direction: undefined } },
   '/track token ADDR risk,price 25': { line: '/track token ADDR risk,price 25', wanted: { events: 'risk,price', threshold: 25 } },
   '/track token ADDR price 25': { line: '/track token ADDR price 25', wanted: { events: 'price', threshold: 25 } },
   '/track token ADDR 25': { line: '/track token ADDR 25', wanted: { events: undefined, threshold: 25 } },

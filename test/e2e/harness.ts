@@ -50,9 +50,10 @@ export async function startHarness(
     TMDS_WS_URL: sim.wsUrl,
     TMDS_API_KEY: KEY,
     ...(typeof database === 'string' ? { DATABASE_PATH: database } : database),
-    // Reconciliation at start and after reconnects only: a test decides when the market changes.
+    // Reconciliation at start and after reconnects only: a test decides when the market changes,
+    // and reads it fresh after (a wallet's trades too: a /track wallet reads them first).
     RECONCILE_CRON: '0 0 1 1 *',
-    TMDS_CACHE_TTL: 'token-data=0',
+    TMDS_CACHE_TTL: 'token-data=0,wallet-tracker=0',
   });
   // HTTP_PORT takes 1–65535; port 0 (any free one) is for tests, which read the address back.
   const config = options.http === true ? { ...settings, http: { host: '127.0.0.1', port: 0 } } : settings;

@@ -4,7 +4,7 @@
  */
 import { MarketClient, type MarketClientOptions } from '../../src/market/client';
 import { silentLogger } from '../../src/log';
-import { QueryService } from '../../src/query/service';
+import { QueryService, type QueryShares } from '../../src/query/service';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/simulator/server';
 import type { Listing } from '../../src/simulator/market';
 
@@ -21,11 +21,11 @@ export interface TestMarket {
 }
 
 export async function startTestMarket(
-  options: { simulator?: Partial<SimulatorOptions>; client?: Partial<MarketClientOptions>; now?: () => Date } = {},
+  options: { simulator?: Partial<SimulatorOptions>; client?: Partial<MarketClientOptions>; now?: () => Date; shares?: QueryShares } = {},
 ): Promise<TestMarket> {
   const sim = await startSimulator({ apiKey: TEST_API_KEY, port: 0, seed: 42, ...options.simulator });
   const client = new MarketClient({ baseUrl: sim.baseUrl, apiKey: TEST_API_KEY, logger: silentLogger, ...options.client });
-  const query = new QueryService(client, options.now);
+  const query = new QueryService(client, options.now, options.shares);
   return {
     sim,
     client,

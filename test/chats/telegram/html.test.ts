@@ -218,7 +218,8 @@ describe('every card the bot builds, through the renderer and the keyboard', () 
   let loaded: ReadonlySet<string>;
   let context: CommandContext;
   beforeAll(async () => {
-    market = await startTestMarket();
+    // Every token's /technicals from one chat: more than a chat's share of a minute, which is not what this test is about.
+    market = await startTestMarket({ shares: { technicalsPerChatPerMinute: 1_000 } });
     commands = await loadCommands();
     loaded = new Set(commands.map((c) => c.name));
     context = commandContext({ commands, query: market.query });
