@@ -18,3 +18,13 @@ export function windowStart(window: CallWindow, now: Date): Date | null {
 export function windowText(window: CallWindow): string {
   return window === 'all' ? 'all time' : window === '24h' ? 'last 24 hours' : `last ${window.slice(0, -1)} days`;
 }
+
+/** Candle sizes asked for a call's candles: the smallest that keeps a window within MAX_CANDLES. */
+const INTERVALS = [60, 300, 900, 3_600, 14_400, 86_400] as const;
+const MAX_CANDLES = 1_000;
+
+/** The candle size for a window of `secs`: one minute for young calls, larger ones for long gaps. */
+export function intervalFor(secs: number): number {
+  for (const interval of INTERVALS) if (secs / interval <= MAX_CANDLES) return interval;
+  return INTERVALS[INTERVALS.length - 1] ?? 86_400;
+}

@@ -20,6 +20,9 @@ import type { Candle } from '../market/schemas';
 import type { CallMilestone, CallMilestoneEvent } from '../alerts/kinds/callMilestone';
 import type { Call, CallRepository, PeakUpdate } from '../store/calls';
 import { chatKey } from '../model/chat';
+import { intervalFor } from '../cards/callWindow';
+
+export { intervalFor };
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -37,9 +40,6 @@ export const DEFAULT_MILESTONES: readonly number[] = [2, 5, 10, 25, 50, 100];
 export const DEFAULT_PEAK_REQUESTS_PER_MINUTE = 30;
 /** How often the job wakes. */
 export const PEAK_TICK_MS = 20_000;
-/** Candle sizes the job asks for: the smallest that keeps a window within MAX_CANDLES. */
-const INTERVALS = [60, 300, 900, 3_600, 14_400, 86_400] as const;
-const MAX_CANDLES = 1_000;
 
 /** When a call made at `calledAt` is read next after a read at `now`; null: never again. */
 export function nextCheck(calledAt: Date, now: Date): Date | null {
@@ -48,11 +48,6 @@ export function nextCheck(calledAt: Date, now: Date): Date | null {
   return null;
 }
 
-/** The candle size for a window of `secs`: one minute for young calls, larger ones for long gaps. */
-export function intervalFor(secs: number): number {
-  for (const interval of INTERVALS) if (secs / interval <= MAX_CANDLES) return interval;
-  return INTERVALS[INTERVALS.length - 1] ?? 86_400;
-}
 
 /** The highest milestone at or below `multiple`, if above `told`; null when none is new. */
 export function newMilestone(multiple: number, told: number, milestones: readonly number[]): number | null {

@@ -12,6 +12,8 @@ import { MarketClient } from '../../src/market/client';
 import type { ChatRef } from '../../src/model/chat';
 import { CallBook } from '../../src/query/callBook';
 import { tokenAnswer } from '../../src/query/tokenQuery';
+import { callPnlCard } from '../../src/query/callPnl';
+import { plainText } from '../../src/cards/card';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/server';
 import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
 
@@ -111,5 +113,13 @@ describe.each(STORE_KINDS)('the peak job (%s)', (_kind, makeHome) => {
     expect((await job().runOnce()).milestones).toBe(0);
     expect(await store.outbox.due('telegram', new Date(clockMs), 10)).toHaveLength(1);
     expect((await store.calls.get(group, token))?.peakSol).toBe(highest);
+
+    // /pnl: the same peak on the card, with a picture of the price since the call.
+    const stored = await store.calls.get(group, token);
+    if (stored === null) throw new Error('the call is gone');
+    const pnl = await callPnlCard(client, stored, new Date(clockMs));
+    expect(pnl.fields.map((f) => f.name)).toEqual(['Entry', 'Peak', 'Now']);
+    expect(plainText(pnl.fields[1]?.value ?? [])).toMatch(/^×3\.\d · /);
+    expect([...(pnl.image?.data.slice(0, 4) ?? [])]).toEqual([0x89, 0x50, 0x4e, 0x47]);
   });
 });
