@@ -312,6 +312,8 @@ export async function startApp(options: AppOptions): Promise<App> {
       now,
       logger,
       onWritten: outboxWritten,
+      milestones: config.calls.milestones,
+      requestsPerMinute: config.calls.peakRequestsPerMinute,
       active: () => (cluster === null ? true : cluster.holds(CALL_PEAKS_LEASE)),
     });
     callPeaks.start();

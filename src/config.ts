@@ -78,7 +78,8 @@ export interface Config {
    */
   roles: { set: ReadonlySet<Role>; clustered: boolean };
   /** What one chat may take of the budgets every chat shares (README, "Fair shares"). */
-  shares: ShareSettings;
+  shares: ShareSettings;  /** Calls (docs/calls.md): the milestones told (CALL_MILESTONES) and the peak job's chart-history requests a minute (CALL_PEAK_REQUESTS_PER_MINUTE). */
+  calls: { milestones: number[]; peakRequestsPerMinute: number };
 }
 
 export interface ShareSettings {
@@ -395,6 +396,18 @@ const EnvSchema = z.object({
   TECHNICALS_PER_CHAT_PER_MINUTE: wholeNumber('TECHNICALS_PER_CHAT_PER_MINUTE', 1, 100_000, 20),
   ACTION_KEYS_PER_PERSON: wholeNumber('ACTION_KEYS_PER_PERSON', 10, 1_000_000, 1_000),
   ACTION_KEYS_PER_CHAT: wholeNumber('ACTION_KEYS_PER_CHAT', 10, 10_000_000, 5_000),
+  CALL_MILESTONES: z
+    .string()
+    .optional()
+    .transform((value): number[] => {
+      const text = (value ?? '').trim();
+      if (text === '') return [2, 5, 10, 25, 50, 100];
+      const multiples = text.split(',').map((part) => Number(part.trim()));
+      const ascending = multiples.every((multiple, index) => Number.isFinite(multiple) && multiple > 1 && multiple <= 1_000_000 && (index === 0 || multiple > (multiples[index - 1] ?? 0)));
+      if (!ascending || multiples.length > 20) throw new ConfigError('CALL_MILESTONES', 'must be up to 20 multiples above 1, ascending and comma-separated (e.g. 2,5,10,25,50,100)');
+      return multiples;
+    }),
+  CALL_PEAK_REQUESTS_PER_MINUTE: wholeNumber('CALL_PEAK_REQUESTS_PER_MINUTE', 3, 10_000, 30),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -463,6 +476,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       actionKeysPerPerson: parsed.ACTION_KEYS_PER_PERSON,
       actionKeysPerChat: parsed.ACTION_KEYS_PER_CHAT,
     },
+    calls: { milestones: parsed.CALL_MILESTONES, peakRequestsPerMinute: parsed.CALL_PEAK_REQUESTS_PER_MINUTE },
   };
 }
 
