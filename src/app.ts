@@ -82,6 +82,8 @@ export interface App {
   reconcile: ReconcileJob;
   /** The daily watchlists' schedules. */
   digests: DailyDigests;
+  /** The calls' peak job (on its timer; tests run it at once). */
+  callPeaks: CallPeaks;
   chats: RunningChat[];
   /** The built-in simulator, when no service is configured. */
   simulator: RunningSimulator | null;
@@ -429,7 +431,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     };
     // Never resolves when no chat ends by itself (Discord, Telegram): those run until a signal.
     const ended = Promise.race(chats.flatMap((chat) => (chat.ended === null ? [] : [chat.ended])));
-    return { store, market: client, streams, watcher, dispatcher, delivery, reconcile, digests, chats, simulator, baseUrl: market.baseUrl, ops, cluster, ended, stop };
+    return { store, market: client, streams, watcher, dispatcher, delivery, reconcile, digests, callPeaks, chats, simulator, baseUrl: market.baseUrl, ops, cluster, ended, stop };
   } catch (error) {
     await closeAll(closers).catch(() => undefined);
     throw error;
