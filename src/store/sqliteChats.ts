@@ -60,6 +60,11 @@ export class SqliteChats implements ChatRepository {
       'UPDATE OR IGNORE outbox SET chat_id = @to WHERE platform = @platform AND chat_id = @from',
       'DELETE FROM outbox WHERE platform = @platform AND chat_id = @from',
       'UPDATE action_keys SET chat_id = @to WHERE platform = @platform AND chat_id = @from',
+      // Calls move with the group: its records and its setting (the new id's first call of a token wins).
+      'UPDATE OR IGNORE calls SET chat_id = @to WHERE platform = @platform AND chat_id = @from',
+      'DELETE FROM calls WHERE platform = @platform AND chat_id = @from',
+      'UPDATE OR IGNORE call_chats SET chat_id = @to WHERE platform = @platform AND chat_id = @from',
+      'DELETE FROM call_chats WHERE platform = @platform AND chat_id = @from',
     ].map((sql) => db.prepare<[{ platform: string; from: string; to: string }]>(sql));
     this.migrateTx = db.transaction((params: { platform: string; from: string; to: string }) => {
       for (const move of moves) move.run(params);

@@ -104,6 +104,19 @@ describe.each(STORE_KINDS)('calls (%s)', (_kind, makeHome) => {
     expect((await store.outbox.due('telegram', T0, 10)).map((row) => row.event.key)).toEqual([`call:${call.id}:x2`]);
   });
 
+  it('moves with a Telegram group that became a supergroup, calls and setting alike', async () => {
+    await store.calls.setEnabled(chat('-100'), true, T0);
+    await store.calls.record(newCall(chat('-100'), 'TokenA', 'alice'));
+    await store.calls.record(newCall(chat('-100'), 'TokenB', 'alice'));
+    // The supergroup already has its own first call of TokenB: it stays the call.
+    await store.calls.record(newCall(chat('-1009'), 'TokenB', 'bob'));
+    await store.chats.migrate('telegram', '-100', '-1009');
+    expect(await store.calls.enabled(chat('-1009'))).toBe(true);
+    expect(await store.calls.enabled(chat('-100'))).toBe(false);
+    expect((await store.calls.list(chat('-1009'), null)).map((call) => `${call.address}:${call.userId}`).sort()).toEqual(['TokenA:alice', 'TokenB:bob']);
+    expect(await store.calls.list(chat('-100'), null)).toEqual([]);
+  });
+
   it('forgets one person’s calls in one chat, and a clear removes the chat’s', async () => {
     const group = chat('-100');
     const other = chat('-200');

@@ -27,6 +27,11 @@ const MOVES = [
      AND EXISTS (SELECT 1 FROM outbox n WHERE n.platform = $1 AND n.chat_id = $3 AND n.thread_id = o.thread_id AND n.event_id = o.event_id)`,
   'UPDATE outbox SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
   'UPDATE action_keys SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
+  // Calls move with the group: its records and its setting (the new id's first call of a token wins).
+  'DELETE FROM calls c WHERE platform = $1 AND chat_id = $2 AND EXISTS (SELECT 1 FROM calls n WHERE n.platform = $1 AND n.chat_id = $3 AND n.address = c.address)',
+  'UPDATE calls SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
+  'DELETE FROM call_chats WHERE platform = $1 AND chat_id = $2 AND EXISTS (SELECT 1 FROM call_chats n WHERE n.platform = $1 AND n.chat_id = $3)',
+  'UPDATE call_chats SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
 ];
 
 export class PgChats implements ChatRepository {
