@@ -16,6 +16,9 @@ import { dailyDigestKind } from './kinds/dailyDigest';
 import { callMilestoneKind } from './kinds/callMilestone';
 import { walletTradeKind } from './kinds/walletTrade';
 import { whaleKind } from './kinds/whale';
+import { graduationKind } from './kinds/graduation';
+import { developerSoldKind } from './kinds/developerSold';
+import { insidersSellingKind } from './kinds/insidersSelling';
 
 const kinds = new Map<string, AlertKindDescriptor>();
 /** The kinds by what their detector reads, kept as the list changes: the watcher asks per frame. */
@@ -37,7 +40,7 @@ export function registerAlertKind(kind: AlertKindDescriptor): () => void {
   };
 }
 
-for (const kind of [riskStatusKind, riskFlagKind, liquidityKind, priceKind, walletTradeKind, whaleKind, targetKind, dailyDigestKind, callMilestoneKind]) registerAlertKind(kind);
+for (const kind of [riskStatusKind, riskFlagKind, liquidityKind, priceKind, walletTradeKind, whaleKind, graduationKind, developerSoldKind, insidersSellingKind, targetKind, dailyDigestKind, callMilestoneKind]) registerAlertKind(kind);
 
 export function alertKinds(): readonly AlertKindDescriptor[] {
   return [...kinds.values()];

@@ -10,6 +10,9 @@
 import { poolSides } from '../market/poolSides';
 import type { Holder, LiquidityPool, Token, Trade } from '../market/schemas';
 import type { PoolSnapshot, TokenSnapshot, WalletSnapshot } from '../model/snapshot';
+import { developerSoldLine } from './developerSold';
+import type { HolderRecord } from './holderRecord';
+import { insidersAfter } from './insiders';
 
 /** A pool's quote reserves down this many percent from their peak is liquidity pulled (detectors/liquidity.ts). */
 export const LIQUIDITY_DROP_PCT = 30;
@@ -86,9 +89,11 @@ function readPools(token: Token, previous: TokenSnapshot | null, from: TokenSour
     }
     // An unchanged pool keeps the previous snapshot's object: the state of thousands of tokens
     // changes at every push, and what is kept, not what is thrown away, is what the collector copies.
-    const unchanged = prior !== undefined && prior.quoteReserves === quoteText && prior.peakQuoteReserves === peak;
+    // An empty protocol is not shown; a pool keeps the one it was last shown with.
+    const protocol = pool.protocol === '' ? (prior?.protocol ?? null) : pool.protocol;
+    const unchanged = prior !== undefined && prior.quoteReserves === quoteText && prior.peakQuoteReserves === peak && (prior.protocol ?? null) === protocol;
     if (pools === null && !(unchanged && before[index] === prior)) pools = before.slice(0, index);
-    if (pools !== null) pools.push(unchanged ? prior : { poolAddress: pool.poolAddress, quoteReserves: quoteText, peakQuoteReserves: peak });
+    if (pools !== null) pools.push(unchanged ? prior : { poolAddress: pool.poolAddress, quoteReserves: quoteText, peakQuoteReserves: peak, protocol });
     const poolPriceSol = sides === null ? null : sides.priceSol;
     if (poolPriceSol !== null && (quote ?? 0n) > deepest) {
       deepest = quote ?? 0n;
@@ -169,6 +174,10 @@ export function snapshotOfToken(token: Token, previous: TokenSnapshot | null, no
     syncedAt: syncedAtOf(token) ?? previous?.syncedAt ?? null,
     poolsShownAt: shown ? now : (previous?.poolsShownAt ?? previous?.seenAt ?? null),
     ...(shown ? {} : { poolsLeftOut: true }),
+    deployer: kept(token.deployerAddress ?? previous?.deployer ?? null, previous?.deployer ?? undefined),
+    createdAt: token.creationBlockTimestamp ?? previous?.createdAt ?? null,
+    ...(previous?.devSoldLine === undefined ? {} : { devSoldLine: previous.devSoldLine }),
+    ...(previous?.insiders === undefined ? {} : { insiders: previous.insiders }),
   };
 }
 
@@ -227,12 +236,18 @@ export function shareOfSupply(balance: bigint, totalSupply: string | null | unde
  * The snapshot after a holder record was read: the whale list updated with this holder. When the
  * holders count as read (holdersSeenAt) is the watcher's to say: only once a first list is whole.
  */
-export function snapshotWithHolder(previous: TokenSnapshot, holder: Pick<Holder, 'address' | 'currentlyHoldingAmount'>, now: number): TokenSnapshot {
+export function snapshotWithHolder(previous: TokenSnapshot, holder: HolderRecord, now: number): TokenSnapshot {
   const share = shareOfSupply(holder.currentlyHoldingAmount, previous.totalSupply);
   const whales = { ...previous.whales };
   if (share !== null && share >= WHALE_SHARE_PCT) whales[holder.address] = holder.currentlyHoldingAmount.toString();
   else delete whales[holder.address];
-  return { ...previous, whales, seenAt: now };
+  const next: TokenSnapshot = { ...previous, whales, seenAt: now };
+  const line = developerSoldLine(previous, holder);
+  // The deployer's first record sets the line reached (0 included): the baseline later sales are compared with.
+  if (line !== null && (previous.devSoldLine === undefined || line > previous.devSoldLine)) next.devSoldLine = line;
+  const insiders = insidersAfter(previous, holder, now);
+  if (insiders !== null) next.insiders = insiders.state;
+  return next;
 }
 
 /** The wallet snapshot after `trades` (any order) were seen at `now`; the newest trade moves forward only. */

@@ -15,6 +15,21 @@ export interface PoolSnapshot {
    * Absent in snapshots written before it existed: the current reserves stand in.
    */
   peakQuoteReserves?: string | null;
+  /** The pool's exchange protocol as the service names it (untrusted text); null or absent when not shown. */
+  protocol?: string | null;
+}
+
+/**
+ * The holdings of the wallets the service tags as snipers, bots or insiders, as holders-live
+ * showed them: what the insiders-selling kind compares (src/alerts/insiders.ts).
+ */
+export interface InsiderState {
+  /** Each tagged wallet's holding, smallest units (decimal string). */
+  holdings: Record<string, string>;
+  /** Their total at most once a minute within the window, [epoch ms, decimal string] oldest first. */
+  totals: Array<[number, string]>;
+  /** Epoch ms each tagged wallet's holding last went down. */
+  soldAt: Record<string, number>;
 }
 
 export interface TokenSnapshot {
@@ -58,6 +73,14 @@ export interface TokenSnapshot {
    * reconciliation's answer that this frame overtook still brings the pools. Absent: false.
    */
   poolsLeftOut?: boolean;
+  /** The deployer's address (token data's `deployerAddress`); null or absent when not shown. */
+  deployer?: string | null;
+  /** Epoch seconds of the token's creation block; null or absent when not shown. */
+  createdAt?: number | null;
+  /** The highest developer-sold line (25, 50 or 100 percent) the deployer's sales have reached; 0 or absent: none. */
+  devSoldLine?: number;
+  /** Tagged holders' holdings (insiders-selling); absent until one is seen. */
+  insiders?: InsiderState;
 }
 
 export interface WalletSnapshot {

@@ -15,7 +15,7 @@ import { isAddress } from './params';
 import type { RiskStatus, WireHolder, WireRiskAnalysis, WireToken, WireTrade } from './wireTypes';
 import { LAMPORTS_PER_SOL, plainDecimal } from './units';
 
-export const CONTROL_NAMES = ['risk', 'liquidity', 'price', 'trade', 'holder', 'drop', 'faults'] as const;
+export const CONTROL_NAMES = ['risk', 'liquidity', 'price', 'trade', 'holder', 'graduate', 'developer', 'insiders', 'drop', 'faults'] as const;
 export type ControlName = (typeof CONTROL_NAMES)[number];
 
 /** Largest control request body; the largest real one (a fault configuration) is far smaller. */
@@ -89,6 +89,27 @@ export const HolderBodySchema = z.strictObject({
   supplyPct: z.number().min(0).max(100),
 });
 
+/** A pool on another protocol opens: the token graduates from its launch protocol. */
+export const GraduateBodySchema = z.strictObject({
+  tokenAddress: Address,
+  /** Default: a protocol none of the token's pools is on. */
+  protocol: z.string().min(1).max(40).optional(),
+  liquiditySol: z.number().positive().max(1_000_000).optional(),
+});
+
+/** The deployer sells a share of what it holds now. */
+export const DeveloperBodySchema = z.strictObject({
+  tokenAddress: Address,
+  sellPct: z.number().gt(0).max(100),
+});
+
+/** The token's tagged holders (snipers, bots, insiders; at most `wallets`, largest first) each sell a share of what they hold. */
+export const InsidersBodySchema = z.strictObject({
+  tokenAddress: Address,
+  sellPct: z.number().gt(0).max(100),
+  wallets: z.number().int().positive().max(1_000).optional(),
+});
+
 export const DropBodySchema = z.strictObject({});
 
 export type RiskControl = z.input<typeof RiskBodySchema>;
@@ -96,6 +117,9 @@ export type LiquidityControl = z.input<typeof LiquidityBodySchema>;
 export type PriceControl = z.input<typeof PriceBodySchema>;
 export type TradeControl = z.input<typeof TradeBodySchema>;
 export type HolderControl = z.input<typeof HolderBodySchema>;
+export type GraduateControl = z.input<typeof GraduateBodySchema>;
+export type DeveloperControl = z.input<typeof DeveloperBodySchema>;
+export type InsidersControl = z.input<typeof InsidersBodySchema>;
 
 /** The token's state after a control, small enough to read in a terminal. */
 export interface TokenSummary {
@@ -124,6 +148,9 @@ export interface Controls {
   price(input: PriceControl): { trade: WireTrade; token: TokenSummary };
   trade(input: TradeControl): { trade: WireTrade; token: TokenSummary };
   holder(input: HolderControl): { holder: WireHolder; token: TokenSummary };
+  graduate(input: GraduateControl): { token: TokenSummary };
+  developer(input: DeveloperControl): { trade: WireTrade; token: TokenSummary };
+  insiders(input: InsidersControl): { trades: WireTrade[]; token: TokenSummary };
   drop(input?: Record<string, never>): { dropped: number };
   faults(input: FaultConfig): { faults: FaultConfig };
 }
@@ -243,6 +270,27 @@ export function createControls(targets: ControlTargets): Controls {
       requireToken(body.tokenAddress);
       const holder = fromMarket(() => market.setHolderShare(body.tokenAddress, body.wallet, body.supplyPct));
       return { holder, token: tokenOf(body.tokenAddress) };
+    },
+
+    graduate(input) {
+      const body = parse(GraduateBodySchema, input);
+      requireToken(body.tokenAddress);
+      fromMarket(() => market.graduate(body.tokenAddress, body.protocol, body.liquiditySol));
+      return { token: tokenOf(body.tokenAddress) };
+    },
+
+    developer(input) {
+      const body = parse(DeveloperBodySchema, input);
+      requireToken(body.tokenAddress);
+      const trade = fromMarket(() => market.developerSells(body.tokenAddress, body.sellPct));
+      return { trade, token: tokenOf(body.tokenAddress) };
+    },
+
+    insiders(input) {
+      const body = parse(InsidersBodySchema, input);
+      requireToken(body.tokenAddress);
+      const trades = fromMarket(() => market.insidersSell(body.tokenAddress, body.sellPct, body.wallets));
+      return { trades, token: tokenOf(body.tokenAddress) };
     },
 
     drop(input = {}) {

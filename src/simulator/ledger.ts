@@ -285,6 +285,22 @@ export class TokenBook {
     return entry;
   }
 
+  /**
+   * Opens a pool on `protocol` now with `lamports` of SOL at the current price, its tokens from the
+   * unallocated supply: what a launchpad's graduation looks like from outside (a pool on another
+   * exchange appears). Returns its index, or null when no price or supply is left to fill it.
+   */
+  openPool(address: string, protocol: string, createdAt: number, lamports: number): number | null {
+    const price = this.spotPriceSol();
+    if (!(price > 0) || !(lamports > 0)) return null;
+    const base = Math.min(this.unallocated, Math.floor((lamports / LAMPORTS_PER_SOL / price) * TOKEN_UNIT));
+    if (base <= 0) return null;
+    this.unallocated -= base;
+    this.pools.push({ address, protocol, createdAt, base, quote: Math.floor(lamports) });
+    this.version++;
+    return this.pools.length - 1;
+  }
+
   /** Scales one pool's reserves at an unchanged price; 0 pulls the liquidity, leaving dust. Tokens come from or go to the unallocated supply. */
   scaleLiquidity(poolIndex: number, factor: number): boolean {
     const pool = this.pools[poolIndex];

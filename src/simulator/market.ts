@@ -20,7 +20,7 @@ import type {
 import { aggregateCandles } from './candles';
 import { generateHistory } from './history';
 import { POOL_FEE, TokenBook, applyToPosition, emptyPosition } from './ledger';
-import { buildMarketProfile, type MarketProfile } from './profiles';
+import { PROTOCOLS, buildMarketProfile, type MarketProfile } from './profiles';
 import { Prng, hashString, mixSeed } from './random';
 import { riskStatusOf } from './risk';
 import { computeTechnicals } from './technicals';
@@ -464,6 +464,50 @@ export class Market {
     const holder = this.holder(tokenAddress, wallet);
     if (!holder) throw new MarketError('invalid-input', 'the wallet never held this token');
     return holder;
+  }
+
+  /**
+   * The token graduates from its launch protocol: a pool on `protocol` (default: the first of the
+   * simulator's protocols none of its pools is on) opens now with `liquiditySol` of SOL at the
+   * current price. The launch pools stay, as a launchpad's bonding curve stays listed.
+   */
+  graduate(tokenAddress: string, protocol?: string, liquiditySol = 85): WireToken {
+    const book = this.requireBook(tokenAddress);
+    const used = new Set(book.pools.map((pool) => pool.protocol));
+    const chosen = protocol ?? PROTOCOLS.find((name) => !used.has(name));
+    if (chosen === undefined || used.has(chosen)) throw new MarketError('invalid-input', 'the token already has a pool on that protocol');
+    const before = this.snapshot(book);
+    const opened = book.openPool(this.liveRng.address(), chosen, Math.max(this.now(), book.lastTime()), liquiditySol * LAMPORTS_PER_SOL);
+    if (opened === null) throw new MarketError('not-fillable', 'the token has no price or no supply left for a pool');
+    this.announceToken(book, before, ['liquidity', 'price']);
+    return tokenView(book, this.now());
+  }
+
+  /** The token's deployer sells `sellPct` percent of what it holds now, through the best pool. */
+  developerSells(tokenAddress: string, sellPct: number): WireTrade {
+    const book = this.requireBook(tokenAddress);
+    if (!(Number.isFinite(sellPct) && sellPct > 0 && sellPct <= 100)) throw new MarketError('invalid-input', 'sellPct must be above 0 and at most 100');
+    const holding = book.holdingOf(book.profile.deployer);
+    if (holding <= 0) throw new MarketError('nothing-to-sell', 'the deployer holds none of this token');
+    return this.trade(book, book.profile.deployer, 'sell', Math.max(1, Math.floor((holding * sellPct) / 100)));
+  }
+
+  /** The wallets the service would tag as snipers, bots or insiders that hold some of the token now, largest first. */
+  taggedHolders(tokenAddress: string): string[] {
+    const book = this.requireBook(tokenAddress);
+    return [...book.makers.values()]
+      .filter((maker) => maker.position.holding > 0 && maker.wallet !== book.profile.deployer && (maker.sniper || maker.insider || maker.bot))
+      .sort((a, b) => b.position.holding - a.position.holding)
+      .map((maker) => maker.wallet);
+  }
+
+  /** Each of the token's tagged holders (at most `wallets` of them, largest first) sells `sellPct` percent of what it holds. */
+  insidersSell(tokenAddress: string, sellPct: number, wallets = Infinity): WireTrade[] {
+    if (!(Number.isFinite(sellPct) && sellPct > 0 && sellPct <= 100)) throw new MarketError('invalid-input', 'sellPct must be above 0 and at most 100');
+    const book = this.requireBook(tokenAddress);
+    const sellers = this.taggedHolders(tokenAddress).slice(0, wallets);
+    if (sellers.length === 0) throw new MarketError('nothing-to-sell', 'no tagged wallet holds this token');
+    return sellers.map((wallet) => this.trade(book, wallet, 'sell', Math.max(1, Math.floor((book.holdingOf(wallet) * sellPct) / 100))));
   }
 
   // ----- internals -----

@@ -22,6 +22,9 @@ export interface WrittenToken {
   windowStart: number | null;
   pools: readonly PoolSnapshot[];
   whales: Readonly<Record<string, string>>;
+  devSoldLine: number | null;
+  /** A new object whenever a tagged holder's holding changes (src/alerts/insiders.ts). */
+  insiders: TokenSnapshot['insiders'] | null;
 }
 
 /** The record of `snapshot` written at `at`. */
@@ -40,6 +43,8 @@ export function writtenToken(snapshot: TokenSnapshot, at: number): WrittenToken 
     windowStart: windowStart(snapshot),
     pools: snapshot.pools,
     whales: snapshot.whales,
+    devSoldLine: snapshot.devSoldLine ?? null,
+    insiders: snapshot.insiders ?? null,
   };
 }
 
@@ -57,7 +62,9 @@ export function sameAsWritten(written: WrittenToken, snapshot: TokenSnapshot): b
     written.symbol === snapshot.symbol &&
     written.windowStart === windowStart(snapshot) &&
     samePools(written.pools, snapshot.pools) &&
-    sameWhales(written.whales, snapshot.whales)
+    sameWhales(written.whales, snapshot.whales) &&
+    written.devSoldLine === (snapshot.devSoldLine ?? null) &&
+    written.insiders === (snapshot.insiders ?? null)
   );
 }
 
@@ -74,7 +81,7 @@ function samePools(a: readonly PoolSnapshot[], b: readonly PoolSnapshot[]): bool
     const y = b[index];
     if (x === y) continue;
     if (x === undefined || y === undefined) return false;
-    if (x.poolAddress !== y.poolAddress || x.quoteReserves !== y.quoteReserves || (x.peakQuoteReserves ?? null) !== (y.peakQuoteReserves ?? null)) return false;
+    if (x.poolAddress !== y.poolAddress || x.quoteReserves !== y.quoteReserves || (x.peakQuoteReserves ?? null) !== (y.peakQuoteReserves ?? null) || (x.protocol ?? null) !== (y.protocol ?? null)) return false;
   }
   return true;
 }

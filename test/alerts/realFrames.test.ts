@@ -28,7 +28,8 @@ function cardText(card: Card): string {
 describe('the SOL side of a pool where SOL is token0 and the token is named suspected base', () => {
   it('the snapshot keeps the SOL reserves (59.64 SOL), not the token’s', () => {
     const snapshot = snapshotOfToken(answer(), null, T0);
-    expect(snapshot.pools).toEqual([{ poolAddress: RECORDED_POOL, quoteReserves: '59641293545', peakQuoteReserves: '59641293545' }]);
+    // The pool's protocol is kept too: a pool on another protocol is a graduation (docs/alerts.md).
+    expect(snapshot.pools).toEqual([{ poolAddress: RECORDED_POOL, quoteReserves: '59641293545', peakQuoteReserves: '59641293545', protocol: 'RAYDIUM' }]);
     expect(snapshot.priceNative).toBe(0.00000020911685541634);
   });
 

@@ -10,14 +10,14 @@
  *
  * Key: token, wallet, direction and the time of the state it changed from.
  */
-import type { Holder } from '../../market/schemas';
 import type { WhaleEvent } from '../../model/events';
 import { WHALE_SHARE_PCT, shareOfSupply } from '../snapshot';
+import type { HolderRecord } from '../holderRecord';
 import { type TokenSnapshot } from '../../model/snapshot';
 import { eventKey, tokenRef } from './key';
 
 export interface HolderUpdate {
-  holder: Pick<Holder, 'address' | 'currentlyHoldingAmount'>;
+  holder: HolderRecord;
   /** Sent as the state after (re)subscribing, not as a change. */
   snapshot: boolean;
   at: number;
