@@ -22,7 +22,9 @@ async function saveAttachment(card: Card, outDir: string): Promise<string | null
 export async function pictureLine(card: Card, outDir: string): Promise<string> {
   try {
     const saved = await saveAttachment(card, outDir);
-    return saved === null ? '' : `picture saved: ${saved}\n`;
+    // A file that is no picture (a CSV export) is named as what it is.
+    const what = card.image?.contentType.startsWith('image/') === false ? 'file' : 'picture';
+    return saved === null ? '' : `${what} saved: ${saved}\n`;
   } catch (error) {
     // A full disk or a read-only data/ costs the picture, not the chat.
     return `picture not saved: ${error instanceof Error && 'code' in error ? String(error.code) : 'write failed'}\n`;
