@@ -50,10 +50,13 @@ export const FLOORS: readonly (readonly string[])[] = [
   // Shared shapes and pure helpers: they import nothing of the project.
   ['model/', 'text/', 'duration.ts', 'usage.ts', 'heapLimit.ts'],
   ['log.ts', 'urlCredentials.ts'],
-  // The market data service: its client, streams and schemas.
-  ['market/', 'openFiles.ts'],
-  ['config.ts', 'simulator/', 'charts/', 'plainAddresses.ts'],
-  ['store/'],
+  // The two outside systems: the market data service (client, streams, schemas) and the database.
+  // Neither knows the other (held below) nor anything of the bot's settings.
+  ['market/', 'store/', 'openFiles.ts'],
+  // The simulator serves the market's wire shapes and charts draw its candles; neither reads settings.
+  ['simulator/', 'charts/'],
+  // Settings name the market's endpoints and limits and the simulator's wire styles.
+  ['config.ts', 'plainAddresses.ts'],
   ['cards/'],
   // What an alert is (kinds, detectors, fan-out, its card), and the look-ups.
   ['alerts/', 'query/'],
@@ -65,8 +68,12 @@ export const FLOORS: readonly (readonly string[])[] = [
   // The operators' HTTP server, metrics and readiness: they read the running parts, chats included.
   ['ops/'],
   ['app.ts'],
-  ['main.ts'],
+  // The processes: the bot, and the command-line programs. Each runs on import, so nothing imports them (held below).
+  ['main.ts', 'cli/'],
 ];
+
+/** The entry points: each runs its program when loaded, so no module may import one. */
+export const ENTRY_POINTS: readonly string[] = ['main.ts', 'cli/'];
 
 /** The unit of the floors a file belongs to: its folder under src/, or itself at the root. */
 function unitOf(file: string): string {
@@ -92,6 +99,29 @@ export function wrongWayImports(edges: Iterable<[string, string[]]>, floors: rea
   return [...new Set(wrong)];
 }
 
+/** The imports of an entry point from anywhere but its own unit, as "from → to (file → file)". */
+export function entryPointImports(edges: Iterable<[string, string[]]>, entryPoints: readonly string[]): string[] {
+  const wrong: string[] = [];
+  for (const [file, imports] of edges) {
+    for (const target of imports) {
+      const to = unitOf(target);
+      if (entryPoints.includes(to) && unitOf(file) !== to) wrong.push(`${unitOf(file)} → ${to} (${name(file)} → ${name(target)})`);
+    }
+  }
+  return wrong;
+}
+
+/** The imports between two units that must not know each other, in either direction. */
+export function importsBetween(edges: Iterable<[string, string[]]>, a: string, b: string): string[] {
+  const wrong: string[] = [];
+  for (const [file, imports] of edges) {
+    const from = unitOf(file);
+    if (from !== a && from !== b) continue;
+    for (const target of imports) if (unitOf(target) === (from === a ? b : a)) wrong.push(`${name(file)} → ${name(target)}`);
+  }
+  return wrong;
+}
+
 describe('the import graph of src/', () => {
   it('is read from every source file', () => {
     expect(graph.size).toBeGreaterThan(50);
@@ -105,6 +135,22 @@ describe('the import graph of src/', () => {
       for (const target of imports) if (/^(dispatch|query)\//.test(name(target))) wrong.push(`${name(file)} → ${name(target)}`);
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('keeps src/store/ and src/market/ from importing each other', () => {
+    // They share a floor, which alone would let one of them import the other.
+    expect(importsBetween(graph, 'store/', 'market/')).toEqual([]);
+    const wrong = importsBetween([[join(SRC, 'market', 'x.ts'), [join(SRC, 'store', 'y.ts'), join(SRC, 'log.ts')]]], 'store/', 'market/');
+    expect(wrong).toEqual(['market/x.ts → store/y.ts']);
+  });
+
+  it('has no module import an entry point (main.ts, src/cli/)', () => {
+    expect(entryPointImports(graph, ENTRY_POINTS)).toEqual([]);
+  });
+
+  it('names the two files of an import of an entry point', () => {
+    const wrong = entryPointImports([[join(SRC, 'app.ts'), [join(SRC, 'cli', 'backup.ts')]]], ENTRY_POINTS);
+    expect(wrong).toEqual(['app.ts → cli/ (app.ts → cli/backup.ts)']);
   });
 
   it('has every folder import only from its floor or below', () => {

@@ -64,7 +64,7 @@ describe('the console walk-through', () => {
   it('/track token, then a forced risk change: one alert naming old and new status, no repeat', { timeout: 90_000 }, async () => {
     if (token === undefined) throw new Error('no ordinary token in the seed-42 market');
     const cwd = mkdtempSync(join(tmpdir(), 'tokenwatch-walkthrough-'));
-    const sim = run([join(ROOT, 'src/simulator/cli.ts'), '--port', '0', '--api-key', KEY, '--control'], {}, cwd);
+    const sim = run([join(ROOT, 'src/cli/simulator.ts'), '--port', '0', '--api-key', KEY, '--control'], {}, cwd);
     await vi.waitFor(() => expect(sim.out()).toMatch(/TMDS_WS_URL=\S+/), WAIT);
     const baseUrl = /TMDS_BASE_URL=(\S+)/.exec(sim.out())?.[1] ?? '';
     const wsUrl = /TMDS_WS_URL=(\S+)/.exec(sim.out())?.[1] ?? '';
@@ -111,7 +111,7 @@ describe('the console walk-through', () => {
   it('/target, then a forced price move: one alert that the target is reached, and the target done', { timeout: 90_000 }, async () => {
     if (token === undefined) throw new Error('no ordinary token in the seed-42 market');
     const cwd = mkdtempSync(join(tmpdir(), 'tokenwatch-walkthrough-'));
-    const sim = run([join(ROOT, 'src/simulator/cli.ts'), '--port', '0', '--api-key', KEY, '--control'], {}, cwd);
+    const sim = run([join(ROOT, 'src/cli/simulator.ts'), '--port', '0', '--api-key', KEY, '--control'], {}, cwd);
     await vi.waitFor(() => expect(sim.out()).toMatch(/TMDS_WS_URL=\S+/), WAIT);
     const baseUrl = /TMDS_BASE_URL=(\S+)/.exec(sim.out())?.[1] ?? '';
     const wsUrl = /TMDS_WS_URL=(\S+)/.exec(sim.out())?.[1] ?? '';

@@ -23,7 +23,7 @@ function temp() {
 }
 
 function backup(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<Run> {
-  const [command, commandArgs] = tsNode('src/store/backupCli.ts', ...args);
+  const [command, commandArgs] = tsNode('src/cli/backup.ts', ...args);
   return runToEnd(command, commandArgs, { input: '', cwd: options.cwd, env: options.env ?? {} });
 }
 

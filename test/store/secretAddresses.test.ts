@@ -88,7 +88,7 @@ describe('a database password holding reserved characters', () => {
   it('is not in what npm run store:copy prints when it cannot reach the database', async () => {
     // A file each: a copy holds its source's instance lock.
     const runs = await inBatches(SECRET_PASSWORDS, 4, async (password) => {
-      const [command, args] = tsNode('src/store/postgres/copyCli.ts', '--from', await sqliteFile(), '--to', await deadAddress(password));
+      const [command, args] = tsNode('src/cli/storeCopy.ts', '--from', await sqliteFile(), '--to', await deadAddress(password));
       return { password, run: await runToEnd(command, args, { input: '' }) };
     });
     for (const { password, run } of runs) {
@@ -98,7 +98,7 @@ describe('a database password holding reserved characters', () => {
       expect(leakedFragments(password, printed), printed).toEqual([]);
     }
     // The refusal of an address of another kind names it without the password too.
-    const [command, args] = tsNode('src/store/postgres/copyCli.ts', '--from', await sqliteFile(), '--to', 'mysql://tw:Xq7v@/#?Zr9wKp2m@db/tokenwatch');
+    const [command, args] = tsNode('src/cli/storeCopy.ts', '--from', await sqliteFile(), '--to', 'mysql://tw:Xq7v@/#?Zr9wKp2m@db/tokenwatch');
     const refused = await runToEnd(command, args, { input: '' });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('Cannot copy to mysql://tw:***@db/tokenwatch');
@@ -118,7 +118,7 @@ describe('a database password holding reserved characters', () => {
       const from = await sqliteFile();
       const password = 'Xq7v@Zr9w:Kp2m@@Lt5n';
       const to = await addressWith(password);
-      const [command, args] = tsNode('src/store/postgres/copyCli.ts', '--from', from, '--to', to);
+      const [command, args] = tsNode('src/cli/storeCopy.ts', '--from', from, '--to', to);
       const run = await runToEnd(command, args, { input: '' });
       expect(run.stderr).toBe('');
       expect(run.stdout).toMatch(/^Copied \S+ to postgres:\/\/postgres:\*\*\*@\S+\/tw_[0-9a-f]+\S*: 0 follows/);

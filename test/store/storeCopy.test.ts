@@ -30,7 +30,7 @@ const T0 = new Date(1_700_000_000_000);
 const FAR = new Date(Date.now() + 3_600_000);
 
 function storeCopy(args: string[]): Promise<Run> {
-  const [command, commandArgs] = tsNode('src/store/postgres/copyCli.ts', ...args);
+  const [command, commandArgs] = tsNode('src/cli/storeCopy.ts', ...args);
   return runToEnd(command, commandArgs, { input: '' });
 }
 

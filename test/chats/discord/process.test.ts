@@ -69,14 +69,14 @@ describe('npm start with DISCORD_TOKEN', () => {
   }, 60_000);
 
   it('npm run register registers every command globally, or in DISCORD_GUILD_ID', async () => {
-    const global = run('src/chats/discord/register.ts', {});
+    const global = run('src/cli/register.ts', {});
     expect(await global.exit, global.stderr()).toBe(0);
     const registered = (fake.commands.get('global') ?? []) as Array<{ name: string }>;
     expect(registered.map((c) => c.name)).toContain('token');
     expect(registered.map((c) => c.name)).toContain('track');
     expect(global.stdout()).toMatch(/^Registered \d+ commands globally/);
 
-    const guild = run('src/chats/discord/register.ts', { DISCORD_GUILD_ID: GUILD });
+    const guild = run('src/cli/register.ts', { DISCORD_GUILD_ID: GUILD });
     expect(await guild.exit, guild.stderr()).toBe(0);
     expect(((fake.commands.get(GUILD) ?? []) as unknown[]).length).toBe(registered.length);
     expect(guild.stdout()).toContain(`in server ${GUILD}`);

@@ -6,13 +6,13 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { USAGE, UsageError, parseCliArgs } from '../../src/simulator/cliArgs';
+import { USAGE, UsageError, parseCliArgs } from '../../src/cli/simulatorArgs';
 import { Market } from '../../src/simulator/market';
 import { tsNode } from '../support/processes';
 
 const run = promisify(execFile);
 const ROOT = new URL('../../', import.meta.url).pathname;
-const CLI = 'src/simulator/cli.ts';
+const CLI = 'src/cli/simulator.ts';
 
 describe('simulator CLI', () => {
   it.concurrent('--list prints {tokens, wallets} on one line, the same as the in-process market', async () => {

@@ -3,8 +3,8 @@
  * clear line, and testable without starting a process.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_STREAM_OPTIONS } from './streams';
-import { WIRE_STYLES, isWireStyle, type WireStyle } from './wireStyle';
+import { DEFAULT_STREAM_OPTIONS } from '../simulator/streams';
+import { WIRE_STYLES, isWireStyle, type WireStyle } from '../simulator/wireStyle';
 
 export const USAGE = `Usage: npm run simulator -- [options]
 

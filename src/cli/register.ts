@@ -5,11 +5,11 @@
  * so a removed command disappears too. Needs DISCORD_TOKEN and DISCORD_APP_ID.
  */
 import { REST } from 'discord.js';
-import { ConfigError, loadDiscordConfig, loadDotEnv } from '../../config';
-import { loadCommands } from '../../dispatch/registry';
-import { registerSecret, scrubSecrets } from '../../log';
-import { discordRestOptions } from './restOptions';
-import { registerCommands, DEFAULT_REST_API } from './start';
+import { ConfigError, loadDiscordConfig, loadDotEnv } from '../config';
+import { loadCommands } from '../dispatch/registry';
+import { registerSecret, scrubSecrets } from '../log';
+import { discordRestOptions } from '../chats/discord/restOptions';
+import { registerCommands, DEFAULT_REST_API } from '../chats/discord/start';
 
 async function main(): Promise<number> {
   loadDotEnv();

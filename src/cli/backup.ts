@@ -1,5 +1,5 @@
 /**
- * `npm run backup -- PATH` (or `node dist/src/store/backupCli.js PATH` from the build): a
+ * `npm run backup -- PATH` (or `node dist/src/cli/backup.js PATH` from the build): a
  * consistent copy of the database at DATABASE_PATH, read the way the bot reads it (the environment
  * and `.env`), taken while the bot runs or not. PATH must be a new file in a folder that exists.
  * Prints one line with the copy's path and size; a failure is one line on standard error and a

@@ -1,22 +1,22 @@
 /**
  * `npm run store:copy -- --from data/tokenwatch.db --to postgres://…` (from the build:
- * `node dist/src/store/postgres/copyCli.js --from … --to …`): moves a bot from its SQLite file to
+ * `node dist/src/cli/storeCopy.js --from … --to …`): moves a bot from its SQLite file to
  * PostgreSQL. The SQLite store must be stopped (it is opened as the bot opens it, instance lock
  * included, so a running bot's file is refused); the PostgreSQL database must be empty (it is
- * migrated first, then checked). Everything is copied in one transaction (copyFromSqlite.ts), and
+ * migrated first, then checked). Everything is copied in one transaction (store/postgres/copyFromSqlite.ts), and
  * one line says what: `Copied data/tokenwatch.db to postgres://bot:***@db/tokenwatch: 1,204
  * follows, …`. A failure is one line on standard error and a non-zero exit (2 for wrong
  * arguments, 1 for anything else); the address is never shown with its password.
  */
 import { existsSync, statSync } from 'node:fs';
-import { openDatabase } from '../openDatabase';
-import { StoreOpenError } from '../storeOpenError';
-import { copySqliteToPostgres, TargetNotEmptyError, type CopyCounts } from './copyFromSqlite';
-import { isPostgresUrl } from './databaseUrl';
-import { redactUrl, registerUrlSecrets } from '../../urlCredentials';
-import { scrubSecrets } from '../../log';
-import { openPostgresStore } from './postgresStore';
-import { connectionErrorText } from './connectionErrors';
+import { openDatabase } from '../store/openDatabase';
+import { StoreOpenError } from '../store/storeOpenError';
+import { copySqliteToPostgres, TargetNotEmptyError, type CopyCounts } from '../store/postgres/copyFromSqlite';
+import { isPostgresUrl } from '../store/postgres/databaseUrl';
+import { redactUrl, registerUrlSecrets } from '../urlCredentials';
+import { scrubSecrets } from '../log';
+import { openPostgresStore } from '../store/postgres/postgresStore';
+import { connectionErrorText } from '../store/postgres/connectionErrors';
 
 const USAGE = 'Usage: npm run store:copy -- --from SQLITE_FILE --to postgres://USER:PASSWORD@HOST:PORT/DATABASE (the bot stopped, the database empty)';
 

@@ -3,10 +3,10 @@
  * SIGTERM, or prints the market's listing with --list. The first two lines on stdout are the
  * settings a client needs (TMDS_BASE_URL, TMDS_WS_URL); the API key is never printed.
  */
-import { USAGE, UsageError, parseCliArgs, type CliOptions } from './cliArgs';
-import { CONTROL_NAMES } from './controls';
-import { Market } from './market';
-import { startSimulator } from './server';
+import { USAGE, UsageError, parseCliArgs, type CliOptions } from './simulatorArgs';
+import { CONTROL_NAMES } from '../simulator/controls';
+import { Market } from '../simulator/market';
+import { startSimulator } from '../simulator/server';
 
 async function main(): Promise<void> {
   let options: CliOptions;
