@@ -316,6 +316,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       onWritten: outboxWritten,
       milestones: config.calls.milestones,
       requestsPerMinute: config.calls.peakRequestsPerMinute,
+      live: store.state,
       active: () => (cluster === null ? true : cluster.holds(CALL_PEAKS_LEASE)),
     });
     callPeaks.start();

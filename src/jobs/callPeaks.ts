@@ -20,6 +20,7 @@ import type { Candle } from '../market/schemas';
 import type { CallMilestone, CallMilestoneEvent } from '../alerts/kinds/callMilestone';
 import type { Call, CallRepository, PeakUpdate } from '../store/calls';
 import { chatKey } from '../model/chat';
+import type { TokenSnapshot } from '../model/snapshot';
 import { intervalFor } from '../cards/callWindow';
 
 export { intervalFor };
@@ -38,6 +39,10 @@ export const CHECK_SCHEDULE: ReadonlyArray<readonly [number, number]> = [
 export const DEFAULT_MILESTONES: readonly number[] = [2, 5, 10, 25, 50, 100];
 /** chart-history requests a minute: a third of the 100 a minute the service allows on its limited endpoint, as a share for work nobody waits on. */
 export const DEFAULT_PEAK_REQUESTS_PER_MINUTE = 30;
+/** Active calls looked at for a live price past their next milestone, the soonest due first. */
+const LIVE_SCAN = 5_000;
+/** A call hurried by a live price is read at most this often: its candle may not be out yet. */
+const HURRY_AGAIN_MS = MINUTE_MS;
 /** How often the job wakes. */
 export const PEAK_TICK_MS = 20_000;
 
@@ -90,6 +95,11 @@ export interface CallPeaksDeps {
   onWritten?: () => void;
   /** Whether this process runs the job now (several processes: its lease); absent, always. */
   active?: () => boolean;
+  /**
+   * The watcher's last-seen state of followed tokens (the live streams'): a call whose token's live
+   * price reached its next milestone is read at once instead of at its slot. Candles still decide.
+   */
+  live?: { tokens(addresses: string[]): Promise<Map<string, Pick<TokenSnapshot, 'priceNative'>>> };
 }
 
 export interface RunFigures {
@@ -141,9 +151,12 @@ export class CallPeaks {
   private async run(): Promise<RunFigures> {
     const now = this.deps.now();
     // Several calls of a token share a request: more calls than requests are read per run.
-    const due = await this.deps.calls.due(now, this.perRun * 20);
+    const due = [...(await this.hurried(now)), ...(await this.deps.calls.due(now, this.perRun * 20))];
     const byToken = new Map<string, Call[]>();
+    const seen = new Set<number>();
     for (const call of due) {
+      if (seen.has(call.id)) continue;
+      seen.add(call.id);
       const group = byToken.get(call.address);
       if (group !== undefined) group.push(call);
       else if (byToken.size < this.perRun) byToken.set(call.address, [call]);
@@ -173,6 +186,19 @@ export class CallPeaks {
     if (added > 0) this.deps.onWritten?.();
     if (updates.length > 0) this.logger.debug({ calls: updates.length, requests, milestones: reached.length }, 'call peaks read');
     return { calls: updates.length, requests, milestones: reached.length };
+  }
+
+  /** Calls not due yet whose token's live price reached their next milestone: read now, first. */
+  private async hurried(now: Date): Promise<Call[]> {
+    if (this.deps.live === undefined) return [];
+    const active = (await this.deps.calls.active(LIVE_SCAN)).filter((call) => call.nextCheckAt !== null && call.nextCheckAt > now && now.getTime() - call.checkedTo * 1000 >= HURRY_AGAIN_MS);
+    if (active.length === 0) return [];
+    const live = await this.deps.live.tokens([...new Set(active.map((call) => call.address))]);
+    return active.filter((call) => {
+      const priceNow = live.get(call.address)?.priceNative ?? null;
+      const next = this.milestones.find((milestone) => milestone > call.toldMultiple);
+      return priceNow !== null && next !== undefined && priceNow >= next * call.priceSol;
+    });
   }
 
   /** The token's candles covering every call of it still to read; null when they cannot be read now. */

@@ -75,6 +75,8 @@ export interface CallRepository {
   list(chat: CallChat, since: Date | null): Promise<Call[]>;
   /** Calls whose next check is due at `now`, the longest overdue first, in chats where calls are on. */
   due(now: Date, limit: number): Promise<Call[]>;
+  /** Calls still checked (a next check set) in chats with calls on, the soonest due first, at most `limit`. */
+  active(limit: number): Promise<Call[]>;
   /** Calls still checked (a next check set): what the peak job has to keep up with. */
   activeCount(): Promise<number>;
   /**

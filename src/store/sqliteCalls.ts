@@ -19,6 +19,7 @@ export class SqliteCalls implements CallRepository {
   private readonly selectSince;
   private readonly selectDue;
   private readonly countActive;
+  private readonly selectActive;
   private readonly updatePeak;
   private readonly selectOfUser;
   private readonly deleteOfUser;
@@ -51,6 +52,11 @@ export class SqliteCalls implements CallRepository {
       `SELECT ${CALL_COLUMNS.split(', ').map((column) => `c.${column}`).join(', ')} FROM calls c
        JOIN call_chats s ON s.platform = c.platform AND s.chat_id = c.chat_id AND s.enabled = 1
        WHERE c.next_check_at IS NOT NULL AND c.next_check_at <= ? ORDER BY c.next_check_at, c.id LIMIT ?`,
+    );
+    this.selectActive = db.prepare<[number], CallRow>(
+      `SELECT ${CALL_COLUMNS.split(', ').map((column) => `c.${column}`).join(', ')} FROM calls c
+       JOIN call_chats s ON s.platform = c.platform AND s.chat_id = c.chat_id AND s.enabled = 1
+       WHERE c.next_check_at IS NOT NULL ORDER BY c.next_check_at, c.id LIMIT ?`,
     );
     this.countActive = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM calls WHERE next_check_at IS NOT NULL');
     this.updatePeak = db.prepare<[number, number, number, number, number, number | null, number, number]>(
@@ -127,6 +133,10 @@ export class SqliteCalls implements CallRepository {
 
   async due(now: Date, limit: number): Promise<Call[]> {
     return this.selectDue.all(now.getTime(), limit).map((row) => callOf(row, this.chats));
+  }
+
+  async active(limit: number): Promise<Call[]> {
+    return this.selectActive.all(limit).map((row) => callOf(row, this.chats));
   }
 
   async activeCount(): Promise<number> {

@@ -10,7 +10,7 @@ import { CallPeaks } from '../../src/jobs/callPeaks';
 import { silentLogger } from '../../src/log';
 import { MarketClient } from '../../src/market/client';
 import type { ChatRef } from '../../src/model/chat';
-import { CallBook } from '../../src/query/callBook';
+import { CallBook, callMarket } from '../../src/query/callBook';
 import { tokenAnswer } from '../../src/query/tokenQuery';
 import { callPnlCard } from '../../src/query/callPnl';
 import { plainText } from '../../src/cards/card';
@@ -121,5 +121,26 @@ describe.each(STORE_KINDS)('the peak job (%s)', (_kind, makeHome) => {
     expect(pnl.fields.map((f) => f.name)).toEqual(['Entry', 'Peak', 'Now']);
     expect(plainText(pnl.fields[1]?.value ?? [])).toMatch(/^×3\.\d · /);
     expect([...(pnl.image?.data.slice(0, 4) ?? [])]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+  });
+
+  it('reads a call at once when its followed token’s live price passed the next milestone, and only then', async () => {
+    await store.calls.setEnabled(group, true, new Date(clockMs));
+    await post('carol', 'msg-carol');
+    expect((await job().runOnce()).calls).toBe(1);
+    clockMs += MINUTE;
+    sim.controls.price({ tokenAddress: token, changePct: 400 });
+    sim.controls.price({ tokenAddress: token, changePct: -50 });
+    clockMs += MINUTE;
+    // Its slot is 5 minutes after the first read: without the live price nothing is read yet.
+    expect(await job().runOnce()).toEqual({ calls: 0, requests: 0, milestones: 0 });
+    const livePrice = callMarket(await tokenAnswer(client, token, new Date(clockMs)))?.priceSol ?? null;
+    const live = (price: number | null) => ({ tokens: async (addresses: string[]) => new Map(addresses.map((address) => [address, { priceNative: price }])) });
+    const hurried = (price: number | null) => new CallPeaks({ calls: store.calls, market: client, now: () => new Date(clockMs), logger: silentLogger, live: live(price) });
+    // A live price below ×2 of the entry hurries nothing.
+    const entry = (await store.calls.get(group, token))?.priceSol ?? 0;
+    expect((await hurried(entry * 1.5).runOnce()).calls).toBe(0);
+    expect(livePrice).not.toBeNull();
+    expect((await hurried(livePrice).runOnce()).milestones).toBe(1);
+    expect((await store.calls.get(group, token))?.toldMultiple).toBe(2);
   });
 });

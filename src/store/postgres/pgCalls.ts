@@ -87,6 +87,16 @@ export class PgCalls implements CallRepository {
     return rows.map((row) => callOf(row, this.chats));
   }
 
+  async active(limit: number): Promise<Call[]> {
+    const { rows } = await this.db.query<CallRow>({
+      text: `SELECT ${CALL_COLUMNS.split(', ').map((column) => `c.${column}`).join(', ')} FROM calls c
+             JOIN call_chats s ON s.platform = c.platform AND s.chat_id = c.chat_id AND s.enabled
+             WHERE c.next_check_at IS NOT NULL ORDER BY c.next_check_at, c.id LIMIT $1`,
+      values: [limit],
+    });
+    return rows.map((row) => callOf(row, this.chats));
+  }
+
   async activeCount(): Promise<number> {
     const { rows } = await this.db.query<{ n: number }>({ text: 'SELECT count(*)::int AS n FROM calls WHERE next_check_at IS NOT NULL' });
     return rows[0]?.n ?? 0;
