@@ -68,6 +68,8 @@ function callerOf(interaction: RepliableInteraction | AutocompleteInteraction, c
   return {
     chat,
     userId: interaction.user.id,
+    // A slash /token is a post that may make a call: its author's name as the server shows it (text, never a mention). No message of theirs to reply to.
+    userName: (interaction.member !== null && 'nick' in interaction.member ? interaction.member.nick : null) ?? interaction.user.globalName ?? interaction.user.username,
     // In a server, Discord sends the member's permissions in the channel with every interaction (no
     // request needed); a direct message is the person's own, and they manage it.
     isManager: async () => chat.scopeId === null || isManagerPermissions(interaction.memberPermissions?.bitfield ?? null),
