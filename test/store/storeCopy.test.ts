@@ -60,6 +60,8 @@ async function sqliteWithData(): Promise<{ path: string; live: string; expired: 
   await store.state.commitToken(tokenSnapshot('TokenA', 2), [{ event: priceEvent('TokenA', 'waiting'), to: [{ chat: chat('1'), label: 'mine' }, { chat: chat('2'), label: null }] }], T0);
   const live = await issueOne(store.actionKeys, { command: 'token', args: ['TokenA'], refresh: true }, chat('1'), FAR);
   const expired = await issueOne(store.actionKeys, { command: 'token', args: ['TokenB'] }, chat('1'), new Date(Date.now() - 1000));
+  await store.calls.setEnabled(chat('1'), true, T0);
+  await store.calls.record({ chat: chat('1'), address: 'TokenA', symbol: 'TOK', name: 'Token', userId: 'alice', userName: 'Alice', messageId: '42', calledAt: T0, priceSol: 0.001, priceUsd: null, solUsd: null, mcapSol: 1_000, mcapUsd: null });
   await store.close();
   return { path, live, expired };
 }
@@ -86,6 +88,10 @@ describe.runIf(postgresRunning())('npm run store:copy', () => {
       expect((await store.follows.get(chat('2', 'discord'), 'TokenA'))?.options).toMatchObject({ events: ['price'], thresholdPct: 25, direction: 'up' });
       expect(await store.chats.settings(chat('1'))).toMatchObject({ detectAddresses: true });
       expect(await store.chats.pausedReason(chat('3'))).toBe('Forbidden: bot was kicked');
+      // Calls and their setting come along, and a new call after the copy takes the next id.
+      expect(await store.calls.enabled(chat('1'))).toBe(true);
+      expect(await store.calls.get(chat('1'), 'TokenA')).toMatchObject({ id: 1, userName: 'Alice', messageId: '42', priceSol: 0.001, mcapUsd: null });
+      expect((await store.calls.record({ chat: chat('1'), address: 'TokenB', symbol: 'B', name: 'B', userId: 'bob', userName: 'Bob', messageId: null, calledAt: T0, priceSol: 1, priceUsd: null, solUsd: null, mcapSol: null, mcapUsd: null })).call.id).toBe(2);
       expect((await store.state.token('TokenA'))?.seenAt).toBe(2);
       expect(await store.state.wallet('WalletA')).toEqual(walletSnapshot('WalletA'));
       // The alert not yet delivered is due; the delivered one comes as the record of what was sent.

@@ -51,6 +51,8 @@ const TABLES: ReadonlyArray<{ table: string; where?: string; order?: string; ide
   { table: 'events', order: 'id', identity: 'id' },
   { table: 'outbox', order: 'id', identity: 'id' },
   { table: 'action_keys', where: 'expires_at > @now' },
+  { table: 'call_chats' },
+  { table: 'calls', order: 'id', identity: 'id' },
 ];
 
 /**
