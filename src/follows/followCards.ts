@@ -7,7 +7,7 @@ import { kindsOfFamily } from '../alerts/registry';
 import { targetText } from '../alerts/kinds/target';
 import type { ProcessView, ShardState, StatusReport } from './status';
 import type { PackingStatus } from '../market/stream/index';
-import type { Follow, FollowOptions } from '../model/follow';
+import { MUTED_FOREVER, type Follow, type FollowOptions } from '../model/follow';
 import { code, field, rich, text, type Card, type CardField, type RichText } from '../cards/card';
 import { duration, relativeTime, shortAddress, usd } from '../text/format';
 import { NO_SYMBOLS, tokenLabel, type TokenSymbols } from './tokenSymbols';
@@ -21,8 +21,9 @@ export function followOptionsText(kind: Follow['kind'], options: FollowOptions):
   return parts.length === 0 ? 'nothing' : parts.join(', ');
 }
 
-function mutedText(follow: Follow, now: Date): string | null {
+export function mutedText(follow: Follow, now: Date): string | null {
   if (follow.mutedUntil === null || follow.mutedUntil.getTime() <= now.getTime()) return null;
+  if (follow.mutedUntil.getTime() >= MUTED_FOREVER.getTime()) return 'muted until /unmute';
   return `muted, ${relativeTime(follow.mutedUntil, now).replace(/^in /, 'for ')}`;
 }
 

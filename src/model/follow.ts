@@ -44,6 +44,12 @@ export interface FollowOptions {
   target?: FollowTarget | null;
 }
 
+/**
+ * The end of a mute "forever" (`/mute ADDR forever`): a date every store keeps as it keeps any
+ * other, so a mute for good is a mute like the others and /unmute ends it the same way.
+ */
+export const MUTED_FOREVER = new Date(Date.UTC(9999, 11, 31));
+
 export interface Follow {
   id: number;
   chat: ChatRef;

@@ -74,7 +74,7 @@ describe('/track', () => {
     const reply = await say(`/track token ${token}`);
     expect(reply.errorId).toBeNull();
     expect(reply.card.fields[0]?.name).toBe('Now tracking in this chat');
-    expect(plainText(reply.card.fields[0]?.value ?? [])).toBe('risk status, risk flags, liquidity pulled, price moves of 10% or more, whales');
+    expect(plainText(reply.card.fields[0]?.value ?? [])).toBe('risk status, risk flags, liquidity pulled, price moves of 10% or more, whales, graduation, developer sales, insiders selling');
     // The token's own card follows: price, liquidity and the rest.
     expect(reply.card.fields.some((f) => f.name.includes('Price'))).toBe(true);
     const follow = await store.follows.get(group, token);
