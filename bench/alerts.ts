@@ -25,6 +25,13 @@
  * - rss_mb_10k_tokens_one_per_socket, stream_sockets_10k_tokens_one_per_socket (and the
  *   subscriptions left waiting): the same bot against the feeder made strict, one subscription a
  *   socket (bench/alertsOnePerSocket.ts, a process of its own).
+ *
+ * BENCH_CPU_PROFILE=DIR writes a CPU profile of each of the bot's throughput rounds to DIR
+ * (bench/cpuProfile.ts); BENCH_HEAP_SNAPSHOT=FILE writes a heap snapshot where the RSS is read;
+ * BENCH_ALERTS_ONLY=start stops once the RSS is read, BENCH_ALERTS_ONLY=throughput after the
+ * throughput rounds.
+ * BENCH_ALERTS_WITHOUT_KINDS=graduation,developer-sold,insiders-selling runs the same path with
+ * those kinds left out, to compare the figures with and without them (docs/alerts.md).
  */
 import { fork } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -32,7 +39,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import WebSocket from 'ws';
+import { removeAlertKind } from '../src/alerts/registry';
 import { reconcileOnce } from '../src/jobs/reconcile';
 import { silentLogger } from '../src/log';
 import { MarketClient } from '../src/market/client';
@@ -41,6 +50,7 @@ import { openSqliteStore } from '../src/store/sqliteStore';
 import { createWatcher } from '../src/watch/watcher';
 import { API_KEY, Feeder, FOLLOWS, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, WatcherWorkClock, workNow, writeFollows } from './alertFeed';
 import type { OnePerSocketResult } from './alertsOnePerSocket';
+import { startCpuProfile, stopCpuProfile } from './cpuProfile';
 import { recordResult } from './results';
 
 const FRAMES = Math.round(50_000 * SCALE);
@@ -51,6 +61,9 @@ const PACE_PER_SECOND = 1_000;
 const PACE_SECONDS = 5;
 /** The bare client's sockets carry as many subscriptions as the bot's do under `auto`. */
 const BARE_PER_SOCKET = 500;
+/** For a look at the path while working on it: the other phases take minutes. */
+const ONLY = process.env.BENCH_ALERTS_ONLY ?? '';
+const THROUGHPUT_ONLY = ONLY === 'throughput' || ONLY === 'start';
 
 interface Row {
   what: string;
@@ -121,6 +134,9 @@ function onePerSocket(databasePath: string): Promise<OnePerSocketResult> {
 
 export async function benchAlerts(): Promise<Row[]> {
   const rows: Row[] = [];
+  for (const name of (process.env.BENCH_ALERTS_WITHOUT_KINDS ?? '').split(',').filter((part) => part !== '')) {
+    if (!removeAlertKind(name)) throw new Error(`BENCH_ALERTS_WITHOUT_KINDS: no alert kind named ${name}`);
+  }
   const templates = await frameTemplates();
   const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-bench-'));
   const databasePath = join(dir, 'bench.db');
@@ -164,10 +180,23 @@ export async function benchAlerts(): Promise<Row[]> {
     const memory = process.memoryUsage();
     const rss = memory.rss / 1024 / 1024;
     recordResult('rss_mb_10k_tokens', rss, 'MB');
+    const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
     rows.push({
       what: `alerts: process RSS at ${TOKENS.toLocaleString('en-US')} tokens and ${FOLLOWS.toLocaleString('en-US')} follows, \`auto\``,
-      figure: `${rss.toFixed(0)} MB (V8 heap in use ${(memory.heapUsed / 1024 / 1024).toFixed(0)} MB)`,
+      figure: `${rss.toFixed(0)} MB (V8 heap in use ${mib(memory.heapUsed)} of ${mib(memory.heapTotal)} held; off the heap: ${mib(memory.external)} external, ${mib(memory.arrayBuffers)} of it buffers)`,
     });
+    // What holds the heap, by type: BENCH_HEAP_SNAPSHOT=FILE writes it here, for a heap snapshot reader.
+    if (process.env.BENCH_HEAP_SNAPSHOT !== undefined) writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT);
+    const spaces = getHeapSpaceStatistics().filter((space) => space.space_size >= 1024 * 1024);
+    rows.push({
+      what: 'alerts: the V8 heap by space then, held (in use)',
+      figure: spaces.map((space) => `${space.space_name} ${mib(space.space_size)} (${mib(space.space_used_size)})`).join(', '),
+    });
+    if (ONLY === 'start') {
+      await watcher.close();
+      await streams.close();
+      return rows;
+    }
 
     progress('watcher started; the bare client connects');
     await bare.connect(wsUrl, tokens);
@@ -179,9 +208,11 @@ export async function benchAlerts(): Promise<Row[]> {
     for (let pair = 0; pair < THROUGHPUT_PAIRS; pair++) {
       progress(`throughput pair ${pair + 1} of ${THROUGHPUT_PAIRS}`);
       const before = watcher.status();
+      await startCpuProfile();
       const startedAt = await feeder.blast('bot', FRAMES, ALERT_EVERY);
       await until(() => watcher.status().processed - before.processed >= FRAMES, 'the watcher to process every frame');
       await watcher.idle();
+      await stopCpuProfile('alerts-throughput');
       botRates.push(FRAMES / ((clock.lastWorkAt - startedAt) / 1000));
       rowsAdded.push(watcher.status().rows - before.rows);
 
@@ -201,6 +232,11 @@ export async function benchAlerts(): Promise<Row[]> {
     });
     rows.push({ what: 'alerts: bare ws client, JSON.parse only, in the same rounds (absolute)', figure: `${spread(bareRates, 0)} frames/s` });
     rows.push({ what: 'alerts: bot ÷ bare, pairwise (median, min–max)', figure: spread(ratios, 2) });
+    if (THROUGHPUT_ONLY) {
+      await watcher.close();
+      await streams.close();
+      return rows;
+    }
 
     // Latency at a steady 1,000 frames a second, each an alert to 10 chats; bot then bare, in pairs.
     const botP99: number[] = [];
@@ -255,8 +291,11 @@ export async function benchAlerts(): Promise<Row[]> {
     bare.close();
     await feeder.close();
     await store.close();
+    // A partial run ends here, and returns from within.
+    if (THROUGHPUT_ONLY) rmSync(dir, { recursive: true, force: true });
   }
 
+  if (THROUGHPUT_ONLY) return rows;
   progress('the same bot against a service that takes one subscription a socket');
   try {
     const strict = await onePerSocket(strictDatabasePath);

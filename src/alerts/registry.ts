@@ -42,6 +42,16 @@ export function registerAlertKind(kind: AlertKindDescriptor): () => void {
 
 for (const kind of [riskStatusKind, riskFlagKind, liquidityKind, priceKind, walletTradeKind, whaleKind, graduationKind, developerSoldKind, insidersSellingKind, targetKind, dailyDigestKind, callMilestoneKind]) registerAlertKind(kind);
 
+/**
+ * Removes a kind by its name, a built-in one too; whether it was registered. The bench measures
+ * the alert path with and without some kinds (BENCH_ALERTS_WITHOUT_KINDS in bench/alerts.ts).
+ */
+export function removeAlertKind(name: string): boolean {
+  const had = kinds.delete(name);
+  if (had) indexed();
+  return had;
+}
+
 export function alertKinds(): readonly AlertKindDescriptor[] {
   return [...kinds.values()];
 }
