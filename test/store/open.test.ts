@@ -41,7 +41,7 @@ describe('opening the store', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((row) => row.name);
-    expect(tables).toEqual(['action_keys', 'chats', 'events', 'follows', 'outbox', 'store_market', 'token_state', 'wallet_state']);
+    expect(tables).toEqual(['action_keys', 'call_chats', 'calls', 'chats', 'events', 'follows', 'outbox', 'store_market', 'token_state', 'wallet_state']);
     db.close();
   });
 
