@@ -43,11 +43,11 @@ function entry(card: Card): CardField {
  * One digest card for up to DIGEST_MAX_ITEMS alerts, oldest first. `part` and `parts` go in the
  * title when a backlog needs more than one, so a reader knows none is missing.
  */
-export function digestCard(cards: readonly Card[], now: Date, part = 1, parts = 1): Card {
+export function digestCard(cards: readonly Card[], now: Date, part = 1, parts = 1, why = 'Several alerts arrived at once; here they are together, oldest first.'): Card {
   const total = cards.length;
   return {
     title: parts > 1 ? `${total} alerts (digest ${part} of ${parts})` : `${total} alerts`,
-    description: [{ text: 'Several alerts arrived at once; here they are together, oldest first.' }],
+    description: [{ text: why }],
     color: sharedColor(cards.map((card) => card.color)),
     fields: cards.map(entry),
     footer: 'Use /following to see what this chat follows, /mute to quiet one.',

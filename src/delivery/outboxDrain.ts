@@ -20,6 +20,7 @@ import type { AlertCardCache } from './cardCache';
 import { DIGEST_MAX_ITEMS, digestCard } from './digest';
 import { alertKind } from '../alerts/registry';
 import type { AlertSender, SendOutcome } from './sender';
+import { applyAlertControls, budgetNoticeCard, heldDigestText } from './alertControls';
 
 /** The buttons for a card's actions in one chat (action keys belong to the chat they are shown in). */
 export type ButtonsFor = (card: Card, chat: ChatRef) => Promise<ActionButton[]>;
@@ -91,6 +92,8 @@ export class OutboxDrain {
    * committed after the failure is due at once: this keeps it behind the one that failed.
    */
   private readonly held = new Map<string, number>();
+  /** Chats told their hourly budget ran out, with the hour told: once an hour at most. */
+  private readonly budgetTold = new Map<string, number>();
   private stopping = false;
 
   constructor(
@@ -153,23 +156,49 @@ export class OutboxDrain {
       return { ids: [row.id], rows: [row], attempts: row.attempts, card, buttons: await this.buttons(card, chat) };
     };
     const merged = rows.flatMap((row, index) => (alertKind(row.event.kind)?.alone === true ? [] : [index]));
-    if (merged.length <= this.settings.digestThreshold) return Promise.all(rows.map((_row, index) => single(index)));
-    const parts = Math.ceil(merged.length / DIGEST_MAX_ITEMS);
+    // Too many waiting: all of them in digests. Else only rows held back (quiet hours, the budget)
+    // go together, as the digest they were held for; a lone held row needs no digest.
+    const heldRows = merged.filter((index) => rows[index]?.held !== undefined);
+    const digested = merged.length > this.settings.digestThreshold ? merged : heldRows.length > 1 ? heldRows : [];
+    if (digested.length === 0) return Promise.all(rows.map((_row, index) => single(index)));
+    const reasons = new Set(digested.map((index) => rows[index]?.held));
+    const onlyReason = reasons.size === 1 ? [...reasons][0] : undefined;
+    const why = onlyReason === undefined ? undefined : heldDigestText(onlyReason);
+    const parts = Math.ceil(digested.length / DIGEST_MAX_ITEMS);
     const units: Unit[] = [];
     for (let part = 0; part < parts; part += 1) {
-      const slice = merged.slice(part * DIGEST_MAX_ITEMS, (part + 1) * DIGEST_MAX_ITEMS);
+      const slice = digested.slice(part * DIGEST_MAX_ITEMS, (part + 1) * DIGEST_MAX_ITEMS);
       const sliceRows = slice.map((index) => rows[index] as OutboxEntry);
       units.push({
         ids: sliceRows.map((row) => row.id),
         rows: sliceRows,
         attempts: Math.max(...sliceRows.map((row) => row.attempts)),
-        card: digestCard(slice.map((index) => cards[index] as Card), this.deps.now(), part + 1, parts),
+        card: digestCard(slice.map((index) => cards[index] as Card), this.deps.now(), part + 1, parts, why),
         buttons: [],
       });
     }
-    const alone = await Promise.all(rows.flatMap((row, index) => (merged.includes(index) ? [] : [single(index)])));
+    const alone = await Promise.all(rows.flatMap((_row, index) => (digested.includes(index) ? [] : [single(index)])));
     // In the order they were written: each alone card before the digest whose first alert came after it.
     return [...units, ...alone].sort((a, b) => (a.ids[0] ?? 0) - (b.ids[0] ?? 0));
+  }
+
+  /**
+   * Quiet hours and the hourly budget (src/delivery/alertControls.ts): rows that must wait are
+   * held in the store, and the chat is told once an hour that its budget ran out.
+   */
+  private async controlled(chat: ChatRef, rows: OutboxEntry[]): Promise<OutboxEntry[]> {
+    const { store } = this.deps;
+    const settings = await store.chats.settings(chat);
+    if (settings.quiet === undefined && settings.budget === undefined) return rows;
+    const result = await applyAlertControls(store, chat, settings, rows, this.deps.now());
+    const spent = result.budgetSpent;
+    const key = chatKey(chat);
+    if (spent !== null && this.budgetTold.get(key) !== spent.hourStart) {
+      this.budgetTold.set(key, spent.hourStart);
+      const outcome = await this.send(chat, { ids: [], rows: [], attempts: 0, card: budgetNoticeCard(spent.budget, new Date(spent.until)), buttons: [] }, `twbudget${spent.hourStart}`);
+      if (outcome.status !== 'sent') this.deps.logger.warn({ chat: key, reason: outcome.reason }, 'hourly budget notice not delivered');
+    }
+    return result.send;
   }
 
   /**
@@ -196,11 +225,11 @@ export class OutboxDrain {
     }
   }
 
-  private async send(chat: ChatRef, unit: Unit): Promise<SendOutcome> {
+  private async send(chat: ChatRef, unit: Unit, key = `tw${unit.ids.join('.')}`): Promise<SendOutcome> {
     try {
       // The key names exactly the rows the message carries: a digest sent again with one more row
       // in it is another message, not a repeat of the first.
-      return await this.deps.sender.send(chat, unit.card, unit.buttons, `tw${unit.ids.join('.')}`);
+      return await this.deps.sender.send(chat, unit.card, unit.buttons, key);
     } catch (error) {
       // A sender should answer with an outcome; one that throws is treated as a passing failure.
       return { status: 'retry', afterMs: null, reason: error instanceof Error ? error.message : String(error) };
@@ -210,7 +239,7 @@ export class OutboxDrain {
   private async sendChat(chat: ChatRef, rows: OutboxEntry[]): Promise<{ moved: number; retryAt: number | null }> {
     const { store, logger } = this.deps;
     const key = chatKey(chat);
-    const units = await this.unitsOf(chat, rows);
+    const units = await this.unitsOf(chat, await this.controlled(chat, rows));
     let moved = 0;
     for (const unit of units) {
       // A sender that lost its lease sends nothing more: the rows it claimed are taken over by the next one.

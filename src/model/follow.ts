@@ -73,6 +73,8 @@ export interface OutboxEntry {
   attempts: number;
   createdAt: Date;
   nextAttemptAt: Date;
+  /** Held back by quiet hours or the hourly budget: it goes out in a digest. Absent: never held. */
+  held?: 'quiet' | 'budget';
 }
 
 export interface AlertDelivery {

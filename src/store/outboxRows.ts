@@ -6,6 +6,7 @@
 import type { AlertEvent } from '../model/events';
 import type { OutboxEntry } from '../model/follow';
 import type { ChatColumns, ChatInterner } from './rows';
+import type { DeliveredAlert } from './store';
 
 export interface DueRow extends ChatColumns {
   id: number;
@@ -15,6 +16,7 @@ export interface DueRow extends ChatColumns {
   created_at: number;
   next_attempt_at: number;
   event: string;
+  held: string | null;
 }
 
 /** Last errors are kept for the operator, not whole: a platform's error body can be long. */
@@ -37,6 +39,27 @@ export function entriesOf(rows: readonly DueRow[], chats: ChatInterner): OutboxE
       attempts: row.attempts,
       createdAt: new Date(row.created_at),
       nextAttemptAt: new Date(row.next_attempt_at),
+      ...(row.held === 'quiet' || row.held === 'budget' ? { held: row.held } : {}),
     };
   });
+}
+
+/** A delivered row as /history reads it (times are epoch ms; PostgreSQL's bigint may come as text). */
+export interface HistoryRow {
+  label: string | null;
+  created_at: number | string;
+  delivered_at: number | string;
+  held: string | null;
+  event: string;
+}
+
+export function historyOf(rows: readonly HistoryRow[]): DeliveredAlert[] {
+  return rows.map((row) => ({
+    // Written by a store from an AlertEvent and never edited: read back as what it was.
+    event: JSON.parse(row.event) as AlertEvent,
+    label: row.label,
+    createdAt: new Date(Number(row.created_at)),
+    deliveredAt: new Date(Number(row.delivered_at)),
+    held: row.held === 'quiet' || row.held === 'budget' ? row.held : null,
+  }));
 }

@@ -5,6 +5,7 @@
 import { isPlatform, type ChatRef, type Platform } from '../model/chat';
 import type { ChatRepository, ChatSettings, DigestSetting } from './store';
 import { DIGEST_COLUMNS, digestOf, type DigestColumns } from './digestRows';
+import { ALERT_CONTROL_COLUMNS, budgetOf, quietColumn, quietOf, type AlertControlColumns } from './alertControlRows';
 import type { SqliteDatabase } from './openDatabase';
 
 type ChatId = Pick<ChatRef, 'platform' | 'chatId'>;
@@ -18,6 +19,8 @@ export class SqliteChats implements ChatRepository {
   private readonly countPaused;
   private readonly setDigest;
   private readonly selectDigests;
+  private readonly setQuiet;
+  private readonly setBudget;
 
   /**
    * `changed` is told whenever which chats are paused, or where follows live, changes; `settle`
@@ -33,8 +36,8 @@ export class SqliteChats implements ChatRepository {
        ON CONFLICT (platform, chat_id) DO UPDATE SET paused_at = excluded.paused_at, pause_reason = excluded.pause_reason`,
     );
     this.resumeStmt = db.prepare<[string, string]>('UPDATE chats SET paused_at = NULL, pause_reason = NULL WHERE platform = ? AND chat_id = ?');
-    this.selectChat = db.prepare<[string, string], { paused_at: number | null; pause_reason: string | null; detect_addresses: number | null } & DigestColumns>(
-      `SELECT paused_at, pause_reason, detect_addresses, ${DIGEST_COLUMNS} FROM chats WHERE platform = ? AND chat_id = ?`,
+    this.selectChat = db.prepare<[string, string], { paused_at: number | null; pause_reason: string | null; detect_addresses: number | null } & DigestColumns & AlertControlColumns>(
+      `SELECT paused_at, pause_reason, detect_addresses, ${DIGEST_COLUMNS}, ${ALERT_CONTROL_COLUMNS} FROM chats WHERE platform = ? AND chat_id = ?`,
     );
     this.setDigest = db.prepare<[string, string, string | null, string | null, string | null, string | null, number | null]>(
       `INSERT INTO chats (platform, chat_id, digest_time, digest_zone, digest_thread_id, digest_scope_id, digest_since) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -43,6 +46,12 @@ export class SqliteChats implements ChatRepository {
     );
     this.selectDigests = db.prepare<[], { platform: string; chat_id: string } & DigestColumns>(
       `SELECT platform, chat_id, ${DIGEST_COLUMNS} FROM chats WHERE digest_time IS NOT NULL AND paused_at IS NULL ORDER BY platform, chat_id`,
+    );
+    this.setQuiet = db.prepare<[string, string, string | null]>(
+      'INSERT INTO chats (platform, chat_id, quiet) VALUES (?, ?, ?) ON CONFLICT (platform, chat_id) DO UPDATE SET quiet = excluded.quiet',
+    );
+    this.setBudget = db.prepare<[string, string, number | null]>(
+      'INSERT INTO chats (platform, chat_id, hourly_budget) VALUES (?, ?, ?) ON CONFLICT (platform, chat_id) DO UPDATE SET hourly_budget = excluded.hourly_budget',
     );
     this.countPaused = db.prepare<[string], { count: number }>('SELECT count(*) AS count FROM chats WHERE platform = ? AND paused_at IS NOT NULL');
     this.setDetect = db.prepare<[string, string, number | null]>(
@@ -95,7 +104,14 @@ export class SqliteChats implements ChatRepository {
     const row = this.selectChat.get(chat.platform, chat.chatId);
     const detect = row?.detect_addresses ?? null;
     const digest = row === undefined ? null : digestOf(row);
-    return { detectAddresses: detect === null ? null : detect !== 0, ...(digest === null ? {} : { digest }) };
+    const quiet = row === undefined ? null : quietOf(row);
+    const budget = row === undefined ? null : budgetOf(row);
+    return {
+      detectAddresses: detect === null ? null : detect !== 0,
+      ...(digest === null ? {} : { digest }),
+      ...(quiet === null ? {} : { quiet }),
+      ...(budget === null ? {} : { budget }),
+    };
   }
 
   async digests(): Promise<Array<{ chat: ChatRef; digest: DigestSetting }>> {
@@ -110,6 +126,8 @@ export class SqliteChats implements ChatRepository {
       const digest = settings.digest;
       this.setDigest.run(chat.platform, chat.chatId, digest?.time ?? null, digest?.zone ?? null, digest?.threadId ?? null, digest?.scopeId ?? null, digest?.since ?? null);
     }
+    if (settings.quiet !== undefined) this.setQuiet.run(chat.platform, chat.chatId, quietColumn(settings.quiet));
+    if (settings.budget !== undefined) this.setBudget.run(chat.platform, chat.chatId, settings.budget === null || settings.budget <= 0 ? null : Math.floor(settings.budget));
     if (settings.detectAddresses !== undefined) {
       const detect = settings.detectAddresses;
       this.setDetect.run(chat.platform, chat.chatId, detect === null ? null : detect ? 1 : 0);

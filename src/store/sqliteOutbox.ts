@@ -6,10 +6,10 @@
 import type { ChatRef, Platform } from '../model/chat';
 import type { AlertEvent } from '../model/events';
 import type { Statement } from 'better-sqlite3';
-import type { OutboxRepository } from './store';
+import type { DeliveredAlert, HoldReason, OutboxRepository } from './store';
 import type { AlertDelivery, OutboxEntry } from '../model/follow';
 import type { SqliteDatabase } from './openDatabase';
-import { entriesOf, MAX_ERROR_LENGTH, type DueRow } from './outboxRows';
+import { entriesOf, historyOf, MAX_ERROR_LENGTH, type DueRow, type HistoryRow } from './outboxRows';
 import { ChatInterner, threadColumn } from './rows';
 
 /** Rows written by one statement at most: an event told to many chats is a few statements, not one per chat. */
@@ -88,6 +88,9 @@ export class SqliteOutbox implements OutboxRepository {
   private readonly pruneTx;
   private readonly addTx;
   private readonly selectKnown;
+  private readonly holdTx;
+  private readonly countDelivered;
+  private readonly selectHistory;
 
   /** `settle` writes commits still waiting (see SqliteState), so that every read sees them. */
   constructor(
@@ -95,7 +98,7 @@ export class SqliteOutbox implements OutboxRepository {
     private readonly settle: () => void = () => {},
   ) {
     this.selectDue = db.prepare<[string, number, number], DueRow>(
-      `SELECT o.id, o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, o.attempts, o.created_at, o.next_attempt_at, e.event
+      `SELECT o.id, o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, o.attempts, o.created_at, o.next_attempt_at, o.held, e.event
        FROM outbox o JOIN events e ON e.id = o.event_id
        WHERE o.platform = ? AND o.delivered_at IS NULL AND o.next_attempt_at <= ?
          AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = o.platform AND c.chat_id = o.chat_id AND c.paused_at IS NOT NULL)
@@ -132,6 +135,30 @@ export class SqliteOutbox implements OutboxRepository {
     const writer = new OutboxWriter(db);
     this.addTx = db.transaction((alerts: ReadonlyArray<{ event: AlertEvent; to: readonly AlertDelivery[] }>, now: number) => writer.write(alerts, now));
     this.selectKnown = db.prepare<[string], { key: string }>('SELECT key FROM events WHERE key IN (SELECT value FROM json_each(?))');
+    const hold = db.prepare<[number, string, number]>('UPDATE outbox SET next_attempt_at = ?, held = ? WHERE id = ? AND delivered_at IS NULL');
+    this.holdTx = db.transaction((ids: readonly number[], until: number, reason: HoldReason) => {
+      for (const id of ids) hold.run(until, reason, id);
+    });
+    this.countDelivered = db.prepare<[string, string, number], { count: number }>(
+      'SELECT count(*) AS count FROM outbox WHERE platform = ? AND chat_id = ? AND delivered_at >= ? AND held IS NULL',
+    );
+    this.selectHistory = db.prepare<[string, string, number], HistoryRow>(
+      `SELECT o.label, o.created_at, o.delivered_at, o.held, e.event FROM outbox o JOIN events e ON e.id = o.event_id
+       WHERE o.platform = ? AND o.chat_id = ? AND o.delivered_at IS NOT NULL ORDER BY o.delivered_at DESC, o.id DESC LIMIT ?`,
+    );
+  }
+
+  async hold(ids: number[], until: Date, reason: HoldReason): Promise<void> {
+    if (ids.length > 0) this.holdTx.immediate(ids, until.getTime(), reason);
+  }
+
+  async deliveredCount(chat: Pick<ChatRef, 'platform' | 'chatId'>, since: Date): Promise<number> {
+    return this.countDelivered.get(chat.platform, chat.chatId, since.getTime())?.count ?? 0;
+  }
+
+  async history(chat: Pick<ChatRef, 'platform' | 'chatId'>, limit: number): Promise<DeliveredAlert[]> {
+    this.settle();
+    return historyOf(this.selectHistory.all(chat.platform, chat.chatId, Math.max(0, Math.floor(limit))));
   }
 
   async due(platform: Platform, now: Date, limit: number): Promise<OutboxEntry[]> {

@@ -82,6 +82,34 @@ export interface ChatSettings {
   detectAddresses: boolean | null;
   /** The daily watchlist (`/digest`): absent when off. In an update, null turns it off and absent leaves it as it is. */
   digest?: DigestSetting | null;
+  /** Quiet hours (`/quiet`): absent when none. In an update, null clears them and absent leaves them. */
+  quiet?: QuietSetting | null;
+  /** Alerts sent one by one in a clock hour (`/settings budget`); the rest wait for a digest. Absent: no budget. */
+  budget?: number | null;
+}
+
+/** Quiet hours: alerts held from `from` to `to` (wall clock in `zone`) and sent as a digest at the end. */
+export interface QuietSetting {
+  /** "HH:MM", 24-hour; `from` after `to` runs across midnight. */
+  from: string;
+  to: string;
+  /** An IANA time zone name, "UTC" by default. */
+  zone: string;
+  /** When set, a change to DANGER waits too; otherwise it goes at once. */
+  strict: boolean;
+}
+
+/** Why an outbox row was held back: quiet hours, or the chat's hourly budget spent. */
+export type HoldReason = 'quiet' | 'budget';
+
+/** An alert delivered to a chat, as /history shows it. */
+export interface DeliveredAlert {
+  event: AlertEvent;
+  label: string | null;
+  /** When it was written to the outbox: when it was detected. */
+  createdAt: Date;
+  deliveredAt: Date;
+  held: HoldReason | null;
 }
 
 /** A chat's daily watchlist: when, in which zone, and where in the chat it goes. */
@@ -164,6 +192,15 @@ export interface OutboxRepository {
   known(keys: readonly string[]): Promise<Set<string>>;
   /** Forgets delivered rows older than `before`; returns how many. */
   prune(before: Date): Promise<number>;
+  /**
+   * Rows held back (quiet hours, a spent budget): due again at `until`, no attempt counted, and
+   * marked with why, so that they go out together in a digest then.
+   */
+  hold(ids: number[], until: Date, reason: HoldReason): Promise<void>;
+  /** Rows of the chat delivered since `since` one by one (not held): what its hourly budget counts. */
+  deliveredCount(chat: Pick<ChatRef, 'platform' | 'chatId'>, since: Date): Promise<number>;
+  /** The chat's last `limit` alerts delivered (until pruned), newest first. */
+  history(chat: Pick<ChatRef, 'platform' | 'chatId'>, limit: number): Promise<DeliveredAlert[]>;
 }
 
 export interface Store {

@@ -11,6 +11,7 @@ import { sql as digestSince } from './004_digest_since';
 import { sql as fairShares } from './005_fair_shares';
 import { sql as storeMarket } from './006_store_market';
 import { sql as calls } from './007_calls';
+import { sql as quietBudget } from './008_quiet_budget';
 
 export interface Migration {
   version: number;
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'fair shares', sql: fairShares },
   { version: 6, name: 'store market', sql: storeMarket },
   { version: 7, name: 'calls', sql: calls },
+  { version: 8, name: 'quiet hours and budget', sql: quietBudget },
 ];
 
 /** The schema version this build writes and understands. */

@@ -6,6 +6,7 @@
 import { isPlatform, type ChatRef, type Platform } from '../../model/chat';
 import type { ChatRepository, ChatSettings, DigestSetting } from '../store';
 import { DIGEST_COLUMNS, digestOf, type DigestColumns } from '../digestRows';
+import { ALERT_CONTROL_COLUMNS, budgetOf, quietColumn, quietOf, type AlertControlColumns } from '../alertControlRows';
 import type { PgDatabase } from './pgDatabase';
 import { pgText } from './pgText';
 
@@ -73,7 +74,14 @@ export class PgChats implements ChatRepository {
   async settings(chat: ChatId): Promise<ChatSettings> {
     const row = await this.select(chat);
     const digest = row === undefined ? null : digestOf(row);
-    return { detectAddresses: row?.detect_addresses ?? null, ...(digest === null ? {} : { digest }) };
+    const quiet = row === undefined ? null : quietOf(row);
+    const budget = row === undefined ? null : budgetOf(row);
+    return {
+      detectAddresses: row?.detect_addresses ?? null,
+      ...(digest === null ? {} : { digest }),
+      ...(quiet === null ? {} : { quiet }),
+      ...(budget === null ? {} : { budget }),
+    };
   }
 
   async digests(): Promise<Array<{ chat: ChatRef; digest: DigestSetting }>> {
@@ -96,6 +104,18 @@ export class PgChats implements ChatRepository {
         values: [chat.platform, chat.chatId, digest?.time ?? null, digest?.zone ?? null, digest?.threadId ?? null, digest?.scopeId ?? null, digest?.since ?? null],
       });
     }
+    if (settings.quiet !== undefined) {
+      await this.db.query({
+        text: 'INSERT INTO chats (platform, chat_id, quiet) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO UPDATE SET quiet = excluded.quiet',
+        values: [chat.platform, chat.chatId, quietColumn(settings.quiet)],
+      });
+    }
+    if (settings.budget !== undefined) {
+      await this.db.query({
+        text: 'INSERT INTO chats (platform, chat_id, hourly_budget) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO UPDATE SET hourly_budget = excluded.hourly_budget',
+        values: [chat.platform, chat.chatId, settings.budget === null || settings.budget <= 0 ? null : Math.floor(settings.budget)],
+      });
+    }
     if (settings.detectAddresses === undefined) return;
     await this.db.query({
       text: `INSERT INTO chats (platform, chat_id, detect_addresses) VALUES ($1, $2, $3)
@@ -113,10 +133,10 @@ export class PgChats implements ChatRepository {
     this.changed();
   }
 
-  private async select(chat: ChatId): Promise<({ paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null } & DigestColumns) | undefined> {
-    const { rows } = await this.db.query<{ paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null } & DigestColumns>({
-      name: 'tw_chat_settings',
-      text: `SELECT paused_at, pause_reason, detect_addresses, ${DIGEST_COLUMNS} FROM chats WHERE platform = $1 AND chat_id = $2`,
+  private async select(chat: ChatId): Promise<({ paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null } & DigestColumns & AlertControlColumns) | undefined> {
+    const { rows } = await this.db.query<{ paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null } & DigestColumns & AlertControlColumns>({
+      name: 'tw_chat_settings_v2',
+      text: `SELECT paused_at, pause_reason, detect_addresses, ${DIGEST_COLUMNS}, ${ALERT_CONTROL_COLUMNS} FROM chats WHERE platform = $1 AND chat_id = $2`,
       values: [chat.platform, chat.chatId],
     });
     return rows[0];

@@ -14,9 +14,9 @@ import { hostname } from 'node:os';
 import type { ChatRef, Platform } from '../../model/chat';
 import type { AlertEvent } from '../../model/events';
 import type { AlertDelivery, OutboxEntry } from '../../model/follow';
-import { entriesOf, MAX_ERROR_LENGTH, type DueRow } from '../outboxRows';
+import { entriesOf, historyOf, MAX_ERROR_LENGTH, type DueRow, type HistoryRow } from '../outboxRows';
 import { ChatInterner, threadColumn } from '../rows';
-import type { OutboxRepository } from '../store';
+import type { DeliveredAlert, HoldReason, OutboxRepository } from '../store';
 import type { PgDatabase } from './pgDatabase';
 import { pgText } from './pgText';
 
@@ -37,7 +37,7 @@ WITH picked AS (
   FOR UPDATE OF o SKIP LOCKED),
 claimed AS (
   UPDATE outbox o SET claimed_by = $4, claimed_until = $5 FROM picked WHERE o.id = picked.id
-  RETURNING o.id, o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, o.attempts, o.created_at, o.next_attempt_at)
+  RETURNING o.id, o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, o.attempts, o.created_at, o.next_attempt_at, o.held)
 SELECT c.*, e.event FROM claimed c JOIN events e ON e.id = c.event_id ORDER BY c.id`;
 
 export class PgOutbox implements OutboxRepository {
@@ -137,6 +137,37 @@ export class PgOutbox implements OutboxRepository {
     if (keys.length === 0) return new Set();
     const { rows } = await this.db.query<{ key: string }>({ text: 'SELECT key FROM events WHERE key = ANY($1::text[])', values: [[...keys]] });
     return new Set(rows.map((row) => row.key));
+  }
+
+  /** Held rows give their claim back too: whichever sender holds the lease then sends the digest. */
+  async hold(ids: number[], until: Date, reason: HoldReason): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.durableQuery({
+      name: 'tw_outbox_hold',
+      text: `UPDATE outbox SET next_attempt_at = $1, held = $2, claimed_by = NULL, claimed_until = NULL
+             WHERE id = ANY($3::bigint[]) AND delivered_at IS NULL AND (claimed_by IS NULL OR claimed_by = $4)`,
+      values: [until.getTime(), reason, ids, this.claimer],
+    });
+  }
+
+  async deliveredCount(chat: Pick<ChatRef, 'platform' | 'chatId'>, since: Date): Promise<number> {
+    const { rows } = await this.db.durableQuery<{ count: number }>({
+      name: 'tw_outbox_delivered_count',
+      text: 'SELECT count(*)::int AS count FROM outbox WHERE platform = $1 AND chat_id = $2 AND delivered_at >= $3 AND held IS NULL',
+      values: [chat.platform, chat.chatId, since.getTime()],
+    });
+    return rows[0]?.count ?? 0;
+  }
+
+  async history(chat: Pick<ChatRef, 'platform' | 'chatId'>, limit: number): Promise<DeliveredAlert[]> {
+    await this.settle();
+    const { rows } = await this.db.query<HistoryRow>({
+      name: 'tw_outbox_history',
+      text: `SELECT o.label, o.created_at, o.delivered_at, o.held, e.event FROM outbox o JOIN events e ON e.id = o.event_id
+             WHERE o.platform = $1 AND o.chat_id = $2 AND o.delivered_at IS NOT NULL ORDER BY o.delivered_at DESC, o.id DESC LIMIT $3`,
+      values: [chat.platform, chat.chatId, Math.max(0, Math.floor(limit))],
+    });
+    return historyOf(rows);
   }
 
   async prune(before: Date): Promise<number> {

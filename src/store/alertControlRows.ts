@@ -1,0 +1,36 @@
+/**
+ * A chat's quiet hours and hourly budget as both stores keep them in the chats table, and read
+ * back. The quiet hours are one JSON column: read through zod, since a row edited by hand or by an
+ * older build must come back as a setting or as none, never as something half-formed.
+ */
+import { z } from 'zod';
+import type { QuietSetting } from './store';
+
+export interface AlertControlColumns {
+  quiet: string | null;
+  hourly_budget: number | null;
+}
+
+export const ALERT_CONTROL_COLUMNS = 'quiet, hourly_budget';
+
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+const quietSchema = z.object({ from: z.string().regex(HHMM), to: z.string().regex(HHMM), zone: z.string().min(1).max(64), strict: z.boolean() });
+
+export function quietOf(row: AlertControlColumns): QuietSetting | null {
+  if (row.quiet === null) return null;
+  try {
+    const parsed = quietSchema.safeParse(JSON.parse(row.quiet));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function quietColumn(quiet: QuietSetting | null): string | null {
+  return quiet === null ? null : JSON.stringify({ from: quiet.from, to: quiet.to, zone: quiet.zone, strict: quiet.strict });
+}
+
+/** A budget of 0 or less is none: the column holds null. */
+export function budgetOf(row: AlertControlColumns): number | null {
+  return row.hourly_budget === null || row.hourly_budget <= 0 ? null : Number(row.hourly_budget);
+}
