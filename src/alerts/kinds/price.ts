@@ -1,6 +1,5 @@
 /** The price moved past the follow's threshold within the move window; the card can carry the move's small chart. */
 import { bold, field, rich, type Card } from '../../cards/card';
-import { renderMoveChart } from '../../charts/moveChart';
 import type { PriceEvent } from '../../model/events';
 import { changeWindow, percent, price, usd } from '../../text/format';
 import { base, marketFields, tokenActions, tokenLink, tokenName } from '../cardParts';
@@ -45,6 +44,9 @@ export const priceKind = defineAlertKind({
   async picture(event) {
     const points = event.points ?? [];
     if (points.length < 2) return null;
+    // Loaded when a card is first drawn, not with the kind: the watcher, which only detects, never
+    // draws, and the renderer's native library is some 20 MB of every process that loads it.
+    const { renderMoveChart } = await import('../../charts/moveChart');
     // The picture's title says the card's change and window, not its own reading of the points.
     const png = await renderMoveChart(points, { symbol: event.token.symbol, quote: 'SOL', basePrice: event.from, change: { pct: event.changePct, windowSecs: event.windowSecs } });
     return { filename: 'price-move.png', contentType: 'image/png', data: png, description: 'Price over the move window' };
