@@ -26,6 +26,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   hostile: async () => (await import('./hostile')).benchHostile,
   cluster: async () => (await import('./cluster')).benchCluster,
   calls: async () => (await import('./calls')).benchCalls,
+  console: async () => (await import('./consoleRender')).benchConsoleRender,
 };
 
 function mb(bytes: number): string {

@@ -19,13 +19,17 @@
  *   footer · 2024-05-01T12:00:00Z
  *   Try: /chart ADDR · /holders ADDR
  *
- * Widths are counted in graphemes. A line is longer than the width only when it holds a single
- * word that must not be broken: a URL, or an ASCII token of at most 96 characters such as an
- * address or a transaction signature, which a reader needs to copy whole.
+ * Widths are terminal columns as string-width counts them (a CJK character or an emoji takes two,
+ * a combining mark none), and lines are broken by wrap-ansi, which keeps colours across a cut. A
+ * line is longer than the width only when it holds a single word that must not be broken: a URL,
+ * or an ASCII token of at most 96 characters such as an address or a transaction signature, which
+ * a reader needs to copy whole.
  */
+import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
 import type { Card, CardColor, CardField, RichText, SpanStyle } from '../../cards/card';
-import { BLANK, ONE_UNIT, charClass, isPrintableAscii } from '../../text/charClass';
-import { cleanText, graphemeCount, safeUrl, stripUnsafeChars, truncateText } from '../../text/sanitize';
+import { BLANK, charClass, isPrintableAscii } from '../../text/charClass';
+import { cleanText, safeUrl, stripUnsafeChars, truncateText } from '../../text/sanitize';
 import { cardTime } from '../../text/format';
 
 export interface TextRenderOptions {
@@ -68,233 +72,95 @@ const LINK_ANSI = '4;34';
 const NAME_ANSI = '1';
 const QUIET_ANSI = '2';
 
-/** Words and pieces whose arrays are kept between renders; longer ones are let go. */
-const WORDS_KEPT = 4096;
-
 /**
- * The words being laid out, in arrays that every render reuses rather than an object per word, per
- * styled piece and per paragraph: those objects, and collecting them, cost more than laying the
- * words out. Rendering is synchronous and never re-entered, so one list serves every call; each
- * part of a card fills it from the start, and each wrap reads a range of it.
- *
- * A word is text between two spaces. Pieces of different styles may touch inside it ("<url>,"
- * keeps its comma), so each word also keeps its pieces, read only to cut a word that is longer
- * than a line, which nearly never happens.
+ * Joins the parts of a word that must not be broken at its spaces (a command and its arguments):
+ * wrap-ansi breaks only at U+0020, and every other white space of a card's text was read as a word
+ * break, so the joiner is never a stranger's and becomes a space again in the printed text.
  */
-class WordList {
-  /** Whether words are written with ANSI colours. */
-  color = false;
-  count = 0;
-  /** The word as printed: its pieces, each in its colour when colours are on. */
-  readonly painted: string[] = [];
-  /** Graphemes: the sum of its pieces' (graphemeCount of each). */
-  readonly widths: number[] = [];
-  /** Kept whole even when longer than a line: a URL, or a printable ASCII word of at most 96 characters. */
-  readonly unbreakable: boolean[] = [];
-  /** Its pieces are pieceTexts[pieceFrom[i]] up to (not including) pieceTexts[pieceTo[i]]; read only to cut a word. */
-  readonly pieceFrom: number[] = [];
-  readonly pieceTo: number[] = [];
-  pieceCount = 0;
-  readonly pieceTexts: string[] = [];
-  readonly pieceAnsi: Ansi[] = [];
+const JOINER = '\u00a0';
 
-  reset(): void {
-    this.count = 0;
-    this.pieceCount = 0;
-    // A card far larger than any other (a hostile one) leaves no long arrays of its text behind.
-    if (this.pieceTexts.length > WORDS_KEPT) {
-      for (const list of [this.painted, this.widths, this.unbreakable, this.pieceFrom, this.pieceTo, this.pieceTexts, this.pieceAnsi]) list.length = 0;
-    }
-  }
-
-  /** A word of one piece, as the renderer makes its own (a marker, a command), `width` graphemes wide. */
-  push(text: string, ansi: Ansi, unbreakable: boolean, width = graphemeCount(text)): void {
-    const index = this.count;
-    this.painted[index] = this.paint(text, ansi);
-    this.widths[index] = width;
-    this.unbreakable[index] = unbreakable;
-    this.pieceFrom[index] = this.pieceCount;
-    this.addPiece(text, ansi);
-    this.pieceTo[index] = this.pieceCount;
-    this.count = index + 1;
-  }
-
-  /**
-   * A link's URL as a word: unbreakable, and as wide as it is long, since safeUrl only ever
-   * returns printable ASCII (the URL parser's serialization percent-encodes everything else).
-   */
-  pushUrl(url: string): void {
-    this.push(url, LINK_ANSI, true, url.length);
-  }
-
-  addPiece(text: string, ansi: Ansi): void {
-    this.pieceTexts[this.pieceCount] = text;
-    this.pieceAnsi[this.pieceCount] = ansi;
-    this.pieceCount += 1;
-  }
-
-  paint(text: string, ansi: Ansi): string {
-    return this.color && ansi !== undefined ? `\u001b[${ansi}m${text}\u001b[0m` : text;
-  }
-
-  /** Sum of the widths and one space between each, of the words from `from` to `to`; -1 when none. */
-  lineWidth(from: number, to: number): number {
-    let width = -1;
-    for (let index = from; index < to; index++) width += (this.widths[index] ?? 0) + 1;
-    return width;
-  }
-
-  /** The words from `from` to `to` on one line, one space apart. */
-  joined(from: number, to: number): string {
-    let line = this.painted[from] ?? '';
-    for (let index = from + 1; index < to; index++) line += ` ${this.painted[index] ?? ''}`;
-    return line;
-  }
-
-  /** A word as an object, to be cut (see splitWordAt). */
-  wordAt(index: number): CutWord {
-    const pieces: Piece[] = [];
-    const to = this.pieceTo[index] ?? 0;
-    for (let piece = this.pieceFrom[index] ?? 0; piece < to; piece++) pieces.push({ text: this.pieceTexts[piece] ?? '', ansi: this.pieceAnsi[piece] });
-    return { pieces, unbreakable: this.unbreakable[index] === true, width: this.widths[index] ?? 0 };
-  }
+/** A word as laid out: printed text (in colour when asked), width in terminal columns, and whether it stays whole. */
+interface Word {
+  painted: string;
+  width: number;
+  whole: boolean;
 }
 
-const words = new WordList();
+function paint(text: string, ansi: Ansi, color: boolean): string {
+  return color && ansi !== undefined ? `\u001b[${ansi}m${text}\u001b[0m` : text;
+}
+
+/** A word the renderer makes itself (a marker, a URL, a command), measured as wrap-ansi measures it. */
+function ownWord(text: string, ansi: Ansi, whole: boolean, color: boolean): Word {
+  return { painted: paint(text, ansi, color), width: columns(text), whole };
+}
 
 /**
- * Reads text into `words`: spans become words, cut at runs of white space, and paragraphs, cut at
- * line feeds when the text may hold several lines (otherwise a line feed only ends a word). Span
- * texts are stripped of unsafe characters but keep their spaces until here, so "Price" + " " +
- * "$1" still reads "Price $1".
- *
- * Paragraphs are kept as ranges of words, tidied as they end: no blank paragraph first, never two
- * blank ones in a row, and none last (see finish).
+ * Reads text into paragraphs of words: words are cut at runs of white space, paragraphs at line
+ * feeds when the text may hold several lines (otherwise a line feed only ends a word). Span texts
+ * keep their spaces until here, so "Price" + " " + "$1" still reads "Price $1", and pieces of
+ * different styles may touch inside one word ("<url>," keeps its comma). Paragraphs are tidied
+ * as they end: no blank one first, never two blank ones in a row, and none last.
  */
 class WordReader {
-  private multiline = false;
-  /** The word being read: its first piece, its painted text and width so far. */
-  private wordPiece = 0;
-  private wordPainted = '';
-  private wordWidth = 0;
-  /** Whether the pieces of the word being read are all printable ASCII, and their length: a word that is, up to 96 characters, stays whole. */
-  private ascii = true;
-  private length = 0;
-  /** The link just shown (its index in `words`), while no space has followed it: "<url>," keeps its comma. */
-  private openLink = -1;
-  private paragraphStart = 0;
-  /** Paragraphs read: words from paragraphFrom[i] up to paragraphTo[i]. */
-  paragraphCount = 0;
-  readonly paragraphFrom: number[] = [];
-  readonly paragraphTo: number[] = [];
+  readonly paragraphs: Word[][] = [];
+  private paragraph: Word[] = [];
+  private painted = '';
+  private plain = '';
+  /** The word under way began with a link's URL: it stays whole, with what touches it. */
+  private link = false;
 
-  begin(multiline: boolean): void {
-    this.multiline = multiline;
-    this.wordPiece = words.pieceCount;
-    this.wordPainted = '';
-    this.wordWidth = 0;
-    this.ascii = true;
-    this.length = 0;
-    this.openLink = -1;
-    this.paragraphStart = words.count;
-    this.paragraphCount = 0;
-  }
+  constructor(
+    private readonly color: boolean,
+    private readonly multiline: boolean,
+  ) {}
 
   endWord(): void {
-    if (words.pieceCount === this.wordPiece) return;
-    const index = words.count;
-    words.painted[index] = this.wordPainted;
-    words.widths[index] = this.wordWidth;
-    words.unbreakable[index] = this.ascii && this.length <= MAX_UNBREAKABLE_ASCII;
-    words.pieceFrom[index] = this.wordPiece;
-    words.pieceTo[index] = words.pieceCount;
-    words.count = index + 1;
-    this.wordPiece = words.pieceCount;
-    this.wordPainted = '';
-    this.wordWidth = 0;
-    this.ascii = true;
-    this.length = 0;
+    if (this.plain === '') return;
+    const plain = this.plain;
+    const ascii = isAsciiWord(plain);
+    const width = ascii ? plain.length : columns(plain);
+    this.paragraph.push({ painted: this.painted, width, whole: this.link || (ascii && plain.length <= MAX_UNBREAKABLE_ASCII) });
+    this.painted = '';
+    this.plain = '';
+    this.link = false;
   }
 
-  endParagraph(): void {
+  private endParagraph(): void {
     this.endWord();
-    const from = this.paragraphStart;
-    const to = words.count;
-    this.paragraphStart = to;
-    const count = this.paragraphCount;
+    const words = this.paragraph;
+    this.paragraph = [];
+    const last = this.paragraphs[this.paragraphs.length - 1];
     // A blank paragraph first, or after another blank one, is left out.
-    if (from === to && (count === 0 || this.paragraphFrom[count - 1] === this.paragraphTo[count - 1])) return;
-    this.paragraphFrom[count] = from;
-    this.paragraphTo[count] = to;
-    this.paragraphCount = count + 1;
+    if (words.length === 0 && (last === undefined || last.length === 0)) return;
+    this.paragraphs.push(words);
   }
 
   /** Ends the text: its last paragraph, and no blank paragraph at the end. */
-  finish(): void {
+  finish(): Word[][] {
     this.endParagraph();
-    while (this.paragraphCount > 0 && this.paragraphFrom[this.paragraphCount - 1] === this.paragraphTo[this.paragraphCount - 1]) this.paragraphCount -= 1;
+    while (this.paragraphs.length > 0 && this.paragraphs[this.paragraphs.length - 1]?.length === 0) this.paragraphs.pop();
+    return this.paragraphs;
   }
 
   /** Text cut at line feeds (a new paragraph, or a word break on one line) and at runs of other white space. */
   pushText(s: string, ansi: Ansi): void {
-    const length = s.length;
-    let index = 0;
-    while (index < length) {
-      const code = s.charCodeAt(index);
-      if (code === 0x0a) {
-        this.openLink = -1;
-        if (this.multiline) this.endParagraph();
+    let start = 0;
+    for (let index = 0; index <= s.length; index++) {
+      const code = index < s.length ? s.charCodeAt(index) : 0x20;
+      if (isPrintableAscii(code) || (code !== 0x0a && (charClass(code) & BLANK) === 0)) continue;
+      if (index > start) this.addPiece(s.slice(start, index), ansi);
+      if (index < s.length) {
+        if (code === 0x0a && this.multiline) this.endParagraph();
         else this.endWord();
-        index += 1;
-        continue;
       }
-      let end = index + 1;
-      const kind = isPrintableAscii(code) ? ONE_UNIT : charClass(code);
-      if ((kind & BLANK) !== 0) {
-        while (end < length) {
-          const next = s.charCodeAt(end);
-          if (next === 0x0a || isPrintableAscii(next) || (charClass(next) & BLANK) === 0) break;
-          end += 1;
-        }
-        this.openLink = -1;
-        this.endWord();
-        index = end;
-        continue;
-      }
-      // A piece's width and whether it is printable ASCII are read on the way: nearly every piece
-      // is one grapheme per code unit, and then needs no counting.
-      let ascii = isPrintableAscii(code);
-      let simple = (kind & ONE_UNIT) !== 0;
-      while (end < length) {
-        const next = s.charCodeAt(end);
-        if (!isPrintableAscii(next)) {
-          if (next === 0x0a) break;
-          const nextKind = charClass(next);
-          if ((nextKind & BLANK) !== 0) break;
-          ascii = false;
-          if ((nextKind & ONE_UNIT) === 0) simple = false;
-        }
-        end += 1;
-      }
-      const text = index === 0 && end === length ? s : s.slice(index, end);
-      const width = simple ? end - index : graphemeCount(text);
-      const painted = words.paint(text, ansi);
-      words.addPiece(text, ansi);
-      const link = this.openLink;
-      if (link >= 0 && this.wordPiece === words.pieceCount - 1) {
-        // Against the link just shown: part of its word, whose pieces are the last ones read.
-        words.painted[link] = (words.painted[link] ?? '') + painted;
-        words.widths[link] = (words.widths[link] ?? 0) + width;
-        words.pieceTo[link] = words.pieceCount;
-        this.wordPiece = words.pieceCount;
-      } else {
-        this.wordPainted += painted;
-        this.wordWidth += width;
-        this.ascii &&= ascii;
-        this.length += end - index;
-      }
-      index = end;
+      start = index + 1;
     }
+  }
+
+  private addPiece(text: string, ansi: Ansi): void {
+    this.painted += paint(text, ansi, this.color);
+    this.plain += text;
   }
 
   /**
@@ -306,31 +172,50 @@ class WordReader {
     if (shown !== '' && shown !== url) {
       this.pushText(label.replace(/\n/g, ' '), ansi);
       this.endWord();
-      words.pushUrl(`<${url}>`);
-    } else {
-      this.endWord();
-      words.pushUrl(url);
-    }
-    this.wordPiece = words.pieceCount;
-    this.openLink = words.count - 1;
+      url = `<${url}>`;
+    } else this.endWord();
+    this.addPiece(url, LINK_ANSI);
+    this.link = true;
   }
 }
 
-const reader = new WordReader();
+/** Widths of short words already measured: string-width takes some 15 µs for a word that is not ASCII. */
+const widths = new Map<string, number>();
+const WIDTHS_KEPT = 4096;
+const MEASURED_MAX_LENGTH = 32;
 
-/** The words of a text cleaned to one line, read as the text of a span is, appended to `words`. */
-function pushWords(cleaned: string, ansi?: Ansi): void {
-  reader.begin(false);
+/** Terminal columns, as wrap-ansi counts them. */
+function columns(plain: string): number {
+  if (isAsciiWord(plain)) return plain.length;
+  if (plain.length > MEASURED_MAX_LENGTH) return stringWidth(plain);
+  let width = widths.get(plain);
+  if (width === undefined) {
+    width = stringWidth(plain);
+    if (widths.size >= WIDTHS_KEPT) widths.clear();
+    widths.set(plain, width);
+  }
+  return width;
+}
+
+/** A word of printable ASCII only: one column a character, so wrap-ansi's count is its length. */
+function isAsciiWord(s: string): boolean {
+  for (let index = 0; index < s.length; index++) if (!isPrintableAscii(s.charCodeAt(index))) return false;
+  return true;
+}
+
+/** The words of a text cleaned to one line, read as the text of a span is. */
+function wordsOf(cleaned: string, ansi: Ansi, color: boolean): Word[] {
+  const reader = new WordReader(color, false);
   reader.pushText(cleaned, ansi);
-  reader.endWord();
+  return reader.finish()[0] ?? [];
 }
 
 /**
- * Rich text as paragraphs of words (in `reader`'s paragraphs). A link shows as "label <url>", or
- * the bare URL when it has no label of its own; an unsafe link shows its label only.
+ * Rich text as paragraphs of words. A link shows as "label <url>", or the bare URL when it has no
+ * label of its own; an unsafe link shows its label only.
  */
-function readRich(value: RichText, multiline: boolean): void {
-  reader.begin(multiline);
+function readRich(value: RichText, multiline: boolean, color: boolean): Word[][] {
+  const reader = new WordReader(color, multiline);
   for (const span of value) {
     const label = truncateText(stripUnsafeChars(typeof span.text === 'string' ? span.text : ''), MAX_SPAN);
     const url = span.url === undefined ? null : safeUrl(span.url);
@@ -338,156 +223,87 @@ function readRich(value: RichText, multiline: boolean): void {
     if (url === null) reader.pushText(label, ansi);
     else reader.pushLink(label, url, ansi);
   }
-  reader.finish();
+  return reader.finish();
 }
 
-/** A piece of a word being cut: text in one style. */
-interface Piece {
-  text: string;
-  ansi: Ansi;
+function joined(words: readonly Word[]): string {
+  let line = words[0]?.painted ?? '';
+  for (let index = 1; index < words.length; index++) line += ` ${words[index]?.painted ?? ''}`;
+  return line;
 }
 
-interface CutWord {
-  pieces: Piece[];
-  unbreakable: boolean;
-  /** Graphemes: the sum of its pieces'. */
-  width: number;
+/** Columns the words take on one line, one space apart. */
+function lineWidth(words: readonly Word[]): number {
+  let width = -1;
+  for (const word of words) width += word.width + 1;
+  return width;
 }
 
-function cutWordOf(pieces: Piece[]): CutWord {
-  let width = 0;
-  for (const piece of pieces) width += graphemeCount(piece.text);
-  return { pieces, unbreakable: false, width };
+/** wrap-ansi's hard mode: a word longer than the columns given is cut between two graphemes. */
+const HARD = { hard: true } as const;
+
+/**
+ * A word cut after `columns` columns, or null when its first grapheme alone is wider (a wide
+ * character with one column left). wrap-ansi closes the word's colour at the cut and opens it again
+ * on the rest.
+ */
+function cut(word: Word, columns: number): [Word, Word] | null {
+  const [head = '', ...rest] = wrapAnsi(word.painted, columns, HARD).split('\n');
+  const width = stringWidth(head);
+  if (width === 0 || width > columns || rest.length === 0) return null;
+  return [
+    { painted: head, width, whole: false },
+    { painted: rest.join(''), width: word.width - width, whole: false },
+  ];
 }
 
-const graphemeSegmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/** Splits a word after `size` graphemes, keeping each grapheme's style. */
-function splitWordAt(w: CutWord, size: number): [CutWord, CutWord] {
-  const head: Piece[] = [];
-  const tail: Piece[] = [];
-  let count = 0;
-  for (const piece of w.pieces) {
-    for (const { segment } of graphemeSegmenter.segment(piece.text)) {
-      const side = count < size ? head : tail;
-      const last = side[side.length - 1];
-      if (last !== undefined && last.ansi === piece.ansi) last.text += segment;
-      else side.push({ text: segment, ansi: piece.ansi });
-      count += 1;
-    }
-  }
-  return [cutWordOf(head), cutWordOf(tail)];
-}
-
-/** Where a word goes (Writer.placeOf). */
-type Place = 0 | 1 | 2 | 3;
-const FITS = 0;
-const CUT = 1;
-const NEXT_LINE = 2;
-const OWN_LINE = 3;
-
+/** The card's lines as they are written. No line ends with white space: words hold none. */
 class Writer {
-  /** No line ends with white space: words hold none, and every line ends with a word. */
   readonly lines: string[] = [];
-  // The line being written by wrap: its text, words, indent and columns used.
-  private line = '';
-  private count = 0;
-  private indent = 0;
-  private restIndent = 0;
-  private used = 0;
 
   constructor(readonly width: number) {}
 
-  private paint(w: CutWord): string {
-    let text = '';
-    for (const piece of w.pieces) text += words.paint(piece.text, piece.ansi);
-    return text;
-  }
-
-  /** The line under way is written out and the next one starts at restIndent. */
-  private nextLine(): void {
-    this.lines.push(this.indent === 0 ? this.line : ' '.repeat(this.indent) + this.line);
-    this.line = '';
-    this.count = 0;
-    this.indent = this.restIndent;
-    this.used = this.indent;
-  }
-
   /**
-   * Where a word of `size` columns goes on the line under way: it fits; it is cut to fill the room
-   * left (not an unbreakable one, and only at a line's start or when it is longer than a whole
-   * line); the line is written out and the word tried again on the next; or, alone at a line's
-   * start and too long, it gets that line to itself.
+   * Writes words across as many lines as needed, the first starting at `firstIndent`, the others
+   * at `restIndent`. Lines are filled a word at a time, which is all wrap-ansi does too, here with
+   * the hanging indent and the words that stay whole it lacks; wrap-ansi cuts the words wider than
+   * a line (measuring it with wrap-ansi costs some 240 µs a line, about ten times what a whole
+   * card takes: docs/development.md). A word that does not fit goes to the next line; one wider
+   * than any line is cut to fill the room left, unless it must stay whole: then it gets a line of
+   * its own.
    */
-  private placeOf(size: number, unbreakable: boolean): Place {
-    const room = this.room();
-    if (size <= room) return FITS;
-    if (!unbreakable && room >= 1 && (this.count === 0 || size > this.width - this.restIndent)) return CUT;
-    return this.count > 0 ? NEXT_LINE : OWN_LINE;
-  }
-
-  /** The room left on the line under way, for a word cut to fill it. */
-  private room(): number {
-    return this.width - this.used - (this.count === 0 ? 0 : 1);
-  }
-
-  private append(text: string, size: number): void {
-    const gap = this.count === 0 ? 0 : 1;
-    this.line += gap === 0 ? text : ` ${text}`;
-    this.count += 1;
-    this.used += gap + size;
-  }
-
-  private ownLine(text: string): void {
-    this.lines.push(' '.repeat(this.indent) + text);
-    this.indent = this.restIndent;
-    this.used = this.restIndent;
-  }
-
-  /**
-   * Writes the words from `from` to `to` across as many lines as needed: the first line starts at
-   * `firstIndent`, the following ones at `restIndent` (see placeOf for a word that does not fit).
-   */
-  wrap(from: number, to: number, firstIndent = 0, restIndent = firstIndent + INDENT): void {
-    this.line = '';
-    this.count = 0;
-    this.indent = firstIndent;
-    this.restIndent = restIndent;
-    this.used = firstIndent;
-    const widths = words.widths;
-    const painted = words.painted;
-    for (let index = from; index < to; ) {
-      const size = widths[index] ?? 0;
-      const place = this.placeOf(size, words.unbreakable[index] === true);
-      if (place === NEXT_LINE) {
-        // The word is tried again there.
-        this.nextLine();
+  wrap(words: readonly Word[], firstIndent = 0, restIndent = firstIndent + INDENT): void {
+    let indent = firstIndent;
+    let line = '';
+    // Columns the line's words and the spaces between them take; -1 while it has none.
+    let used = -1;
+    const endLine = () => {
+      this.lines.push(' '.repeat(indent) + line);
+      indent = restIndent;
+      line = '';
+      used = -1;
+    };
+    // Words still to place, the next one last: a cut word's two halves are put back here.
+    const pending = [...words].reverse();
+    for (let word = pending.pop(); word !== undefined; word = pending.pop()) {
+      const room = this.width - indent - used - 1;
+      if (word.width <= room) {
+        line = used < 0 ? word.painted : `${line} ${word.painted}`;
+        used += 1 + word.width;
         continue;
       }
-      if (place === FITS) this.append(painted[index] ?? '', size);
-      else if (place === CUT) this.cut(words.wordAt(index));
-      else this.ownLine(painted[index] ?? '');
-      index += 1;
+      const halves = !word.whole && word.width > this.width - restIndent && room >= 1 ? cut(word, room) : null;
+      if (halves !== null) pending.push(halves[1], halves[0]);
+      else if (used >= 0) {
+        endLine();
+        pending.push(word);
+      } else {
+        line = word.painted;
+        endLine();
+      }
     }
-    if (this.count > 0) this.lines.push(' '.repeat(this.indent) + this.line);
+    if (used >= 0) endLine();
     else if (this.lines.length === 0) this.lines.push('');
-  }
-
-  /** A word cut to fill the room left, its rest placed as wrap places any word. */
-  private cut(w: CutWord): void {
-    // Words put back to be taken next (the two halves of a cut word, a word moved to the next line), last first.
-    const putBack: CutWord[] = [w];
-    for (let next = putBack.pop(); next !== undefined; next = putBack.pop()) {
-      const place = this.placeOf(next.width, next.unbreakable);
-      if (place === FITS) this.append(this.paint(next), next.width);
-      else if (place === CUT) {
-        const [head, tail] = splitWordAt(next, this.room());
-        putBack.push(tail, head);
-      } else if (place === NEXT_LINE) {
-        putBack.push(next);
-        this.nextLine();
-      } else this.ownLine(this.paint(next));
-    }
   }
 
   /** An empty line between two blocks, unless the last line is one already. */
@@ -498,56 +314,50 @@ class Writer {
 
 const EMPTY_VALUE = '—';
 
-/**
- * Reads a field into `words`: its name ("Name:") first, then its value's paragraphs (in
- * `reader`), "—" when the value has none. Returns where the value's words start.
- */
-function readField(field: CardField): number {
-  words.reset();
-  const name = cleanText(field.name, MAX_FIELD_NAME);
-  if (name !== '') pushWords(`${name}:`, NAME_ANSI);
-  const valueStart = words.count;
-  readRich(Array.isArray(field.value) ? field.value : [], true);
-  if (reader.paragraphCount === 0) words.push(EMPTY_VALUE, undefined, false);
-  return valueStart;
+/** A field read: its name ("Name:") as words, and its value's paragraphs ("—" when it has none). */
+interface ReadField {
+  name: Word[];
+  value: Word[][];
 }
 
-/** A field on lines of its own: a one-paragraph value (or "—") follows the name, a longer one goes below it. */
-function writeField(writer: Writer, valueStart: number): void {
-  if (reader.paragraphCount <= 1) {
-    writer.wrap(0, words.count, 0, INDENT);
+function readField(field: CardField, color: boolean): ReadField {
+  const name = cleanText(field.name, MAX_FIELD_NAME);
+  const value = readRich(Array.isArray(field.value) ? field.value : [], true, color);
+  return { name: name === '' ? [] : wordsOf(`${name}:`, NAME_ANSI, color), value: value.length > 0 ? value : [[ownWord(EMPTY_VALUE, undefined, false, color)]] };
+}
+
+/** A field on lines of its own: a one-paragraph value follows the name, a longer one goes below it. */
+function writeField(writer: Writer, field: ReadField): void {
+  const [first = [], ...more] = field.value;
+  if (more.length === 0) {
+    writer.wrap([...field.name, ...first], 0, INDENT);
     return;
   }
-  if (valueStart > 0) writer.wrap(0, valueStart, 0, INDENT);
-  writeParagraphs(writer, INDENT, INDENT * 2);
+  if (field.name.length > 0) writer.wrap(field.name, 0, INDENT);
+  writeParagraphs(writer, field.value, INDENT, INDENT * 2);
 }
 
-/** The paragraphs `reader` read, each wrapped from `firstIndent`; an empty one is an empty line. */
-function writeParagraphs(writer: Writer, firstIndent: number, restIndent: number): void {
-  for (let index = 0; index < reader.paragraphCount; index++) {
-    const from = reader.paragraphFrom[index] ?? 0;
-    const to = reader.paragraphTo[index] ?? 0;
-    if (from === to) writer.lines.push('');
-    else writer.wrap(from, to, firstIndent, restIndent);
+/** Paragraphs, each wrapped from `firstIndent`; an empty one is an empty line. */
+function writeParagraphs(writer: Writer, paragraphs: readonly Word[][], firstIndent: number, restIndent: number): void {
+  for (const words of paragraphs) {
+    if (words.length === 0) writer.lines.push('');
+    else writer.wrap(words, firstIndent, restIndent);
   }
 }
 
-/**
- * Consecutive inline fields share lines, separated by "│", as long as each fits on one line. A
- * row that fits needs no wrapping: its words are written one space apart as they are read.
- */
-function writeFields(writer: Writer, fields: readonly CardField[]): void {
-  const separator = ` ${words.paint('│', QUIET_ANSI)} `;
+/** Consecutive inline fields share lines, separated by "│", as long as each fits on one line. */
+function writeFields(writer: Writer, fields: readonly CardField[], color: boolean): void {
+  const separator = ` ${paint('│', QUIET_ANSI, color)} `;
   let row = '';
   let rowWidth = 0;
   for (const field of fields) {
-    const valueStart = readField(field);
-    // Every field has at least one word ("—" for an empty value).
-    const width = words.lineWidth(0, words.count);
+    const read = readField(field, color);
+    const words = [...read.name, ...read.value.flat()];
+    const width = lineWidth(words);
     if (field.inline !== true || width > writer.width) {
       if (row !== '') writer.lines.push(row);
       row = '';
-      writeField(writer, valueStart);
+      writeField(writer, read);
       continue;
     }
     if (row !== '' && rowWidth + 3 + width > writer.width) {
@@ -555,10 +365,10 @@ function writeFields(writer: Writer, fields: readonly CardField[]): void {
       row = '';
     }
     if (row === '') {
-      row = words.joined(0, words.count);
+      row = joined(words);
       rowWidth = width;
     } else {
-      row += separator + words.joined(0, words.count);
+      row += separator + joined(words);
       rowWidth += 3 + width;
     }
   }
@@ -571,67 +381,56 @@ function footerTime(date: Date | undefined): string | null {
   return cardTime(date);
 }
 
-/** "Try: /chart ADDR · /holders ADDR" into `words`; each command stays on one line when it fits in one. */
-function pushActionWords(card: Card, width: number): void {
-  const start = words.count;
-  let shown = 0;
+/** "Try: /chart ADDR · /holders ADDR"; each command stays on one line when it fits in one. */
+function actionWords(card: Card, width: number, color: boolean): Word[] {
+  const words: Word[] = [];
   for (const action of card.actions ?? []) {
     const command = cleanText(action.command, MAX_COMMAND).replace(/^\/+/, '').replace(/ /g, '');
     if (command === '') continue;
-    if (shown === 0) words.push('Try:', QUIET_ANSI, false);
-    else words.push('·', QUIET_ANSI, false);
-    shown += 1;
-    let whole = `/${command}`;
+    words.push(ownWord(words.length === 0 ? 'Try:' : '·', QUIET_ANSI, false, color));
     const args: string[] = [];
     for (const raw of action.args ?? []) {
       const arg = cleanText(raw, MAX_ARG);
-      if (arg === '') continue;
-      args.push(arg);
-      whole += ` ${arg}`;
+      if (arg !== '') args.push(arg);
     }
-    const wholeWidth = graphemeCount(whole);
-    if (wholeWidth <= width - INDENT) words.push(whole, undefined, true, wholeWidth);
+    const parts = [`/${command}`, ...args];
+    // Measured a part at a time: most are ASCII, which needs no counting, and the joiner is one column.
+    const whole: Word = { painted: parts.join(JOINER), width: parts.reduce((sum, part) => sum + columns(part) + 1, -1), whole: true };
+    if (whole.width <= width - INDENT) words.push(whole);
     else {
-      words.push(`/${command}`, undefined, true);
-      for (const arg of args) pushWords(arg);
+      words.push(ownWord(`/${command}`, undefined, true, color));
+      for (const arg of args) words.push(...wordsOf(arg, undefined, color));
     }
   }
-  if (shown === 0) words.count = start;
+  return words;
 }
 
 export function renderCardText(card: Card, options: TextRenderOptions = {}): string {
   const requested = options.width ?? DEFAULT_WIDTH;
   const width = Number.isFinite(requested) ? Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Math.floor(requested))) : DEFAULT_WIDTH;
-  words.color = options.color === true;
+  const color = options.color === true;
   const writer = new Writer(width);
 
-  words.reset();
   const marker = MARKERS[card.color] ?? null;
-  if (marker) words.push(`[${marker.label}]`, marker.ansi, false);
-  pushWords(cleanText(card.title, MAX_TITLE, '(untitled)'), NAME_ANSI);
-  writer.wrap(0, words.count, 0, INDENT);
+  const title = wordsOf(cleanText(card.title, MAX_TITLE, '(untitled)'), NAME_ANSI, color);
+  writer.wrap(marker ? [ownWord(`[${marker.label}]`, marker.ansi, false, color), ...title] : title, 0, INDENT);
   const url = safeUrl(card.url);
-  if (url !== null) {
-    words.reset();
-    words.pushUrl(url);
-    writer.wrap(0, 1);
-  }
+  if (url !== null) writer.wrap([ownWord(url, LINK_ANSI, true, color)]);
 
   if (card.description) {
-    words.reset();
-    readRich(card.description, true);
-    if (reader.paragraphCount > 0) {
+    const paragraphs = readRich(card.description, true, color);
+    if (paragraphs.length > 0) {
       writer.blank();
       // Indented, so a description written by a stranger can never start a line the way a real
       // field ("Risk: SAFE") does.
-      writeParagraphs(writer, INDENT, INDENT);
+      writeParagraphs(writer, paragraphs, INDENT, INDENT);
     }
   }
 
   const fields = Array.isArray(card.fields) ? card.fields : [];
   if (fields.length > 0) {
     writer.blank();
-    writeFields(writer, fields);
+    writeFields(writer, fields, color);
   }
 
   const thumbnail = safeUrl(card.thumbnailUrl);
@@ -639,28 +438,14 @@ export function renderCardText(card: Card, options: TextRenderOptions = {}): str
   const footerText = cleanText(card.footer, MAX_FOOTER);
   const time = footerTime(card.timestamp);
   const footer = footerText === '' ? (time ?? '') : time === null ? footerText : `${footerText} · ${time}`;
-  words.reset();
-  pushActionWords(card, width);
-  const actionsEnd = words.count;
-  if (thumbnail !== null || image !== null || footer !== '' || actionsEnd > 0) writer.blank();
-  if (thumbnail !== null) {
-    words.push('logo:', QUIET_ANSI, false);
-    words.pushUrl(thumbnail);
-    writer.wrap(actionsEnd, words.count);
-  }
-  if (image !== null) {
-    const from = words.count;
-    pushWords(`[image: ${image}]`);
-    writer.wrap(from, words.count);
-  }
-  if (footer !== '') {
-    const from = words.count;
-    pushWords(footer, QUIET_ANSI);
-    writer.wrap(from, words.count, 0, 0);
-  }
-  if (actionsEnd > 0) writer.wrap(0, actionsEnd, 0, INDENT);
+  const actions = actionWords(card, width, color);
+  if (thumbnail !== null || image !== null || footer !== '' || actions.length > 0) writer.blank();
+  if (thumbnail !== null) writer.wrap([ownWord('logo:', QUIET_ANSI, false, color), ownWord(thumbnail, LINK_ANSI, true, color)]);
+  if (image !== null) writer.wrap(wordsOf(`[image: ${image}]`, undefined, color));
+  if (footer !== '') writer.wrap(wordsOf(footer, QUIET_ANSI, color), 0, 0);
+  if (actions.length > 0) writer.wrap(actions, 0, INDENT);
 
   let text = '';
   for (const line of writer.lines) text += `${line}\n`;
-  return text;
+  return text.replaceAll(JOINER, ' ');
 }

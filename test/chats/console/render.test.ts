@@ -1,8 +1,8 @@
 import fc from 'fast-check';
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import type { Card, CardColor, CardField, RichText, Span } from '../../../src/cards/card';
 import { bold, code, field, link, rich, text } from '../../../src/cards/card';
-import { graphemeCount } from '../../../src/text/sanitize';
 import { renderCardText } from '../../../src/chats/console/render';
 import { HOSTILE_METADATA } from '../../../src/simulator/hostile';
 
@@ -30,10 +30,10 @@ function lines(output: string): string[] {
   return output.slice(0, -1).split('\n');
 }
 
-/** Lines may run past the width only to hold one word that must stay whole. */
+/** Lines may run past the width (in terminal columns) only to hold one word that must stay whole. */
 function expectWithinWidth(output: string, width: number): void {
   for (const line of lines(output)) {
-    if (graphemeCount(line) > width) expect(line.trim(), `line over ${width}: ${line}`).not.toMatch(/\s/);
+    if (stringWidth(line) > width) expect(line.trim(), `line over ${width}: ${line}`).not.toMatch(/\s/);
   }
 }
 
@@ -128,6 +128,49 @@ describe('renderCardText', () => {
     const huge = baseCard({ fields: [{ name: 'Words', value: Array.from({ length: 12 }, () => text('w '.repeat(500))) }] });
     expect(renderCardText(huge).split('\n').length).toBeGreaterThan(100);
     expect(renderCardText(card, { color: true })).toBe(before);
+  });
+
+  it('counts wide characters as two columns and combining marks as none, cuts between graphemes, and keeps a cut word in its colour', () => {
+    const accents = 'e\u0301'.repeat(20);
+    const card = baseCard({
+      title: '熊猫币 🐼 PANDA',
+      color: 'warning',
+      url: undefined,
+      description: [text('流動性は'), bold('ロックされていません。'.repeat(2)), text(` café ${accents} 👍🏽👍🏽👍🏽 ${'🐼'.repeat(10)}`)],
+      fields: [field('名前', '熊猫币', true)],
+      actions: [],
+    });
+    const plain = renderCardText(card, { width: 20 });
+    expect(plain).toBe(
+      [
+        '[WARNING] 熊猫币 🐼',
+        '  PANDA',
+        '',
+        // Nine wide characters fill the 18 columns a line has after its indent.
+        '  流動性はロックされ',
+        '  ていません。ロック',
+        '  されていません。',
+        // Each é is one column however it is written; the 20 of them are cut after the 13 that fit.
+        `  café ${'é'.repeat(13)}`,
+        // Ten pandas (20 columns) are wider than a line: cut to fill the room left.
+        `  ${'é'.repeat(7)} 👍🏽👍🏽👍🏽 🐼`,
+        `  ${'🐼'.repeat(9)}`,
+        '',
+        '名前: 熊猫币',
+        '',
+      ].join('\n'),
+    );
+    for (const line of lines(plain)) {
+      expect(stringWidth(line), line).toBeLessThanOrEqual(20);
+      expect(line, 'a combining mark never starts a line').not.toMatch(/^\s*\p{M}/u);
+    }
+    const coloured = renderCardText(card, { width: 20, color: true });
+    expect(coloured.replace(OWN_COLOURS, '')).toBe(plain);
+    // The bold words run over three lines: each line of them opens the bold again after its indent.
+    const boldLines = lines(coloured).slice(3, 6);
+    expect(boldLines.map((line) => line.replace(OWN_COLOURS, ''))).toEqual(lines(plain).slice(3, 6));
+    // (A close may come first, left from where the rest of the word was cut again: bold is on either way.)
+    for (const line of boldLines.slice(1)) expect(line, JSON.stringify(line)).toMatch(/^ {2}(?:\u001b\[22m)?\u001b\[1m[^\u001b]/);
   });
 
   it('survives an empty card', () => {
