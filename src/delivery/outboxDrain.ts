@@ -186,19 +186,22 @@ export class OutboxDrain {
    * Quiet hours and the hourly budget (src/delivery/alertControls.ts): rows that must wait are
    * held in the store, and the chat is told once an hour that its budget ran out.
    */
-  private async controlled(chat: ChatRef, rows: OutboxEntry[]): Promise<OutboxEntry[]> {
+  private async controlled(chat: ChatRef, rows: OutboxEntry[]): Promise<{ rows: OutboxEntry[]; notice: Card | null }> {
     const { store } = this.deps;
     const settings = await store.chats.settings(chat);
-    if (settings.quiet === undefined && settings.budget === undefined) return rows;
+    if (settings.quiet === undefined && settings.budget === undefined) return { rows, notice: null };
     const result = await applyAlertControls(store, chat, settings, rows, this.deps.now());
     const spent = result.budgetSpent;
     const key = chatKey(chat);
-    if (spent !== null && this.budgetTold.get(key) !== spent.hourStart) {
-      this.budgetTold.set(key, spent.hourStart);
-      const outcome = await this.send(chat, { ids: [], rows: [], attempts: 0, card: budgetNoticeCard(spent.budget, new Date(spent.until)), buttons: [] }, `twbudget${spent.hourStart}`);
-      if (outcome.status !== 'sent') this.deps.logger.warn({ chat: key, reason: outcome.reason }, 'hourly budget notice not delivered');
-    }
-    return result.send;
+    if (spent === null || this.budgetTold.get(key) === spent.hourStart) return { rows: result.send, notice: null };
+    this.budgetTold.set(key, spent.hourStart);
+    return { rows: result.send, notice: budgetNoticeCard(spent.budget, new Date(spent.until)) };
+  }
+
+  /** The budget's notice, after the alerts it let through: best effort, said once that hour whatever the outcome. */
+  private async tell(chat: ChatRef, notice: Card): Promise<void> {
+    const outcome = await this.send(chat, { ids: [], rows: [], attempts: 0, card: notice, buttons: [] }, `twbudget${notice.timestamp?.getTime() ?? 0}`);
+    if (outcome.status !== 'sent') this.deps.logger.warn({ chat: chatKey(chat), reason: outcome.reason }, 'hourly budget notice not delivered');
   }
 
   /**
@@ -239,7 +242,8 @@ export class OutboxDrain {
   private async sendChat(chat: ChatRef, rows: OutboxEntry[]): Promise<{ moved: number; retryAt: number | null }> {
     const { store, logger } = this.deps;
     const key = chatKey(chat);
-    const units = await this.unitsOf(chat, await this.controlled(chat, rows));
+    const controlled = await this.controlled(chat, rows);
+    const units = await this.unitsOf(chat, controlled.rows);
     let moved = 0;
     for (const unit of units) {
       // A sender that lost its lease sends nothing more: the rows it claimed are taken over by the next one.
@@ -277,6 +281,7 @@ export class OutboxDrain {
       logger.warn({ chat: key, attempts: unit.attempts + 1, retryInMs: delay, reason: outcome.reason }, 'alert not delivered; will retry');
       return { moved, retryAt: until };
     }
+    if (controlled.notice !== null && !this.stopping) await this.tell(chat, controlled.notice);
     return { moved, retryAt: null };
   }
 }
