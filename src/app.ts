@@ -330,6 +330,7 @@ export async function startApp(options: AppOptions): Promise<App> {
         follows,
         status,
         chatSettings: store.chats,
+        alertHistory: store.outbox,
         calls: new CallBook(store.calls, now),
         digests: {
           changed: async () => {

@@ -9,7 +9,7 @@ import type { ChatRef } from '../model/chat';
 import type { FollowService } from '../follows/followService';
 import type { StatusSource } from '../follows/status';
 import type { QueryService } from '../query/service';
-import type { ChatRepository } from '../store/store';
+import type { ChatRepository, OutboxRepository } from '../store/store';
 import type { CallBook } from '../query/callBook';
 import type { OptionSpec } from '../usage';
 
@@ -52,6 +52,8 @@ export interface CommandServices {
   chatSettings?: Pick<ChatRepository, 'settings' | 'updateSettings'>;
   /** The daily watchlists' schedules (/digest), told when a chat's setting changed; optional as the others. */
   digests?: { changed(): Promise<void> };
+  /** Alerts delivered to a chat (/history), from the outbox; optional as the others. */
+  alertHistory?: Pick<OutboxRepository, 'history'>;
   /** Calls and leaderboards (/calls, /leaderboard, /caller, /pnl, and the call a token's first post makes); optional as the others. */
   calls?: CallBook;
 }
