@@ -20,6 +20,7 @@ import type { AlertCardCache } from './cardCache';
 import { DIGEST_MAX_ITEMS, digestCard } from './digest';
 import { alertKind } from '../alerts/registry';
 import type { AlertSender, SendOutcome } from './sender';
+import { withTiming } from './timingFooter';
 import { applyAlertControls, budgetNoticeCard, heldDigestText } from './alertControls';
 
 /** The buttons for a card's actions in one chat (action keys belong to the chat they are shown in). */
@@ -153,7 +154,7 @@ export class OutboxDrain {
     const single = async (index: number): Promise<Unit> => {
       const row = rows[index] as OutboxEntry;
       const card = cards[index] as Card;
-      return { ids: [row.id], rows: [row], attempts: row.attempts, card, buttons: await this.buttons(card, chat) };
+      return { ids: [row.id], rows: [row], attempts: row.attempts, card: withTiming(card, row.event, this.deps.now()), buttons: await this.buttons(card, chat) };
     };
     const merged = rows.flatMap((row, index) => (alertKind(row.event.kind)?.alone === true ? [] : [index]));
     // Too many waiting: all of them in digests. Else only rows held back (quiet hours, the budget)
