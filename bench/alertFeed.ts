@@ -10,7 +10,6 @@ import { loadConfig } from '../src/config';
 import { silentLogger } from '../src/log';
 import { StreamClient } from '../src/market/stream';
 import { raiseOpenFilesLimit, streamSocketsAllowed } from '../src/openFiles';
-import { startSimulator } from '../src/simulator/server';
 import { performance } from 'node:perf_hooks';
 import type { Follow } from '../src/model/follow';
 import type { StreamEvent } from '../src/market/stream';
@@ -49,8 +48,16 @@ export function address(index: number): string {
 
 export const tokenAddresses = (): string[] => Array.from({ length: TOKENS }, (_, index) => address(index));
 
+export interface FrameTemplates {
+  token: unknown;
+  holders: unknown[];
+}
+
 /** One simulated token and its 20 largest holders: every frame the feeder sends is made from them. */
-export async function frameTemplates(): Promise<{ token: unknown; holders: unknown[] }> {
+export async function frameTemplates(): Promise<FrameTemplates> {
+  // Loaded here, not with this file: the memory phase takes its templates from its parent and
+  // must not carry the simulator's code.
+  const { startSimulator } = await import('../src/simulator/server');
   const sim = await startSimulator({ apiKey: API_KEY, port: 0, seed: 42 });
   try {
     const first = sim.market.tokenAddresses()[0] ?? '';
@@ -185,7 +192,7 @@ export class Feeder {
   private readonly child: ChildProcess;
   private readonly waiting = new Map<string, (message: FeederMessage) => void>();
 
-  constructor(templates: { token: unknown; holders: unknown[] }, options: { onePerSocket: boolean }) {
+  constructor(templates: FrameTemplates, options: { onePerSocket: boolean }) {
     this.child = fork(fileURLToPath(new URL('./alertFeeder.mjs', import.meta.url)), [], {
       env: {
         ...process.env,

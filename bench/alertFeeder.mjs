@@ -12,7 +12,9 @@
  * one only, answering a second with an error and close 4000 as the simulator does with
  * `--subscriptions-per-socket 1`. Sockets opened with `?group=NAME` in their URL form a group of
  * their own: the bench's bare client subscribes the same tokens that way, and each command names
- * the group whose sockets get the frames, so the bot and the bare client run turn about.
+ * the group whose sockets get the frames, so the bot and the bare client run turn about. A path
+ * under `/g/NAME/` names a group too, for a client that builds its stream URLs from a base address
+ * (two bots on two stores, taking turns).
  */
 import { performance } from 'node:perf_hooks';
 import { WebSocketServer } from 'ws';
@@ -77,8 +79,9 @@ const live = new Map();
 const server = new WebSocketServer({ port: 0, host: '127.0.0.1', maxPayload: 64 * 1024, backlog: 4096, perMessageDeflate: false });
 server.on('connection', (socket, request) => {
   const url = new URL(request.url ?? '/', 'ws://feeder');
-  const stream = url.pathname.replace(/^\/ws\//, '');
-  const group = groupOf(url.searchParams.get('group') ?? 'bot');
+  const prefixed = /^\/g\/([^/]+)(\/.*)$/.exec(url.pathname);
+  const stream = (prefixed?.[2] ?? url.pathname).replace(/^\/ws\//, '');
+  const group = groupOf(prefixed?.[1] ?? url.searchParams.get('group') ?? 'bot');
   const subscriptions = new Set();
   live.set(socket, subscriptions);
   socket.on('error', () => undefined);

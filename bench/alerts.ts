@@ -9,8 +9,9 @@
  * Figures (bench/results.json):
  * - watcher_start_s_10k_tokens: from the watcher's start to every baseline read (each token's
  *   snapshot and its 20 holders compared and committed);
- * - rss_mb_10k_tokens: the bench process's RSS then (the feeder is another process, and this
- *   section runs in a process of its own);
+ * - rss_mb_10k_tokens: the RSS of the same bot compiled as shipped and run by plain `node` with the
+ *   Dockerfile's heap cap (bench/alertsMemory.ts, a process of its own, after a full collection),
+ *   with the V8 heap by space beside it; rss_mb_10k_tokens_tsx: this process's, under tsx, then;
  * - alert_events_per_s and alert_vs_bare_ws_ratio: in interleaved rounds, bot then bare, seven
  *   pairs: the bot's frames per second from the feeder's first send to the last frame's state and
  *   outbox rows committed (one frame in ALERT_EVERY flips the token's risk status, an alert to its
@@ -29,7 +30,7 @@
  * BENCH_CPU_PROFILE=DIR writes a CPU profile of each of the bot's throughput rounds to DIR
  * (bench/cpuProfile.ts); BENCH_HEAP_SNAPSHOT=FILE writes a heap snapshot where the RSS is read;
  * BENCH_ALERTS_ONLY=start stops once the RSS is read, BENCH_ALERTS_ONLY=throughput after the
- * throughput rounds.
+ * throughput rounds; BENCH_ALERTS_ONLY=memory runs the memory phase alone.
  * BENCH_ALERTS_WITHOUT_KINDS=graduation,developer-sold,insiders-selling runs the same path with
  * those kinds left out, to compare the figures with and without them (docs/alerts.md).
  */
@@ -48,8 +49,10 @@ import { MarketClient } from '../src/market/client';
 import { startSimulator } from '../src/simulator/server';
 import { openSqliteStore } from '../src/store/sqliteStore';
 import { createWatcher } from '../src/watch/watcher';
-import { API_KEY, Feeder, FOLLOWS, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, WatcherWorkClock, workNow, writeFollows } from './alertFeed';
+import { API_KEY, Feeder, FOLLOWS, type FrameTemplates, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, WatcherWorkClock, workNow, writeFollows } from './alertFeed';
+import type { MemoryResult } from './alertsMemory';
 import type { OnePerSocketResult } from './alertsOnePerSocket';
+import { compileBenchEntry } from './compiled';
 import { startCpuProfile, stopCpuProfile } from './cpuProfile';
 import { recordResult } from './results';
 
@@ -120,6 +123,41 @@ class BareClient {
   }
 }
 
+/**
+ * The memory phase compiled as the bot ships, run by plain `node` with the Dockerfile's heap cap
+ * (and gc exposed, to read the heap after a full collection), on a copy of the follows.
+ */
+function shippedMemory(databasePath: string, templates: FrameTemplates): Promise<MemoryResult> {
+  const entry = compileBenchEntry('bench/alertsMemory.ts');
+  const child = fork(entry, [databasePath], {
+    execArgv: ['--max-old-space-size=512', '--expose-gc'],
+    env: { ...process.env, BENCH_FRAME_TEMPLATES: JSON.stringify(templates) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    let result: MemoryResult | null = null;
+    child.on('message', (message: { type: string; result: MemoryResult }) => {
+      if (message.type === 'result') result = message.result;
+    });
+    child.on('exit', (code) => (result === null ? reject(new Error(`the memory phase failed (exit code ${String(code)})`)) : resolve(result)));
+  });
+}
+
+/** The memory phase's figures: rss_mb_10k_tokens, and what holds it. */
+async function memoryRow(databasePath: string, templates: FrameTemplates): Promise<Row> {
+  const memory = await shippedMemory(databasePath, templates);
+  recordResult('rss_mb_10k_tokens', memory.rssMb, 'MB');
+  const mib = (value: number) => `${value.toFixed(0)} MB`;
+  return {
+    what: `alerts: process RSS at ${TOKENS.toLocaleString('en-US')} tokens and ${FOLLOWS.toLocaleString('en-US')} follows, \`auto\`, compiled as shipped (plain node)`,
+    figure:
+      `${mib(memory.rssMb)} (${mib(memory.startRssMb)} at start); V8 heap in use ${mib(memory.heapUsedMb)} of ${mib(memory.heapHeldMb)} held ` +
+      `(${memory.spaces.map((space) => `${space.name} ${mib(space.heldMb)}/${mib(space.usedMb)}`).join(', ')}); buffers ${mib(memory.buffersMb)}; ` +
+      `outside the heap ${mib(memory.rssMb - memory.heapHeldMb)}` +
+      (memory.anonMb === null || memory.fileMb === null ? '' : `; anonymous ${mib(memory.anonMb)}, mapped files ${mib(memory.fileMb)}`),
+  };
+}
+
 /** The one-per-socket phase in a process of its own, on a copy of the follows. */
 function onePerSocket(databasePath: string): Promise<OnePerSocketResult> {
   const child = fork(fileURLToPath(new URL('./alertsOnePerSocket.ts', import.meta.url)), [databasePath], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -141,6 +179,7 @@ export async function benchAlerts(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-bench-'));
   const databasePath = join(dir, 'bench.db');
   const strictDatabasePath = join(dir, 'bench-one-per-socket.db');
+  const memoryDatabasePath = join(dir, 'bench-memory.db');
   const tokens = tokenAddresses();
 
   const followStarted = performance.now();
@@ -148,7 +187,13 @@ export async function benchAlerts(): Promise<Row[]> {
   await writeFollows(writing, tokens);
   await writing.close();
   copyFileSync(databasePath, strictDatabasePath);
+  copyFileSync(databasePath, memoryDatabasePath);
   rows.push({ what: `alerts: ${FOLLOWS.toLocaleString('en-US')} follows written`, figure: `${((performance.now() - followStarted) / 1000).toFixed(1)} s` });
+  if (ONLY === 'memory') {
+    rows.push(await memoryRow(memoryDatabasePath, templates));
+    rmSync(dir, { recursive: true, force: true });
+    return rows;
+  }
 
   const store = openSqliteStore(databasePath);
   const feeder = new Feeder(templates, { onePerSocket: false });
@@ -179,10 +224,11 @@ export async function benchAlerts(): Promise<Row[]> {
     global.gc?.();
     const memory = process.memoryUsage();
     const rss = memory.rss / 1024 / 1024;
-    recordResult('rss_mb_10k_tokens', rss, 'MB');
+    // Under tsx: the shipped figure, rss_mb_10k_tokens, is the compiled memory phase's.
+    recordResult('rss_mb_10k_tokens_tsx', rss, 'MB');
     const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
     rows.push({
-      what: `alerts: process RSS at ${TOKENS.toLocaleString('en-US')} tokens and ${FOLLOWS.toLocaleString('en-US')} follows, \`auto\``,
+      what: `alerts: process RSS at ${TOKENS.toLocaleString('en-US')} tokens and ${FOLLOWS.toLocaleString('en-US')} follows, \`auto\`, under tsx`,
       figure: `${rss.toFixed(0)} MB (V8 heap in use ${mib(memory.heapUsed)} of ${mib(memory.heapTotal)} held; off the heap: ${mib(memory.external)} external, ${mib(memory.arrayBuffers)} of it buffers)`,
     });
     // What holds the heap, by type: BENCH_HEAP_SNAPSHOT=FILE writes it here, for a heap snapshot reader.
@@ -296,6 +342,9 @@ export async function benchAlerts(): Promise<Row[]> {
   }
 
   if (THROUGHPUT_ONLY) return rows;
+  progress('the memory phase, compiled as shipped');
+  rows.push(await memoryRow(memoryDatabasePath, templates));
+
   progress('the same bot against a service that takes one subscription a socket');
   try {
     const strict = await onePerSocket(strictDatabasePath);
