@@ -77,8 +77,9 @@ export interface Config {
    * its share of the work under leases, even with every role.
    */
   roles: { set: ReadonlySet<Role>; clustered: boolean };
-  /** What one chat may take of the budgets every chat shares (README, "Fair shares"). */
-  shares: ShareSettings;  /** Calls (docs/calls.md): the milestones told (CALL_MILESTONES) and the peak job's chart-history requests a minute (CALL_PEAK_REQUESTS_PER_MINUTE). */
+  /** What one chat may take of the budgets every chat shares (docs/pipeline.md, "Fair shares"). */
+  shares: ShareSettings;
+  /** Calls (docs/calls.md): the milestones told (CALL_MILESTONES) and the peak job's chart-history requests a minute (CALL_PEAK_REQUESTS_PER_MINUTE). */
   calls: { milestones: number[]; peakRequestsPerMinute: number };
 }
 
@@ -301,7 +302,7 @@ const EnvSchema = z.object({
       }
       return count;
     }),
-  // The simulator's --seed flag takes the same range (src/simulator/cliArgs.ts).
+  // The simulator's --seed flag takes the same range (src/cli/simulatorArgs.ts).
   SIMULATOR_SEED: wholeNumber('SIMULATOR_SEED', 0, 2 ** 32 - 1, 42),
   // The simulator's --style flag takes the same words.
   SIMULATOR_STYLE: z
