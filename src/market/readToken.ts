@@ -10,29 +10,8 @@
  * frame is always zod's own). test/market/readToken.test.ts holds the two side by side.
  */
 import { type LiquidityPool, type RiskAnalysis, type Token, type TokenEnvelope, TokenSchema } from './schemas';
+import { isPlainObject, optionalAmount, SHORT_DIGITS, UNREAD, Unread } from './fastRead';
 import { isOverlongAmount, readAmount, readDecimal, readOptionalFlag, readOptionalInteger, readOptionalText, readTextMap, type Reading } from './wire';
-
-/** Unreadable: the caller falls back to the schema. */
-class Unread extends Error {}
-const UNREAD = new Unread();
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** Plain digits within the cap: what the service sends for nearly every amount. */
-const SHORT_DIGITS = /^\d{1,80}$/;
-
-/**
- * wire.ts's amount reading (isOverlongAmount, then readAmount), with a shortcut for plain digit text of at most 80 characters (which
- * is never over-long and which readAmount would read as BigInt(value) too): one test instead of
- * the trims, regexes and zero-stripping of the general path.
- */
-function optionalAmount(value: unknown): bigint | null {
-  if (typeof value === 'string' && SHORT_DIGITS.test(value)) return BigInt(value);
-  if (isOverlongAmount(value)) throw UNREAD;
-  return readAmount(value);
-}
 
 /** optionalAmount, but an over-long amount is undefined (the pool is left out) rather than the token unread. */
 function poolAmount(value: unknown): bigint | null | undefined {

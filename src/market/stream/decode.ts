@@ -13,8 +13,9 @@
 import type { z } from 'zod';
 import { cleanServiceText } from '../../text/unsafe';
 import type { StreamName } from '../endpoints';
+import { parseHolder } from '../readHolder';
 import { parseToken } from '../readToken';
-import { CandleSchema, HolderSchema, TradeSchema, type Candle, type Holder, type Token, type Trade } from '../schemas';
+import { CandleSchema, TradeSchema, type Candle, type Holder, type Token, type Trade } from '../schemas';
 import type { StreamEventKind } from './types';
 
 export type Payload =
@@ -133,7 +134,8 @@ function readPayload(kind: StreamEventKind, item: unknown, meta: Meta): Decoded 
       return { type: 'event', payload: { kind, candle: parsed.data }, tokenAddress: meta.tokenAddress, wallet: meta.wallet, snapshot: meta.snapshot };
     }
     case 'holder': {
-      const parsed = HolderSchema.safeParse(item);
+      // As for tokens: the hand-written reader first (readHolder.ts), then the schema.
+      const parsed = parseHolder(item);
       if (!parsed.success) return unreadable(`not a holder: ${firstIssue(parsed.error)}`);
       const holder = parsed.data;
       return { type: 'event', payload: { kind, holder }, tokenAddress: meta.tokenAddress ?? holder.tokenAddress, wallet: meta.wallet, snapshot: meta.snapshot };
