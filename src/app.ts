@@ -332,6 +332,12 @@ export async function startApp(options: AppOptions): Promise<App> {
         chatSettings: store.chats,
         alertHistory: store.outbox,
         calls: new CallBook(store.calls, now),
+        // /testalert's samples go through the asking chat's platform sender (the chats start below).
+        sendToChat: async (chat, card) => {
+          const sender = running.find((each) => each.sender?.platform === chat.platform)?.sender ?? null;
+          if (sender === null) return { status: 'gone', reason: 'this process sends nothing to that platform' };
+          return sender.send(chat, simulated ? withSimulatedData(card) : card, []);
+        },
         digests: {
           changed: async () => {
             cluster?.digestsChanged();

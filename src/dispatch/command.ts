@@ -12,6 +12,7 @@ import type { QueryService } from '../query/service';
 import type { ChatRepository, OutboxRepository } from '../store/store';
 import type { CallBook } from '../query/callBook';
 import type { OptionSpec } from '../usage';
+import type { SendOutcome } from '../delivery/sender';
 
 export type {
   AddressListOption,
@@ -56,6 +57,11 @@ export interface CommandServices {
   alertHistory?: Pick<OutboxRepository, 'history'>;
   /** Calls and leaderboards (/calls, /leaderboard, /caller, /pnl, and the call a token's first post makes); optional as the others. */
   calls?: CallBook;
+  /**
+   * Sends a card to a chat beside the command's answer, through that chat's platform sender, with no
+   * buttons and no outbox row (/testalert's samples); optional as the others.
+   */
+  sendToChat?: (chat: ChatRef, card: Card) => Promise<SendOutcome>;
 }
 
 /** What a command's `run` receives besides its arguments: the services, who asked and where. */
