@@ -51,11 +51,13 @@ async function sqliteWithData(): Promise<{ path: string; live: string; expired: 
   await store.follows.upsert(newFollow(chat('1', 'telegram', '7'), 'WalletA', { kind: 'wallet', options: { events: ['wallet-trade'], minUsd: 500, thresholdPct: 0, side: 'buy' } }));
   await store.follows.upsert(newFollow(chat('2', 'discord'), 'TokenA', { options: { events: ['price'], minUsd: 0, thresholdPct: 25, side: 'both', direction: 'up' } }));
   await store.follows.setMutedUntil(chat('1'), 'TokenA', FAR);
-  await store.chats.updateSettings(chat('1'), { detectAddresses: true });
+  await store.chats.updateSettings(chat('1'), { detectAddresses: true, quiet: { from: '22:00', to: '07:00', zone: 'Europe/Paris', strict: true }, budget: 30 });
   await store.chats.pause(chat('3'), 'Forbidden: bot was kicked', T0);
   await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'sent'), to: [{ chat: chat('1'), label: null }] }], T0);
   await store.state.commitWallet(walletSnapshot('WalletA'), [], T0);
   const [delivered] = await store.outbox.due('telegram', T0, 10);
+  // Held for quiet hours, then sent in their digest: /history says so after the copy too.
+  await store.outbox.hold([delivered!.id], T0, 'quiet');
   await store.outbox.markDelivered([delivered!.id], T0);
   await store.state.commitToken(tokenSnapshot('TokenA', 2), [{ event: priceEvent('TokenA', 'waiting'), to: [{ chat: chat('1'), label: 'mine' }, { chat: chat('2'), label: null }] }], T0);
   const live = await issueOne(store.actionKeys, { command: 'token', args: ['TokenA'], refresh: true }, chat('1'), FAR);
@@ -86,7 +88,8 @@ describe.runIf(postgresRunning())('npm run store:copy', () => {
       expect(await store.follows.totals()).toEqual({ follows: 3, chats: 2 });
       // Columns later migrations added to both schemas come along too.
       expect((await store.follows.get(chat('2', 'discord'), 'TokenA'))?.options).toMatchObject({ events: ['price'], thresholdPct: 25, direction: 'up' });
-      expect(await store.chats.settings(chat('1'))).toMatchObject({ detectAddresses: true });
+      expect(await store.chats.settings(chat('1'))).toMatchObject({ detectAddresses: true, quiet: { from: '22:00', to: '07:00', zone: 'Europe/Paris', strict: true }, budget: 30 });
+      expect((await store.outbox.history(chat('1'), 5)).map((alert) => [alert.event.key, alert.held])).toEqual([['sent', 'quiet']]);
       expect(await store.chats.pausedReason(chat('3'))).toBe('Forbidden: bot was kicked');
       // Calls and their setting come along, and a new call after the copy takes the next id.
       expect(await store.calls.enabled(chat('1'))).toBe(true);

@@ -1,7 +1,8 @@
 /**
  * Copies what a stopped SQLite store holds into an empty PostgreSQL one, in one transaction: the
- * follows, chat settings and paused chats, the market the store belongs to, the last-seen state of
- * every token and wallet, the alerts (with their events), and the action keys not yet expired.
+ * follows, chat settings (quiet hours and hourly budget among them) and paused chats, the market the
+ * store belongs to, the last-seen state of every token and wallet, the alerts (with their events, and
+ * why a row was held), and the action keys not yet expired.
  * The alerts already delivered come too: their event keys are what says a day's watchlist or a
  * target was already told, so without them the first start on PostgreSQL would send them again.
  * Every column
