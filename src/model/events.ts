@@ -65,6 +65,12 @@ export interface EventBase {
   /** Epoch ms when the change was seen. */
   at: number;
   token: TokenRef;
+  /**
+   * Epoch ms the service gave as the time of the token data that showed the change (its `syncedAt`),
+   * for the footer's "seen Xs after the update"; null or absent when that data gave none (and in
+   * events made before it was carried).
+   */
+  syncedAt?: number | null;
 }
 
 /** A risk flag as it stands, read as FlagChange's sides are. */

@@ -15,7 +15,7 @@
  */
 import type { TokenSnapshot } from '../../model/snapshot';
 import type { EventBase } from '../../model/events';
-import { eventKey, tokenRef } from './key';
+import { eventKey, ownSyncedAt, tokenRef } from './key';
 
 export interface GraduationEvent extends EventBase {
   kind: 'graduation';
@@ -55,6 +55,7 @@ export function detectGraduation(last: TokenSnapshot, next: TokenSnapshot): Grad
         key: eventKey('graduation', next.address, [pool.poolAddress]),
         at: next.seenAt,
         token: tokenRef(next),
+        syncedAt: ownSyncedAt(last, next),
         poolAddress: pool.poolAddress,
         protocol,
         launchProtocol: launch,

@@ -30,6 +30,17 @@ export function tokenRef(snapshot: TokenSnapshot): TokenRef {
   };
 }
 
+/**
+ * The service's `syncedAt` of the data that showed the change (epoch ms), for the alert footer's
+ * "seen Xs after the update"; null when that data had none. A snapshot keeps the last `syncedAt`
+ * when its frame has none (to order what comes later), so one equal to the last state's is not this
+ * data's own time, and a footer from it would overstate the delay.
+ */
+export function ownSyncedAt(last: TokenSnapshot | null, next: TokenSnapshot): number | null {
+  const synced = next.syncedAt ?? null;
+  return synced === null || synced === (last?.syncedAt ?? null) ? null : synced;
+}
+
 const SOL_DECIMALS = 9;
 
 /** A decimal string of smallest units as a number of whole units; null when unreadable. */

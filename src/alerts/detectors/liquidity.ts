@@ -10,7 +10,7 @@
 import type { LiquidityEvent, PoolChange } from '../../model/events';
 import { LIQUIDITY_DROP_PCT } from '../snapshot';
 import { type TokenSnapshot } from '../../model/snapshot';
-import { eventKey, tokenRef } from './key';
+import { eventKey, ownSyncedAt, tokenRef } from './key';
 
 function dropPct(from: bigint, to: bigint): number {
   if (from <= 0n) return 0;
@@ -41,5 +41,5 @@ export function detectLiquidity(last: TokenSnapshot | null, next: TokenSnapshot)
   }
   if (changes.length === 0) return [];
   const parts = changes.flatMap((change) => [change.poolAddress, change.gone ? 'gone' : 'drop', change.to]);
-  return [{ kind: 'liquidity', key: eventKey('liquidity', next.address, [...parts, last.seenAt]), at: next.seenAt, token: tokenRef(next), pools: changes }];
+  return [{ kind: 'liquidity', key: eventKey('liquidity', next.address, [...parts, last.seenAt]), at: next.seenAt, token: tokenRef(next), syncedAt: ownSyncedAt(last, next), pools: changes }];
 }

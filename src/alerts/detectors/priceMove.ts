@@ -11,7 +11,7 @@
  */
 import type { PriceEvent } from '../../model/events';
 import type { TokenSnapshot } from '../../model/snapshot';
-import { eventKey, tokenRef } from './key';
+import { eventKey, ownSyncedAt, tokenRef } from './key';
 
 /** Moves smaller than this are never alerted, whatever a follow asks. */
 export const PRICE_MIN_PCT = 1;
@@ -33,6 +33,7 @@ export function detectPriceMove(last: TokenSnapshot | null, next: TokenSnapshot)
       key: eventKey('price', next.address, [startAt, direction, Math.floor(Math.abs(changePct))]),
       at: next.seenAt,
       token: tokenRef(next),
+      syncedAt: ownSyncedAt(last, next),
       from,
       to: next.priceNative,
       changePct,

@@ -13,7 +13,7 @@
 import type { FlagChange, RiskFlagEvent } from '../../model/events';
 import { WHALE_SHARE_PCT } from '../snapshot';
 import { type TokenSnapshot } from '../../model/snapshot';
-import { eventKey, tokenRef } from './key';
+import { eventKey, ownSyncedAt, tokenRef } from './key';
 import { normalizeStatus } from './status';
 
 export const OWNER_JUMP_PCT_OF_SUPPLY = WHALE_SHARE_PCT;
@@ -83,6 +83,7 @@ export function detectRiskFlags(last: TokenSnapshot | null, next: TokenSnapshot)
       key: eventKey('risk-flag', next.address, [...parts, last.seenAt]),
       at: next.seenAt,
       token: tokenRef(next),
+      syncedAt: ownSyncedAt(last, next),
       changes,
     },
   ];

@@ -12,7 +12,7 @@
  */
 import type { FlagState, RiskStatusEvent } from '../../model/events';
 import type { TokenSnapshot } from '../../model/snapshot';
-import { eventKey, tokenRef } from './key';
+import { eventKey, ownSyncedAt, tokenRef } from './key';
 import { analysisRead, flagChanges } from './riskFlag';
 import { normalizeStatus } from './status';
 
@@ -30,6 +30,7 @@ export function detectRiskStatus(last: TokenSnapshot | null, next: TokenSnapshot
       key: eventKey('risk-status', next.address, [from, to, last.seenAt]),
       at: next.seenAt,
       token: tokenRef(next),
+      syncedAt: ownSyncedAt(last, next),
       from,
       to,
       flags: flagChanges(last, next),

@@ -17,7 +17,7 @@ import type { EventBase } from '../../model/events';
 import type { Follow, FollowTarget } from '../../model/follow';
 import { targetEventKey } from '../../model/follow';
 import type { TokenSnapshot } from '../../model/snapshot';
-import { tokenRef } from './key';
+import { ownSyncedAt, tokenRef } from './key';
 
 export interface TargetEvent extends EventBase {
   kind: 'target';
@@ -84,6 +84,7 @@ export function detectTargets(last: TokenSnapshot | null, next: TokenSnapshot, f
       key: targetEventKey(next.address, follow.id),
       at: next.seenAt,
       token: tokenRef(next),
+      syncedAt: ownSyncedAt(last, next),
       followId: follow.id,
       target: { metric: target.metric, side: target.side, value: target.value },
       from,
