@@ -2,9 +2,17 @@
  * Card action keys in SQLite, so that buttons keep working across a restart until they expire.
  * The key's form (issue time, then random bytes) and the order a press is judged in are shared
  * with the PostgreSQL store (actionKeyForm.ts).
+ *
+ * A card's keys are inserted before it is answered; keeping the person and the chat within their
+ * budgets waits for the end of the turn (setImmediate), after the answer went out, as the
+ * PostgreSQL store's trim does. Finding what is past a budget walks the newest keys of the chat up
+ * to the budget (5,000 by default), so a card in a busy chat paid more for the trim than for its
+ * own keys. Every other call of this store first runs the trims waiting, in the order their cards
+ * were issued, so what any caller sees is what trimming at once would have left.
  */
+import { setImmediate } from 'node:timers';
 import type { ChatRef } from '../model/chat';
-import { DEFAULT_ACTION_KEY_BUDGET, type ActionKeyStore, type KeyIssuer, type ResolvedAction, type StoredAction } from './actionKeys';
+import { DEFAULT_ACTION_KEY_BUDGET, type ActionKeyBudget, type ActionKeyStore, type KeyIssuer, type ResolvedAction, type StoredAction } from './actionKeys';
 import { hasKeyForm, IssueOrder, judgePress, newActionKey } from './actionKeyForm';
 import type { SqliteDatabase } from './openDatabase';
 import { threadColumn } from './rows';
@@ -16,9 +24,13 @@ export class SqliteActionKeys implements ActionKeyStore {
   private readonly insertAll;
   private readonly trimPerson;
   private readonly trimChat;
+  private readonly trimAll;
   private readonly order = new IssueOrder();
+  /** Trims of the cards issued since the last ran, in the order issued. */
+  private trims: Array<{ platform: string; chatId: string; userId: string; budget: ActionKeyBudget }> = [];
+  private trimScheduled = false;
 
-  constructor(db: SqliteDatabase) {
+  constructor(private readonly db: SqliteDatabase) {
     this.insert = db.prepare<[string, string, string, string, string, string, number, number, string, number]>(
       'INSERT OR IGNORE INTO action_keys (key, platform, chat_id, thread_id, command, args, refresh, expires_at, user_id, issued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -33,13 +45,14 @@ export class SqliteActionKeys implements ActionKeyStore {
       'SELECT platform, chat_id, thread_id, command, args, refresh, expires_at FROM action_keys WHERE key = ?',
     );
     this.deleteExpired = db.prepare<[number]>('DELETE FROM action_keys WHERE expires_at <= ?');
-    this.insertAll = db.transaction((actions: readonly StoredAction[], chat: ChatRef, expiresAtMs: number, issuer: KeyIssuer): string[] => {
-      const userId = issuer.userId ?? '';
-      const keys = actions.map((action) => this.insertOne(action, chat, expiresAtMs, userId));
-      const budget = issuer.budget ?? DEFAULT_ACTION_KEY_BUDGET;
-      if (userId !== '') this.trimPerson.run(chat.platform, userId, budget.perPerson);
-      this.trimChat.run(chat.platform, chat.chatId, budget.perChat);
-      return keys;
+    this.insertAll = db.transaction((actions: readonly StoredAction[], chat: ChatRef, expiresAtMs: number, userId: string): string[] =>
+      actions.map((action) => this.insertOne(action, chat, expiresAtMs, userId)),
+    );
+    this.trimAll = db.transaction((trims: ReadonlyArray<{ platform: string; chatId: string; userId: string; budget: ActionKeyBudget }>) => {
+      for (const trim of trims) {
+        if (trim.userId !== '') this.trimPerson.run(trim.platform, trim.userId, trim.budget.perPerson);
+        this.trimChat.run(trim.platform, trim.chatId, trim.budget.perChat);
+      }
     });
   }
 
@@ -49,7 +62,43 @@ export class SqliteActionKeys implements ActionKeyStore {
    */
   async issueAll(actions: readonly StoredAction[], chat: ChatRef, expiresAt: Date, issuer: KeyIssuer = { userId: null }): Promise<string[]> {
     if (actions.length === 0) return [];
-    return this.insertAll(actions, chat, expiresAt.getTime(), issuer);
+    this.runTrims();
+    const userId = issuer.userId ?? '';
+    const keys = this.insertAll(actions, chat, expiresAt.getTime(), userId);
+    this.trims.push({ platform: chat.platform, chatId: chat.chatId, userId, budget: issuer.budget ?? DEFAULT_ACTION_KEY_BUDGET });
+    if (!this.trimScheduled) {
+      this.trimScheduled = true;
+      // node:timers' own setImmediate, as the state's commits: a test that fakes timers must not stop it.
+      setImmediate(() => {
+        this.trimScheduled = false;
+        // A store closed meanwhile has nobody left to see the keys past a budget.
+        if (!this.db.open) return;
+        try {
+          this.runTrims();
+        } catch {
+          // Kept waiting: the next call of this store runs them again and meets the error itself.
+        }
+      });
+    }
+    return keys;
+  }
+
+  /** Runs the trims still waiting: the store does before it closes. */
+  flush(): void {
+    this.runTrims();
+  }
+
+  /** Runs the trims waiting, in one transaction; rolled back, they wait for the next call. */
+  private runTrims(): void {
+    if (this.trims.length === 0) return;
+    const trims = this.trims;
+    this.trims = [];
+    try {
+      this.trimAll(trims);
+    } catch (error) {
+      this.trims = [...trims, ...this.trims];
+      throw error;
+    }
   }
 
   private insertOne(action: StoredAction, chat: ChatRef, expiresAtMs: number, userId: string): string {
@@ -66,11 +115,13 @@ export class SqliteActionKeys implements ActionKeyStore {
   /** The same checks, in the same order, as the in-memory store (actionKeyForm.ts). */
   async resolve(key: string, chat: ChatRef, now: Date): Promise<ResolvedAction> {
     if (!hasKeyForm(key)) return { status: 'unknown' };
+    this.runTrims();
     const row = this.select.get(key);
     return judgePress(row === undefined ? undefined : { ...row, refresh: row.refresh !== 0 }, chat, now);
   }
 
   async prune(now: Date): Promise<number> {
+    this.runTrims();
     return this.deleteExpired.run(now.getTime()).changes;
   }
 }

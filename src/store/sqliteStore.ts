@@ -51,13 +51,14 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Writes the commits still waiting, stops the checkpointer, then closes: the WAL is checkpointed
-   * into the file and the lock released. Closing twice is harmless.
+   * Writes the commits and the action keys' trims still waiting, stops the checkpointer, then
+   * closes: the WAL is checkpointed into the file and the lock released. Closing twice is harmless.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.state.flush();
+    this.actionKeys.flush();
     await this.checkpointer.stop();
     this.opened.close();
   }

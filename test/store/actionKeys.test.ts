@@ -39,6 +39,16 @@ describe.each(STORE_KINDS)('action keys (%s)', (_kind, makeHome) => {
     expect((await store.actionKeys.resolve(inTopic, chat('1'), NOW)).status).toBe('wrong-chat');
   });
 
+  it('keeps a chat within its budget across a restart that follows the issue at once', async () => {
+    const budget = { perPerson: 10, perChat: 2 };
+    const [oldest] = await store.actionKeys.issueAll([{ command: 'holders', args: ['a'] }], chat('1'), LATER, { userId: null, budget });
+    const newer = await store.actionKeys.issueAll([{ command: 'holders', args: ['b'] }, { command: 'holders', args: ['c'] }], chat('1'), LATER, { userId: null, budget });
+    await store.close();
+    store = await home.open();
+    expect((await store.actionKeys.resolve(oldest ?? '', chat('1'), NOW)).status).toBe('unknown');
+    for (const key of newer) expect((await store.actionKeys.resolve(key, chat('1'), NOW)).status).toBe('ok');
+  });
+
   it('keeps the Refresh flag of an action, and only when set', async () => {
     const refresh = await issueOne(store.actionKeys, { command: 'token', args: ['TokenA'], refresh: true }, chat('1'), LATER);
     const plain = await issueOne(store.actionKeys, { command: 'token', args: ['TokenA'], refresh: false }, chat('1'), LATER);
