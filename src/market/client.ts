@@ -37,6 +37,7 @@ import {
   TradeHistoryReadingSchema,
 } from './schemas';
 import type { Reading } from './wire';
+import { readCandlesFast } from './readCandles';
 import { parseToken, readTokenEnvelopeFast } from './readToken';
 import { TokenBatcher, normalizeAddress } from './tokenBatcher';
 
@@ -378,7 +379,7 @@ export class MarketClient {
         details: { from: options.from, to: options.to },
       });
     }
-    return this.cached('chart-history', this.chartCache, cacheKey(query), () => this.request('chart-history', query, CandlesReadingSchema));
+    return this.cached('chart-history', this.chartCache, cacheKey(query), () => this.request('chart-history', query, CandlesReadingSchema, readCandlesFast));
   }
 
   /** §4.6 */
