@@ -19,6 +19,7 @@ import { whaleKind } from './kinds/whale';
 import { graduationKind } from './kinds/graduation';
 import { developerSoldKind } from './kinds/developerSold';
 import { insidersSellingKind } from './kinds/insidersSelling';
+import { walletClusterKind } from './kinds/walletCluster';
 
 const kinds = new Map<string, AlertKindDescriptor>();
 /** The kinds by what their detector reads, kept as the list changes: the watcher asks per frame. */
@@ -40,7 +41,7 @@ export function registerAlertKind(kind: AlertKindDescriptor): () => void {
   };
 }
 
-for (const kind of [riskStatusKind, riskFlagKind, liquidityKind, priceKind, walletTradeKind, whaleKind, graduationKind, developerSoldKind, insidersSellingKind, targetKind, dailyDigestKind, callMilestoneKind]) registerAlertKind(kind);
+for (const kind of [riskStatusKind, riskFlagKind, liquidityKind, priceKind, walletTradeKind, whaleKind, graduationKind, developerSoldKind, insidersSellingKind, walletClusterKind, targetKind, dailyDigestKind, callMilestoneKind]) registerAlertKind(kind);
 
 /**
  * Removes a kind by its name, a built-in one too; whether it was registered. The bench measures

@@ -10,6 +10,7 @@ import type { AlertEvent, AlertEventsByKind, AlertKind, TokenRef } from '../mode
 const TOKEN = 'Samp1eToken1111111111111111111111111111111';
 const WALLET = 'Samp1eWa11et111111111111111111111111111111';
 const OTHER_WALLET = 'Samp1eWa11et222222222222222222222222222222';
+const THIRD_WALLET = 'Samp1eWa11et333333333333333333333333333333';
 const POOL = 'Samp1ePoo1111111111111111111111111111111111';
 
 function token(): TokenRef {
@@ -37,6 +38,21 @@ export function sampleEvents(at: number): { readonly [K in AlertKind]?: AlertEve
     graduation: { ...base('graduation'), kind: 'graduation', poolAddress: POOL, protocol: 'raydium', launchProtocol: 'pump', quoteReserves: '85000000000' },
     'developer-sold': { ...base('developer-sold'), kind: 'developer-sold', wallet: WALLET, line: 50, soldPct: 52.4, solReceived: 41.7, launchedAt: Math.floor(at / 1000) - 5_400 },
     'insiders-selling': { ...base('insiders-selling'), kind: 'insiders-selling', sellers: [WALLET, OTHER_WALLET], sellerCount: 2, fromAmount: '80000000000000', toAmount: '52000000000000', droppedPct: 35, supplyPct: 2.8, windowSecs: 3_600 },
+    'wallet-cluster': {
+      ...base('wallet-cluster'),
+      kind: 'wallet-cluster',
+      side: 'buy',
+      required: 3,
+      windowSecs: 1_800,
+      wallets: [
+        { wallet: WALLET, label: 'sample wallet', trades: 2, tokenAmount: '2500000000000', nativeAmount: '103000000000', amountUsd: 15_300 },
+        { wallet: OTHER_WALLET, label: null, trades: 1, tokenAmount: '900000000000', nativeAmount: '37000000000', amountUsd: 5_500 },
+        { wallet: THIRD_WALLET, label: null, trades: 1, tokenAmount: '400000000000', nativeAmount: null, amountUsd: null },
+      ],
+      decimals: 6,
+      firstTimestamp: Math.floor(at / 1000) - 1_260,
+      lastTimestamp: Math.floor(at / 1000) - 5,
+    },
     target: { ...base('target'), kind: 'target', followId: 0, target: { metric: 'price', side: 'above', value: 0.006 }, from: 0.0058, to: 0.0061 },
     'daily-digest': {
       ...base('daily-digest'),

@@ -1,6 +1,8 @@
 /** Wallets moving together: N different followed wallets trading one token on one side within the window. */
 import { describe, expect, it } from 'vitest';
 import { findClusters, type TradeTold } from '../../src/alerts/walletCluster';
+import { alertKind } from '../../src/alerts/registry';
+import { plainText } from '../../src/cards/card';
 
 const T = 1_800_000_000;
 const TOKEN = 'TokenC1uster1111111111111111111111111111111';
@@ -54,5 +56,22 @@ describe('findClusters', () => {
   it('counts one trade told twice once', () => {
     const trade = told('W1', 0);
     expect(findClusters([trade, trade, told('W2', 10)], SETTING, 0)).toEqual([]);
+  });
+});
+
+describe('the wallet-cluster card', () => {
+  it('names each wallet by the chat\'s label, cleaned, with its amounts, and pings nobody', () => {
+    const [cluster] = findClusters([told('W1', 0), told('W2', 600), told('W3', 1_700)], SETTING, (T + 1_800) * 1000);
+    const kind = alertKind('wallet-cluster');
+    if (cluster === undefined || kind === undefined) throw new Error('no cluster or no kind');
+    const card = kind.card(cluster, null);
+    expect(card.title).toBe('3 wallets bought Cluster (C)');
+    const names = card.fields.map((f) => f.name);
+    // The label is the chat's own text: kept as written, with the mention defused (renderers escape the tags).
+    expect(names.join(' ')).not.toContain('@everyone');
+    expect(names.join(' ')).toContain('＠everyone');
+    const text = card.fields.map((f) => `${f.name} ${plainText(f.value)}`).join('\n');
+    expect(text).toContain('1 SOL');
+    expect(text).toContain('within 28m');
   });
 });
