@@ -5,7 +5,7 @@
 import { isPlatform, type ChatRef, type Platform } from '../model/chat';
 import type { ChatRepository, ChatSettings, DigestSetting } from './store';
 import { DIGEST_COLUMNS, digestOf, type DigestColumns } from './digestRows';
-import { ALERT_CONTROL_COLUMNS, budgetOf, quietColumn, quietOf, type AlertControlColumns } from './alertControlRows';
+import { ALERT_CONTROL_COLUMNS, budgetOf, clusterColumn, clusterOf, quietColumn, quietOf, type AlertControlColumns } from './alertControlRows';
 import type { SqliteDatabase } from './openDatabase';
 
 type ChatId = Pick<ChatRef, 'platform' | 'chatId'>;
@@ -21,6 +21,7 @@ export class SqliteChats implements ChatRepository {
   private readonly selectDigests;
   private readonly setQuiet;
   private readonly setBudget;
+  private readonly setCluster;
 
   /**
    * `changed` is told whenever which chats are paused, or where follows live, changes; `settle`
@@ -52,6 +53,9 @@ export class SqliteChats implements ChatRepository {
     );
     this.setBudget = db.prepare<[string, string, number | null]>(
       'INSERT INTO chats (platform, chat_id, hourly_budget) VALUES (?, ?, ?) ON CONFLICT (platform, chat_id) DO UPDATE SET hourly_budget = excluded.hourly_budget',
+    );
+    this.setCluster = db.prepare<[string, string, string | null]>(
+      'INSERT INTO chats (platform, chat_id, cluster) VALUES (?, ?, ?) ON CONFLICT (platform, chat_id) DO UPDATE SET cluster = excluded.cluster',
     );
     this.countPaused = db.prepare<[string], { count: number }>('SELECT count(*) AS count FROM chats WHERE platform = ? AND paused_at IS NOT NULL');
     this.setDetect = db.prepare<[string, string, number | null]>(
@@ -106,11 +110,13 @@ export class SqliteChats implements ChatRepository {
     const digest = row === undefined ? null : digestOf(row);
     const quiet = row === undefined ? null : quietOf(row);
     const budget = row === undefined ? null : budgetOf(row);
+    const cluster = row === undefined ? null : clusterOf(row);
     return {
       detectAddresses: detect === null ? null : detect !== 0,
       ...(digest === null ? {} : { digest }),
       ...(quiet === null ? {} : { quiet }),
       ...(budget === null ? {} : { budget }),
+      ...(cluster === null ? {} : { cluster }),
     };
   }
 
@@ -127,6 +133,7 @@ export class SqliteChats implements ChatRepository {
       this.setDigest.run(chat.platform, chat.chatId, digest?.time ?? null, digest?.zone ?? null, digest?.threadId ?? null, digest?.scopeId ?? null, digest?.since ?? null);
     }
     if (settings.quiet !== undefined) this.setQuiet.run(chat.platform, chat.chatId, quietColumn(settings.quiet));
+    if (settings.cluster !== undefined) this.setCluster.run(chat.platform, chat.chatId, clusterColumn(settings.cluster));
     if (settings.budget !== undefined) this.setBudget.run(chat.platform, chat.chatId, settings.budget === null || settings.budget <= 0 ? null : Math.floor(settings.budget));
     if (settings.detectAddresses !== undefined) {
       const detect = settings.detectAddresses;

@@ -86,6 +86,14 @@ export interface ChatSettings {
   quiet?: QuietSetting | null;
   /** Alerts sent one by one in a clock hour (`/settings budget`); the rest wait for a digest. Absent: no budget. */
   budget?: number | null;
+  /** Wallets moving together (`/track cluster`): absent when off. In an update, null turns it off and absent leaves it. */
+  cluster?: ClusterSetting | null;
+}
+
+/** How many of a chat's followed wallets trading one token within how many seconds make a wallet-cluster alert. */
+export interface ClusterSetting {
+  wallets: number;
+  windowSecs: number;
 }
 
 /** Quiet hours: alerts held from `from` to `to` (wall clock in `zone`) and sent as a digest at the end. */

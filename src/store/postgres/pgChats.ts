@@ -6,7 +6,7 @@
 import { isPlatform, type ChatRef, type Platform } from '../../model/chat';
 import type { ChatRepository, ChatSettings, DigestSetting } from '../store';
 import { DIGEST_COLUMNS, digestOf, type DigestColumns } from '../digestRows';
-import { ALERT_CONTROL_COLUMNS, budgetOf, quietColumn, quietOf, type AlertControlColumns } from '../alertControlRows';
+import { ALERT_CONTROL_COLUMNS, budgetOf, clusterColumn, clusterOf, quietColumn, quietOf, type AlertControlColumns } from '../alertControlRows';
 import type { PgDatabase } from './pgDatabase';
 import { pgText } from './pgText';
 
@@ -76,11 +76,13 @@ export class PgChats implements ChatRepository {
     const digest = row === undefined ? null : digestOf(row);
     const quiet = row === undefined ? null : quietOf(row);
     const budget = row === undefined ? null : budgetOf(row);
+    const cluster = row === undefined ? null : clusterOf(row);
     return {
       detectAddresses: row?.detect_addresses ?? null,
       ...(digest === null ? {} : { digest }),
       ...(quiet === null ? {} : { quiet }),
       ...(budget === null ? {} : { budget }),
+      ...(cluster === null ? {} : { cluster }),
     };
   }
 
@@ -108,6 +110,12 @@ export class PgChats implements ChatRepository {
       await this.db.query({
         text: 'INSERT INTO chats (platform, chat_id, quiet) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO UPDATE SET quiet = excluded.quiet',
         values: [chat.platform, chat.chatId, quietColumn(settings.quiet)],
+      });
+    }
+    if (settings.cluster !== undefined) {
+      await this.db.query({
+        text: 'INSERT INTO chats (platform, chat_id, cluster) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO UPDATE SET cluster = excluded.cluster',
+        values: [chat.platform, chat.chatId, clusterColumn(settings.cluster)],
       });
     }
     if (settings.budget !== undefined) {

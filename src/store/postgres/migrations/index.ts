@@ -11,6 +11,7 @@ import { sql as fairShares } from './005_fair_shares';
 import { sql as storeMarket } from './006_store_market';
 import { sql as calls } from './007_calls';
 import { sql as quietBudget } from './008_quiet_budget';
+import { sql as walletCluster } from './009_wallet_cluster';
 
 export interface PgMigration {
   version: number;
@@ -27,6 +28,7 @@ export const PG_MIGRATIONS: readonly PgMigration[] = [
   { version: 6, name: 'store market', sql: storeMarket },
   { version: 7, name: 'calls', sql: calls },
   { version: 8, name: 'quiet hours and budget', sql: quietBudget },
+  { version: 9, name: 'wallet cluster', sql: walletCluster },
 ];
 
 /** The schema version this build writes and understands. */
