@@ -6,7 +6,7 @@
 import type { AlertEvent } from '../model/events';
 import type { OutboxEntry } from '../model/follow';
 import type { ChatColumns, ChatInterner } from './rows';
-import type { DeliveredAlert } from './store';
+import type { AlertTold, DeliveredAlert } from './store';
 
 export interface DueRow extends ChatColumns {
   id: number;
@@ -62,4 +62,24 @@ export function historyOf(rows: readonly HistoryRow[]): DeliveredAlert[] {
     deliveredAt: new Date(Number(row.delivered_at)),
     held: row.held === 'quiet' || row.held === 'budget' ? row.held : null,
   }));
+}
+
+/** A row as toldSince reads it. */
+export interface ToldRow extends ChatColumns {
+  event_id: number;
+  label: string | null;
+  event: string;
+}
+
+export function toldOf(rows: readonly ToldRow[], chats: ChatInterner): AlertTold[] {
+  const events = new Map<number, AlertEvent>();
+  return rows.map((row) => {
+    let event = events.get(row.event_id);
+    if (event === undefined) {
+      // Written by a store from an AlertEvent and never edited: read back as what it was.
+      event = JSON.parse(row.event) as AlertEvent;
+      events.set(row.event_id, event);
+    }
+    return { chat: chats.chat(row), event, label: row.label };
+  });
 }

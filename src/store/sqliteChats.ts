@@ -3,7 +3,7 @@
  * removed from a group is removed from every topic of it).
  */
 import { isPlatform, type ChatRef, type Platform } from '../model/chat';
-import type { ChatRepository, ChatSettings, DigestSetting } from './store';
+import type { ChatRepository, ChatSettings, ClusterSetting, DigestSetting } from './store';
 import { DIGEST_COLUMNS, digestOf, type DigestColumns } from './digestRows';
 import { ALERT_CONTROL_COLUMNS, budgetOf, clusterColumn, clusterOf, quietColumn, quietOf, type AlertControlColumns } from './alertControlRows';
 import type { SqliteDatabase } from './openDatabase';
@@ -22,6 +22,7 @@ export class SqliteChats implements ChatRepository {
   private readonly setQuiet;
   private readonly setBudget;
   private readonly setCluster;
+  private readonly selectClusters;
 
   /**
    * `changed` is told whenever which chats are paused, or where follows live, changes; `settle`
@@ -53,6 +54,9 @@ export class SqliteChats implements ChatRepository {
     );
     this.setBudget = db.prepare<[string, string, number | null]>(
       'INSERT INTO chats (platform, chat_id, hourly_budget) VALUES (?, ?, ?) ON CONFLICT (platform, chat_id) DO UPDATE SET hourly_budget = excluded.hourly_budget',
+    );
+    this.selectClusters = db.prepare<[], { platform: string; chat_id: string } & AlertControlColumns>(
+      `SELECT platform, chat_id, ${ALERT_CONTROL_COLUMNS} FROM chats WHERE cluster IS NOT NULL AND paused_at IS NULL ORDER BY platform, chat_id`,
     );
     this.setCluster = db.prepare<[string, string, string | null]>(
       'INSERT INTO chats (platform, chat_id, cluster) VALUES (?, ?, ?) ON CONFLICT (platform, chat_id) DO UPDATE SET cluster = excluded.cluster',
@@ -124,6 +128,13 @@ export class SqliteChats implements ChatRepository {
     return this.selectDigests.all().flatMap((row) => {
       const digest = digestOf(row);
       return digest === null || !isPlatform(row.platform) ? [] : [{ chat: { platform: row.platform, chatId: row.chat_id, threadId: digest.threadId, scopeId: digest.scopeId }, digest }];
+    });
+  }
+
+  async clusters(): Promise<Array<{ chat: ChatId; cluster: ClusterSetting }>> {
+    return this.selectClusters.all().flatMap((row) => {
+      const cluster = clusterOf(row);
+      return cluster === null || !isPlatform(row.platform) ? [] : [{ chat: { platform: row.platform, chatId: row.chat_id }, cluster }];
     });
   }
 

@@ -6,10 +6,10 @@
 import type { ChatRef, Platform } from '../model/chat';
 import type { AlertEvent } from '../model/events';
 import type { Statement } from 'better-sqlite3';
-import type { DeliveredAlert, HoldReason, OutboxRepository } from './store';
+import type { AlertTold, DeliveredAlert, HoldReason, OutboxRepository } from './store';
 import type { AlertDelivery, OutboxEntry } from '../model/follow';
 import type { SqliteDatabase } from './openDatabase';
-import { entriesOf, historyOf, MAX_ERROR_LENGTH, type DueRow, type HistoryRow } from './outboxRows';
+import { entriesOf, historyOf, MAX_ERROR_LENGTH, toldOf, type DueRow, type HistoryRow, type ToldRow } from './outboxRows';
 import { ChatInterner, threadColumn } from './rows';
 
 /** Rows written by one statement at most: an event told to many chats is a few statements, not one per chat. */
@@ -91,6 +91,7 @@ export class SqliteOutbox implements OutboxRepository {
   private readonly holdTx;
   private readonly countDelivered;
   private readonly selectHistory;
+  private readonly selectTold;
 
   /** `settle` writes commits still waiting (see SqliteState), so that every read sees them. */
   constructor(
@@ -146,6 +147,15 @@ export class SqliteOutbox implements OutboxRepository {
       `SELECT o.label, o.created_at, o.delivered_at, o.held, e.event FROM outbox o JOIN events e ON e.id = o.event_id
        WHERE o.platform = ? AND o.chat_id = ? AND o.delivered_at IS NOT NULL ORDER BY o.delivered_at DESC, o.id DESC LIMIT ?`,
     );
+    this.selectTold = db.prepare<[string, string, string, number, number], ToldRow>(
+      `SELECT o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, e.event FROM outbox o JOIN events e ON e.id = o.event_id
+       WHERE o.platform = ? AND o.chat_id = ? AND e.kind = ? AND o.created_at >= ? ORDER BY o.id LIMIT ?`,
+    );
+  }
+
+  async toldSince(chat: Pick<ChatRef, 'platform' | 'chatId'>, kind: string, since: Date, limit: number): Promise<AlertTold[]> {
+    this.settle();
+    return toldOf(this.selectTold.all(chat.platform, chat.chatId, kind, since.getTime(), Math.max(0, Math.floor(limit))), this.chats);
   }
 
   async hold(ids: number[], until: Date, reason: HoldReason): Promise<void> {

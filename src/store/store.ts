@@ -120,6 +120,13 @@ export interface DeliveredAlert {
   held: HoldReason | null;
 }
 
+/** An alert written for a chat: where in the chat it went and the name the follow gave (untrusted). */
+export interface AlertTold {
+  chat: ChatRef;
+  event: AlertEvent;
+  label: string | null;
+}
+
 /** A chat's daily watchlist: when, in which zone, and where in the chat it goes. */
 export interface DigestSetting {
   /** "HH:MM", 24-hour, in `zone`. */
@@ -144,6 +151,8 @@ export interface ChatRepository {
   updateSettings(chat: Pick<ChatRef, 'platform' | 'chatId'>, settings: Partial<ChatSettings>): Promise<void>;
   /** Every chat not paused that has a daily watchlist, with the chat it goes to (its thread and scope). */
   digests(): Promise<Array<{ chat: ChatRef; digest: DigestSetting }>>;
+  /** The chats not paused with a wallet cluster setting (`/track cluster`). */
+  clusters(): Promise<Array<{ chat: Pick<ChatRef, 'platform' | 'chatId'>; cluster: ClusterSetting }>>;
   /** A Telegram group that became a supergroup: follows, settings and pending alerts move to the new id. */
   migrate(platform: Platform, fromChatId: string, toChatId: string): Promise<void>;
 }
@@ -209,6 +218,11 @@ export interface OutboxRepository {
   deliveredCount(chat: Pick<ChatRef, 'platform' | 'chatId'>, since: Date): Promise<number>;
   /** The chat's last `limit` alerts delivered (until pruned), newest first. */
   history(chat: Pick<ChatRef, 'platform' | 'chatId'>, limit: number): Promise<DeliveredAlert[]>;
+  /**
+   * The chat's alerts of one kind written since `since`, delivered or not (until pruned), oldest
+   * first, at most `limit`: the trades a chat was told of, for wallets moving together.
+   */
+  toldSince(chat: Pick<ChatRef, 'platform' | 'chatId'>, kind: string, since: Date, limit: number): Promise<AlertTold[]>;
 }
 
 export interface Store {

@@ -4,7 +4,7 @@
  * message), so it waits for the server through an outage; the rest serve commands and fail at once.
  */
 import { isPlatform, type ChatRef, type Platform } from '../../model/chat';
-import type { ChatRepository, ChatSettings, DigestSetting } from '../store';
+import type { ChatRepository, ChatSettings, ClusterSetting, DigestSetting } from '../store';
 import { DIGEST_COLUMNS, digestOf, type DigestColumns } from '../digestRows';
 import { ALERT_CONTROL_COLUMNS, budgetOf, clusterColumn, clusterOf, quietColumn, quietOf, type AlertControlColumns } from '../alertControlRows';
 import type { PgDatabase } from './pgDatabase';
@@ -93,6 +93,16 @@ export class PgChats implements ChatRepository {
     return rows.flatMap((row) => {
       const digest = digestOf(row);
       return digest === null || !isPlatform(row.platform) ? [] : [{ chat: { platform: row.platform, chatId: row.chat_id, threadId: digest.threadId, scopeId: digest.scopeId }, digest }];
+    });
+  }
+
+  async clusters(): Promise<Array<{ chat: ChatId; cluster: ClusterSetting }>> {
+    const { rows } = await this.db.query<AlertControlColumns & { platform: string; chat_id: string }>({
+      text: `SELECT platform, chat_id, ${ALERT_CONTROL_COLUMNS} FROM chats WHERE cluster IS NOT NULL AND paused_at IS NULL ORDER BY platform, chat_id`,
+    });
+    return rows.flatMap((row) => {
+      const cluster = clusterOf(row);
+      return cluster === null || !isPlatform(row.platform) ? [] : [{ chat: { platform: row.platform, chatId: row.chat_id }, cluster }];
     });
   }
 

@@ -14,9 +14,9 @@ import { hostname } from 'node:os';
 import type { ChatRef, Platform } from '../../model/chat';
 import type { AlertEvent } from '../../model/events';
 import type { AlertDelivery, OutboxEntry } from '../../model/follow';
-import { entriesOf, historyOf, MAX_ERROR_LENGTH, type DueRow, type HistoryRow } from '../outboxRows';
+import { entriesOf, historyOf, MAX_ERROR_LENGTH, toldOf, type DueRow, type HistoryRow, type ToldRow } from '../outboxRows';
 import { ChatInterner, threadColumn } from '../rows';
-import type { DeliveredAlert, HoldReason, OutboxRepository } from '../store';
+import type { AlertTold, DeliveredAlert, HoldReason, OutboxRepository } from '../store';
 import type { PgDatabase } from './pgDatabase';
 import { pgText } from './pgText';
 
@@ -168,6 +168,17 @@ export class PgOutbox implements OutboxRepository {
       values: [chat.platform, chat.chatId, Math.max(0, Math.floor(limit))],
     });
     return historyOf(rows);
+  }
+
+  async toldSince(chat: Pick<ChatRef, 'platform' | 'chatId'>, kind: string, since: Date, limit: number): Promise<AlertTold[]> {
+    await this.settle();
+    const { rows } = await this.db.query<ToldRow>({
+      name: 'tw_outbox_told_since',
+      text: `SELECT o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, e.event FROM outbox o JOIN events e ON e.id = o.event_id
+             WHERE o.platform = $1 AND o.chat_id = $2 AND e.kind = $3 AND o.created_at >= $4 ORDER BY o.id LIMIT $5`,
+      values: [chat.platform, chat.chatId, kind, since.getTime(), Math.max(0, Math.floor(limit))],
+    });
+    return toldOf(rows, this.chats);
   }
 
   async prune(before: Date): Promise<number> {
