@@ -53,6 +53,7 @@ import { LIFELIKE_PACE } from './simulator/pace';
 import { openStore } from './store/openStore';
 import type { Store } from './store/store';
 import { createWatcher, type Watcher } from './watch/watcher';
+import { createWalletClusters } from './jobs/walletClusters';
 import type { OpsServer } from './ops/httpServer';
 import { Metrics } from './ops/metrics';
 import { startOps } from './ops/start';
@@ -307,6 +308,9 @@ export async function startApp(options: AppOptions): Promise<App> {
     };
     const digests = createDailyDigests({ store, market: client, logger, now, onWritten: outboxWritten });
     closers.unshift(() => digests.stop());
+    // Wallets moving together: checked from the outbox after the watcher writes alerts (below).
+    const walletClusters = createWalletClusters({ store, now, logger, onWritten: outboxWritten });
+    closers.unshift(() => walletClusters.stop());
     // Calls' peaks: one process reads them (the one holding the lease, or this one alone), on its timer.
     const callPeaks = new CallPeaks({
       calls: store.calls,
@@ -382,6 +386,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     notifyDelivery = () => delivery.notify();
     const offAlerts = watcher.onAlerts(() => {
       outboxWritten();
+      void walletClusters.runNow();
       // A target told is done: it leaves the store and the watcher.
       void follows.endReachedTargets();
     });
