@@ -57,7 +57,10 @@ async function main(): Promise<void> {
   const rssBefore = process.memoryUsage().rss;
   const rows: Row[] = await (await load())();
   recordResult('bench_end_rss_mb', process.memoryUsage().rss / 1024 / 1024, 'MB');
-  writeResults();
+  // A partial or profiled run's figures are not the section's: bench/results.json keeps the last whole run's.
+  const partial = ['BENCH_ALERTS_ONLY', 'BENCH_CPU_PROFILE', 'BENCH_ALLOCATION_PROFILE'].filter((name) => (process.env[name] ?? '') !== '');
+  if (partial.length === 0) writeResults();
+  else process.stderr.write(`bench/results.json left as it was: ${partial.join(', ')} set\n`);
   rows.push({ what: 'process RSS at the end (from start)', figure: `${mb(process.memoryUsage().rss)} (${mb(rssBefore)})` });
 
   const width = Math.max(...rows.map((row) => row.what.length));
