@@ -30,7 +30,9 @@ describe('slashCommandsJson', () => {
     expect((holders?.options?.[1] as { choices: Array<{ value: string }> }).choices.map((c) => c.value)).toEqual(['balance', 'holderSince', 'totalBoughtUSD', 'totalSoldUSD']);
     const track = json.find((c) => c.name === 'track');
     expect(track?.default_member_permissions).toBe('16');
-    expect(track?.options?.map((o) => o.type)).toEqual([ApplicationCommandOptionType.Subcommand, ApplicationCommandOptionType.Subcommand]);
+    expect(track?.options?.map((o) => o.type)).toEqual([ApplicationCommandOptionType.Subcommand, ApplicationCommandOptionType.Subcommand, ApplicationCommandOptionType.Subcommand]);
+    // /track cluster: no address, the number of wallets and the window.
+    expect((track?.options?.[2] as { name: string; options: Array<{ name: string }> }).options.map((o) => o.name)).toEqual(['wallets', 'window']);
     const threshold = (track?.options?.[0] as { options: Array<{ name: string; type: number; min_value?: number }> }).options.find((o) => o.name === 'threshold');
     expect(threshold).toMatchObject({ type: ApplicationCommandOptionType.Number, min_value: 1, max_value: 1000 });
     expect(json.find((c) => c.name === 'token')?.default_member_permissions).toBeUndefined();
