@@ -3,12 +3,15 @@
  * The key's form (issue time, then random bytes) and the order a press is judged in are shared
  * with the PostgreSQL store (actionKeyForm.ts).
  *
- * A card's keys are inserted before it is answered; keeping the person and the chat within their
- * budgets waits for the end of the turn (setImmediate), after the answer went out, as the
- * PostgreSQL store's trim does. Finding what is past a budget walks the newest keys of the chat up
- * to the budget (5,000 by default), so a card in a busy chat paid more for the trim than for its
- * own keys. Every other call of this store first runs the trims waiting, in the order their cards
- * were issued, so what any caller sees is what trimming at once would have left.
+ * As in the PostgreSQL store, a card does not wait for its keys to be written: `issueAll` makes
+ * them and hands them back, and they are written at the end of the turn (setImmediate), after the
+ * answer went out, in one transaction with the person's and the chat's budgets kept (finding what
+ * is past a budget walks up to 5,000 keys of a busy chat). Right after a wait for the network, the
+ * card's transaction cost it 150 µs or more. Every other call of this store (a press, a prune, the
+ * next card), a chat's move to another id, a backup and the store's close first write what waits,
+ * in the order the cards were issued, so that what any of them sees is what writing at once would
+ * have left. What a crash in that turn loses is the keys of the cards it answered: their buttons
+ * answer "unknown", as they would after a PostgreSQL insert that failed.
  */
 import { setImmediate } from 'node:timers';
 import type { ChatRef } from '../model/chat';
@@ -17,18 +20,28 @@ import { hasKeyForm, IssueOrder, judgePress, newActionKey } from './actionKeyFor
 import type { SqliteDatabase } from './openDatabase';
 import { threadColumn } from './rows';
 
+type KeyRow = [key: string, platform: string, chatId: string, threadId: string, command: string, args: string, refresh: number, expiresAt: number, userId: string, issuedAt: number];
+
+/** A card's keys as they wait to be written, with the budgets its issue keeps. */
+interface IssuedCard {
+  rows: KeyRow[];
+  platform: string;
+  chatId: string;
+  userId: string;
+  budget: ActionKeyBudget;
+}
+
 export class SqliteActionKeys implements ActionKeyStore {
   private readonly insert;
   private readonly select;
   private readonly deleteExpired;
-  private readonly insertAll;
   private readonly trimPerson;
   private readonly trimChat;
-  private readonly trimAll;
+  private readonly writeAll;
   private readonly order = new IssueOrder();
-  /** Trims of the cards issued since the last ran, in the order issued. */
-  private trims: Array<{ platform: string; chatId: string; userId: string; budget: ActionKeyBudget }> = [];
-  private trimScheduled = false;
+  /** Cards whose keys were handed out and are not written yet, in the order issued. */
+  private waiting: IssuedCard[] = [];
+  private writeScheduled = false;
 
   constructor(private readonly db: SqliteDatabase) {
     this.insert = db.prepare<[string, string, string, string, string, string, number, number, string, number]>(
@@ -45,83 +58,80 @@ export class SqliteActionKeys implements ActionKeyStore {
       'SELECT platform, chat_id, thread_id, command, args, refresh, expires_at FROM action_keys WHERE key = ?',
     );
     this.deleteExpired = db.prepare<[number]>('DELETE FROM action_keys WHERE expires_at <= ?');
-    this.insertAll = db.transaction((actions: readonly StoredAction[], chat: ChatRef, expiresAtMs: number, userId: string): string[] =>
-      actions.map((action) => this.insertOne(action, chat, expiresAtMs, userId)),
-    );
-    this.trimAll = db.transaction((trims: ReadonlyArray<{ platform: string; chatId: string; userId: string; budget: ActionKeyBudget }>) => {
-      for (const trim of trims) {
-        if (trim.userId !== '') this.trimPerson.run(trim.platform, trim.userId, trim.budget.perPerson);
-        this.trimChat.run(trim.platform, trim.chatId, trim.budget.perChat);
+    this.writeAll = db.transaction((cards: readonly IssuedCard[]) => {
+      for (const card of cards) {
+        // INSERT OR IGNORE: a key already there (the same millisecond and 72 random bits alike) keeps its first action.
+        card.rows.forEach((row) => this.insert.run(...row));
+        if (card.userId !== '') this.trimPerson.run(card.platform, card.userId, card.budget.perPerson);
+        this.trimChat.run(card.platform, card.chatId, card.budget.perChat);
       }
     });
   }
 
-  /**
-   * A card's keys in one transaction: one write of the log for the card, not one per button (a
-   * token card has five), which is most of what issuing them costs.
-   */
+  /** The card's keys at once; they are written at the end of the turn (see the file's head). */
   async issueAll(actions: readonly StoredAction[], chat: ChatRef, expiresAt: Date, issuer: KeyIssuer = { userId: null }): Promise<string[]> {
     if (actions.length === 0) return [];
-    this.runTrims();
+    if (!this.db.open) throw new TypeError('The database connection is not open');
+    this.flush();
+    const nowMs = Date.now();
     const userId = issuer.userId ?? '';
-    const keys = this.insertAll(actions, chat, expiresAt.getTime(), userId);
-    this.trims.push({ platform: chat.platform, chatId: chat.chatId, userId, budget: issuer.budget ?? DEFAULT_ACTION_KEY_BUDGET });
-    if (!this.trimScheduled) {
-      this.trimScheduled = true;
+    // 72 random bits per key: two alike do not happen; a Set keeps this card's keys apart all the same.
+    const keys = new Set<string>();
+    while (keys.size < actions.length) keys.add(newActionKey(nowMs));
+    const issued = [...keys];
+    const expiresAtMs = expiresAt.getTime();
+    const rows = actions.map((action, index): KeyRow => [
+      issued[index] ?? '',
+      chat.platform,
+      chat.chatId,
+      threadColumn(chat.threadId),
+      action.command,
+      JSON.stringify(action.args),
+      action.refresh === true ? 1 : 0,
+      expiresAtMs,
+      userId,
+      this.order.next(nowMs),
+    ]);
+    this.waiting.push({ rows, platform: chat.platform, chatId: chat.chatId, userId, budget: issuer.budget ?? DEFAULT_ACTION_KEY_BUDGET });
+    if (!this.writeScheduled) {
+      this.writeScheduled = true;
       // node:timers' own setImmediate, as the state's commits: a test that fakes timers must not stop it.
       setImmediate(() => {
-        this.trimScheduled = false;
-        // A store closed meanwhile has nobody left to see the keys past a budget.
+        this.writeScheduled = false;
         if (!this.db.open) return;
         try {
-          this.runTrims();
+          this.flush();
         } catch {
-          // Kept waiting: the next call of this store runs them again and meets the error itself.
+          // Kept waiting: the next call of this store writes them again and meets the error itself.
         }
       });
     }
-    return keys;
+    return issued;
   }
 
-  /** Runs the trims still waiting: the store does before it closes. */
+  /** Writes the cards' keys still waiting, in one transaction; rolled back, they wait for the next call. */
   flush(): void {
-    this.runTrims();
-  }
-
-  /** Runs the trims waiting, in one transaction; rolled back, they wait for the next call. */
-  private runTrims(): void {
-    if (this.trims.length === 0) return;
-    const trims = this.trims;
-    this.trims = [];
+    if (this.waiting.length === 0) return;
+    const cards = this.waiting;
+    this.waiting = [];
     try {
-      this.trimAll(trims);
+      this.writeAll(cards);
     } catch (error) {
-      this.trims = [...trims, ...this.trims];
+      this.waiting = [...cards, ...this.waiting];
       throw error;
-    }
-  }
-
-  private insertOne(action: StoredAction, chat: ChatRef, expiresAtMs: number, userId: string): string {
-    const args = JSON.stringify(action.args);
-    const refresh = action.refresh === true ? 1 : 0;
-    // Two keys of the same millisecond sharing 72 random bits does not happen; the loop is there so that it could not matter.
-    const nowMs = Date.now();
-    for (;;) {
-      const key = newActionKey(nowMs);
-      if (this.insert.run(key, chat.platform, chat.chatId, threadColumn(chat.threadId), action.command, args, refresh, expiresAtMs, userId, this.order.next(nowMs)).changes > 0) return key;
     }
   }
 
   /** The same checks, in the same order, as the in-memory store (actionKeyForm.ts). */
   async resolve(key: string, chat: ChatRef, now: Date): Promise<ResolvedAction> {
     if (!hasKeyForm(key)) return { status: 'unknown' };
-    this.runTrims();
+    this.flush();
     const row = this.select.get(key);
     return judgePress(row === undefined ? undefined : { ...row, refresh: row.refresh !== 0 }, chat, now);
   }
 
   async prune(now: Date): Promise<number> {
-    this.runTrims();
+    this.flush();
     return this.deleteExpired.run(now.getTime()).changes;
   }
 }

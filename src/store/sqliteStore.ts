@@ -34,7 +34,11 @@ export class SqliteStore implements Store {
     this.follows = new SqliteFollows(db);
     this.state = new SqliteState(db, new OutboxWriter(db));
     const settle = () => this.state.flush();
-    this.chats = new SqliteChats(db, () => this.follows.forgetAll(), settle);
+    // A chat that moves to another id takes its buttons' keys along: those waiting are written first.
+    this.chats = new SqliteChats(db, () => this.follows.forgetAll(), () => {
+      settle();
+      this.actionKeys.flush();
+    });
     this.outbox = new SqliteOutbox(db, settle);
     this.actionKeys = new SqliteActionKeys(db);
     this.calls = new SqliteCalls(db, new OutboxWriter(db), settle);
@@ -47,11 +51,12 @@ export class SqliteStore implements Store {
    */
   async backup(destination: string): Promise<void> {
     this.state.flush();
+    this.actionKeys.flush();
     await this.opened.db.backup(destination);
   }
 
   /**
-   * Writes the commits and the action keys' trims still waiting, stops the checkpointer, then
+   * Writes the commits and the action keys still waiting, stops the checkpointer, then
    * closes: the WAL is checkpointed into the file and the lock released. Closing twice is harmless.
    */
   async close(): Promise<void> {
