@@ -11,7 +11,7 @@ import { trackingField, walletTrackedCard } from '../src/follows/followCards';
 import { defineCommand } from '../src/dispatch/command';
 import { followsOf } from '../src/dispatch/services';
 import { UsageError } from '../src/usage';
-import { MAX_LABEL_LENGTH } from '../src/follows/followService';
+import { DEFAULT_OPTIONS, MAX_LABEL_LENGTH } from '../src/follows/followService';
 import { kindsOfFamily } from '../src/alerts/registry';
 import type { PriceDirection, TradeSide } from '../src/model/follow';
 import type { CommandContext } from '../src/dispatch/command';
@@ -59,6 +59,13 @@ function eventWords(): string[] {
   return [...groups, ...kinds.map((kind) => (grouped.has(kind.name) ? kind.words.at(-1) : kind.words[0]) ?? kind.name)];
 }
 
+/** The token alert kinds as a new follow's card says them: "risk status, risk flags, liquidity pulled…". */
+function tokenAlerts(): string {
+  return kindsOfFamily('token')
+    .map((kind) => kind.describe(DEFAULT_OPTIONS))
+    .join(', ');
+}
+
 function readEvents(text: string): string[] {
   const kinds = new Set<string>();
   for (const word of text.toLowerCase().split(/[\s,+]+/).filter(Boolean)) {
@@ -75,17 +82,20 @@ function readEvents(text: string): string[] {
 export default defineCommand({
   name: 'track',
   description: 'Follow a token or a wallet in this chat and get alerts here',
-  help: [
-    'Follows a token or a wallet in this chat; tracking it again changes its options.',
-    '/track token <address> [events] [threshold] [direction]: alerts on risk status and flags, liquidity pulled, price moves of at least',
-    `threshold % (default 10; 25 or 25%) up, down or both (default both), and whales. events narrows them: ${eventWords().join(', ')}, comma-separated.`,
-    `/track wallet <address> [label] [minusd] [side]: alerts on the wallet's trades of at least minusd USD (default all), side buy, sell or both; label (up to ${MAX_LABEL_LENGTH} characters) names it in alerts.`,
-    'After the address the options may come in any order: a number is the threshold or minusd, up, down or both the direction (tokens), buy, sell or both the side (wallets).',
-    'A label is a word, or quoted: "500" or "dev wallet".',
-    `/track cluster <wallets> [window]: tells this chat when that many of its followed wallets buy the same token within the window (default 30m), and when that many sell it, once per token; /track cluster 0 turns it off.`,
-    'Example: /track token 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25 risk,price 25 down',
-    'Example: /track wallet 9rTkGv8SVaTgivWmYpzwKv5RaUBLmcAUa3ZyKNSL1NSU dev 500 sell',
-  ].join('\n'),
+  // Read when asked, not when loaded: a kind registered after the commands (registerAlertKind) is listed too.
+  get help() {
+    return [
+      'Follows a token or a wallet in this chat; tracking it again changes its options.',
+      `/track token <address> [events] [threshold] [direction]: alerts on ${tokenAlerts()}.`,
+      `threshold is the price move in percent that alerts (default 10; 25 or 25%), direction which moves: up, down or both (default both). events narrows them: ${eventWords().join(', ')}, comma-separated.`,
+      `/track wallet <address> [label] [minusd] [side]: alerts on the wallet's trades of at least minusd USD (default all), side buy, sell or both; label (up to ${MAX_LABEL_LENGTH} characters) names it in alerts.`,
+      'After the address the options may come in any order: a number is the threshold or minusd, up, down or both the direction (tokens), buy, sell or both the side (wallets).',
+      'A label is a word, or quoted: "500" or "dev wallet".',
+      `/track cluster <wallets> [window]: tells this chat when that many of its followed wallets buy the same token within the window (default 30m), and when that many sell it, once per token; /track cluster 0 turns it off.`,
+      'Example: /track token 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25 risk,price 25 down',
+      'Example: /track wallet 9rTkGv8SVaTgivWmYpzwKv5RaUBLmcAUa3ZyKNSL1NSU dev 500 sell',
+    ].join('\n');
+  },
   manager: true,
   slow: true,
   options: [
@@ -101,7 +111,8 @@ export default defineCommand({
       ],
     },
     { name: 'address', type: 'address', description: 'The token’s or wallet’s address', required: true, forms: ['token', 'wallet'] },
-    { name: 'events', type: 'text', description: 'Alerts wanted: risk, flags, liquidity, price, whale (comma-separated); default all', required: false, maxLength: 100, forms: ['token'] },
+    // The words are many and grow with the kinds, past a Discord option's 100 characters: the help lists them.
+    { name: 'events', type: 'text', description: 'Alerts wanted, comma-separated (default all); /help track lists the words', required: false, maxLength: 100, forms: ['token'] },
     { name: 'threshold', type: 'number', description: 'Price move that alerts, in percent (default 10)', required: false, min: 1, max: 1000, percent: true, forms: ['token'] },
     {
       name: 'direction',

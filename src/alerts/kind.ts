@@ -9,8 +9,7 @@ import type { Trade } from '../market/schemas';
 import type { AlertEvent, AlertKind } from '../model/events';
 import type { Follow, FollowKind, FollowOptions } from '../model/follow';
 import type { TokenSnapshot, WalletSnapshot } from '../model/snapshot';
-import type { HolderUpdate } from './detectors/whale';
-import type { TokenNamer } from './detectors/walletTrade';
+import type { HolderUpdate, TokenNamer } from './detect/inputs';
 
 /**
  * What a kind's detector reads: a token's next snapshot (with the token's follows, for a kind

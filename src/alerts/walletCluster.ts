@@ -7,7 +7,7 @@
  * it is asked.
  */
 import type { EventBase, WalletTradeEvent } from '../model/events';
-import { eventKey } from './detectors/key';
+import { eventKey } from './detect/eventBase';
 
 /** A chat's cluster setting: how many of its wallets, within how many seconds. */
 export interface ClusterSetting {

@@ -10,7 +10,7 @@ import type { TokenRef } from '../model/events';
 import type { Follow, FollowKind } from '../model/follow';
 import type { TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 import type { Store } from '../store/store';
-import { tokenRef } from '../alerts/detectors/key';
+import { tokenRef } from '../alerts/detect/eventBase';
 import type { Input } from './inputs';
 import type { WrittenToken } from './writtenToken';
 

@@ -46,7 +46,7 @@ import type { AlertEvent } from '../model/events';
 import type { FollowKind } from '../model/follow';
 import type { TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 import type { Store } from '../store/store';
-import { detectHolderChanges, detectTokenChanges, detectTradeChanges } from '../alerts/detectors';
+import { detectHolderChanges, detectTokenChanges, detectTradeChanges } from '../alerts/detect';
 import { deliveriesFor, needsHolders } from '../alerts/fanout';
 import { olderThanApplied, snapshotOfToken, snapshotOfWallet, snapshotWithHolder, syncedAtOf, withPoolsOf } from '../alerts/snapshot';
 import { Commits, type Alerts, type Uncommitted } from './commits';

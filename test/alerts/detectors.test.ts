@@ -4,15 +4,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  detectLiquidity,
-  detectPriceMove,
-  detectRiskFlags,
-  detectRiskStatus,
-  detectTokenChanges,
-  detectWalletTrades,
-  detectWhale,
-} from '../../src/alerts/detectors/index';
+import { detectTokenChanges } from '../../src/alerts/detect';
+import { detectLiquidity } from '../../src/alerts/kinds/liquidity';
+import { detectPriceMove } from '../../src/alerts/kinds/price';
+import { detectRiskFlags } from '../../src/alerts/kinds/riskFlag';
+import { detectRiskStatus } from '../../src/alerts/kinds/riskStatus';
+import { detectWalletTrades } from '../../src/alerts/kinds/walletTrade';
+import { detectWhale } from '../../src/alerts/kinds/whale';
 import { PRICE_WINDOW_MS, snapshotOfToken, snapshotOfWallet, snapshotWithHolder } from '../../src/alerts/snapshot';
 import { type TokenSnapshot } from '../../src/model/snapshot';
 import { POOL_A, POOL_B, T1, W1, W2, makeToken, makeTrade, type TokenShape } from '../watch/support/fixtures';

@@ -3,7 +3,7 @@
  * says how quick the bot was; data without one (kept from the last state) gives none.
  */
 import { describe, expect, it } from 'vitest';
-import { detectTokenChanges } from '../../src/alerts/detectors';
+import { detectTokenChanges } from '../../src/alerts/detect';
 import { snapshotOfToken } from '../../src/alerts/snapshot';
 import { timingLine } from '../../src/delivery/timingFooter';
 import { POOL_A, POOL_B, makeToken, type TokenShape } from '../watch/support/fixtures';

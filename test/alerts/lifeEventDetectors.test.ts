@@ -4,9 +4,9 @@
  * forms (an empty protocol, a record without tags or without what it sold), each told once.
  */
 import { describe, expect, it } from 'vitest';
-import { detectDeveloperSold } from '../../src/alerts/detectors/developerSold';
-import { detectGraduation } from '../../src/alerts/detectors/graduation';
-import { detectInsidersSelling } from '../../src/alerts/detectors/insidersSelling';
+import { detectDeveloperSold } from '../../src/alerts/kinds/developerSold';
+import { detectGraduation } from '../../src/alerts/kinds/graduation';
+import { detectInsidersSelling } from '../../src/alerts/kinds/insidersSelling';
 import type { HolderRecord } from '../../src/alerts/holderRecord';
 import { snapshotWithHolder } from '../../src/alerts/snapshot';
 import type { PoolSnapshot, TokenSnapshot } from '../../src/model/snapshot';

@@ -49,6 +49,10 @@ it('is followed, detected, delivered and rendered from its descriptor alone', as
 
   const tracked = await h.say(chat, `/track token ${token} holders`);
   expect(tracked.errorId).toBeNull();
+  // /help track lists the kind and its word, read from the registry.
+  const help = JSON.stringify((await h.say(chat, '/help track')).card);
+  expect(help).toContain('holders going up');
+  expect(help).toMatch(/events narrows them: [^\n]*\bholders\b/);
   const following = await h.say(chat, '/following');
   expect(plainText(following.card.fields.flatMap((f) => f.value))).toContain('holders going up');
   await vi.waitFor(async () => expect(await h.app.store.state.token(token)).not.toBeNull(), WAIT);

@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { alertCard } from '../../src/alerts/alertCard';
-import { detectTokenChanges } from '../../src/alerts/detectors';
-import { detectLiquidity } from '../../src/alerts/detectors/liquidity';
+import { detectTokenChanges } from '../../src/alerts/detect';
+import { detectLiquidity } from '../../src/alerts/kinds/liquidity';
 import { snapshotOfToken } from '../../src/alerts/snapshot';
 import { plainText, type Card } from '../../src/cards/card';
 import { TokenSchema, type Token } from '../../src/market/schemas';

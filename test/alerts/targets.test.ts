@@ -5,8 +5,8 @@
  * told of a fall.
  */
 import { describe, expect, it } from 'vitest';
-import { detectTokenChanges } from '../../src/alerts/detectors/index';
-import { detectTargets } from '../../src/alerts/detectors/target';
+import { detectTokenChanges } from '../../src/alerts/detect';
+import { detectTargets } from '../../src/alerts/kinds/target';
 import { deliveriesFor, followWants } from '../../src/alerts/fanout';
 import { snapshotOfToken } from '../../src/alerts/snapshot';
 import { targetEventKey, type Follow, type FollowOptions } from '../../src/model/follow';

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnyCommand } from '../../src/dispatch/command';
 import { parseCommandLine, type Args } from '../../src/dispatch/parseArgs';
 import { loadCommands } from '../../src/dispatch/registry';
+import { kindsOfFamily } from '../../src/alerts/registry';
 import { UsageError, usageOf } from '../../src/usage';
 
 const ROOT = join(__dirname, '..', '..');
@@ -122,5 +123,21 @@ describe('/track as the README, the docs and /help write it', async () => {
       expect((refused as UsageError).advice).toContain('"600"');
     }
     expect(read('/track wallet ADDR label=600', commands).label).toBe('600');
+  });
+});
+
+describe('the events words docs/commands.md lists', () => {
+  const row = readFileSync(join(ROOT, 'docs/commands.md'), 'utf8').match(/`events`: any of ([^(]*)\(/)?.[1] ?? '';
+  const listed = [...row.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? '');
+  const kinds = kindsOfFamily('token');
+  const meant = (word: string) => kinds.filter((kind) => kind.words.includes(word) || kind.groups.includes(word)).map((kind) => kind.name);
+
+  it('are words the registry gives a token kind', () => {
+    expect(listed.length).toBeGreaterThan(0);
+    for (const word of listed) expect(meant(word), word).not.toEqual([]);
+  });
+
+  it('name every token kind the registry holds', () => {
+    expect(new Set(listed.flatMap(meant))).toEqual(new Set(kinds.map((kind) => kind.name)));
   });
 });

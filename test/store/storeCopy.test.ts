@@ -11,7 +11,7 @@ import { openPostgresStore } from '../../src/store/postgres/postgresStore';
 import { runToEnd, tsNode, type Run } from '../support/processes';
 import { DEFAULT_OPTIONS, chat, newFollow, priceEvent, tempDir, tokenSnapshot, walletSnapshot } from './helpers';
 import type { DailyDigestEvent } from '../../src/alerts/kinds/dailyDigest';
-import type { TargetEvent } from '../../src/alerts/detectors/target';
+import type { TargetEvent } from '../../src/alerts/kinds/target';
 import { targetEventKey } from '../../src/model/follow';
 import { createDailyDigests, digestKey } from '../../src/jobs/dailyDigest';
 import { MarketClient } from '../../src/market/client';

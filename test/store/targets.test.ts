@@ -4,7 +4,7 @@
  * and a target whose crossing is in the outbox's events is removed as done.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { TargetEvent } from '../../src/alerts/detectors/target';
+import type { TargetEvent } from '../../src/alerts/kinds/target';
 import { targetEventKey, type FollowOptions } from '../../src/model/follow';
 import { DEFAULT_OPTIONS, chat, newFollow, tokenSnapshot } from './helpers';
 import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';

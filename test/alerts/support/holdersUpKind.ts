@@ -5,7 +5,7 @@
  */
 import { bold, field, rich } from '../../../src/cards/card';
 import { base, tokenActions, tokenLink, tokenName } from '../../../src/alerts/cardParts';
-import { eventKey, tokenRef } from '../../../src/alerts/detectors/key';
+import { eventKey, tokenRef } from '../../../src/alerts/detect/eventBase';
 import { defineAlertKind } from '../../../src/alerts/kind';
 import type { EventBase } from '../../../src/model/events';
 

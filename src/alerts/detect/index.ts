@@ -1,23 +1,15 @@
 /**
- * Every detector, and the one entry for a token's changes: what changed between the last-seen
- * snapshot and the next, asked of each kind that reads a token (src/alerts/registry.ts), in the
- * order their alerts are listed. Pure; the watcher and the tests call this one entry.
+ * The entries the watcher calls with new data: what changed between the last-seen snapshot and the
+ * next (or a holder record, or a wallet's trades), asked of each kind that reads it
+ * (src/alerts/registry.ts), in the order their alerts are listed. Each kind's own detector is in its
+ * file in src/alerts/kinds/. Pure; the watcher and the tests call these entries.
  */
 import type { AlertEvent } from '../../model/events';
 import type { Follow } from '../../model/follow';
 import type { Trade } from '../../market/schemas';
 import type { TokenSnapshot, WalletSnapshot } from '../../model/snapshot';
 import { kindsReading } from '../registry';
-import type { TokenNamer } from './walletTrade';
-import type { HolderUpdate } from './whale';
-
-export { detectLiquidity } from './liquidity';
-export { detectPriceMove, PRICE_MIN_PCT } from './priceMove';
-export { detectRiskFlags, flagChanges, OWNER_JUMP_PCT_OF_SUPPLY } from './riskFlag';
-export { detectRiskStatus } from './riskStatus';
-export { detectWalletTrades, bareTokenRef, type TokenNamer } from './walletTrade';
-export { detectWhale, type HolderUpdate } from './whale';
-export { detectTargets } from './target';
+import type { HolderUpdate, TokenNamer } from './inputs';
 
 /**
  * The alerts of a token whose data went from `last` (null: first sight, no alert) to `next`, by
