@@ -56,11 +56,12 @@ describe('the Discord chat', () => {
     expect(registered.find((c) => c.name === 'token')?.default_member_permissions).toBeUndefined();
     expect(registered.find((c) => c.name === 'token')?.options?.[0]).toMatchObject({ name: 'address', required: true, autocomplete: true });
     for (const name of ['track', 'untrack', 'mute', 'unmute']) expect(registered.find((c) => c.name === name)?.default_member_permissions, name).toBe(MANAGE_CHANNELS.toString());
-    // /track token and /track wallet: one subcommand per form, each with its own options.
+    // /track token, /track wallet and /track cluster: one subcommand per form, each with its own options.
     const track = registered.find((c) => c.name === 'track');
     expect(track?.options?.map((o) => [o.name, o.type])).toEqual([
       ['token', 1],
       ['wallet', 1],
+      ['cluster', 1],
     ]);
     expect(track?.options?.[1]?.options?.map((o) => o.name)).toEqual(['address', 'label', 'minusd', 'side']);
     expect(DEFAULT_REST_API).toBe('https://discord.com/api');
