@@ -14,7 +14,7 @@ import { developerSoldLine } from './developerSold';
 import type { HolderRecord } from './holderRecord';
 import { insidersAfter } from './insiders';
 
-/** A pool's quote reserves down this many percent from their peak is liquidity pulled (detectors/liquidity.ts). */
+/** A pool's quote reserves down this many percent from their peak is liquidity pulled (kinds/liquidity.ts). */
 export const LIQUIDITY_DROP_PCT = 30;
 
 /** Wrapped SOL: the quote side of every Solana pool the service reports. */
