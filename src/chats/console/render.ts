@@ -20,13 +20,13 @@
  *   Try: /chart ADDR · /holders ADDR
  *
  * Widths are terminal columns as string-width counts them (a CJK character or an emoji takes two,
- * a combining mark none), and lines are broken by wrap-ansi, which keeps colours across a cut. A
+ * a combining mark none), and a word wider than a line is cut between graphemes with its colour
+ * closed and opened again across the cut. A
  * line is longer than the width only when it holds a single word that must not be broken: a URL,
  * or an ASCII token of at most 96 characters such as an address or a transaction signature, which
  * a reader needs to copy whole.
  */
 import stringWidth from 'string-width';
-import wrapAnsi from 'wrap-ansi';
 import type { Card, CardColor, CardField, RichText, SpanStyle } from '../../cards/card';
 import { BLANK, charClass, isPrintableAscii } from '../../text/charClass';
 import { cleanText, safeUrl, stripUnsafeChars, truncateText } from '../../text/sanitize';
@@ -74,7 +74,7 @@ const QUIET_ANSI = '2';
 
 /**
  * Joins the parts of a word that must not be broken at its spaces (a command and its arguments):
- * wrap-ansi breaks only at U+0020, and every other white space of a card's text was read as a word
+ * lines break only between words, and every white space of a card's text was read as a word
  * break, so the joiner is never a stranger's and becomes a space again in the printed text.
  */
 const JOINER = '\u00a0';
@@ -90,8 +90,9 @@ function paint(text: string, ansi: Ansi, color: boolean): string {
   return color && ansi !== undefined ? `\u001b[${ansi}m${text}\u001b[0m` : text;
 }
 
-/** A word the renderer makes itself (a marker, a URL, a command), measured as wrap-ansi measures it. */
-function ownWord(text: string, ansi: Ansi, whole: boolean, color: boolean): Word {
+/** A word the renderer makes itself (a marker, a URL, a command), measured in terminal columns. */
+function ownWord(own: string, ansi: Ansi, whole: boolean, color: boolean): Word {
+  const text = own.normalize('NFC');
   return { painted: paint(text, ansi, color), width: columns(text), whole };
 }
 
@@ -158,7 +159,10 @@ class WordReader {
     }
   }
 
-  private addPiece(text: string, ansi: Ansi): void {
+  private addPiece(piece: string, ansi: Ansi): void {
+    // Composed (NFC), as a terminal shows it: "e" + U+0301 and "é" are one grapheme either way, and
+    // the text printed is the same with colour and without.
+    const text = piece.normalize('NFC');
     this.painted += paint(text, ansi, this.color);
     this.plain += text;
   }
@@ -184,7 +188,7 @@ const widths = new Map<string, number>();
 const WIDTHS_KEPT = 4096;
 const MEASURED_MAX_LENGTH = 32;
 
-/** Terminal columns, as wrap-ansi counts them. */
+/** Terminal columns, as string-width counts them. */
 function columns(plain: string): number {
   if (isAsciiWord(plain)) return plain.length;
   if (plain.length > MEASURED_MAX_LENGTH) return stringWidth(plain);
@@ -197,7 +201,7 @@ function columns(plain: string): number {
   return width;
 }
 
-/** A word of printable ASCII only: one column a character, so wrap-ansi's count is its length. */
+/** A word of printable ASCII only: one column a character, so its width is its length. */
 function isAsciiWord(s: string): boolean {
   for (let index = 0; index < s.length; index++) if (!isPrintableAscii(s.charCodeAt(index))) return false;
   return true;
@@ -239,22 +243,59 @@ function lineWidth(words: readonly Word[]): number {
   return width;
 }
 
-/** wrap-ansi's hard mode: a word longer than the columns given is cut between two graphemes. */
-const HARD = { hard: true } as const;
+/** Graphemes as a reader sees them: a letter and its combining marks, an emoji sequence, are one. */
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /**
- * A word cut after `columns` columns, or null when its first grapheme alone is wider (a wide
- * character with one column left). wrap-ansi closes the word's colour at the cut and opens it again
- * on the rest.
+ * A word cut after `columns` columns, between two graphemes, or null when its first grapheme alone
+ * is wider (a wide character with one column left). The cut is found on the plain text, whatever
+ * the colours (across a colour change, a combining mark in a bold span after a plain letter is
+ * still the letter's), and the colour open at the cut is closed on the head and opened again on
+ * the rest. wrap-ansi's hard cut is not used here: it normalises its text (NFC), so what it gives
+ * back is not always a piece of what it was given.
  */
 function cut(word: Word, columns: number): [Word, Word] | null {
-  const [head = '', ...rest] = wrapAnsi(word.painted, columns, HARD).split('\n');
-  const width = stringWidth(head);
-  if (width === 0 || width > columns || rest.length === 0) return null;
+  const plain = word.painted.replace(OWN_CODE, '');
+  let length = 0;
+  let width = 0;
+  for (const { segment } of GRAPHEMES.segment(plain)) {
+    const next = stringWidth(segment);
+    if (width + next > columns) break;
+    width += next;
+    length += segment.length;
+  }
+  if (width === 0 || length >= plain.length) return null;
+  const [head, rest] = plain === word.painted ? [plain.slice(0, length), plain.slice(length)] : splitPainted(word.painted, length);
   return [
     { painted: head, width, whole: false },
-    { painted: rest.join(''), width: word.width - width, whole: false },
+    { painted: rest, width: word.width - width, whole: false },
   ];
+}
+
+/** The renderer's own colour codes (paint): `ESC[…m`, each piece closed by `ESC[0m`. */
+const OWN_CODE = /\u001b\[[0-9;]*m/g;
+
+/**
+ * Painted text cut after `visible` code units of its plain text: the colour open at the cut is
+ * closed on the head and opened again on the rest.
+ */
+function splitPainted(painted: string, visible: number): [string, string] {
+  let seen = 0;
+  let open: string | null = null;
+  let index = 0;
+  while (index < painted.length && seen < visible) {
+    const code = /^\u001b\[([0-9;]*)m/.exec(painted.slice(index));
+    if (code !== null) {
+      open = code[1] === '0' ? null : (code[1] ?? null);
+      index += code[0].length;
+      continue;
+    }
+    index += 1;
+    seen += 1;
+  }
+  const head = painted.slice(0, index);
+  const rest = painted.slice(index);
+  return open === null ? [head, rest] : [`${head}\u001b[0m`, `\u001b[${open}m${rest}`];
 }
 
 /** The card's lines as they are written. No line ends with white space: words hold none. */
@@ -265,10 +306,9 @@ class Writer {
 
   /**
    * Writes words across as many lines as needed, the first starting at `firstIndent`, the others
-   * at `restIndent`. Lines are filled a word at a time, which is all wrap-ansi does too, here with
-   * the hanging indent and the words that stay whole it lacks; wrap-ansi cuts the words wider than
-   * a line (measuring it with wrap-ansi costs some 240 µs a line, about ten times what a whole
-   * card takes: docs/development.md). A word that does not fit goes to the next line; one wider
+   * at `restIndent`. Lines are filled a word at a time, with the hanging indent and the words that
+   * stay whole that wrap-ansi lacks (filling lines with wrap-ansi costs some 240 µs a line, about
+   * ten times what a whole card takes: docs/development.md). A word that does not fit goes to the next line; one wider
    * than any line is cut to fill the room left, unless it must stay whole: then it gets a line of
    * its own.
    */
