@@ -67,7 +67,8 @@ export const FLOORS: readonly (readonly string[])[] = [
   ['chats/'],
   // The operators' HTTP server, metrics and readiness: they read the running parts, chats included.
   ['ops/'],
-  ['app.ts'],
+  // The composition root and the parts it is assembled from (src/app/: one start function each, and their lifecycle).
+  ['app.ts', 'app/'],
   // The processes: the bot, and the command-line programs. Each runs on import, so nothing imports them (held below).
   ['main.ts', 'cli/'],
 ];
