@@ -77,7 +77,7 @@ function changeField(market: TokenMarket): CardField {
 /**
  * Pools last shown this long before an alert are worth dating on its card: the live service's
  * frames leave pools out and its REST re-check comes about once a minute, so a younger figure is
- * as current as any, and an older one is dated.
+ * as current as the bot can know, and an older one is dated.
  */
 const POOLS_AGE_SHOWN_SECS = 60;
 

@@ -1,7 +1,7 @@
 /**
  * A wallet is read from the service before it is followed: an address the service refuses is
  * never followed (it would hold a live subscription for nothing), and an answer the bot cannot read
- * fails the follow as any look-up fails. An address with no trades yet is a wallet all the same:
+ * fails the follow, as every look-up that cannot be read does. An address with no trades yet is a wallet all the same:
  * it may be followed, and counts against the chat's share like any other.
  */
 import type { MarketClient } from '../market/client';

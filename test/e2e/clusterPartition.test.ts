@@ -226,7 +226,7 @@ describe.runIf(shared.adminUrl !== null)('a watcher cut off from PostgreSQL by a
       await until(shared, `cut ${index + 1}: both watchers holding a share`);
       await until(everyTargetOnce, `cut ${index + 1}: every target subscribed once`);
       const linesBefore = cutOff.stderr().length;
-      let delayMs = 0;
+      let writes = 0;
       let how: string = where;
       // The cut-off process must hold a followed token for its commits to carry a fence; where the
       // shares fall none does now and then (ten tokens over two halves of 256 partitions), and the
@@ -255,9 +255,9 @@ describe.runIf(shared.adminUrl !== null)('a watcher cut off from PostgreSQL by a
         }, `cut ${index + 1}: the fence's transaction held open`, 5_000);
       } else {
         if (where === 'after-fence') how = 'random, no followed token held';
-        delayMs = Math.floor(Math.random() * 3_000);
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
-        hole.cut();
+        // A random moment, picked by the cut-off process's own traffic: after its next 1–60 writes.
+        writes = 1 + Math.floor(Math.random() * 60);
+        await hole.cutAfterWrites(writes);
       }
       const cutAt = Date.now();
       flipAll();
@@ -266,8 +266,11 @@ describe.runIf(shared.adminUrl !== null)('a watcher cut off from PostgreSQL by a
       const failoverS = (Date.now() - cutAt) / 1000;
       await until(() => cutOff.stderr().slice(linesBefore).includes('given up at their local deadline'), `cut ${index + 1}: the cut-off process giving its leases up`);
       await allDelivered(`round ${rounds} delivered during cut ${index + 1}`);
-      // Held long enough for the server to have ended every session the cut left in a transaction.
-      await until(() => Date.now() - cutAt >= 15_000, `cut ${index + 1} to last 15 s`, 20_000);
+      // Held until the server has ended every session the cut left in a transaction.
+      await until(async () => {
+        const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database()");
+        return rows[0]?.n === 0;
+      }, `cut ${index + 1}: no transaction left open by the cut`, 20_000);
       hole.heal();
       const healedAt = Date.now();
       windows.push({ from: cutAt, to: healedAt });
@@ -276,7 +279,7 @@ describe.runIf(shared.adminUrl !== null)('a watcher cut off from PostgreSQL by a
       const rejoinS = (Date.now() - healedAt) / 1000;
       // Nothing stale from the healed process: what is stored is the market's last word.
       expect(await storedMatchesMarket(), `cut ${index + 1}: the stored state after the heal`).toBe(true);
-      report.push(`cut ${index + 1} (${how}${holdsFollowed ? '' : ` +${delayMs} ms`}): failover ${failoverS.toFixed(1)} s, rejoined ${rejoinS.toFixed(1)} s after the heal`);
+      report.push(`cut ${index + 1} (${how}${holdsFollowed ? '' : ` after ${writes} writes`}): failover ${failoverS.toFixed(1)} s, rejoined ${rejoinS.toFixed(1)} s after the heal`);
       flipAll();
       rounds += 1;
       await allDelivered(`round ${rounds} delivered after heal ${index + 1}`);

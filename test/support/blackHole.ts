@@ -46,6 +46,11 @@ export interface BlackHole {
    * name, say) went through: the server runs it, and its answer is held. Resolves at the cut.
    */
   cutAfter(marker: string): Promise<void>;
+  /**
+   * Cuts right after the `count`-th client → server write from now went through: a moment picked
+   * by the traffic rather than by a clock, so a machine's load moves it in time but not in kind.
+   */
+  cutAfterWrites(count: number): Promise<void>;
   /** Delivers what a live connection would (above) and carries on uncut. */
   heal(): void;
   /** Connections open now (both ends). */
@@ -56,7 +61,8 @@ export interface BlackHole {
 export async function startBlackHole(upstream: Upstream): Promise<BlackHole> {
   const pairs = new Set<Pair>();
   let isCut = false;
-  let armed: { marker: Buffer; fire: () => void } | null = null;
+  /** The next cut: after the write `matches` says yes to. */
+  let armed: { matches: (chunk: Buffer) => boolean; fire: () => void } | null = null;
 
   const dial = (pair: Pair): Socket => {
     const server = upstream.path !== undefined ? connect(upstream.path) : connect(upstream.port ?? 0, '127.0.0.1');
@@ -84,7 +90,7 @@ export async function startBlackHole(upstream: Upstream): Promise<BlackHole> {
         return;
       }
       if (!pair.serverClosed) pair.server.write(chunk);
-      if (armed !== null && chunk.includes(armed.marker)) {
+      if (armed !== null && armed.matches(chunk)) {
         const { fire } = armed;
         armed = null;
         isCut = true;
@@ -143,7 +149,13 @@ export async function startBlackHole(upstream: Upstream): Promise<BlackHole> {
     },
     cutAfter: (marker) =>
       new Promise<void>((resolve) => {
-        armed = { marker: Buffer.from(marker), fire: resolve };
+        const wanted = Buffer.from(marker);
+        armed = { matches: (chunk) => chunk.includes(wanted), fire: resolve };
+      }),
+    cutAfterWrites: (count) =>
+      new Promise<void>((resolve) => {
+        let left = count;
+        armed = { matches: () => --left <= 0, fire: resolve };
       }),
     heal,
     open: () => [...pairs].filter((pair) => !pair.clientClosed && !pair.serverClosed).length,
