@@ -55,13 +55,15 @@ describe.each(STORE_KINDS)('calls (%s)', (_kind, makeHome) => {
 
   it('keeps the first post of a token in a chat; later posts, at once or after, are not calls', async () => {
     const group = chat('-100');
-    const [first, second] = await Promise.all([
-      store.calls.record(newCall(group, 'TokenA', 'alice')),
-      store.calls.record(newCall(group, 'TokenA', 'bob', { calledAt: new Date(T0.getTime() + 1) })),
-    ]);
+    const first = await store.calls.record(newCall(group, 'TokenA', 'alice'));
+    const second = await store.calls.record(newCall(group, 'TokenA', 'bob', { calledAt: new Date(T0.getTime() + 1) }));
     expect([first.created, second.created]).toEqual([true, false]);
     expect(second.call.id).toBe(first.call.id);
     expect(second.call.userId).toBe('alice');
+    // Two posts at once: exactly one is the call (which one is the database's order), and both answers name it.
+    const race = await Promise.all([store.calls.record(newCall(group, 'TokenB', 'dave')), store.calls.record(newCall(group, 'TokenB', 'erin'))]);
+    expect(race.map((answer) => answer.created).sort()).toEqual([false, true]);
+    expect(race[0]?.call.id).toBe(race[1]?.call.id);
     const later = await store.calls.record(newCall(group, 'TokenA', 'carol', { calledAt: new Date(T0.getTime() + 60_000) }));
     expect([later.created, later.call.userId]).toEqual([false, 'alice']);
     // Another chat has its own first caller.
