@@ -7,7 +7,15 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * the alerts end to end, whose global setup starts a throwaway PostgreSQL once (both stores run
  * their contract suites; without PostgreSQL, SQLite's half runs alone); and the rest.
  */
-const STORE_FILES = ['test/store/**/*.test.ts', 'test/e2e/alerts.test.ts', 'test/e2e/targets.test.ts', 'test/e2e/digest.test.ts', 'test/e2e/postgres*.test.ts', 'test/e2e/cluster*.test.ts', 'test/cluster/**/*.test.ts'];
+const STORE_FILES = [
+  'test/store/**/*.test.ts',
+  'test/e2e/alerts.test.ts',
+  'test/e2e/targets.test.ts',
+  'test/e2e/digest.test.ts',
+  'test/e2e/postgres*.test.ts',
+  'test/e2e/cluster*.test.ts',
+  'test/cluster/**/*.test.ts',
+];
 export default defineConfig({
   test: {
     testTimeout: 20_000,

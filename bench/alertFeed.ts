@@ -61,7 +61,9 @@ export async function frameTemplates(): Promise<FrameTemplates> {
   const sim = await startSimulator({ apiKey: API_KEY, port: 0, seed: 42 });
   try {
     const first = sim.market.tokenAddresses()[0] ?? '';
-    const holders = (sim.market.holders(first, 'balance') ?? []).filter((holder) => holder.currentlyHoldingAmount !== '0').slice(0, SNAPSHOT_HOLDERS);
+    const holders = (sim.market.holders(first, 'balance') ?? [])
+      .filter((holder) => holder.currentlyHoldingAmount !== '0')
+      .slice(0, SNAPSHOT_HOLDERS);
     return { token: sim.market.token(first), holders };
   } finally {
     await sim.close();
@@ -86,7 +88,9 @@ export async function writeFollows(store: Store, tokens: readonly string[]): Pro
 }
 
 /** A store as the bench fills it: many follows written at once. */
-export type BenchStore = Store & { follows: FollowRepository & { upsertMany(follows: readonly NewFollow[]): Promise<Array<{ follow: Follow; created: boolean }>> } };
+export type BenchStore = Store & {
+  follows: FollowRepository & { upsertMany(follows: readonly NewFollow[]): Promise<Array<{ follow: Follow; created: boolean }>> };
+};
 
 /** The same follows as writeFollows, written many at a time (both stores have upsertMany); resolves with the seconds it took. */
 export async function writeFollowsMany(store: BenchStore, tokens: readonly string[]): Promise<number> {
@@ -153,7 +157,8 @@ export class WatcherWorkClock {
           stream,
           target,
           (event: StreamEvent) => {
-            if (this.timing && event.kind === 'token' && event.token.version !== null) this.sentAt.set(event.token.address, Number(event.token.version));
+            if (this.timing && event.kind === 'token' && event.token.version !== null)
+              this.sentAt.set(event.token.address, Number(event.token.version));
             const accepted = onEvent(event);
             this.lastInputDoneAt = workNow();
             return accepted;
@@ -166,7 +171,9 @@ export class WatcherWorkClock {
       const rows = await commitMany(batch, at, fence);
       const done = workNow();
       this.lastCommitAt = done;
-      if (this.timing) for (const item of batch.tokens) if (item.alerts.length > 0) this.latencies.push(done - (this.sentAt.get(item.snapshot.address) ?? done));
+      if (this.timing)
+        for (const item of batch.tokens)
+          if (item.alerts.length > 0) this.latencies.push(done - (this.sentAt.get(item.snapshot.address) ?? done));
       return rows;
     };
   }

@@ -54,7 +54,13 @@ function frame(address, status, holders, sentAt) {
 
 // Each holder snapshot frame split around the token's address.
 const holderPieces = holderTemplates.map((holder) =>
-  JSON.stringify({ type: 'holder', tokenAddress: `${MARK}A`, wallet: holder.address, snapshot: true, data: { ...holder, tokenAddress: `${MARK}A` } }).split(`"${MARK}A"`.replace(MARK, '\\u0000')),
+  JSON.stringify({
+    type: 'holder',
+    tokenAddress: `${MARK}A`,
+    wallet: holder.address,
+    snapshot: true,
+    data: { ...holder, tokenAddress: `${MARK}A` },
+  }).split(`"${MARK}A"`.replace(MARK, '\\u0000')),
 );
 
 const now = () => performance.timeOrigin + performance.now();
@@ -115,7 +121,14 @@ server.on('connection', (socket, request) => {
     group.owners.set(address, socket);
     const current = group.state.get(address) ?? { status: 0, holders: 100 };
     group.state.set(address, current);
-    socket.send(JSON.stringify({ type: 'token', tokenAddress: address, snapshot: true, data: JSON.parse(frame(address, STATUSES[current.status] ?? 'SAFE', current.holders, now())).data }));
+    socket.send(
+      JSON.stringify({
+        type: 'token',
+        tokenAddress: address,
+        snapshot: true,
+        data: JSON.parse(frame(address, STATUSES[current.status] ?? 'SAFE', current.holders, now())).data,
+      }),
+    );
   });
 });
 server.on('listening', () => {

@@ -49,7 +49,23 @@ import { MarketClient } from '../src/market/client';
 import { startSimulator } from '../src/simulator/server';
 import { openSqliteStore } from '../src/store/sqliteStore';
 import { createWatcher } from '../src/watch/watcher';
-import { API_KEY, Feeder, FOLLOWS, type FrameTemplates, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, WatcherWorkClock, workNow, writeFollows } from './alertFeed';
+import {
+  API_KEY,
+  Feeder,
+  FOLLOWS,
+  type FrameTemplates,
+  frameTemplates,
+  progress,
+  SCALE,
+  shippedStreamClient,
+  SNAPSHOT_HOLDERS,
+  tokenAddresses,
+  TOKENS,
+  until,
+  WatcherWorkClock,
+  workNow,
+  writeFollows,
+} from './alertFeed';
 import type { MemoryResult } from './alertsMemory';
 import type { OnePerSocketResult } from './alertsOnePerSocket';
 import { compileBenchEntry } from './compiled';
@@ -113,7 +129,8 @@ class BareClient {
         if (this.timing) this.latencies.push(this.lastAt - Number(message.data?.version));
       });
       await new Promise((resolve) => socket.once('open', resolve));
-      for (const tokenAddress of tokens.slice(first, first + BARE_PER_SOCKET)) socket.send(JSON.stringify({ tokenAddress, apiKey: API_KEY }));
+      for (const tokenAddress of tokens.slice(first, first + BARE_PER_SOCKET))
+        socket.send(JSON.stringify({ tokenAddress, apiKey: API_KEY }));
     }
     await until(() => this.parsed >= tokens.length, 'the bare snapshots');
   }
@@ -139,7 +156,9 @@ function shippedMemory(databasePath: string, templates: FrameTemplates): Promise
     child.on('message', (message: { type: string; result: MemoryResult }) => {
       if (message.type === 'result') result = message.result;
     });
-    child.on('exit', (code) => (result === null ? reject(new Error(`the memory phase failed (exit code ${String(code)})`)) : resolve(result)));
+    child.on('exit', (code) =>
+      result === null ? reject(new Error(`the memory phase failed (exit code ${String(code)})`)) : resolve(result),
+    );
   });
 }
 
@@ -160,13 +179,18 @@ async function memoryRow(databasePath: string, templates: FrameTemplates): Promi
 
 /** The one-per-socket phase in a process of its own, on a copy of the follows. */
 function onePerSocket(databasePath: string): Promise<OnePerSocketResult> {
-  const child = fork(fileURLToPath(new URL('./alertsOnePerSocket.ts', import.meta.url)), [databasePath], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL('./alertsOnePerSocket.ts', import.meta.url)), [databasePath], {
+    execArgv: process.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     let result: OnePerSocketResult | null = null;
     child.on('message', (message: { type: string; result: OnePerSocketResult }) => {
       if (message.type === 'result') result = message.result;
     });
-    child.on('exit', (code) => (result === null ? reject(new Error(`the one-per-socket phase failed (exit code ${String(code)})`)) : resolve(result)));
+    child.on('exit', (code) =>
+      result === null ? reject(new Error(`the one-per-socket phase failed (exit code ${String(code)})`)) : resolve(result),
+    );
   });
 }
 
@@ -188,7 +212,10 @@ export async function benchAlerts(): Promise<Row[]> {
   await writing.close();
   copyFileSync(databasePath, strictDatabasePath);
   copyFileSync(databasePath, memoryDatabasePath);
-  rows.push({ what: `alerts: ${FOLLOWS.toLocaleString('en-US')} follows written`, figure: `${((performance.now() - followStarted) / 1000).toFixed(1)} s` });
+  rows.push({
+    what: `alerts: ${FOLLOWS.toLocaleString('en-US')} follows written`,
+    figure: `${((performance.now() - followStarted) / 1000).toFixed(1)} s`,
+  });
   if (ONLY === 'memory') {
     rows.push(await memoryRow(memoryDatabasePath, templates));
     rmSync(dir, { recursive: true, force: true });
@@ -276,7 +303,10 @@ export async function benchAlerts(): Promise<Row[]> {
       what: `alerts: frame → outbox row, ${FRAMES.toLocaleString('en-US')} frames a round, 1 in ${ALERT_EVERY} an alert (median of ${THROUGHPUT_PAIRS} rounds, min–max)`,
       figure: `${spread(botRates, 0)} events/s, ${median(rowsAdded).toLocaleString('en-US')} outbox rows a round`,
     });
-    rows.push({ what: 'alerts: bare ws client, JSON.parse only, in the same rounds (absolute)', figure: `${spread(bareRates, 0)} frames/s` });
+    rows.push({
+      what: 'alerts: bare ws client, JSON.parse only, in the same rounds (absolute)',
+      figure: `${spread(bareRates, 0)} frames/s`,
+    });
     rows.push({ what: 'alerts: bot ÷ bare, pairwise (median, min–max)', figure: spread(ratios, 2) });
     if (THROUGHPUT_ONLY) {
       await watcher.close();
@@ -311,7 +341,10 @@ export async function benchAlerts(): Promise<Row[]> {
     const p99Ratios = botP99.map((p99, index) => p99 / (bareP99[index] ?? NaN));
     recordSpread('alert_p99_ms', botP99, 'ms');
     recordSpread('alert_p99_vs_bare_ratio', p99Ratios, 'ratio');
-    rows.push({ what: `alerts: frame → outbox row at 1,000/s, p50 and p99 (absolute, median of ${LATENCY_PAIRS} rounds, min–max)`, figure: `${spread(botP50, 2)} and ${spread(botP99, 2)} ms` });
+    rows.push({
+      what: `alerts: frame → outbox row at 1,000/s, p50 and p99 (absolute, median of ${LATENCY_PAIRS} rounds, min–max)`,
+      figure: `${spread(botP50, 2)} and ${spread(botP99, 2)} ms`,
+    });
     rows.push({ what: 'alerts: bare ws client frame → parsed at 1,000/s, p99 (absolute)', figure: `${spread(bareP99, 2)} ms` });
     rows.push({ what: 'alerts: bot p99 ÷ bare p99, pairwise (median, min–max)', figure: spread(p99Ratios, 2) });
 
@@ -357,7 +390,10 @@ export async function benchAlerts(): Promise<Row[]> {
         `${strict.sockets.toLocaleString('en-US')} sockets (${strict.live.toLocaleString('en-US')} live at the service; limit ${String(strict.maxSockets)} of ${String(strict.openFiles)} open files), ` +
         `${strict.waiting.toLocaleString('en-US')} waiting: ${Math.floor(strict.sockets / 2).toLocaleString('en-US')} tokens fully watched; ${strict.seconds.toFixed(1)} s`,
     });
-    rows.push({ what: 'alerts: process RSS, one subscription a socket', figure: `${strict.rssMb.toFixed(0)} MB (V8 heap in use ${strict.heapUsedMb.toFixed(0)} MB)` });
+    rows.push({
+      what: 'alerts: process RSS, one subscription a socket',
+      figure: `${strict.rssMb.toFixed(0)} MB (V8 heap in use ${strict.heapUsedMb.toFixed(0)} MB)`,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -25,7 +25,21 @@ import { Metrics } from '../src/ops/metrics';
 import { serveOps, watchParts } from '../src/ops/start';
 import { openSqliteStore } from '../src/store/sqliteStore';
 import { createWatcher } from '../src/watch/watcher';
-import { API_KEY, Feeder, FOLLOWS, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, WatcherWorkClock, writeFollows } from './alertFeed';
+import {
+  API_KEY,
+  Feeder,
+  FOLLOWS,
+  frameTemplates,
+  progress,
+  SCALE,
+  shippedStreamClient,
+  SNAPSHOT_HOLDERS,
+  tokenAddresses,
+  TOKENS,
+  until,
+  WatcherWorkClock,
+  writeFollows,
+} from './alertFeed';
 import { recordResult } from './results';
 import type { Row } from './section';
 
@@ -33,7 +47,6 @@ const FRAMES = Math.round(50_000 * SCALE);
 const ALERT_EVERY = 10;
 const PAIRS = 6;
 const SCRAPE_EVERY_MS = 1_000;
-
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -90,7 +103,12 @@ export async function benchAlertsMetrics(): Promise<Row[]> {
     await watcher.idle();
 
     // The server as app.ts starts it, over the parts this bench runs; alerts go to Telegram chats.
-    const telegram: RunningChat = { name: 'telegram', sender: { platform: 'telegram', send: async () => ({ status: 'sent' }) }, ended: null, stop: async () => undefined };
+    const telegram: RunningChat = {
+      name: 'telegram',
+      sender: { platform: 'telegram', send: async () => ({ status: 'sent' }) },
+      ended: null,
+      stop: async () => undefined,
+    };
     // One Metrics for the run: prom-client starts Node's default collectors (event-loop delay,
     // collections) for the life of the process, so they run in both kinds of round; what differs is
     // the server, the scrapes and what they read of the parts.
@@ -145,7 +163,10 @@ export async function benchAlertsMetrics(): Promise<Row[]> {
     recordResult('alert_metrics_cost_ratio', median(ratios), 'ratio');
     recordResult('alert_metrics_cost_ratio_min', Math.min(...ratios), 'ratio');
     recordResult('alert_metrics_cost_ratio_max', Math.max(...ratios), 'ratio');
-    rows.push({ what: `alerts with the operators' server, /metrics and /readyz scraped every ${SCRAPE_EVERY_MS / 1000} s (median of ${PAIRS}, min–max)`, figure: `${spread(on, 0)} events/s` });
+    rows.push({
+      what: `alerts with the operators' server, /metrics and /readyz scraped every ${SCRAPE_EVERY_MS / 1000} s (median of ${PAIRS}, min–max)`,
+      figure: `${spread(on, 0)} events/s`,
+    });
     rows.push({ what: 'alerts without it, in the same pairs', figure: `${spread(off, 0)} events/s` });
     rows.push({ what: 'with ÷ without, pairwise (goal ≥ 0.95)', figure: spread(ratios, 3) });
 
@@ -160,8 +181,14 @@ export async function benchAlertsMetrics(): Promise<Row[]> {
     await ops.close();
     const waiting = await store.outbox.pending();
     recordResult('metrics_scrape_ms', median(scrapeMs), 'ms');
-    rows.push({ what: `one /metrics answer, ${waiting.count.toLocaleString('en-US')} alerts waiting (median of 5)`, figure: `${median(scrapeMs).toFixed(1)} ms` });
-    rows.unshift({ what: `alerts-metrics: ${TOKENS.toLocaleString('en-US')} tokens, ${FOLLOWS.toLocaleString('en-US')} follows, ${FRAMES.toLocaleString('en-US')} frames a round, 1 in ${ALERT_EVERY} an alert`, figure: '' });
+    rows.push({
+      what: `one /metrics answer, ${waiting.count.toLocaleString('en-US')} alerts waiting (median of 5)`,
+      figure: `${median(scrapeMs).toFixed(1)} ms`,
+    });
+    rows.unshift({
+      what: `alerts-metrics: ${TOKENS.toLocaleString('en-US')} tokens, ${FOLLOWS.toLocaleString('en-US')} follows, ${FRAMES.toLocaleString('en-US')} frames a round, 1 in ${ALERT_EVERY} an alert`,
+      figure: '',
+    });
 
     await watcher.close();
   } finally {

@@ -25,7 +25,21 @@ import { silentLogger } from '../src/log';
 import { openPostgresStore } from '../src/store/postgres/postgresStore';
 import { openSqliteStore } from '../src/store/sqliteStore';
 import { createWatcher } from '../src/watch/watcher';
-import { Feeder, FOLLOWS, frameTemplates, progress, SCALE, shippedStreamClient, SNAPSHOT_HOLDERS, tokenAddresses, TOKENS, until, WatcherWorkClock, writeFollowsMany, type BenchStore } from './alertFeed';
+import {
+  Feeder,
+  FOLLOWS,
+  frameTemplates,
+  progress,
+  SCALE,
+  shippedStreamClient,
+  SNAPSHOT_HOLDERS,
+  tokenAddresses,
+  TOKENS,
+  until,
+  WatcherWorkClock,
+  writeFollowsMany,
+  type BenchStore,
+} from './alertFeed';
 import { benchPostgres } from './postgres';
 import { recordResult } from './results';
 import type { Row } from './section';
@@ -37,14 +51,12 @@ const PACE_PER_SECOND = 1_000;
 const PACE_SECONDS = 5;
 const LATENCY_PAIRS = 5;
 
-
 interface StoreRounds {
   rates: number[];
   p50s: number[];
   p99s: number[];
   followsSeconds: number;
 }
-
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -59,7 +71,6 @@ function percentile(values: readonly number[], p: number): number {
 function spread(values: readonly number[], digits: number): string {
   return `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
 }
-
 
 /** A bot on one store: its follows, its watcher started on them, reading the feeder's `group`. */
 interface Bot {
@@ -123,17 +134,28 @@ async function latencyRound(bot: Bot, feeder: Feeder): Promise<{ p50: number; p9
 }
 
 function roundsOf(bot: Bot, rates: number[], latencies: Array<{ p50: number; p99: number }>): StoreRounds {
-  return { rates, p50s: latencies.map((round) => round.p50), p99s: latencies.map((round) => round.p99), followsSeconds: bot.followsSeconds };
+  return {
+    rates,
+    p50s: latencies.map((round) => round.p50),
+    p99s: latencies.map((round) => round.p99),
+    followsSeconds: bot.followsSeconds,
+  };
 }
 
 function rowsOf(label: string, rounds: StoreRounds): Row[] {
   return [
-    { what: `alerts (${label}): ${FOLLOWS.toLocaleString('en-US')} follows written, 10,000 a statement or transaction`, figure: `${rounds.followsSeconds.toFixed(1)} s` },
+    {
+      what: `alerts (${label}): ${FOLLOWS.toLocaleString('en-US')} follows written, 10,000 a statement or transaction`,
+      figure: `${rounds.followsSeconds.toFixed(1)} s`,
+    },
     {
       what: `alerts (${label}): frame → outbox row, ${FRAMES.toLocaleString('en-US')} frames a round, 1 in ${ALERT_EVERY} an alert (median of ${ROUNDS}, min–max)`,
       figure: `${spread(rounds.rates, 0)} events/s`,
     },
-    { what: `alerts (${label}): frame → outbox row at 1,000/s, p50 and p99 (median of ${rounds.p99s.length}, min–max)`, figure: `${spread(rounds.p50s, 2)} and ${spread(rounds.p99s, 2)} ms` },
+    {
+      what: `alerts (${label}): frame → outbox row at 1,000/s, p50 and p99 (median of ${rounds.p99s.length}, min–max)`,
+      figure: `${spread(rounds.p50s, 2)} and ${spread(rounds.p99s, 2)} ms`,
+    },
   ];
 }
 
@@ -182,7 +204,10 @@ export async function benchAlertsPostgres(): Promise<Row[]> {
         recordResult('alert_p99_pg_vs_sqlite_ratio', median(p99Ratios), 'ratio');
         recordResult('alert_p99_pg_vs_sqlite_ratio_min', Math.min(...p99Ratios), 'ratio');
         recordResult('alert_p99_pg_vs_sqlite_ratio_max', Math.max(...p99Ratios), 'ratio');
-        rows.push({ what: `alerts: p99 PostgreSQL ÷ SQLite, ${LATENCY_PAIRS} pairs taken in turn (median, min–max; goal ≤ 1.5)`, figure: spread(p99Ratios, 2) });
+        rows.push({
+          what: `alerts: p99 PostgreSQL ÷ SQLite, ${LATENCY_PAIRS} pairs taken in turn (median, min–max; goal ≤ 1.5)`,
+          figure: spread(p99Ratios, 2),
+        });
       } finally {
         await pgBot.close();
         await sqliteBot.close();

@@ -26,7 +26,13 @@ const DAY_MS = 24 * HOUR_MS;
 export async function benchCalls(): Promise<Row[]> {
   let clockMs = Date.UTC(2027, 5, 1, 12);
   const sim = await startSimulator({ apiKey: KEY, port: 0, seed: 7, control: true, tradesPerSecond: 0, now: () => clockMs });
-  const client = new MarketClient({ baseUrl: sim.baseUrl, apiKey: KEY, logger: silentLogger, maxRetries: 0, cacheTtlMs: { 'chart-history': 0 } });
+  const client = new MarketClient({
+    baseUrl: sim.baseUrl,
+    apiKey: KEY,
+    logger: silentLogger,
+    maxRetries: 0,
+    cacheTtlMs: { 'chart-history': 0 },
+  });
   const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-bench-calls-'));
   const store = openSqliteStore(join(dir, 'calls.db'));
   try {
@@ -45,8 +51,19 @@ export async function benchCalls(): Promise<Row[]> {
       if (index < priced.length || index % priced.length === 0) await store.calls.setEnabled(chat, true, new Date(clockMs));
       const market = markets.get(address);
       if (market === undefined) continue;
-      const calledAt = new Date(clockMs - ((index * 7919) % CALLS) / CALLS * 30 * DAY_MS);
-      await store.calls.record({ chat, address, symbol: 'B', name: 'Bench', userId: `u${index % 40}`, userName: `caller ${index % 40}`, messageId: String(index), calledAt, solUsd: 150, ...market });
+      const calledAt = new Date(clockMs - (((index * 7919) % CALLS) / CALLS) * 30 * DAY_MS);
+      await store.calls.record({
+        chat,
+        address,
+        symbol: 'B',
+        name: 'Bench',
+        userId: `u${index % 40}`,
+        userName: `caller ${index % 40}`,
+        messageId: String(index),
+        calledAt,
+        solUsd: 150,
+        ...market,
+      });
     }
     const job = new CallPeaks({ calls: store.calls, market: client, now: () => new Date(clockMs), logger: silentLogger });
     const tick = async (): Promise<void> => {
@@ -69,7 +86,18 @@ export async function benchCalls(): Promise<Row[]> {
       await store.calls.setEnabled(chat, true, new Date(clockMs));
       const market = callMarket({ token: await client.token(address), solUsd: 150 });
       if (market === null) continue;
-      await store.calls.record({ chat, address, symbol: 'B', name: 'Bench', userId: 'lat', userName: 'lat', messageId: 'm', calledAt: new Date(clockMs), solUsd: 150, ...market });
+      await store.calls.record({
+        chat,
+        address,
+        symbol: 'B',
+        name: 'Bench',
+        userId: 'lat',
+        userName: 'lat',
+        messageId: 'm',
+        calledAt: new Date(clockMs),
+        solUsd: 150,
+        ...market,
+      });
       await tick();
       clockMs += trial * 53_000;
       const pumpedAt = clockMs;
@@ -82,8 +110,14 @@ export async function benchCalls(): Promise<Row[]> {
     const median = latencies[Math.floor(latencies.length / 2)] ?? Number.NaN;
     recordResult('calls_milestone_latency_s', median, 's');
     return [
-      { what: `calls: peak job chart-history requests per hour at ${active} active calls (share allowed: ${DEFAULT_PEAK_REQUESTS_PER_MINUTE * 60}/h)`, figure: `${perHour}` },
-      { what: `calls: candle high to milestone written, median of ${latencies.length} (simulated seconds; ${latencies.join(', ')})`, figure: `${median} s` },
+      {
+        what: `calls: peak job chart-history requests per hour at ${active} active calls (share allowed: ${DEFAULT_PEAK_REQUESTS_PER_MINUTE * 60}/h)`,
+        figure: `${perHour}`,
+      },
+      {
+        what: `calls: candle high to milestone written, median of ${latencies.length} (simulated seconds; ${latencies.join(', ')})`,
+        figure: `${median} s`,
+      },
     ];
   } finally {
     await store.close();

@@ -77,7 +77,8 @@ export async function benchCharts(): Promise<ChartBenchRow[]> {
   const fiveHundred = candles(500, 900);
   let bytes = 0;
   const renderMs = await medianMs(async () => {
-    bytes = (await renderCandleChart({ candles: fiveHundred, intervalSecs: 900, symbol: 'BONK', name: 'Bonk', rangeLabel: '7d' })).byteLength;
+    bytes = (await renderCandleChart({ candles: fiveHundred, intervalSecs: 900, symbol: 'BONK', name: 'Bonk', rangeLabel: '7d' }))
+      .byteLength;
   });
   recordResult('chart_render_ms', renderMs.wall, 'ms');
   // The same rounds in CPU time: what the picture costs apart from waiting for a busy machine's cores.

@@ -150,10 +150,15 @@ async function throughput(feeder: Feeder, watchers: readonly WatcherProcess[]): 
   const before = (await reports(watchers)).reduce((sum, report) => sum + report.processed, 0);
   const startedAt = await feeder.blast('bot', FRAMES, ALERT_EVERY);
   let last: WatcherReport[] = [];
-  await until(async () => {
-    last = await reports(watchers);
-    return last.reduce((sum, report) => sum + report.processed, 0) - before >= FRAMES && last.every((report) => report.queued === 0);
-  }, 'the watchers to process every frame', 300_000, POLL_MS);
+  await until(
+    async () => {
+      last = await reports(watchers);
+      return last.reduce((sum, report) => sum + report.processed, 0) - before >= FRAMES && last.every((report) => report.queued === 0);
+    },
+    'the watchers to process every frame',
+    300_000,
+    POLL_MS,
+  );
   const endedAt = Math.max(...last.map((report) => report.lastWorkAt));
   return { rate: FRAMES / ((endedAt - startedAt) / 1000), busy: busyShare(cpuBefore, cpuTicks()) };
 }
@@ -233,13 +238,24 @@ async function benchWatchers(databaseUrl: string): Promise<Row[]> {
       what: `cluster: the machine's ${availableParallelism()} cores busy during the blasts (feeder, PostgreSQL and watchers together), one watcher and two`,
       figure: busyOne.length === 0 ? 'not read' : `${(median(busyOne) * 100).toFixed(0)}% and ${(median(busyTwo) * 100).toFixed(0)}%`,
     },
-    { what: `cluster: failover, SIGKILL of a watcher → its subscriptions live on the other (median of ${ROUNDS}, min–max; goal ≤ 15)`, figure: `${spread(failovers, 1)} s` },
+    {
+      what: `cluster: failover, SIGKILL of a watcher → its subscriptions live on the other (median of ${ROUNDS}, min–max; goal ≤ 15)`,
+      figure: `${spread(failovers, 1)} s`,
+    },
   ];
 }
 
 function riskEvent(n: number): RiskStatusEvent {
   const address = `BenchToken${String(n % 50).padStart(3, '0')}1111111111111111111111111111`;
-  return { key: `bench-cluster:${n}`, kind: 'risk-status', at: 1_700_000_000_000 + n, token: { address, symbol: `TK${n % 50}`, name: `Token ${n % 50}` }, from: 'SAFE', to: 'DANGER', flags: [] };
+  return {
+    key: `bench-cluster:${n}`,
+    kind: 'risk-status',
+    at: 1_700_000_000_000 + n,
+    token: { address, symbol: `TK${n % 50}`, name: `Token ${n % 50}` },
+    from: 'SAFE',
+    to: 'DANGER',
+    flags: [],
+  };
 }
 
 async function benchSenders(databaseUrl: string): Promise<Row[]> {
@@ -249,9 +265,16 @@ async function benchSenders(databaseUrl: string): Promise<Row[]> {
   const store = await openPostgresStore(databaseUrl, { logger: silentLogger });
   const children: ChildProcess[] = [];
   try {
-    const chats: ChatRef[] = Array.from({ length: SENDER_CHATS }, (_, i) => ({ platform: 'telegram', chatId: String(i < SENDER_GROUPS ? -1_000_000 - i : 1_000 + i), threadId: null, scopeId: null }));
+    const chats: ChatRef[] = Array.from({ length: SENDER_CHATS }, (_, i) => ({
+      platform: 'telegram',
+      chatId: String(i < SENDER_GROUPS ? -1_000_000 - i : 1_000 + i),
+      threadId: null,
+      scopeId: null,
+    }));
     let n = 0;
-    const alerts = chats.flatMap((chat) => Array.from({ length: ALERTS_PER_CHAT }, () => ({ event: riskEvent(n++), to: [{ chat, label: null }] })));
+    const alerts = chats.flatMap((chat) =>
+      Array.from({ length: ALERTS_PER_CHAT }, () => ({ event: riskEvent(n++), to: [{ chat, label: null }] })),
+    );
     await store.outbox.add(alerts, new Date());
     progress(`cluster: ${alerts.length} alerts waiting; two sender processes`);
     for (let i = 0; i < Number(process.env.BENCH_CLUSTER_SENDERS ?? 2); i++) {
@@ -282,7 +305,9 @@ async function benchSenders(databaseUrl: string): Promise<Row[]> {
     ];
   } finally {
     for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)))));
+    await Promise.all(
+      children.map((child) => new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)))),
+    );
     await store.close();
     await sim.close();
     await api.close();

@@ -32,14 +32,33 @@ async function main(): Promise<void> {
   // The time of the last work done, read by the bench when the frames are all processed: its own
   // polls then need not be frequent to time a blast.
   const clock = new WatcherWorkClock(streams, store);
-  const member = createClusterMember({ store, databaseUrl, roles: new Set(['watcher'] as const), senderPlatforms: [], poller: false, info: () => ({}), logger: silentLogger });
+  const member = createClusterMember({
+    store,
+    databaseUrl,
+    roles: new Set(['watcher'] as const),
+    senderPlatforms: [],
+    poller: false,
+    info: () => ({}),
+    logger: silentLogger,
+  });
   const watcher = createWatcher({ store, streams: clock.streams, logger: silentLogger, scope: member.scope });
   await watcher.start();
   // The parts as app.ts hands them over; a watcher alone has no delivery, watchlists or poller,
   // and the feeder serves no REST, so its reconciliation reads nothing.
   const roles = new Set(['watcher'] as const);
   const reconcile = { runNow: async () => ({ tokens: 0, wallets: 0, requests: 0, failures: 0, rows: 0 }) };
-  await member.start(memberParts({ roles, store, watcher, reconcile, delivery: { notify: () => undefined }, digests: { changed: async () => undefined }, pollers: [], logger: silentLogger }));
+  await member.start(
+    memberParts({
+      roles,
+      store,
+      watcher,
+      reconcile,
+      delivery: { notify: () => undefined },
+      digests: { changed: async () => undefined },
+      pollers: [],
+      logger: silentLogger,
+    }),
+  );
   process.on('message', (message: { type: string }) => {
     if (message.type === 'status') {
       const status = watcher.status();

@@ -63,5 +63,8 @@ function medianMs(card: Card): number {
 export async function benchConsoleRender(): Promise<Row[]> {
   // One warm-up pass, so that the first card does not pay for compiling the renderer.
   for (const card of Object.values(CARDS)) medianMs(card);
-  return Object.entries(CARDS).map(([what, card]) => ({ what: `console: render ${what} (per card)`, figure: `${(medianMs(card) * 1000).toFixed(0)} µs` }));
+  return Object.entries(CARDS).map(([what, card]) => ({
+    what: `console: render ${what} (per card)`,
+    figure: `${(medianMs(card) * 1000).toFixed(0)} µs`,
+  }));
 }

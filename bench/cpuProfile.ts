@@ -34,7 +34,12 @@ export async function startCpuProfile(): Promise<void> {
   const inspector = await connected();
   if (CPU_DIR !== '') await inspector.post('Profiler.start');
   // One sample every 16 KB allocated, on average; objects collected since are kept in the profile.
-  if (ALLOCATION_DIR !== '') await inspector.post('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  if (ALLOCATION_DIR !== '')
+    await inspector.post('HeapProfiler.startSampling', {
+      samplingInterval: 16_384,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
 }
 
 /** Stops the profiles started last and writes them as DIR/NAME-N.cpuprofile and .heapprofile. */

@@ -14,6 +14,9 @@ export async function benchHostile(): Promise<Array<{ what: string; figure: stri
   const calls = Object.values(result.outcomes).reduce((sum, count) => sum + count, 0);
   return [
     { what: 'hostile answers: peak RSS of the client (goal < 512 MB)', figure: `${result.peakRssMb.toFixed(1)} MB` },
-    { what: 'hostile answers: calls made, all six endpoints × 3 variants', figure: `${calls} in ${((performance.now() - started) / 1000).toFixed(0)} s` },
+    {
+      what: 'hostile answers: calls made, all six endpoints × 3 variants',
+      figure: `${calls} in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    },
   ];
 }

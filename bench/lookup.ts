@@ -47,7 +47,14 @@ const SAMPLES = 200;
 /** The samples are taken in rounds; each round gives one pipeline / fair-floor ratio. */
 const ROUNDS = 8;
 const WARM_UP = 100;
-const CACHE_OFF = { 'token-data': 0, 'token-technicals': 0, 'holders-history': 0, 'trades-history': 0, 'chart-history': 0, 'wallet-tracker': 0 };
+const CACHE_OFF = {
+  'token-data': 0,
+  'token-technicals': 0,
+  'holders-history': 0,
+  'trades-history': 0,
+  'chart-history': 0,
+  'wallet-tracker': 0,
+};
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -32,8 +32,21 @@ async function timed(rounds: number, run: () => Promise<void>): Promise<number> 
 }
 
 function uncachedClient(sim: RunningSimulator): MarketClient {
-  const off = { 'token-data': 0, 'token-technicals': 0, 'holders-history': 0, 'trades-history': 0, 'chart-history': 0, 'wallet-tracker': 0 };
-  return new MarketClient({ baseUrl: sim.baseUrl, apiKey: API_KEY, logger: silentLogger, cacheTtlMs: off, limits: { 'token-technicals': UNLIMITED } });
+  const off = {
+    'token-data': 0,
+    'token-technicals': 0,
+    'holders-history': 0,
+    'trades-history': 0,
+    'chart-history': 0,
+    'wallet-tracker': 0,
+  };
+  return new MarketClient({
+    baseUrl: sim.baseUrl,
+    apiKey: API_KEY,
+    logger: silentLogger,
+    cacheTtlMs: off,
+    limits: { 'token-technicals': UNLIMITED },
+  });
 }
 
 export async function benchLookups(): Promise<Row[]> {
@@ -67,7 +80,12 @@ export async function benchLookups(): Promise<Row[]> {
   });
   rows.push({ what: 'technicals, sequential, no cache (per call)', figure: `${(sequentialMs / addresses.length).toFixed(2)} ms` });
 
-  const cached = new MarketClient({ baseUrl: sim.baseUrl, apiKey: API_KEY, logger: silentLogger, limits: { 'token-technicals': UNLIMITED } });
+  const cached = new MarketClient({
+    baseUrl: sim.baseUrl,
+    apiKey: API_KEY,
+    logger: silentLogger,
+    limits: { 'token-technicals': UNLIMITED },
+  });
   await cached.technicals(addresses[0] ?? '');
   const cachedMs = await timed(ROUNDS, async () => {
     for (let index = 0; index < 10_000; index++) await cached.technicals(addresses[0] ?? '');
@@ -91,4 +109,3 @@ export async function benchLookups(): Promise<Row[]> {
   await sim.close();
   return rows;
 }
-

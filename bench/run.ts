@@ -12,7 +12,6 @@ import { fileURLToPath } from 'node:url';
 import { recordResult, writeResults } from './results';
 import type { Row, Section } from './section';
 
-
 /** Each section's code is loaded only when it runs. */
 const SECTIONS: Record<string, () => Promise<Section>> = {
   lookups: async () => (await import('./lookups')).benchLookups,

@@ -42,7 +42,14 @@ async function benchOne(perSocket: number): Promise<BenchRow[]> {
   const tokens = sim.market.tokenAddresses();
   // Histories are generated on first use: make them now, so the heap figure is the subscriptions'.
   sim.market.listing();
-  const client = new StreamClient({ wsUrl: sim.wsUrl, apiKey: API_KEY, logger: silentLogger, subscriptionsPerSocket: perSocket, reconnectBaseMs: 50, reconnectMaxMs: 500 });
+  const client = new StreamClient({
+    wsUrl: sim.wsUrl,
+    apiKey: API_KEY,
+    logger: silentLogger,
+    subscriptionsPerSocket: perSocket,
+    reconnectBaseMs: 50,
+    reconnectMaxMs: 500,
+  });
   const label = perSocket === 1 ? 'one per socket' : `${perSocket} per socket`;
   try {
     const heapBefore = await settledHeap();
@@ -86,8 +93,14 @@ async function benchOne(perSocket: number): Promise<BenchRow[]> {
     const recoverMs = performance.now() - dropped;
 
     return [
-      { what: `streams, ${label}: ${SUBSCRIPTIONS} subscriptions open with snapshot`, figure: `${openMs.toFixed(0)} ms over ${sockets} sockets` },
-      { what: `streams, ${label}: heap per subscription (client and simulator)`, figure: `${((heapAfter - heapBefore) / SUBSCRIPTIONS / 1024).toFixed(1)} KB` },
+      {
+        what: `streams, ${label}: ${SUBSCRIPTIONS} subscriptions open with snapshot`,
+        figure: `${openMs.toFixed(0)} ms over ${sockets} sockets`,
+      },
+      {
+        what: `streams, ${label}: heap per subscription (client and simulator)`,
+        figure: `${((heapAfter - heapBefore) / SUBSCRIPTIONS / 1024).toFixed(1)} KB`,
+      },
       { what: `streams, ${label}: ${tokens.length} price moves to ${SUBSCRIPTIONS} subscribers`, figure: `${fanOutMs.toFixed(0)} ms` },
       { what: `streams, ${label}: back after drop`, figure: `${recoverMs.toFixed(0)} ms` },
     ];
@@ -124,7 +137,13 @@ async function benchWalletSnapshots(): Promise<BenchRow[]> {
     const firstMs = await round();
     // Trades by other wallets change none of these snapshots.
     const tokenAddress = sim.market.tokenAddresses()[0] ?? '';
-    for (let n = 0; n < 100; n++) sim.market.executeTrade({ wallet: `Bench${String(n).padStart(3, '0')}Wa11etBench000Wa11etBench000Wa1`, tokenAddress, side: 'buy', amountUSD: 10 });
+    for (let n = 0; n < 100; n++)
+      sim.market.executeTrade({
+        wallet: `Bench${String(n).padStart(3, '0')}Wa11etBench000Wa11etBench000Wa1`,
+        tokenAddress,
+        side: 'buy',
+        amountUSD: 10,
+      });
     const againMs = await round();
     return [
       { what: `streams: ${wallets.length} wallet subscriptions, first snapshot of each wallet`, figure: `${firstMs.toFixed(0)} ms` },
@@ -141,20 +160,28 @@ function benchStalledQueue(): BenchRow[] {
   const PUSHES = 1_000_000;
   const LIMIT = 1_000;
   let dropped = 0;
-  const queue = new DeliveryQueue<{ n: number }>({ events: LIMIT, bytes: Number.POSITIVE_INFINITY }, {
-    deliver: () => new Promise<void>(() => {}),
-    delivered: () => {},
-    dropped: () => {
-      dropped += 1;
+  const queue = new DeliveryQueue<{ n: number }>(
+    { events: LIMIT, bytes: Number.POSITIVE_INFINITY },
+    {
+      deliver: () => new Promise<void>(() => {}),
+      delivered: () => {},
+      dropped: () => {
+        dropped += 1;
+      },
+      failed: () => {},
     },
-    failed: () => {},
-  });
+  );
   const started = performance.now();
   for (let n = 0; n < PUSHES; n++) queue.push({ n });
   const elapsed = performance.now() - started;
   queue.stop();
   if (dropped !== PUSHES - LIMIT - 1) throw new Error(`expected ${PUSHES - LIMIT - 1} drops, counted ${dropped}`);
-  return [{ what: `stream delivery queue: push past a full queue of ${LIMIT}, consumer stalled`, figure: `${((elapsed * 1e6) / PUSHES).toFixed(0)} ns a push` }];
+  return [
+    {
+      what: `stream delivery queue: push past a full queue of ${LIMIT}, consumer stalled`,
+      figure: `${((elapsed * 1e6) / PUSHES).toFixed(0)} ns a push`,
+    },
+  ];
 }
 
 export async function benchStreams(): Promise<BenchRow[]> {

@@ -16,7 +16,10 @@ export default defineCommand({
   async run(args, ctx) {
     const all = await callsOf(ctx).calls.list(ctx.chat, null);
     const asked = (args.who ?? 'me').trim().replace(/^[@＠]+/u, '');
-    const own = asked.toLowerCase() === 'me' ? all.filter((call) => call.userId === ctx.userId) : all.filter((call) => call.userName.replace(/^[@＠]+/u, '').toLowerCase() === asked.toLowerCase() || call.userId === asked);
+    const own =
+      asked.toLowerCase() === 'me'
+        ? all.filter((call) => call.userId === ctx.userId)
+        : all.filter((call) => call.userName.replace(/^[@＠]+/u, '').toLowerCase() === asked.toLowerCase() || call.userId === asked);
     return callerRecordCard(own, asked.toLowerCase() === 'me' ? (ctx.userName ?? 'you') : asked, ctx.now());
   },
 });

@@ -26,8 +26,20 @@ export default defineCommand({
     'Example: /calls 7d',
   ].join('\n'),
   options: [
-    { name: 'what', type: 'choice', description: 'on, off, a window (24h, 7d, 30d, all), export, forget or clear', required: false, choices: WHAT.map((value) => ({ value, label: value })) },
-    { name: 'more', type: 'choice', description: 'export: the window (7d, 30d, all); forget: me', required: false, choices: MORE.map((value) => ({ value, label: value })) },
+    {
+      name: 'what',
+      type: 'choice',
+      description: 'on, off, a window (24h, 7d, 30d, all), export, forget or clear',
+      required: false,
+      choices: WHAT.map((value) => ({ value, label: value })),
+    },
+    {
+      name: 'more',
+      type: 'choice',
+      description: 'export: the window (7d, 30d, all); forget: me',
+      required: false,
+      choices: MORE.map((value) => ({ value, label: value })),
+    },
   ],
   async run(args, ctx) {
     const calls = callsOf(ctx).calls;
@@ -43,13 +55,19 @@ export default defineCommand({
         if (!(await isManager())) return managerOnlyCard('calls');
         return clearedCard(await calls.clear(ctx.chat));
       case 'forget':
-        if (args.more !== 'me') throw new UsageError('Forget what? Write /calls forget me to remove your own calls from this chat’s records', null);
+        if (args.more !== 'me')
+          throw new UsageError('Forget what? Write /calls forget me to remove your own calls from this chat’s records', null);
         return forgottenCard(await calls.forget(ctx.chat, ctx.userId));
       case 'export': {
         const window: CallWindow = isCallWindow(args.more) ? args.more : 'all';
         const list = await calls.list(ctx.chat, windowStart(window, now));
         const data = new TextEncoder().encode(callsCsv(list));
-        return exportCard(list.length, windowText(window), { filename: `calls-${window}.csv`, contentType: 'text/csv', data, description: 'Calls as CSV' });
+        return exportCard(list.length, windowText(window), {
+          filename: `calls-${window}.csv`,
+          contentType: 'text/csv',
+          data,
+          description: 'Calls as CSV',
+        });
       }
       case undefined:
         if (!(await calls.enabled(ctx.chat))) return callsSettingCard(false, false);

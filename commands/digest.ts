@@ -16,11 +16,24 @@ function digestCard(digest: DigestSetting | null, changed: boolean): Card {
   const when = digest === null ? 'off' : `every day at ${digest.time} (${digest.zone})`;
   return {
     title,
-    description: rich('Set it with ', code('/digest daily 09:00 Europe/Paris'), ' (the zone defaults to UTC), stop it with ', code('/digest off'), '.'),
+    description: rich(
+      'Set it with ',
+      code('/digest daily 09:00 Europe/Paris'),
+      ' (the zone defaults to UTC), stop it with ',
+      code('/digest off'),
+      '.',
+    ),
     color: 'info',
     fields: [
       field('Sent', when),
-      ...(digest === null ? [] : [field('Holds', 'each followed token’s price, 24h change, volume, liquidity and risk status, by 24h change, and the followed wallets’ trades in the day with their USD total')]),
+      ...(digest === null
+        ? []
+        : [
+            field(
+              'Holds',
+              'each followed token’s price, 24h change, volume, liquidity and risk status, by 24h change, and the followed wallets’ trades in the day with their USD total',
+            ),
+          ]),
     ],
     actions: [],
   };
@@ -54,7 +67,8 @@ export default defineCommand({
     const settings = ctx.chatSettings;
     if (settings === undefined) throw new ServiceMissingError('Chat settings');
     if (args.mode === undefined) {
-      if (args.time !== undefined || args.timezone !== undefined) throw new UsageError('a time goes after daily', null, 'Write /digest daily 09:00 Europe/Paris.');
+      if (args.time !== undefined || args.timezone !== undefined)
+        throw new UsageError('a time goes after daily', null, 'Write /digest daily 09:00 Europe/Paris.');
       return digestCard((await settings.settings(ctx.chat)).digest ?? null, false);
     }
     if (args.mode === 'off') {
@@ -63,11 +77,26 @@ export default defineCommand({
       await ctx.digests?.changed();
       return digestCard(null, true);
     }
-    if (args.time === undefined) throw new UsageError('daily needs a time of day', null, 'Write /digest daily 09:00, or with a zone: /digest daily 09:00 Europe/Paris.');
+    if (args.time === undefined)
+      throw new UsageError(
+        'daily needs a time of day',
+        null,
+        'Write /digest daily 09:00, or with a zone: /digest daily 09:00 Europe/Paris.',
+      );
     const time = timeOfDay(args.time);
-    if (time === null) throw new UsageError(`time must be a time of day such as 09:00, not "${args.time.slice(0, 8)}"`, null, 'Hours 00 to 23, then minutes: 09:00, 21:30.');
+    if (time === null)
+      throw new UsageError(
+        `time must be a time of day such as 09:00, not "${args.time.slice(0, 8)}"`,
+        null,
+        'Hours 00 to 23, then minutes: 09:00, 21:30.',
+      );
     const zone = args.timezone === undefined ? 'UTC' : zoneNamed(args.timezone);
-    if (zone === null) throw new UsageError(`"${(args.timezone ?? '').slice(0, 40)}" is not a time zone`, null, 'Use an IANA name such as Europe/Paris, America/New_York or UTC (names are case-sensitive).');
+    if (zone === null)
+      throw new UsageError(
+        `"${(args.timezone ?? '').slice(0, 40)}" is not a time zone`,
+        null,
+        'Use an IANA name such as Europe/Paris, America/New_York or UTC (names are case-sensitive).',
+      );
     const digest: DigestSetting = { time, zone, threadId: ctx.chat.threadId, scopeId: ctx.chat.scopeId, since: ctx.now().getTime() };
     await settings.updateSettings(ctx.chat, { digest });
     await ctx.digests?.changed();

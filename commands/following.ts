@@ -18,7 +18,10 @@ export default defineCommand({
     const { follows, total } = await service.list(ctx.chat, { offset: (page - 1) * FOLLOWING_PAGE_SIZE, limit: FOLLOWING_PAGE_SIZE });
     // A page past the end shows the last one rather than an empty list.
     const last = Math.max(1, Math.ceil(total / FOLLOWING_PAGE_SIZE));
-    const shown = page > last && total > 0 ? await service.list(ctx.chat, { offset: (last - 1) * FOLLOWING_PAGE_SIZE, limit: FOLLOWING_PAGE_SIZE }) : { follows, total };
+    const shown =
+      page > last && total > 0
+        ? await service.list(ctx.chat, { offset: (last - 1) * FOLLOWING_PAGE_SIZE, limit: FOLLOWING_PAGE_SIZE })
+        : { follows, total };
     const symbols = await service.symbolsOf(shown.follows.filter((follow) => follow.kind === 'token').map((follow) => follow.address));
     return followingCard(shown.follows, shown.total, Math.min(page, last), ctx.now(), symbols);
   },

@@ -38,12 +38,16 @@ function titleOf(alert: DeliveredAlert): string {
 
 function entry(alert: DeliveredAlert): CardField {
   const held = alert.held === 'quiet' ? ' (held for quiet hours)' : alert.held === 'budget' ? ' (held past the hourly budget)' : '';
-  return field(titleOf(alert), `detected ${cardTime(alert.createdAt)} · delivered ${lapse(alert.deliveredAt.getTime() - alert.createdAt.getTime())} later${held}`);
+  return field(
+    titleOf(alert),
+    `detected ${cardTime(alert.createdAt)} · delivered ${lapse(alert.deliveredAt.getTime() - alert.createdAt.getTime())} later${held}`,
+  );
 }
 
 function historyCard(alerts: readonly DeliveredAlert[], asked: number): Card {
   return {
-    title: alerts.length === 0 ? 'No alerts delivered here yet' : `Last ${alerts.length} alert${alerts.length === 1 ? '' : 's'} delivered here`,
+    title:
+      alerts.length === 0 ? 'No alerts delivered here yet' : `Last ${alerts.length} alert${alerts.length === 1 ? '' : 's'} delivered here`,
     description: [{ text: alerts.length < asked ? 'Newest first. Delivered alerts are kept for a week.' : 'Newest first.' }],
     color: 'info',
     fields: alerts.map(entry),
@@ -59,13 +63,22 @@ export default defineCommand({
     'Delivered alerts are kept for a week.',
     'Example: /history 10',
   ].join('\n'),
-  options: [{ name: 'count', type: 'text', description: `How many (default ${DEFAULT_COUNT}, at most ${MAX_COUNT})`, required: false, maxLength: 4 }],
+  options: [
+    {
+      name: 'count',
+      type: 'text',
+      description: `How many (default ${DEFAULT_COUNT}, at most ${MAX_COUNT})`,
+      required: false,
+      maxLength: 4,
+    },
+  ],
   async run(args, ctx) {
     const history = ctx.alertHistory;
     if (history === undefined) throw new ServiceMissingError('Alert history');
     let count = DEFAULT_COUNT;
     if (args.count !== undefined) {
-      if (!/^\d{1,4}$/.test(args.count.trim()) || Number(args.count) < 1) throw new UsageError(`count must be a number of alerts, not "${args.count.slice(0, 8)}"`, null, 'Write /history, or /history 10.');
+      if (!/^\d{1,4}$/.test(args.count.trim()) || Number(args.count) < 1)
+        throw new UsageError(`count must be a number of alerts, not "${args.count.slice(0, 8)}"`, null, 'Write /history, or /history 10.');
       count = Math.min(MAX_COUNT, Number(args.count));
     }
     return historyCard(await history.history(ctx.chat, count), count);

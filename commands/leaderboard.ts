@@ -15,7 +15,15 @@ export default defineCommand({
     'so one lucky call does not carry a record and a token that died counts. Each line: hit rate (calls that reached ×2), number of calls, best call.',
     'Example: /leaderboard 30d',
   ].join('\n'),
-  options: [{ name: 'window', type: 'choice', description: '7d, 30d or all', required: false, choices: WINDOWS.map((value) => ({ value, label: value })) }],
+  options: [
+    {
+      name: 'window',
+      type: 'choice',
+      description: '7d, 30d or all',
+      required: false,
+      choices: WINDOWS.map((value) => ({ value, label: value })),
+    },
+  ],
   async run(args, ctx) {
     const now = ctx.now();
     const window: CallWindow = isCallWindow(args.window) ? args.window : '7d';

@@ -29,12 +29,26 @@ const command = defineCommand({
     const forever = args.duration.trim().toLowerCase() === 'forever';
     const secs = forever ? null : parseDuration(args.duration);
     if (!forever && (secs === null || secs < MINUTE || secs > MAX_MUTE_SECS)) {
-      throw new UsageError(`duration must be from 1m to 30d (such as 6h, 1d or 7d) or forever, not "${args.duration.slice(0, 20)}"`, command);
+      throw new UsageError(
+        `duration must be from 1m to 30d (such as 6h, 1d or 7d) or forever, not "${args.duration.slice(0, 20)}"`,
+        command,
+      );
     }
     const until = secs === null ? MUTED_FOREVER : new Date(ctx.now().getTime() + secs * 1000);
     const found = await followsOf(ctx).mute(ctx.chat, args.address, until);
-    if (!found) return notice('Not tracked here', rich(code(args.address), ' is not followed in this chat, so there is nothing to mute. See /following.'), 'neutral');
-    return notice('Muted', rich(code(args.address), secs === null ? ' sends no alerts here until /unmute.' : ` sends no alerts here for ${duration(secs)} (until ${cardTime(until)}).`));
+    if (!found)
+      return notice(
+        'Not tracked here',
+        rich(code(args.address), ' is not followed in this chat, so there is nothing to mute. See /following.'),
+        'neutral',
+      );
+    return notice(
+      'Muted',
+      rich(
+        code(args.address),
+        secs === null ? ' sends no alerts here until /unmute.' : ` sends no alerts here for ${duration(secs)} (until ${cardTime(until)}).`,
+      ),
+    );
   },
 });
 

@@ -13,7 +13,10 @@ const SHOWN = 20;
 export default defineCommand({
   name: 'mutes',
   description: 'The tokens and wallets muted in this chat, and until when',
-  help: ['Lists every mute running in this chat (set with /mute or the Mute 1h button), with how long it has left. /unmute ends one.', 'Example: /mutes'].join('\n'),
+  help: [
+    'Lists every mute running in this chat (set with /mute or the Mute 1h button), with how long it has left. /unmute ends one.',
+    'Example: /mutes',
+  ].join('\n'),
   options: [],
   async run(_args, ctx) {
     const now = ctx.now();
@@ -25,7 +28,14 @@ export default defineCommand({
     return {
       ...card,
       fields: [
-        ...muted.slice(0, SHOWN).map((follow) => field(follow.label === null ? follow.kind : `${follow.kind} ${untrusted(follow.label, 40, '')}`, rich(code(follow.address), ` ${mutedText(follow, now) ?? ''}`))),
+        ...muted
+          .slice(0, SHOWN)
+          .map((follow) =>
+            field(
+              follow.label === null ? follow.kind : `${follow.kind} ${untrusted(follow.label, 40, '')}`,
+              rich(code(follow.address), ` ${mutedText(follow, now) ?? ''}`),
+            ),
+          ),
         ...(more > 0 ? [field('More', `${more} more not shown`)] : []),
       ],
     };

@@ -17,7 +17,8 @@ export default defineCommand({
   options: [{ name: 'address', type: 'address', description: 'The token’s address', required: true }],
   async run(args, ctx) {
     const call = await callsOf(ctx).get(ctx.chat, args.address);
-    if (call === null) return notice('No call here', rich(code(args.address), ' has not been called in this chat. /calls lists the calls.'), 'neutral');
+    if (call === null)
+      return notice('No call here', rich(code(args.address), ' has not been called in this chat. /calls lists the calls.'), 'neutral');
     return callPnlCard(ctx.query.client, call, ctx.now());
   },
 });

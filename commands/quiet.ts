@@ -14,7 +14,15 @@ function quietCard(quiet: QuietSetting | null, changed: boolean): Card {
   const title = changed ? (quiet === null ? 'Quiet hours off' : 'Quiet hours set') : 'Quiet hours';
   return {
     title,
-    description: rich('Set them with ', code('/quiet 23:00-07:00 Europe/Paris'), ' (the zone defaults to UTC; add ', code('strict'), ' to hold DANGER too), stop them with ', code('/quiet off'), '.'),
+    description: rich(
+      'Set them with ',
+      code('/quiet 23:00-07:00 Europe/Paris'),
+      ' (the zone defaults to UTC; add ',
+      code('strict'),
+      ' to hold DANGER too), stop them with ',
+      code('/quiet off'),
+      '.',
+    ),
     color: 'info',
     fields:
       quiet === null
@@ -55,16 +63,27 @@ export default defineCommand({
     const from = fromText === undefined ? null : timeOfDay(fromText);
     const to = toText === undefined ? null : timeOfDay(toText);
     if (from === null || to === null || extra !== undefined) {
-      throw new UsageError(`hours must be two times of day such as 23:00-07:00, not "${args.hours.slice(0, 11)}"`, null, 'Write /quiet 23:00-07:00, with a zone if not UTC: /quiet 23:00-07:00 Europe/Paris.');
+      throw new UsageError(
+        `hours must be two times of day such as 23:00-07:00, not "${args.hours.slice(0, 11)}"`,
+        null,
+        'Write /quiet 23:00-07:00, with a zone if not UTC: /quiet 23:00-07:00 Europe/Paris.',
+      );
     }
-    if (from === to) throw new UsageError('quiet hours must start and end at different times', null, 'Write /quiet 23:00-07:00, or /quiet off.');
+    if (from === to)
+      throw new UsageError('quiet hours must start and end at different times', null, 'Write /quiet 23:00-07:00, or /quiet off.');
     // `strict` may come in the zone's place when the zone is left at UTC.
     const words = [args.timezone, args.strict].filter((word): word is string => word !== undefined);
     const strict = words.some((word) => word.toLowerCase() === 'strict');
     const zoneWord = words.find((word) => word.toLowerCase() !== 'strict');
-    if (words.filter((word) => word.toLowerCase() !== 'strict').length > 1) throw new UsageError('only one time zone, then strict', null, 'Write /quiet 23:00-07:00 Europe/Paris strict.');
+    if (words.filter((word) => word.toLowerCase() !== 'strict').length > 1)
+      throw new UsageError('only one time zone, then strict', null, 'Write /quiet 23:00-07:00 Europe/Paris strict.');
     const zone = zoneWord === undefined ? 'UTC' : zoneNamed(zoneWord);
-    if (zone === null) throw new UsageError(`"${(zoneWord ?? '').slice(0, 40)}" is not a time zone`, null, 'Use an IANA name such as Europe/Paris, America/New_York or UTC (names are case-sensitive).');
+    if (zone === null)
+      throw new UsageError(
+        `"${(zoneWord ?? '').slice(0, 40)}" is not a time zone`,
+        null,
+        'Use an IANA name such as Europe/Paris, America/New_York or UTC (names are case-sensitive).',
+      );
     const quiet: QuietSetting = { from, to, zone, strict };
     await settings.updateSettings(ctx.chat, { quiet });
     return quietCard(quiet, true);

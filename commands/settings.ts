@@ -21,11 +21,24 @@ function shown(value: boolean | null): string {
 function settingsCard(settings: Pick<ChatSettings, 'detectAddresses' | 'budget'>, changed: boolean): Card {
   return {
     title: changed ? 'Settings changed' : 'Settings',
-    description: rich('Change one with ', code('/settings detect on'), ', ', code('/settings detect off'), ', ', code('/settings budget 30'), ' or ', code('/settings budget off'), '.'),
+    description: rich(
+      'Change one with ',
+      code('/settings detect on'),
+      ', ',
+      code('/settings detect off'),
+      ', ',
+      code('/settings budget 30'),
+      ' or ',
+      code('/settings budget off'),
+      '.',
+    ),
     color: 'info',
     fields: [
       field('Pasted addresses answered with the token card (detect)', shown(settings.detectAddresses)),
-      field('Alerts an hour before the rest wait for a digest (budget)', settings.budget === undefined || settings.budget === null ? 'none' : String(settings.budget)),
+      field(
+        'Alerts an hour before the rest wait for a digest (budget)',
+        settings.budget === undefined || settings.budget === null ? 'none' : String(settings.budget),
+      ),
     ],
     actions: [],
   };
@@ -34,9 +47,19 @@ function settingsCard(settings: Pick<ChatSettings, 'detectAddresses' | 'budget'>
 function budgetValue(text: string): number | null {
   const word = text.trim().toLowerCase();
   if (word === 'off' || word === 'none' || word === '0') return null;
-  if (!/^\d{1,4}$/.test(word)) throw new UsageError(`budget must be a number of alerts or off, not "${text.slice(0, 12)}"`, null, 'Write /settings budget 30, or /settings budget off.');
+  if (!/^\d{1,4}$/.test(word))
+    throw new UsageError(
+      `budget must be a number of alerts or off, not "${text.slice(0, 12)}"`,
+      null,
+      'Write /settings budget 30, or /settings budget off.',
+    );
   const budget = Number(word);
-  if (budget > MAX_BUDGET) throw new UsageError(`budget must be at most ${MAX_BUDGET} alerts an hour`, null, 'Write /settings budget 30, or /settings budget off.');
+  if (budget > MAX_BUDGET)
+    throw new UsageError(
+      `budget must be at most ${MAX_BUDGET} alerts an hour`,
+      null,
+      'Write /settings budget 30, or /settings budget off.',
+    );
   return budget;
 }
 
@@ -71,12 +94,24 @@ export default defineCommand({
         await settings.updateSettings(context.chat, { budget: budgetValue(args.value) });
       } else {
         const value = args.value.trim().toLowerCase();
-        if (value !== 'on' && value !== 'off') throw new UsageError(`detect is on or off, not "${args.value.slice(0, 12)}"`, null, 'Write /settings detect on, or /settings detect off.');
+        if (value !== 'on' && value !== 'off')
+          throw new UsageError(
+            `detect is on or off, not "${args.value.slice(0, 12)}"`,
+            null,
+            'Write /settings detect on, or /settings detect off.',
+          );
         await settings.updateSettings(context.chat, { detectAddresses: value === 'on' });
       }
       return settingsCard(await settings.settings(context.chat), true);
     }
-    if (args.setting !== undefined) throw new UsageError(`${args.setting} needs a value`, null, args.setting === 'budget' ? 'Write /settings budget 30, or /settings budget off.' : 'Write /settings detect on, or /settings detect off.');
+    if (args.setting !== undefined)
+      throw new UsageError(
+        `${args.setting} needs a value`,
+        null,
+        args.setting === 'budget'
+          ? 'Write /settings budget 30, or /settings budget off.'
+          : 'Write /settings detect on, or /settings detect off.',
+      );
     return settingsCard(await settings.settings(context.chat), false);
   },
 });

@@ -9,7 +9,7 @@ export default defineCommand({
   help: [
     'Shows whether the bot is keeping up: live stream sockets up and subscriptions open, how subscriptions share sockets,',
     'whether the open-files limit holds any back, tokens and wallets followed (in every chat), alerts waiting to be sent',
-    'and how old the oldest is, each Discord shard\'s state, and whether this chat is paused.',
+    "and how old the oldest is, each Discord shard's state, and whether this chat is paused.",
     'Example: /status',
   ].join('\n'),
   cooldown: '5s',

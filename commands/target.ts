@@ -57,16 +57,35 @@ export default defineCommand({
   ],
   async run(args, ctx) {
     const value = readUsdValue(args.value);
-    if (value === null) throw new UsageError(`value must be a positive amount in USD, not "${args.value.slice(0, 24)}"`, null, 'Write it plainly or with K, M or B: 0.0012, 1.5M, 250K.');
-    const target: FollowTarget = { metric: args.metric === 'mcap' ? 'mcap' : 'price', side: args.side === 'below' ? 'below' : 'above', value };
+    if (value === null)
+      throw new UsageError(
+        `value must be a positive amount in USD, not "${args.value.slice(0, 24)}"`,
+        null,
+        'Write it plainly or with K, M or B: 0.0012, 1.5M, 250K.',
+      );
+    const target: FollowTarget = {
+      metric: args.metric === 'mcap' ? 'mcap' : 'price',
+      side: args.side === 'below' ? 'below' : 'above',
+      value,
+    };
     // The look-up comes first: an address the service does not know is refused, never followed.
     const now = await ctx.query.tokenValue(args.address);
     const current = target.metric === 'price' ? now.priceUsd : now.marketCapUsd;
     // A target already past would never be crossed: said now rather than never.
     if (current !== null && (target.side === 'above' ? current >= value : current <= value)) {
-      throw new UsageError(`the ${target.metric === 'price' ? 'price' : 'market cap'} is already ${target.side} ${targetValue(target.metric, value)} (now ${targetValue(target.metric, current)})`, null, `A target tells when the token crosses it; ${targetText({ ...target, side: target.side === 'above' ? 'below' : 'above' })} would.`);
+      throw new UsageError(
+        `the ${target.metric === 'price' ? 'price' : 'market cap'} is already ${target.side} ${targetValue(target.metric, value)} (now ${targetValue(target.metric, current)})`,
+        null,
+        `A target tells when the token crosses it; ${targetText({ ...target, side: target.side === 'above' ? 'below' : 'above' })} would.`,
+      );
     }
-    const { follow, created } = await followsOf(ctx).setTarget({ chat: ctx.chat, userId: ctx.userId, address: args.address, target, now: ctx.now() });
+    const { follow, created } = await followsOf(ctx).setTarget({
+      chat: ctx.chat,
+      userId: ctx.userId,
+      address: args.address,
+      target,
+      now: ctx.now(),
+    });
     return targetSetCard(follow, created, now, ctx.now());
   },
 });

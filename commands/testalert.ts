@@ -23,7 +23,12 @@ export function sampleCard(kind: string, at: number): Card | null {
   const event = sampleEvent(kind, at);
   if (descriptor === undefined || event === null) return null;
   const card = descriptor.card(event, event.kind === 'wallet-trade' ? 'sample wallet' : null);
-  return { ...card, title: `${SAMPLE_PREFIX}${card.title}`, footer: card.footer === undefined || card.footer === '' ? SAMPLE_FOOTER : `${SAMPLE_FOOTER} · ${card.footer}`, actions: [] };
+  return {
+    ...card,
+    title: `${SAMPLE_PREFIX}${card.title}`,
+    footer: card.footer === undefined || card.footer === '' ? SAMPLE_FOOTER : `${SAMPLE_FOOTER} · ${card.footer}`,
+    actions: [],
+  };
 }
 
 export default defineCommand({
@@ -55,7 +60,11 @@ export default defineCommand({
     }
     const card: Card = {
       title: failed.length === 0 ? `Sent ${sent} sample alerts` : `Sent ${sent} sample alerts, ${failed.length} not sent`,
-      description: rich(failed.length === 0 ? 'Each kind of alert is shown above as it will look here.' : 'The bot could not post some of them here: check its permissions in this chat.'),
+      description: rich(
+        failed.length === 0
+          ? 'Each kind of alert is shown above as it will look here.'
+          : 'The bot could not post some of them here: check its permissions in this chat.',
+      ),
       color: failed.length === 0 ? 'info' : 'error',
       fields: failed.length === 0 ? [] : [field('Not sent', failed.slice(0, 20).join('\n'))],
       actions: [],

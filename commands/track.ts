@@ -30,16 +30,26 @@ async function trackCluster(wallets: number | undefined, window: number | undefi
   if (wallets === undefined) throw new UsageError('wallets is missing', null, 'Example: /track cluster 3 30m (0 turns it off)');
   if (wallets === 0) {
     await settings.updateSettings(ctx.chat, { cluster: null });
-    return notice('Wallets moving together: off', rich('This chat is no longer told when its followed wallets trade the same token together.'), 'neutral');
+    return notice(
+      'Wallets moving together: off',
+      rich('This chat is no longer told when its followed wallets trade the same token together.'),
+      'neutral',
+    );
   }
   if (!Number.isInteger(wallets) || wallets < CLUSTER_WALLETS.min) {
-    throw new UsageError(`wallets must be a whole number from ${CLUSTER_WALLETS.min} to ${CLUSTER_WALLETS.max}, or 0 for off`, null, 'Example: /track cluster 3 30m');
+    throw new UsageError(
+      `wallets must be a whole number from ${CLUSTER_WALLETS.min} to ${CLUSTER_WALLETS.max}, or 0 for off`,
+      null,
+      'Example: /track cluster 3 30m',
+    );
   }
   const windowSecs = window ?? DEFAULT_CLUSTER_WINDOW_SECS;
   await settings.updateSettings(ctx.chat, { cluster: { wallets, windowSecs } });
   return notice(
     'Wallets moving together: on',
-    rich(`This chat is told when ${wallets} of its followed wallets buy the same token within ${changeWindow(windowSecs)}, and again when ${wallets} of them sell it, once per token. /track cluster 0 turns it off.`),
+    rich(
+      `This chat is told when ${wallets} of its followed wallets buy the same token within ${changeWindow(windowSecs)}, and again when ${wallets} of them sell it, once per token. /track cluster 0 turns it off.`,
+    ),
     'info',
   );
 }
@@ -68,10 +78,17 @@ function tokenAlerts(): string {
 
 function readEvents(text: string): string[] {
   const kinds = new Set<string>();
-  for (const word of text.toLowerCase().split(/[\s,+]+/).filter(Boolean)) {
+  for (const word of text
+    .toLowerCase()
+    .split(/[\s,+]+/)
+    .filter(Boolean)) {
     const meant = kindsMeant(word);
     if (meant.length === 0) {
-      throw new UsageError(`"${word.slice(0, 30)}" is not an alert kind`, null, `events takes any of ${eventWords().join(', ')} (comma-separated), or all.`);
+      throw new UsageError(
+        `"${word.slice(0, 30)}" is not an alert kind`,
+        null,
+        `events takes any of ${eventWords().join(', ')} (comma-separated), or all.`,
+      );
     }
     for (const kind of meant) kinds.add(kind);
   }
@@ -112,8 +129,24 @@ export default defineCommand({
     },
     { name: 'address', type: 'address', description: 'The token’s or wallet’s address', required: true, forms: ['token', 'wallet'] },
     // The words are many and grow with the kinds, past a Discord option's 100 characters: the help lists them.
-    { name: 'events', type: 'text', description: 'Alerts wanted, comma-separated (default all); /help track lists the words', required: false, maxLength: 100, forms: ['token'] },
-    { name: 'threshold', type: 'number', description: 'Price move that alerts, in percent (default 10)', required: false, min: 1, max: 1000, percent: true, forms: ['token'] },
+    {
+      name: 'events',
+      type: 'text',
+      description: 'Alerts wanted, comma-separated (default all); /help track lists the words',
+      required: false,
+      maxLength: 100,
+      forms: ['token'],
+    },
+    {
+      name: 'threshold',
+      type: 'number',
+      description: 'Price move that alerts, in percent (default 10)',
+      required: false,
+      min: 1,
+      max: 1000,
+      percent: true,
+      forms: ['token'],
+    },
     {
       name: 'direction',
       type: 'choice',
@@ -126,8 +159,24 @@ export default defineCommand({
         { value: 'down', label: 'down' },
       ],
     },
-    { name: 'label', type: 'text', description: 'A name for the wallet, shown in its alerts', required: false, maxLength: MAX_LABEL_LENGTH, quoteNumbers: true, forms: ['wallet'] },
-    { name: 'minusd', type: 'number', description: 'Smallest trade that alerts, in USD (default 0: all)', required: false, min: 0, max: 1_000_000_000, forms: ['wallet'] },
+    {
+      name: 'label',
+      type: 'text',
+      description: 'A name for the wallet, shown in its alerts',
+      required: false,
+      maxLength: MAX_LABEL_LENGTH,
+      quoteNumbers: true,
+      forms: ['wallet'],
+    },
+    {
+      name: 'minusd',
+      type: 'number',
+      description: 'Smallest trade that alerts, in USD (default 0: all)',
+      required: false,
+      min: 0,
+      max: 1_000_000_000,
+      forms: ['wallet'],
+    },
     {
       name: 'side',
       type: 'choice',
@@ -140,8 +189,24 @@ export default defineCommand({
         { value: 'sell', label: 'sell' },
       ],
     },
-    { name: 'wallets', type: 'number', description: `How many followed wallets trading one token make an alert (${CLUSTER_WALLETS.min}-${CLUSTER_WALLETS.max}; 0: off)`, required: false, min: 0, max: CLUSTER_WALLETS.max, forms: ['cluster'] },
-    { name: 'window', type: 'duration', description: 'Within how long (1m to 1d, default 30m)', required: false, minSecs: CLUSTER_WINDOW_SECS.min, maxSecs: CLUSTER_WINDOW_SECS.max, forms: ['cluster'] },
+    {
+      name: 'wallets',
+      type: 'number',
+      description: `How many followed wallets trading one token make an alert (${CLUSTER_WALLETS.min}-${CLUSTER_WALLETS.max}; 0: off)`,
+      required: false,
+      min: 0,
+      max: CLUSTER_WALLETS.max,
+      forms: ['cluster'],
+    },
+    {
+      name: 'window',
+      type: 'duration',
+      description: 'Within how long (1m to 1d, default 30m)',
+      required: false,
+      minSecs: CLUSTER_WINDOW_SECS.min,
+      maxSecs: CLUSTER_WINDOW_SECS.max,
+      forms: ['cluster'],
+    },
   ],
   async run(args, ctx) {
     const now = ctx.now();
@@ -180,6 +245,8 @@ export default defineCommand({
       now,
     });
     const card = walletTrackedCard(follow, created, now);
-    return resumed ? { ...card, fields: [{ name: 'Alerts resumed', value: rich('This chat was paused; alerts flow here again.') }, ...card.fields] } : card;
+    return resumed
+      ? { ...card, fields: [{ name: 'Alerts resumed', value: rich('This chat was paused; alerts flow here again.') }, ...card.fields] }
+      : card;
   },
 });

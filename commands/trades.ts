@@ -18,7 +18,13 @@ export default defineCommand({
   refresh: true,
   options: [
     { name: 'token', type: 'address', description: 'Token address', required: true },
-    { name: 'wallets', type: 'addresses', description: 'Wallet addresses, separated by spaces or commas', required: true, max: MAX_WALLETS },
+    {
+      name: 'wallets',
+      type: 'addresses',
+      description: 'Wallet addresses, separated by spaces or commas',
+      required: true,
+      max: MAX_WALLETS,
+    },
   ],
   run: (args, context) => context.query.trades(args.token, args.wallets),
 });

@@ -16,6 +16,9 @@ export default defineCommand({
   async run(args, ctx) {
     const { found, resumed } = await followsOf(ctx).unmute(ctx.chat, args.address);
     if (!found) return notice('Not tracked here', rich(code(args.address), ' is not followed in this chat. See /following.'), 'neutral');
-    return notice('Alerts resumed', rich(code(args.address), ' sends alerts here again.', resumed ? ' This chat was paused; every follow here is live again.' : ''));
+    return notice(
+      'Alerts resumed',
+      rich(code(args.address), ' sends alerts here again.', resumed ? ' This chat was paused; every follow here is live again.' : ''),
+    );
   },
 });

@@ -7,7 +7,11 @@ import { followsOf } from '../src/dispatch/services';
 export default defineCommand({
   name: 'untarget',
   description: 'Remove this chat’s price and market cap targets of a token',
-  help: ['Removes every target this chat set on the token with /target; its /track, if any, stays.', 'See the targets with /targets.', 'Example: /untarget 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25'].join('\n'),
+  help: [
+    'Removes every target this chat set on the token with /target; its /track, if any, stays.',
+    'See the targets with /targets.',
+    'Example: /untarget 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25',
+  ].join('\n'),
   manager: true,
   options: [{ name: 'address', type: 'address', description: 'The token’s address', required: true }],
   async run(args, ctx) {

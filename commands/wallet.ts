@@ -17,7 +17,13 @@ export default defineCommand({
   slow: true,
   refresh: true,
   options: [
-    { name: 'wallets', type: 'addresses', description: 'Wallet addresses, separated by spaces or commas', required: true, max: MAX_WALLETS },
+    {
+      name: 'wallets',
+      type: 'addresses',
+      description: 'Wallet addresses, separated by spaces or commas',
+      required: true,
+      max: MAX_WALLETS,
+    },
   ],
   run: (args, context) => context.query.wallet(args.wallets),
 });

@@ -14,7 +14,11 @@ const PAD = 24;
 
 function draw(text: string, out: string): void {
   // The font has no colour emoji: the check mark is drawn as its plain sign.
-  const lines = text.replace(/\s+$/, '').replace(/✅/g, '✓').replace(/\uFE0F/g, '').split('\n');
+  const lines = text
+    .replace(/\s+$/, '')
+    .replace(/✅/g, '✓')
+    .replace(/\uFE0F/g, '')
+    .split('\n');
   const probe = createCanvas(10, 10).getContext('2d');
   probe.font = `${SIZE}px ${CHART_FONT_FAMILY}`;
   const width = Math.ceil(Math.max(...lines.map((line) => probe.measureText(line).width))) + 2 * PAD;

@@ -150,7 +150,14 @@ function parseSizeBytes(text: string): number | null {
 }
 
 function size(variable: string, minBytes: number, maxBytes: number, fallbackBytes: number) {
-  return bounded(variable, parseSizeBytes, minBytes, maxBytes, fallbackBytes, `${SIZE_FORM}, from ${minBytes / 1024}KB to ${maxBytes / (1024 * 1024)}MB`);
+  return bounded(
+    variable,
+    parseSizeBytes,
+    minBytes,
+    maxBytes,
+    fallbackBytes,
+    `${SIZE_FORM}, from ${minBytes / 1024}KB to ${maxBytes / (1024 * 1024)}MB`,
+  );
 }
 
 /** A plain non-negative integer, or null. */
@@ -169,7 +176,10 @@ function parseEndpointMap<T>(
   readValue: (value: string) => T | null,
 ): Partial<Record<EndpointName, T>> {
   const out: Partial<Record<EndpointName, T>> = {};
-  for (const part of text.split(',').map((item) => item.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)) {
     const [name = '', value = ''] = part.split('=').map((item) => item.trim());
     const parsed = readValue(value);
     if (!isEndpointName(name) || parsed === null) {
@@ -319,7 +329,10 @@ const EnvSchema = z.object({
     .transform((value) => {
       const expression = (value ?? '').trim() || '* * * * *';
       if (!cron.validate(expression)) {
-        throw new ConfigError('RECONCILE_CRON', 'must be a cron expression of 5 fields (or 6, with seconds first), e.g. "* * * * *" for every minute');
+        throw new ConfigError(
+          'RECONCILE_CRON',
+          'must be a cron expression of 5 fields (or 6, with seconds first), e.g. "* * * * *" for every minute',
+        );
       }
       return expression;
     }),
@@ -351,7 +364,10 @@ const EnvSchema = z.object({
       if (url === '') return null;
       // Never echoed: the address may hold the database's password.
       if (!/^postgres(ql)?:\/\/[^\s]+$/i.test(url) || url.includes('\u0000')) {
-        throw new ConfigError('DATABASE_URL', 'must be a PostgreSQL address, postgres://USER:PASSWORD@HOST:PORT/DATABASE (or postgresql://…)');
+        throw new ConfigError(
+          'DATABASE_URL',
+          'must be a PostgreSQL address, postgres://USER:PASSWORD@HOST:PORT/DATABASE (or postgresql://…)',
+        );
       }
       return url;
     }),
@@ -374,7 +390,8 @@ const EnvSchema = z.object({
     .transform((value) => {
       const host = (value ?? '').trim() || '127.0.0.1';
       // An address to listen on, not a URL: a scheme, a port or a path here is a mistake to name at start.
-      if (isIP(host) === 0 && !HOSTNAME.test(host)) throw new ConfigError('HTTP_HOST', 'must be an IP address or a host name to listen on (e.g. 127.0.0.1, 0.0.0.0 or ::1)');
+      if (isIP(host) === 0 && !HOSTNAME.test(host))
+        throw new ConfigError('HTTP_HOST', 'must be an IP address or a host name to listen on (e.g. 127.0.0.1, 0.0.0.0 or ::1)');
       return host;
     }),
   TOKENWATCH_ROLES: z.string().optional(),
@@ -392,7 +409,10 @@ const EnvSchema = z.object({
       const count = parsePlainInteger(percent === null ? text : (percent[1] ?? ''));
       if (count !== null && percent !== null && count >= 1 && count <= 100) return { percent: count };
       if (count !== null && percent === null && count >= 1 && count <= 10_000_000) return { targets: count };
-      throw new ConfigError('MAX_STREAM_SHARE_PER_CHAT', 'must be a number of tokens and wallets (e.g. 400) or a percent of the stream sockets the open-files limit allows, from 1% to 100% (e.g. 5%)');
+      throw new ConfigError(
+        'MAX_STREAM_SHARE_PER_CHAT',
+        'must be a number of tokens and wallets (e.g. 400) or a percent of the stream sockets the open-files limit allows, from 1% to 100% (e.g. 5%)',
+      );
     }),
   TECHNICALS_PER_CHAT_PER_MINUTE: wholeNumber('TECHNICALS_PER_CHAT_PER_MINUTE', 1, 100_000, 20),
   ACTION_KEYS_PER_PERSON: wholeNumber('ACTION_KEYS_PER_PERSON', 10, 1_000_000, 1_000),
@@ -404,8 +424,15 @@ const EnvSchema = z.object({
       const text = (value ?? '').trim();
       if (text === '') return [2, 5, 10, 25, 50, 100];
       const multiples = text.split(',').map((part) => Number(part.trim()));
-      const ascending = multiples.every((multiple, index) => Number.isFinite(multiple) && multiple > 1 && multiple <= 1_000_000 && (index === 0 || multiple > (multiples[index - 1] ?? 0)));
-      if (!ascending || multiples.length > 20) throw new ConfigError('CALL_MILESTONES', 'must be up to 20 multiples above 1, ascending and comma-separated (e.g. 2,5,10,25,50,100)');
+      const ascending = multiples.every(
+        (multiple, index) =>
+          Number.isFinite(multiple) && multiple > 1 && multiple <= 1_000_000 && (index === 0 || multiple > (multiples[index - 1] ?? 0)),
+      );
+      if (!ascending || multiples.length > 20)
+        throw new ConfigError(
+          'CALL_MILESTONES',
+          'must be up to 20 multiples above 1, ascending and comma-separated (e.g. 2,5,10,25,50,100)',
+        );
       return multiples;
     }),
   CALL_PEAK_REQUESTS_PER_MINUTE: wholeNumber('CALL_PEAK_REQUESTS_PER_MINUTE', 3, 10_000, 30),
@@ -424,7 +451,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = EnvSchema.parse(env);
   // Two stores named at once: which one the operator meant cannot be guessed, and the other would be silently ignored.
   if (parsed.DATABASE_URL !== null && (env.DATABASE_PATH ?? '').trim() !== '') {
-    throw new ConfigError('DATABASE_URL', 'and DATABASE_PATH are both set: DATABASE_URL selects PostgreSQL, DATABASE_PATH the SQLite file; set only one');
+    throw new ConfigError(
+      'DATABASE_URL',
+      'and DATABASE_PATH are both set: DATABASE_URL selects PostgreSQL, DATABASE_PATH the SQLite file; set only one',
+    );
   }
   const telegram = readTelegram(parsed);
   const discord = readDiscord(parsed);
@@ -493,16 +523,23 @@ function readRoles(text: string, postgres: boolean, telegram: TelegramConfig | n
   if (trimmed === '') return { set: ALL_ROLES, clustered: false };
   const set = new Set<Role>();
   for (const part of trimmed.split(',').map((item) => item.trim())) {
-    if (!isRole(part)) throw new ConfigError('TOKENWATCH_ROLES', `must be a comma-separated list of ${ROLES.join(', ')} (got "${part.slice(0, 40)}")`);
+    if (!isRole(part))
+      throw new ConfigError('TOKENWATCH_ROLES', `must be a comma-separated list of ${ROLES.join(', ')} (got "${part.slice(0, 40)}")`);
     set.add(part);
   }
   if (!postgres) {
     // Every role named is the default spelled out: one process, as with the variable unset.
     if (set.size === ROLES.length) return { set: ALL_ROLES, clustered: false };
-    throw new ConfigError('TOKENWATCH_ROLES', 'needs DATABASE_URL: with the SQLite file one process runs every role, so leave TOKENWATCH_ROLES unset (several processes share one PostgreSQL)');
+    throw new ConfigError(
+      'TOKENWATCH_ROLES',
+      'needs DATABASE_URL: with the SQLite file one process runs every role, so leave TOKENWATCH_ROLES unset (several processes share one PostgreSQL)',
+    );
   }
   if (set.has('telegram') && telegram?.webhook != null && telegram.webhook.secret === null) {
-    throw new ConfigError('TELEGRAM_WEBHOOK_SECRET', 'is required with TOKENWATCH_ROLES and TELEGRAM_WEBHOOK_URL: every process serving the webhook must check the same secret');
+    throw new ConfigError(
+      'TELEGRAM_WEBHOOK_SECRET',
+      'is required with TOKENWATCH_ROLES and TELEGRAM_WEBHOOK_URL: every process serving the webhook must check the same secret',
+    );
   }
   return { set, clustered: true };
 }
@@ -517,7 +554,10 @@ const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:
 function readHttp(parsed: z.output<typeof EnvSchema>, telegram: TelegramConfig | null): Config['http'] {
   if (parsed.HTTP_PORT === 0) return null;
   if (telegram?.webhook?.port === parsed.HTTP_PORT) {
-    throw new ConfigError('HTTP_PORT', `and TELEGRAM_WEBHOOK_PORT are both ${parsed.HTTP_PORT}: the operators' server and Telegram's webhook need a port each`);
+    throw new ConfigError(
+      'HTTP_PORT',
+      `and TELEGRAM_WEBHOOK_PORT are both ${parsed.HTTP_PORT}: the operators' server and Telegram's webhook need a port each`,
+    );
   }
   return { host: parsed.HTTP_HOST, port: parsed.HTTP_PORT };
 }
@@ -565,16 +605,22 @@ function readTelegram(parsed: z.output<typeof EnvSchema>): TelegramConfig | null
   const token = parsed.TELEGRAM_BOT_TOKEN?.trim() ?? '';
   const secret = parsed.TELEGRAM_WEBHOOK_SECRET?.trim() ?? '';
   if (token === '') {
-    if (parsed.TELEGRAM_WEBHOOK_URL !== undefined) throw new ConfigError('TELEGRAM_BOT_TOKEN', 'is required when TELEGRAM_WEBHOOK_URL is set');
+    if (parsed.TELEGRAM_WEBHOOK_URL !== undefined)
+      throw new ConfigError('TELEGRAM_BOT_TOKEN', 'is required when TELEGRAM_WEBHOOK_URL is set');
     return null;
   }
   // The value is never echoed: it is a secret.
-  if (!TELEGRAM_TOKEN.test(token)) throw new ConfigError('TELEGRAM_BOT_TOKEN', 'must be the token BotFather gave, digits, a colon, then letters, digits, _ or -');
-  if (secret !== '' && !WEBHOOK_SECRET.test(secret)) throw new ConfigError('TELEGRAM_WEBHOOK_SECRET', 'must be 1-256 letters, digits, _ or -');
+  if (!TELEGRAM_TOKEN.test(token))
+    throw new ConfigError('TELEGRAM_BOT_TOKEN', 'must be the token BotFather gave, digits, a colon, then letters, digits, _ or -');
+  if (secret !== '' && !WEBHOOK_SECRET.test(secret))
+    throw new ConfigError('TELEGRAM_WEBHOOK_SECRET', 'must be 1-256 letters, digits, _ or -');
   return {
     token,
     apiRoot: parsed.TELEGRAM_API_ROOT ?? null,
-    webhook: parsed.TELEGRAM_WEBHOOK_URL === undefined ? null : { url: parsed.TELEGRAM_WEBHOOK_URL, secret: secret === '' ? null : secret, port: parsed.TELEGRAM_WEBHOOK_PORT },
+    webhook:
+      parsed.TELEGRAM_WEBHOOK_URL === undefined
+        ? null
+        : { url: parsed.TELEGRAM_WEBHOOK_URL, secret: secret === '' ? null : secret, port: parsed.TELEGRAM_WEBHOOK_PORT },
   };
 }
 
@@ -590,8 +636,13 @@ function readDiscord(parsed: z.output<typeof EnvSchema>): DiscordConfig | null {
   const detect = parsed.DISCORD_DETECT_ADDRESSES?.trim().toLowerCase() ?? '';
   if (token === '') return null;
   // The value is never echoed: it is a secret.
-  if (!DISCORD_TOKEN.test(token)) throw new ConfigError('DISCORD_TOKEN', 'must be the bot token from the Developer Portal (three parts joined by dots)');
-  if (!SNOWFLAKE.test(appId)) throw new ConfigError('DISCORD_APP_ID', 'must be the application id from the Developer Portal (digits), and is required with DISCORD_TOKEN');
+  if (!DISCORD_TOKEN.test(token))
+    throw new ConfigError('DISCORD_TOKEN', 'must be the bot token from the Developer Portal (three parts joined by dots)');
+  if (!SNOWFLAKE.test(appId))
+    throw new ConfigError(
+      'DISCORD_APP_ID',
+      'must be the application id from the Developer Portal (digits), and is required with DISCORD_TOKEN',
+    );
   if (guildId !== '' && !SNOWFLAKE.test(guildId)) throw new ConfigError('DISCORD_GUILD_ID', 'must be a server id (digits)');
   if (!['', '0', '1', 'true', 'false'].includes(detect)) throw new ConfigError('DISCORD_DETECT_ADDRESSES', 'must be 1 or 0');
   return {
@@ -621,12 +672,18 @@ function readShards(text: string, count: number): DiscordConfig['shards'] {
     const range = /^(\d+)(?:-(\d+))?$/.exec(part);
     const first = range === null ? null : parsePlainInteger(range[1] ?? '');
     const last = range === null ? null : range[2] === undefined ? first : parsePlainInteger(range[2]);
-    if (first === null || last === null || last < first || last >= MAX_SHARD_COUNT) throw new ConfigError('DISCORD_SHARDS', `must be ${SHARDS_FORM}`);
+    if (first === null || last === null || last < first || last >= MAX_SHARD_COUNT)
+      throw new ConfigError('DISCORD_SHARDS', `must be ${SHARDS_FORM}`);
     for (let id = first; id <= last; id++) ids.add(id);
   }
-  if (count === 0) throw new ConfigError('DISCORD_SHARD_COUNT', 'is required with DISCORD_SHARDS: the number of shards of the whole bot, over every process');
+  if (count === 0)
+    throw new ConfigError(
+      'DISCORD_SHARD_COUNT',
+      'is required with DISCORD_SHARDS: the number of shards of the whole bot, over every process',
+    );
   const sorted = [...ids].sort((a, b) => a - b);
-  if ((sorted.at(-1) ?? 0) >= count) throw new ConfigError('DISCORD_SHARDS', `must name shards below DISCORD_SHARD_COUNT (${count}): ids run from 0 to ${count - 1}`);
+  if ((sorted.at(-1) ?? 0) >= count)
+    throw new ConfigError('DISCORD_SHARDS', `must name shards below DISCORD_SHARD_COUNT (${count}): ids run from 0 to ${count - 1}`);
   return { ids: sorted, count };
 }
 

@@ -75,7 +75,9 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
       logMethod(args, method) {
         method.apply(
           this,
-          args.map((arg) => (typeof arg === 'string' ? scrubSecrets(stripUnsafeChars(scrubSecrets(arg))) : arg)) as Parameters<typeof method>,
+          args.map((arg) => (typeof arg === 'string' ? scrubSecrets(stripUnsafeChars(scrubSecrets(arg))) : arg)) as Parameters<
+            typeof method
+          >,
         );
       },
     },

@@ -47,7 +47,11 @@ async function main(): Promise<void> {
 
   let app;
   try {
-    app = await startApp({ config, logger, console: { input: process.stdin, output: process.stdout, interactive, outDir: 'data/out', logs: logPlaceLine(logs, config.logLevel) } });
+    app = await startApp({
+      config,
+      logger,
+      console: { input: process.stdin, output: process.stdout, interactive, outDir: 'data/out', logs: logPlaceLine(logs, config.logLevel) },
+    });
   } catch (error) {
     if (error instanceof StoreOpenError || error instanceof ServiceKeyRefusedError || error instanceof OpsServerError) {
       process.stderr.write(`${error.message}\n`);

@@ -66,7 +66,11 @@ export function readOpenFilesLimit(): { soft: number; hard: number } | null {
     // Not Linux: a shell started by this process inherits its limits and can print them.
   }
   try {
-    const [soft, hard] = execFileSync('/bin/sh', ['-c', 'ulimit -Sn; ulimit -Hn'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5_000 })
+    const [soft, hard] = execFileSync('/bin/sh', ['-c', 'ulimit -Sn; ulimit -Hn'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5_000,
+    })
       .trim()
       .split(/\s+/)
       .map(readCount);
@@ -91,7 +95,8 @@ export function raiseOpenFilesLimit(): OpenFilesLimit | null {
     if (after !== null && after.soft > before.soft) return { ...after, raisedFrom: before.soft, notRaised: null };
     failure = 'prlimit ran, but the limit did not change';
   } catch (error) {
-    failure = error instanceof Error && 'code' in error && error.code === 'ENOENT' ? 'prlimit (util-linux) is not installed' : 'prlimit failed';
+    failure =
+      error instanceof Error && 'code' in error && error.code === 'ENOENT' ? 'prlimit (util-linux) is not installed' : 'prlimit failed';
   }
   return { ...before, raisedFrom: null, notRaised: failure };
 }

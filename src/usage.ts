@@ -74,7 +74,13 @@ export function usageOf(command: CommandUsage): string {
   // A command with forms reads best one form at a time: "/track token <address> … or /track wallet <address> …".
   if (first?.type === 'choice' && rest.some((option) => option.forms !== undefined)) {
     return first.choices
-      .map((choice) => [`/${command.name}`, choice.value, ...rest.filter((option) => option.forms === undefined || option.forms.includes(choice.value)).map(part)].join(' '))
+      .map((choice) =>
+        [
+          `/${command.name}`,
+          choice.value,
+          ...rest.filter((option) => option.forms === undefined || option.forms.includes(choice.value)).map(part),
+        ].join(' '),
+      )
       .join(' or ');
   }
   return [`/${command.name}`, ...command.options.map(part)].join(' ');

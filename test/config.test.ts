@@ -14,7 +14,10 @@ describe('loadConfig', () => {
   });
 
   describe('where market data comes from', () => {
-    const discord = { DISCORD_TOKEN: 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfakeX.abcdefghijklmnopqrstuvwxyz0123456789', DISCORD_APP_ID: '1100000000000000001' };
+    const discord = {
+      DISCORD_TOKEN: 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfakeX.abcdefghijklmnopqrstuvwxyz0123456789',
+      DISCORD_APP_ID: '1100000000000000001',
+    };
     const telegram = { TELEGRAM_BOT_TOKEN: '123456789:AAsecret-token' };
 
     it('a chat token without TMDS_BASE_URL stops start-up with one line naming both ways out, and never the token', () => {
@@ -45,7 +48,9 @@ describe('loadConfig', () => {
       expect(loadConfig({ TMDS_BASE_URL: ' Simulator ' }).market).toBeNull();
       // A key left in .env from a real service does no harm; a stream address would contradict it.
       expect(loadConfig({ TMDS_BASE_URL: 'simulator', TMDS_API_KEY: 'k' }).market).toBeNull();
-      expect(() => loadConfig({ TMDS_BASE_URL: 'simulator', TMDS_WS_URL: 'wss://x.example' })).toThrow(/^Invalid configuration: TMDS_WS_URL must be unset with TMDS_BASE_URL=simulator$/);
+      expect(() => loadConfig({ TMDS_BASE_URL: 'simulator', TMDS_WS_URL: 'wss://x.example' })).toThrow(
+        /^Invalid configuration: TMDS_WS_URL must be unset with TMDS_BASE_URL=simulator$/,
+      );
     });
 
     it('a chat token with the service address runs on the service', () => {
@@ -60,7 +65,13 @@ describe('loadConfig', () => {
       TMDS_RATE_LIMITS: 'token-technicals=90/1m',
       TMDS_RATE_LIMIT_MAX_WAIT: '45s',
     });
-    expect(config.cacheTtlMs).toMatchObject({ 'token-data': 500, 'token-technicals': 120_000, 'holders-history': 3_600_000, 'trades-history': 0, 'chart-history': 15_000 });
+    expect(config.cacheTtlMs).toMatchObject({
+      'token-data': 500,
+      'token-technicals': 120_000,
+      'holders-history': 3_600_000,
+      'trades-history': 0,
+      'chart-history': 15_000,
+    });
     expect(config.rateLimits['token-technicals']).toEqual({ limit: 90, windowMs: 60_000 });
     expect(config.rateLimitMaxWaitMs).toBe(45_000);
     expect(loadConfig({ TMDS_RATE_LIMIT_MAX_WAIT: '0' }).rateLimitMaxWaitMs).toBe(0);
@@ -70,10 +81,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ TMDS_CACHE_TTL: 'token-data=500' })).toThrow(
       /^Invalid configuration: TMDS_CACHE_TTL must be .*a duration with a unit, ms, s, m or h .*; "token-data=500" is not$/,
     );
-    expect(() => loadConfig({ TMDS_RATE_LIMIT_MAX_WAIT: '30' })).toThrow(/^Invalid configuration: TMDS_RATE_LIMIT_MAX_WAIT must be a duration with a unit, ms, s, m or h/);
+    expect(() => loadConfig({ TMDS_RATE_LIMIT_MAX_WAIT: '30' })).toThrow(
+      /^Invalid configuration: TMDS_RATE_LIMIT_MAX_WAIT must be a duration with a unit, ms, s, m or h/,
+    );
   });
 
-  it('reads whole numbers written in plain digits, up to 2^32 − 1 for the seed as the simulator\'s --seed', () => {
+  it("reads whole numbers written in plain digits, up to 2^32 − 1 for the seed as the simulator's --seed", () => {
     const config = loadConfig({ TMDS_TOKEN_BATCH_SIZE: ' 12 ', SIMULATOR_SEED: '4294967295', TMDS_MAX_RETRIES: '0' });
     expect(config).toMatchObject({ tokenBatchSize: 12, simulatorSeed: 2 ** 32 - 1, maxRetries: 0 });
     expect(loadConfig({ SIMULATOR_SEED: '0' }).simulatorSeed).toBe(0);
@@ -156,7 +169,13 @@ describe('loadConfig', () => {
 
   it('reads the bounds that hold against a misbehaving service, with sizes in B, KB or MB', () => {
     const defaults = loadConfig({});
-    expect(defaults).toMatchObject({ callDeadlineMs: 30_000, bodyLimits: {}, cacheMaxBytes: 48 * 1024 * 1024, wsMaxFrameBytes: 1024 * 1024, wsQueueMaxBytes: 4 * 1024 * 1024 });
+    expect(defaults).toMatchObject({
+      callDeadlineMs: 30_000,
+      bodyLimits: {},
+      cacheMaxBytes: 48 * 1024 * 1024,
+      wsMaxFrameBytes: 1024 * 1024,
+      wsQueueMaxBytes: 4 * 1024 * 1024,
+    });
     const set = loadConfig({
       TMDS_CALL_DEADLINE: '45s',
       TMDS_BODY_LIMITS: 'chart-history=16MB, holders-history=512KB',
@@ -201,22 +220,36 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ HTTP_PORT: '0' })).toThrow('Invalid configuration: HTTP_PORT must be a whole number from 1 to 65535');
       expect(() => loadConfig({ HTTP_PORT: '70000' })).toThrow(ConfigError);
       expect(() => loadConfig({ HTTP_PORT: '80 80' })).toThrow(ConfigError);
-      expect(() => loadConfig({ HTTP_PORT: '8080', HTTP_HOST: 'http://0.0.0.0:8080' })).toThrow('Invalid configuration: HTTP_HOST must be an IP address or a host name');
-      const webhook = { TELEGRAM_BOT_TOKEN: '123456789:AAsecret-token', TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/tg', TMDS_BASE_URL: 'simulator' };
-      expect(() => loadConfig({ ...webhook, HTTP_PORT: '8080' })).toThrow('Invalid configuration: HTTP_PORT and TELEGRAM_WEBHOOK_PORT are both 8080');
+      expect(() => loadConfig({ HTTP_PORT: '8080', HTTP_HOST: 'http://0.0.0.0:8080' })).toThrow(
+        'Invalid configuration: HTTP_HOST must be an IP address or a host name',
+      );
+      const webhook = {
+        TELEGRAM_BOT_TOKEN: '123456789:AAsecret-token',
+        TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/tg',
+        TMDS_BASE_URL: 'simulator',
+      };
+      expect(() => loadConfig({ ...webhook, HTTP_PORT: '8080' })).toThrow(
+        'Invalid configuration: HTTP_PORT and TELEGRAM_WEBHOOK_PORT are both 8080',
+      );
       expect(loadConfig({ ...webhook, HTTP_PORT: '8080', TELEGRAM_WEBHOOK_PORT: '8443' }).http).toEqual({ host: '127.0.0.1', port: 8080 });
     });
 
     it('reads SHUTDOWN_TIMEOUT as a duration, 10 s by default', () => {
       expect(loadConfig({}).shutdownTimeoutMs).toBe(10_000);
       expect(loadConfig({ SHUTDOWN_TIMEOUT: '30s' }).shutdownTimeoutMs).toBe(30_000);
-      expect(() => loadConfig({ SHUTDOWN_TIMEOUT: '30' })).toThrow('Invalid configuration: SHUTDOWN_TIMEOUT must be a duration with a unit');
+      expect(() => loadConfig({ SHUTDOWN_TIMEOUT: '30' })).toThrow(
+        'Invalid configuration: SHUTDOWN_TIMEOUT must be a duration with a unit',
+      );
       expect(() => loadConfig({ SHUTDOWN_TIMEOUT: '0s' })).toThrow(ConfigError);
     });
   });
 
   describe('Discord shards', () => {
-    const discord = { DISCORD_TOKEN: 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfakeX.abcdefghijklmnopqrstuvwxyz0123456789', DISCORD_APP_ID: '1100000000000000001', TMDS_BASE_URL: 'simulator' };
+    const discord = {
+      DISCORD_TOKEN: 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfakeX.abcdefghijklmnopqrstuvwxyz0123456789',
+      DISCORD_APP_ID: '1100000000000000001',
+      TMDS_BASE_URL: 'simulator',
+    };
 
     it('run every shard Discord recommends by default, or all of a count set by hand', () => {
       expect(loadConfig(discord).discord?.shards).toBe('auto');
@@ -225,15 +258,27 @@ describe('loadConfig', () => {
     });
 
     it('run the ids and ranges named, out of DISCORD_SHARD_COUNT', () => {
-      expect(loadConfig({ ...discord, DISCORD_SHARDS: '0-3', DISCORD_SHARD_COUNT: '8' }).discord?.shards).toEqual({ ids: [0, 1, 2, 3], count: 8 });
-      expect(loadConfig({ ...discord, DISCORD_SHARDS: '6, 0,2-3,2', DISCORD_SHARD_COUNT: '8' }).discord?.shards).toEqual({ ids: [0, 2, 3, 6], count: 8 });
+      expect(loadConfig({ ...discord, DISCORD_SHARDS: '0-3', DISCORD_SHARD_COUNT: '8' }).discord?.shards).toEqual({
+        ids: [0, 1, 2, 3],
+        count: 8,
+      });
+      expect(loadConfig({ ...discord, DISCORD_SHARDS: '6, 0,2-3,2', DISCORD_SHARD_COUNT: '8' }).discord?.shards).toEqual({
+        ids: [0, 2, 3, 6],
+        count: 8,
+      });
     });
 
     it('refuse a list without a count, an id past the count, and what is no list', () => {
-      expect(() => loadConfig({ ...discord, DISCORD_SHARDS: '0-3' })).toThrow(/^Invalid configuration: DISCORD_SHARD_COUNT is required with DISCORD_SHARDS/);
-      expect(() => loadConfig({ ...discord, DISCORD_SHARDS: '2-4', DISCORD_SHARD_COUNT: '4' })).toThrow(/DISCORD_SHARDS must name shards below DISCORD_SHARD_COUNT \(4\)/);
+      expect(() => loadConfig({ ...discord, DISCORD_SHARDS: '0-3' })).toThrow(
+        /^Invalid configuration: DISCORD_SHARD_COUNT is required with DISCORD_SHARDS/,
+      );
+      expect(() => loadConfig({ ...discord, DISCORD_SHARDS: '2-4', DISCORD_SHARD_COUNT: '4' })).toThrow(
+        /DISCORD_SHARDS must name shards below DISCORD_SHARD_COUNT \(4\)/,
+      );
       for (const wrong of ['3-1', 'one', '0-', '1.5', '-2']) {
-        expect(() => loadConfig({ ...discord, DISCORD_SHARDS: wrong, DISCORD_SHARD_COUNT: '4' }), wrong).toThrow(/^Invalid configuration: DISCORD_SHARDS must be auto, or shard ids and ranges/);
+        expect(() => loadConfig({ ...discord, DISCORD_SHARDS: wrong, DISCORD_SHARD_COUNT: '4' }), wrong).toThrow(
+          /^Invalid configuration: DISCORD_SHARDS must be auto, or shard ids and ranges/,
+        );
       }
       expect(() => loadConfig({ ...discord, DISCORD_SHARD_COUNT: '0' })).toThrow(/DISCORD_SHARD_COUNT must be a whole number from 1/);
     });
@@ -258,15 +303,24 @@ describe('TOKENWATCH_ROLES', () => {
   });
 
   it('refuses a role it does not know, and a part of the roles without DATABASE_URL', () => {
-    expect(() => loadConfig({ ...pg, TOKENWATCH_ROLES: 'watcher,poller' })).toThrow(/^Invalid configuration: TOKENWATCH_ROLES must be a comma-separated list of discord, telegram, watcher, sender \(got "poller"\)$/);
+    expect(() => loadConfig({ ...pg, TOKENWATCH_ROLES: 'watcher,poller' })).toThrow(
+      /^Invalid configuration: TOKENWATCH_ROLES must be a comma-separated list of discord, telegram, watcher, sender \(got "poller"\)$/,
+    );
     expect(() => loadConfig({ TOKENWATCH_ROLES: 'watcher,sender' })).toThrow(/^Invalid configuration: TOKENWATCH_ROLES needs DATABASE_URL/);
     // Every role on SQLite is the default spelled out: one process.
     expect(loadConfig({ TOKENWATCH_ROLES: 'watcher,sender,discord,telegram' }).roles.clustered).toBe(false);
   });
 
   it('asks for one fixed webhook secret when several processes serve the Telegram webhook', () => {
-    const webhook = { ...pg, TMDS_BASE_URL: 'simulator', TELEGRAM_BOT_TOKEN: '123456789:AAsecret-token', TELEGRAM_WEBHOOK_URL: 'https://bot.example/tg' };
-    expect(() => loadConfig({ ...webhook, TOKENWATCH_ROLES: 'telegram' })).toThrow(/^Invalid configuration: TELEGRAM_WEBHOOK_SECRET is required with TOKENWATCH_ROLES/);
+    const webhook = {
+      ...pg,
+      TMDS_BASE_URL: 'simulator',
+      TELEGRAM_BOT_TOKEN: '123456789:AAsecret-token',
+      TELEGRAM_WEBHOOK_URL: 'https://bot.example/tg',
+    };
+    expect(() => loadConfig({ ...webhook, TOKENWATCH_ROLES: 'telegram' })).toThrow(
+      /^Invalid configuration: TELEGRAM_WEBHOOK_SECRET is required with TOKENWATCH_ROLES/,
+    );
     expect(loadConfig({ ...webhook, TOKENWATCH_ROLES: 'telegram', TELEGRAM_WEBHOOK_SECRET: 'shared-secret_1' }).roles.clustered).toBe(true);
     // A process without the telegram role serves no webhook.
     expect(loadConfig({ ...webhook, TOKENWATCH_ROLES: 'watcher,sender' }).roles.clustered).toBe(true);

@@ -42,12 +42,15 @@ function settings(env: Env): unknown {
 /** The variables the loaders ask the environment for. */
 function namesTheLoadersRead(): Set<string> {
   const seen = new Set<string>();
-  const env = new Proxy<Env>({ ...BASE }, {
-    get(target, key) {
-      if (typeof key === 'string' && NAME.test(key)) seen.add(key);
-      return Reflect.get(target, key) as string | undefined;
+  const env = new Proxy<Env>(
+    { ...BASE },
+    {
+      get(target, key) {
+        if (typeof key === 'string' && NAME.test(key)) seen.add(key);
+        return Reflect.get(target, key) as string | undefined;
+      },
     },
-  });
+  );
   settings(env);
   return seen;
 }
@@ -65,7 +68,8 @@ function namesReadFromProcessEnv(): Set<string> {
   const names = new Set<string>();
   for (const file of sourceFiles(join(ROOT, 'src'))) {
     const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(/process\.env(?:\.([A-Z][A-Z0-9_]*)|\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\])/g)) names.add(match[1] ?? match[2] ?? '');
+    for (const match of text.matchAll(/process\.env(?:\.([A-Z][A-Z0-9_]*)|\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\])/g))
+      names.add(match[1] ?? match[2] ?? '');
   }
   return names;
 }
@@ -152,7 +156,8 @@ describe('docs/configuration.md, .env.example and the settings schema', () => {
   it('gives the defaults the schema applies', () => {
     const checked = rows.filter((row) => row.literal !== null && !(row.name in APPLIED_ELSEWHERE));
     expect(checked.length).toBeGreaterThan(20);
-    for (const row of checked) expect(isTheDefault(row.name, row.literal ?? ''), `${row.name}: the page says the default is ${row.cell}`).toBe(true);
+    for (const row of checked)
+      expect(isTheDefault(row.name, row.literal ?? ''), `${row.name}: the page says the default is ${row.cell}`).toBe(true);
   });
 
   it('would notice a wrong default', () => {

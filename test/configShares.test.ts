@@ -24,7 +24,14 @@ describe('the fair-share settings', () => {
       ACTION_KEYS_PER_PERSON: '300',
       ACTION_KEYS_PER_CHAT: '3000',
     }).shares;
-    expect(shares).toEqual({ followsPerChat: 250, followsPerServer: 2000, streamSharePerChat: { targets: 400 }, technicalsPerChatPerMinute: 10, actionKeysPerPerson: 300, actionKeysPerChat: 3000 });
+    expect(shares).toEqual({
+      followsPerChat: 250,
+      followsPerServer: 2000,
+      streamSharePerChat: { targets: 400 },
+      technicalsPerChatPerMinute: 10,
+      actionKeysPerPerson: 300,
+      actionKeysPerChat: 3000,
+    });
     expect(loadConfig({ MAX_STREAM_SHARE_PER_CHAT: '12%' }).shares.streamSharePerChat).toEqual({ percent: 12 });
   });
 

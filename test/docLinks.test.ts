@@ -18,7 +18,10 @@ export function anchorsOf(markdown: string): Set<string> {
     const heading = fenced ? null : /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (heading === null) continue;
     const text = (heading[1] ?? '').replace(/`/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-    const base = text.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const count = seen.get(base) ?? 0;
     seen.set(base, count + 1);
     anchors.add(count === 0 ? base : `${base}-${count}`);
@@ -28,11 +31,19 @@ export function anchorsOf(markdown: string): Set<string> {
 
 /** The relative links of a page, outside code: `[text](target)` and `![alt](target)`. */
 export function linksOf(markdown: string): string[] {
-  const prose = markdown.replace(/```[\s\S]*?```/g, '').replace(/^(?: {4}|\t).*$/gm, '').replace(/`[^`\n]*`/g, '');
+  const prose = markdown
+    .replace(/```[\s\S]*?```/g, '')
+    .replace(/^(?: {4}|\t).*$/gm, '')
+    .replace(/`[^`\n]*`/g, '');
   return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '').filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
 }
 
-const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 function broken(page: string): string[] {
   const problems: string[] = [];
@@ -52,7 +63,11 @@ function broken(page: string): string[] {
 
 describe('links in README.md and docs/', () => {
   it('makes anchors as GitHub does', () => {
-    expect([...anchorsOf('# A `b` c\n## Node.js and the pins\n## A `b` c\n```\n# not a heading\n```')]).toEqual(['a-b-c', 'nodejs-and-the-pins', 'a-b-c-1']);
+    expect([...anchorsOf('# A `b` c\n## Node.js and the pins\n## A `b` c\n```\n# not a heading\n```')]).toEqual([
+      'a-b-c',
+      'nodejs-and-the-pins',
+      'a-b-c-1',
+    ]);
     expect(linksOf('[a](x.md#y) `[b](no.md)` ![c](p.png) [d](https://e.example)')).toEqual(['x.md#y', 'p.png']);
   });
 

@@ -166,7 +166,8 @@ describe('the import graph of src/', () => {
 
   it('has no two folders that import each other', () => {
     const edges = new Set<string>();
-    for (const [file, imports] of graph) for (const target of imports) if (unitOf(file) !== unitOf(target)) edges.add(`${unitOf(file)}|${unitOf(target)}`);
+    for (const [file, imports] of graph)
+      for (const target of imports) if (unitOf(file) !== unitOf(target)) edges.add(`${unitOf(file)}|${unitOf(target)}`);
     const both = [...edges].filter((edge) => {
       const [a, b] = edge.split('|');
       return a !== undefined && b !== undefined && a < b && edges.has(`${b}|${a}`);

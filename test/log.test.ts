@@ -11,7 +11,10 @@ describe('logger', () => {
     registerSecret('sk-live-0123456789');
     const { lines, stream } = capture();
     const log = createLogger('info', stream);
-    log.info({ url: 'https://x.example/?key=sk-live-0123456789', apiKey: 'sk-live-0123456789', nested: { token: 'sk-live-0123456789' } }, 'calling with sk-live-0123456789');
+    log.info(
+      { url: 'https://x.example/?key=sk-live-0123456789', apiKey: 'sk-live-0123456789', nested: { token: 'sk-live-0123456789' } },
+      'calling with sk-live-0123456789',
+    );
     log.error({ err: new Error('upstream said sk-live-0123456789 is wrong') }, 'failed');
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(line).not.toContain('sk-live-0123456789');
@@ -35,14 +38,23 @@ describe('logger', () => {
       // Read back, the line holds no trace of it either.
       expect(JSON.stringify(JSON.parse(line))).not.toContain(escaped);
     }
-    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ url: 'https://x.example/?key=[redacted]', nested: { echo: ['[redacted]'] }, msg: 'calling with [redacted]' });
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
+      url: 'https://x.example/?key=[redacted]',
+      nested: { echo: ['[redacted]'] },
+      msg: 'calling with [redacted]',
+    });
     expect(scrubSecrets(`{"k":${JSON.stringify(secret)}}`)).toBe('{"k":"[redacted]"}');
   });
 
   it('writes an error as its type, message and stack (not as {})', () => {
     const { lines, stream } = capture();
     createLogger('info', stream).error({ err: Object.assign(new TypeError('bad input'), { code: 'E_BAD' }) }, 'failed');
-    expect(JSON.parse(lines[0] ?? '{}').err).toMatchObject({ type: 'TypeError', message: 'bad input', code: 'E_BAD', stack: expect.stringContaining('TypeError: bad input') });
+    expect(JSON.parse(lines[0] ?? '{}').err).toMatchObject({
+      type: 'TypeError',
+      message: 'bad input',
+      code: 'E_BAD',
+      stack: expect.stringContaining('TypeError: bad input'),
+    });
   });
 
   it('writes a repeated object once instead of failing the line', () => {

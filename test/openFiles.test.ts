@@ -22,7 +22,7 @@ describe('reading the limit', () => {
     expect(parseProcLimits('Max open files lots many files')).toBeNull();
   });
 
-  it('reads this process\'s limits as the shell sees them', () => {
+  it("reads this process's limits as the shell sees them", () => {
     const shell = execFileSync('/bin/sh', ['-c', 'ulimit -Sn; ulimit -Hn'], { encoding: 'utf8' }).trim().split(/\s+/).map(Number);
     expect(readOpenFilesLimit()).toEqual({ soft: shell[0], hard: shell[1] });
   });

@@ -49,7 +49,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function start(env: Record<string, string>, platforms?: RecordingSender[]): Promise<{ app: App; lines: Array<Record<string, unknown>>; output: () => string; input: PassThrough }> {
+async function start(
+  env: Record<string, string>,
+  platforms?: RecordingSender[],
+): Promise<{ app: App; lines: Array<Record<string, unknown>>; output: () => string; input: PassThrough }> {
   const db = tempDb();
   cleanups.push(db.cleanup);
   const { logger, lines } = capturedLogger();
@@ -80,7 +83,11 @@ describe('simulated data', () => {
     const { app, lines } = await start({ ...CHAT_TOKENS, TMDS_BASE_URL: 'simulator' }, [telegram, discord]);
     const simulator = app.simulator as RunningSimulator;
     expect(simulator).not.toBeNull();
-    expect(lines.filter((line) => line.msg === 'chat started on simulated data: every card and alert says so in its footer').map((line) => line.chat)).toEqual(['telegram', 'discord']);
+    expect(
+      lines
+        .filter((line) => line.msg === 'chat started on simulated data: every card and alert says so in its footer')
+        .map((line) => line.chat),
+    ).toEqual(['telegram', 'discord']);
 
     const hostile = new Set(simulator.market.hostileTokens());
     const token = simulator.market.tokenAddresses().find((address) => !hostile.has(address)) as string;

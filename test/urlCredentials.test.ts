@@ -10,7 +10,8 @@ import { SECRET_PASSWORDS, leakedFragments } from './support/secretPasswords';
 
 const ADDRESSES = [
   (pw: string) => [`postgres://tw:${pw}@db.example:5432/tokenwatch`, 'postgres://tw:***@db.example:5432/tokenwatch'] as const,
-  (pw: string) => [`postgresql://tw:${pw}@/tokenwatch?host=/run/postgresql`, 'postgresql://tw:***@/tokenwatch?host=/run/postgresql'] as const,
+  (pw: string) =>
+    [`postgresql://tw:${pw}@/tokenwatch?host=/run/postgresql`, 'postgresql://tw:***@/tokenwatch?host=/run/postgresql'] as const,
   (pw: string) => [`https://hook:${pw}@hooks.example/tokenwatch`, 'https://hook:***@hooks.example/tokenwatch'] as const,
   (pw: string) => [`wss://u:${pw}@stream.example/ws`, 'wss://u:***@stream.example/ws'] as const,
 ] as const;
@@ -27,14 +28,18 @@ describe('redactUrl', () => {
   }
 
   it('hides a password given as a query parameter, and a user name that is not plainly one', () => {
-    expect(redactUrl('postgres://db.example/tw?user=tw&password=Xq7v#Zr9w&sslmode=require')).toBe('postgres://db.example/tw?user=tw&password=***&sslmode=require');
+    expect(redactUrl('postgres://db.example/tw?user=tw&password=Xq7v#Zr9w&sslmode=require')).toBe(
+      'postgres://db.example/tw?user=tw&password=***&sslmode=require',
+    );
     expect(redactUrl('postgres://Xq7v/Zr9wKp2m@db.example/tw')).toBe('postgres://***@db.example/tw');
     expect(redactUrl('postgres://tw@db.example/tw')).toBe('postgres://tw@db.example/tw');
     expect(redactUrl('https://api.example.com/x')).toBe('https://api.example.com/x');
   });
 
   it('knows every form of the password the logger must scrub', () => {
-    expect(urlSecrets('postgres://tw:Xq7v%40Zr9w/Kp2m@db/tw')).toEqual(expect.arrayContaining(['Xq7v%40Zr9w/Kp2m', 'Xq7v@Zr9w/Kp2m', 'Xq7v', 'Zr9w', 'Kp2m']));
+    expect(urlSecrets('postgres://tw:Xq7v%40Zr9w/Kp2m@db/tw')).toEqual(
+      expect.arrayContaining(['Xq7v%40Zr9w/Kp2m', 'Xq7v@Zr9w/Kp2m', 'Xq7v', 'Zr9w', 'Kp2m']),
+    );
     expect(urlSecrets('postgres://tw@db/tw')).toEqual([]);
   });
 });
@@ -45,7 +50,12 @@ describe('address settings holding credentials', () => {
     it(`are refused without echoing ${JSON.stringify(password)}`, () => {
       for (const variable of variables) {
         const scheme = variable === 'TMDS_WS_URL' ? 'wss' : 'https';
-        const env: Record<string, string> = { TMDS_BASE_URL: 'https://api.example.com', TMDS_API_KEY: 'key-1234', TELEGRAM_BOT_TOKEN: '123456789:AAtest', [variable]: `${scheme}://u:${password}@host.example/x` };
+        const env: Record<string, string> = {
+          TMDS_BASE_URL: 'https://api.example.com',
+          TMDS_API_KEY: 'key-1234',
+          TELEGRAM_BOT_TOKEN: '123456789:AAtest',
+          [variable]: `${scheme}://u:${password}@host.example/x`,
+        };
         let message = '';
         try {
           loadConfig(env);

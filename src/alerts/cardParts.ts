@@ -102,7 +102,12 @@ export function marketFields(token: TokenRef, options: { withPrice?: boolean; wi
   // The pools and the price read from them may be the last known (a frame left them out): dated when old.
   const age = ageNote(market);
   if (options.withPrice !== false) {
-    const priceText = market.priceNative === null ? UNKNOWN : market.priceUsd === null ? `${price(market.priceNative)} SOL${age}` : `${usd(market.priceUsd)} · ${price(market.priceNative)} SOL${age}`;
+    const priceText =
+      market.priceNative === null
+        ? UNKNOWN
+        : market.priceUsd === null
+          ? `${price(market.priceNative)} SOL${age}`
+          : `${usd(market.priceUsd)} · ${price(market.priceNative)} SOL${age}`;
     fields.push(field('Price', priceText, true));
   }
   if (options.withChange !== false) fields.push(changeField(market));

@@ -4,4 +4,5 @@
  */
 import type { Holder } from '../market/schemas';
 
-export type HolderRecord = Pick<Holder, 'address' | 'currentlyHoldingAmount'> & Partial<Pick<Holder, 'tags' | 'totalSoldAmount' | 'totalSoldETH'>>;
+export type HolderRecord = Pick<Holder, 'address' | 'currentlyHoldingAmount'> &
+  Partial<Pick<Holder, 'tags' | 'totalSoldAmount' | 'totalSoldETH'>>;

@@ -36,7 +36,11 @@ export interface InsiderDrop {
 }
 
 /** The state after `holder` was read at `now`, and the drop it completes; null when the record is not a tagged holder's. */
-export function insidersAfter(last: Pick<TokenSnapshot, 'insiders' | 'deployer'>, holder: HolderRecord, now: number): { state: InsiderState; drop: InsiderDrop | null } | null {
+export function insidersAfter(
+  last: Pick<TokenSnapshot, 'insiders' | 'deployer'>,
+  holder: HolderRecord,
+  now: number,
+): { state: InsiderState; drop: InsiderDrop | null } | null {
   const before = last.insiders;
   const known = before?.holdings[holder.address];
   const tagged = (holder.tags ?? []).some(isInsiderTag) && holder.address !== last.deployer;

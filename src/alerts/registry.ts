@@ -27,7 +27,11 @@ let byInput: Record<DetectorInput, readonly AlertKindDescriptor[]> = { token: []
 
 function indexed(): void {
   const all = [...kinds.values()];
-  byInput = { token: all.filter((kind) => kind.input === 'token'), holder: all.filter((kind) => kind.input === 'holder'), trades: all.filter((kind) => kind.input === 'trades') };
+  byInput = {
+    token: all.filter((kind) => kind.input === 'token'),
+    holder: all.filter((kind) => kind.input === 'holder'),
+    trades: all.filter((kind) => kind.input === 'trades'),
+  };
 }
 
 /** Adds a kind (after the built-in ones); returns the function that removes it again. */
@@ -41,7 +45,22 @@ export function registerAlertKind(kind: AlertKindDescriptor): () => void {
   };
 }
 
-for (const kind of [riskStatusKind, riskFlagKind, liquidityKind, priceKind, walletTradeKind, whaleKind, graduationKind, developerSoldKind, insidersSellingKind, walletClusterKind, targetKind, dailyDigestKind, callMilestoneKind]) registerAlertKind(kind);
+for (const kind of [
+  riskStatusKind,
+  riskFlagKind,
+  liquidityKind,
+  priceKind,
+  walletTradeKind,
+  whaleKind,
+  graduationKind,
+  developerSoldKind,
+  insidersSellingKind,
+  walletClusterKind,
+  targetKind,
+  dailyDigestKind,
+  callMilestoneKind,
+])
+  registerAlertKind(kind);
 
 /**
  * Removes a kind by its name, a built-in one too; whether it was registered. The bench measures

@@ -79,7 +79,8 @@ function readPools(token: Token, previous: TokenSnapshot | null, from: TokenSour
     const quote = sides === null ? null : sides.solReserves;
     const quoteText = quote === null ? null : quote.toString();
     // Nearly always the pools come in the same order; a search only when they do not.
-    const prior = before[index]?.poolAddress === pool.poolAddress ? before[index] : before.find((known) => known.poolAddress === pool.poolAddress);
+    const prior =
+      before[index]?.poolAddress === pool.poolAddress ? before[index] : before.find((known) => known.poolAddress === pool.poolAddress);
     const oldPeak = prior === undefined ? undefined : (prior.peakQuoteReserves ?? prior.quoteReserves);
     let peak = quoteText;
     if (oldPeak !== undefined && oldPeak !== null && quote !== null && oldPeak !== quoteText) {
@@ -91,9 +92,11 @@ function readPools(token: Token, previous: TokenSnapshot | null, from: TokenSour
     // changes at every push, and what is kept, not what is thrown away, is what the collector copies.
     // An empty protocol is not shown; a pool keeps the one it was last shown with.
     const protocol = pool.protocol === '' ? (prior?.protocol ?? null) : pool.protocol;
-    const unchanged = prior !== undefined && prior.quoteReserves === quoteText && prior.peakQuoteReserves === peak && (prior.protocol ?? null) === protocol;
+    const unchanged =
+      prior !== undefined && prior.quoteReserves === quoteText && prior.peakQuoteReserves === peak && (prior.protocol ?? null) === protocol;
     if (pools === null && !(unchanged && before[index] === prior)) pools = before.slice(0, index);
-    if (pools !== null) pools.push(unchanged ? prior : { poolAddress: pool.poolAddress, quoteReserves: quoteText, peakQuoteReserves: peak, protocol });
+    if (pools !== null)
+      pools.push(unchanged ? prior : { poolAddress: pool.poolAddress, quoteReserves: quoteText, peakQuoteReserves: peak, protocol });
     const poolPriceSol = sides === null ? null : sides.priceSol;
     if (poolPriceSol !== null && (quote ?? 0n) > deepest) {
       deepest = quote ?? 0n;
@@ -146,7 +149,13 @@ export function nextPriceHistory(history: Array<[number, number]>, price: number
  * peaks, and the pools and price a stream frame left out. `solUsd`, when known, gives the price in
  * USD. `from`: a stream frame or a reconciliation's answer (see TokenSource).
  */
-export function snapshotOfToken(token: Token, previous: TokenSnapshot | null, now: number, solUsd: number | null = null, from: TokenSource = 'reconcile'): TokenSnapshot {
+export function snapshotOfToken(
+  token: Token,
+  previous: TokenSnapshot | null,
+  now: number,
+  solUsd: number | null = null,
+  from: TokenSource = 'reconcile',
+): TokenSnapshot {
   const { pools, price, shown } = readPools(token, previous, from);
   const analysis = token.riskAnalysis;
   const ownerBalance = analysis?.ownerBalance === null || analysis?.ownerBalance === undefined ? null : analysis.ownerBalance.toString();

@@ -63,7 +63,14 @@ function summed(wallet: string, label: string | null, trades: readonly WalletTra
     if (trade.nativeAmount !== null && /^\d{1,78}$/.test(trade.nativeAmount)) native = (native ?? 0n) + BigInt(trade.nativeAmount);
     if (trade.amountUsd !== null && Number.isFinite(trade.amountUsd)) usd = (usd ?? 0) + trade.amountUsd;
   }
-  return { wallet, label, trades: trades.length, tokenAmount: tokens.toString(), nativeAmount: native === null ? null : native.toString(), amountUsd: usd };
+  return {
+    wallet,
+    label,
+    trades: trades.length,
+    tokenAmount: tokens.toString(),
+    nativeAmount: native === null ? null : native.toString(),
+    amountUsd: usd,
+  };
 }
 
 /**
@@ -78,7 +85,11 @@ function firstCluster(told: readonly TradeTold[], setting: ClusterSetting): read
     const last = told[end];
     if (last === undefined) break;
     counts.set(last.event.wallet, (counts.get(last.event.wallet) ?? 0) + 1);
-    for (let first = told[start]; first !== undefined && first.event.timestamp * 1000 < last.event.timestamp * 1000 - windowMs; first = told[start]) {
+    for (
+      let first = told[start];
+      first !== undefined && first.event.timestamp * 1000 < last.event.timestamp * 1000 - windowMs;
+      first = told[start]
+    ) {
       const left = (counts.get(first.event.wallet) ?? 1) - 1;
       if (left === 0) counts.delete(first.event.wallet);
       else counts.set(first.event.wallet, left);
@@ -105,7 +116,9 @@ export function findClusters(told: readonly TradeTold[], setting: ClusterSetting
   const found: WalletClusterEvent[] = [];
   for (const list of groups.values()) {
     // The same trade told twice (to two follows of one wallet) counts once.
-    const unique = [...new Map(list.map((trade) => [trade.event.key, trade])).values()].sort((a, b) => a.event.timestamp - b.event.timestamp || a.event.key.localeCompare(b.event.key));
+    const unique = [...new Map(list.map((trade) => [trade.event.key, trade])).values()].sort(
+      (a, b) => a.event.timestamp - b.event.timestamp || a.event.key.localeCompare(b.event.key),
+    );
     const window = firstCluster(unique, setting);
     const first = window?.[0];
     const last = window?.[window.length - 1];
@@ -121,7 +134,13 @@ export function findClusters(told: readonly TradeTold[], setting: ClusterSetting
       side,
       required: setting.wallets,
       windowSecs: setting.windowSecs,
-      wallets: [...byWallet.entries()].map(([wallet, trades]) => summed(wallet, trades[0]?.label ?? null, trades.map((trade) => trade.event))),
+      wallets: [...byWallet.entries()].map(([wallet, trades]) =>
+        summed(
+          wallet,
+          trades[0]?.label ?? null,
+          trades.map((trade) => trade.event),
+        ),
+      ),
       decimals: last.event.decimals,
       firstTimestamp: first.event.timestamp,
       lastTimestamp: last.event.timestamp,

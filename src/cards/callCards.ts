@@ -32,7 +32,13 @@ export function callsSettingCard(on: boolean, changed: boolean): Card {
   return {
     title: changed ? (on ? 'Calls turned on' : 'Calls turned off') : `Calls are ${on ? 'on' : 'off'} here`,
     description: on
-      ? rich('The first post of a token here (a pasted address or link, or ', code('/token'), ') is the poster’s call; its peak is read from candle highs and milestones are told as replies. ', code('/calls off'), ' stops it; the records stay.')
+      ? rich(
+          'The first post of a token here (a pasted address or link, or ',
+          code('/token'),
+          ') is the poster’s call; its peak is read from candle highs and milestones are told as replies. ',
+          code('/calls off'),
+          ' stops it; the records stay.',
+        )
       : rich('A manager turns them on with ', code('/calls on'), ': the first post of a token then becomes the poster’s call.'),
     color: 'info',
     fields: [],
@@ -44,7 +50,12 @@ export function callsListCard(calls: readonly Call[], window: string, now: Date)
   const more = calls.length - Math.min(calls.length, MAX_LINES);
   return {
     title: `Calls here · ${window}`,
-    description: calls.length === 0 ? rich('No calls in this window.') : rich(`${calls.length} call${calls.length === 1 ? '' : 's'}, newest first: the peak since each call (from candle highs) and the multiple now.${more > 0 ? ` ${more} more in /calls export.` : ''}`),
+    description:
+      calls.length === 0
+        ? rich('No calls in this window.')
+        : rich(
+            `${calls.length} call${calls.length === 1 ? '' : 's'}, newest first: the peak since each call (from candle highs) and the multiple now.${more > 0 ? ` ${more} more in /calls export.` : ''}`,
+          ),
     color: 'info',
     fields: callFields(calls, now),
     actions: [],
@@ -75,7 +86,9 @@ export function callerCard(record: CallerRecord | null, who: string, now: Date):
   if (record === null) return { title: `${callerName(who)}: no calls here`, color: 'neutral', fields: [], actions: [] };
   return {
     title: `${callerName(record.userName)}’s calls`,
-    description: rich(`median ${multipleText(record.medianMultiple)} · hits ${Math.round(record.hitRate * 100)}% · ${record.calls.length} call${record.calls.length === 1 ? '' : 's'} · best ${tokenOf(record.best)} ${multipleText(peakMultiple(record.best))}`),
+    description: rich(
+      `median ${multipleText(record.medianMultiple)} · hits ${Math.round(record.hitRate * 100)}% · ${record.calls.length} call${record.calls.length === 1 ? '' : 's'} · best ${tokenOf(record.best)} ${multipleText(peakMultiple(record.best))}`,
+    ),
     color: 'info',
     fields: callFields(record.calls, now),
     actions: [],
@@ -96,7 +109,11 @@ export function exportCard(calls: number, window: string, file: CardAttachment):
 export function forgottenCard(removed: readonly Call[]): Card {
   return {
     title: removed.length === 0 ? 'No calls of yours here' : `${removed.length} call${removed.length === 1 ? '' : 's'} of yours removed`,
-    description: rich(removed.length === 0 ? 'This chat’s records hold no call of yours.' : `Removed from this chat’s records: ${removed.slice(0, 30).map(tokenOf).join(', ')}${removed.length > 30 ? '…' : ''}.`),
+    description: rich(
+      removed.length === 0
+        ? 'This chat’s records hold no call of yours.'
+        : `Removed from this chat’s records: ${removed.slice(0, 30).map(tokenOf).join(', ')}${removed.length > 30 ? '…' : ''}.`,
+    ),
     color: 'neutral',
     fields: [],
     actions: [],
@@ -106,7 +123,11 @@ export function forgottenCard(removed: readonly Call[]): Card {
 export function clearedCard(removed: number): Card {
   return {
     title: removed === 0 ? 'No calls to clear' : `${removed} call${removed === 1 ? '' : 's'} cleared`,
-    description: rich(removed === 0 ? 'This chat’s records hold no calls.' : 'Every call of this chat was removed from its records; calls stay on or off as they were.'),
+    description: rich(
+      removed === 0
+        ? 'This chat’s records hold no calls.'
+        : 'Every call of this chat was removed from its records; calls stay on or off as they were.',
+    ),
     color: 'neutral',
     fields: [],
     actions: [],

@@ -59,6 +59,11 @@ export function rankCallers(calls: readonly Call[], minCalls = MIN_CALLS): Calle
   }
   const firstCall = (record: CallerRecord) => Math.min(...record.calls.map((call) => call.calledAt.getTime()));
   return records.sort(
-    (a, b) => b.medianMultiple - a.medianMultiple || b.hitRate - a.hitRate || b.calls.length - a.calls.length || firstCall(a) - firstCall(b) || a.userId.localeCompare(b.userId),
+    (a, b) =>
+      b.medianMultiple - a.medianMultiple ||
+      b.hitRate - a.hitRate ||
+      b.calls.length - a.calls.length ||
+      firstCall(a) - firstCall(b) ||
+      a.userId.localeCompare(b.userId),
   );
 }

@@ -79,7 +79,10 @@ function botLimitSpent(error: MarketError): Explained {
     typeof limit === 'number' && typeof windowMs === 'number'
       ? `at most ${limit} ${limit === 1 ? 'time' : 'times'} ${windowMs === 60_000 ? 'a minute' : `every ${waitText(windowMs)}`}`
       : 'only so often';
-  return { title: 'The bot is at its limit', message: `The bot asks for this ${budget}, for every chat together, and that is spent for now. The next one frees up ${wait}.` };
+  return {
+    title: 'The bot is at its limit',
+    message: `The bot asks for this ${budget}, for every chat together, and that is spent for now. The next one frees up ${wait}.`,
+  };
 }
 
 function describe(message: string, hint: string | undefined): RichText {
@@ -98,7 +101,10 @@ function usageCard(error: UsageError, hint: string | undefined): Card {
   const actions: CardAction[] = [{ label: 'Help', command: 'help', args: command === null ? [] : [command.name] }];
   if (command !== null) fields.push(field('Usage', code(usageOf(command))));
   const problem = scrubSecrets(error.problem).replace(/\.$/, '');
-  const advice = [scrubSecrets(error.advice), hint ?? (command === null ? '' : `Type /help ${command.name} for its options and an example.`)].filter((part) => part.trim() !== '');
+  const advice = [
+    scrubSecrets(error.advice),
+    hint ?? (command === null ? '' : `Type /help ${command.name} for its options and an example.`),
+  ].filter((part) => part.trim() !== '');
   return {
     title: command === null ? problem : `/${command.name}: ${problem}`,
     ...(advice.length === 0 ? {} : { description: rich(advice.join('\n')) }),
@@ -114,7 +120,8 @@ export function cardForError(error: unknown, options: ErrorCardOptions = {}): Ca
 }
 
 function explain(error: unknown, hint: string | undefined): Card {
-  if (error instanceof ShareFullError) return { title: error.title, description: describe(error.explanation, hint), color: 'error', fields: [], actions: [] };
+  if (error instanceof ShareFullError)
+    return { title: error.title, description: describe(error.explanation, hint), color: 'error', fields: [], actions: [] };
   if (error instanceof UsageError) return usageCard(error, hint);
   if (isMarketError(error)) {
     const { title, message } = explainMarket(error);
@@ -122,7 +129,13 @@ function explain(error: unknown, hint: string | undefined): Card {
   }
   // The bot's own database is away for a moment (a PostgreSQL restart): nothing the person did, nothing to report.
   if (isStoreUnavailable(error)) {
-    return { title: 'Try again in a moment', description: describe('The bot’s database cannot be reached right now; try again in a moment.', hint), color: 'error', fields: [], actions: [] };
+    return {
+      title: 'Try again in a moment',
+      description: describe('The bot’s database cannot be reached right now; try again in a moment.', hint),
+      color: 'error',
+      fields: [],
+      actions: [],
+    };
   }
   // A caller's hint says what to do better than the generic advice, so it takes its place.
   const advice = hint?.trim() || 'Try again; if it keeps happening, tell the bot’s operator.';

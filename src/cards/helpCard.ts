@@ -44,7 +44,9 @@ export function optionKind(option: OptionSpec): string {
     }
     case 'duration': {
       const bounds =
-        option.minSecs !== undefined && option.maxSecs !== undefined ? ` from ${duration(option.minSecs)} to ${duration(option.maxSecs)}` : '';
+        option.minSecs !== undefined && option.maxSecs !== undefined
+          ? ` from ${duration(option.minSecs)} to ${duration(option.maxSecs)}`
+          : '';
       return `a duration such as 15m, 4h or 1d${bounds}`;
     }
     case 'text':
@@ -57,9 +59,7 @@ function optionLine(option: OptionSpec): string {
 }
 
 function commandFields(commands: readonly CommandUsage[]): CardField[] {
-  return [...commands]
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .map((command) => field(usageOf(command), command.description));
+  return [...commands].sort((a, b) => a.name.localeCompare(b.name)).map((command) => field(usageOf(command), command.description));
 }
 
 /** Every command, one line each. */

@@ -112,13 +112,14 @@ export function buildHoldersCard({ token, holders, sortBy, now, unreadable = 0 }
     description,
     color: tokenColor(token),
     fields,
-    footer: [
-      `${shortAddress(untrusted(token.address, 64, '?'))} · ${shown.length} of ${holders.length} wallets that ever held it`,
-      unread,
-    ]
+    footer: [`${shortAddress(untrusted(token.address, 64, '?'))} · ${shown.length} of ${holders.length} wallets that ever held it`, unread]
       .filter((part) => part !== null)
       .join(' · '),
     timestamp: now,
-    actions: [{ label: 'Token', command: 'token', args: [token.address] }, { label: 'Technicals', command: 'technicals', args: [token.address] }, ...otherSorts],
+    actions: [
+      { label: 'Token', command: 'token', args: [token.address] },
+      { label: 'Technicals', command: 'technicals', args: [token.address] },
+      ...otherSorts,
+    ],
   };
 }

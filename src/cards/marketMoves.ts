@@ -62,7 +62,8 @@ export function marketMoves(candles: readonly Candle[], nowMs: number, createdSe
   const newest = usable[usable.length - 1];
   const changes: WindowChange[] = CHANGE_WINDOWS.map(({ label, secs }) => {
     const startMs = nowMs - secs * 1000;
-    if (createdSecs !== null && createdSecs * 1000 > startMs) return { label, kind: 'younger', ageSecs: Math.max(0, Math.floor(nowMs / 1000 - createdSecs)) };
+    if (createdSecs !== null && createdSecs * 1000 > startMs)
+      return { label, kind: 'younger', ageSecs: Math.max(0, Math.floor(nowMs / 1000 - createdSecs)) };
     if (newest === undefined) return { label, kind: 'unknown' };
     let before: Candle | undefined;
     for (const candle of usable) {

@@ -29,7 +29,10 @@ export function actionGoneCard(reason: GoneReason): Card {
     case 'expired':
       return notice('Button expired', 'This button is too old to press. Run the command again for fresh buttons.');
     case 'unknown':
-      return notice('Button no longer known', 'The bot no longer knows this button (it may have restarted). Run the command again for fresh buttons.');
+      return notice(
+        'Button no longer known',
+        'The bot no longer knows this button (it may have restarted). Run the command again for fresh buttons.',
+      );
     case 'wrong-chat':
       return notice('Button from another chat', 'This button belongs to the chat it was first shown in. Run the command here instead.');
   }

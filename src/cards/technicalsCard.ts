@@ -67,7 +67,8 @@ function concentrationField(points: readonly TechnicalsPoint[], supply: bigint |
   const newest = points[0];
   if (newest === undefined) return null;
   const newestTime = pointTime(newest);
-  const buckets = [...new Set([...newest.topHoldersSupplyPerc.keys(), ...newest.topHoldersSupply.keys()])].sort((a, b) => a - b)
+  const buckets = [...new Set([...newest.topHoldersSupplyPerc.keys(), ...newest.topHoldersSupply.keys()])]
+    .sort((a, b) => a - b)
     .slice(0, MAX_GROUPS);
   if (buckets.length === 0) return null;
   const earlier = newestTime === null ? [] : comparisonPoints(points);
@@ -150,7 +151,13 @@ function buyerTypeLabel(type: string): string {
 }
 
 /** Counts per type, HOLD / SELL_PARTIAL / SELL_ALL, and snipers; types the service may add are counted as "other". */
-export function initialBuyerCounts(buyers: readonly InitialBuyer[]): { hold: number; sellPartial: number; sellAll: number; other: number; snipers: number } {
+export function initialBuyerCounts(buyers: readonly InitialBuyer[]): {
+  hold: number;
+  sellPartial: number;
+  sellAll: number;
+  other: number;
+  snipers: number;
+} {
   const counts = { hold: 0, sellPartial: 0, sellAll: 0, other: 0, snipers: 0 };
   for (const buyer of buyers) {
     const type = buyer.initialBuyerType.trim().toUpperCase();
@@ -192,11 +199,21 @@ function initialBuyerFields(technicals: Technicals, token: Token | null): CardFi
     count(counts.snipers, 'sniper', 'snipers'),
   ];
   const boughtShare = sharePercent(technicals.tokenStats?.initialTotalBoughtSupply ?? null, token?.totalSupply ?? null);
-  const summary = rich(bold(String(buyers.length)), ` ${buyers.length === 1 ? 'buyer' : 'buyers'}: ${parts.join(' · ')}`, boughtShare === null ? '' : `\nBought ${percent(boughtShare)} of supply at launch`);
+  const summary = rich(
+    bold(String(buyers.length)),
+    ` ${buyers.length === 1 ? 'buyer' : 'buyers'}: ${parts.join(' · ')}`,
+    boughtShare === null ? '' : `\nBought ${percent(boughtShare)} of supply at launch`,
+  );
   const largest = [...buyers].sort((a, b) => compareDesc(a.buyAmount ?? 0n, b.buyAmount ?? 0n)).slice(0, LARGEST_BUYERS);
   return [
     field('Initial Buyers', summary),
-    field('Largest Initial Buyers', joinRich(largest.map((buyer) => buyerLine(buyer, token)), '\n')),
+    field(
+      'Largest Initial Buyers',
+      joinRich(
+        largest.map((buyer) => buyerLine(buyer, token)),
+        '\n',
+      ),
+    ),
   ];
 }
 

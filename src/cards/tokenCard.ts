@@ -87,8 +87,12 @@ function changeText(change: WindowChange): RichText {
 
 /** The change over each window and the day's volume; "unavailable" when the candles could not be read. */
 function movesFields(moves: MarketMoves | null, solUsd: number | null): CardField[] {
-  if (moves === null) return [field('Price change', 'unavailable (the chart data could not be read)'), field('Volume 24h', 'unavailable', true)];
-  return [field('Price change', joinRich(moves.changes.map(changeText))), field('Volume 24h', solAndUsd(moves.volume24h.sol, solUsd, 'amount'), true)];
+  if (moves === null)
+    return [field('Price change', 'unavailable (the chart data could not be read)'), field('Volume 24h', 'unavailable', true)];
+  return [
+    field('Price change', joinRich(moves.changes.map(changeText))),
+    field('Volume 24h', solAndUsd(moves.volume24h.sol, solUsd, 'amount'), true),
+  ];
 }
 
 function riskField(token: Token, status: string): CardField {
@@ -113,7 +117,13 @@ function poolsField(pools: readonly PoolFacts[], solUsd: number | null, chainId:
   if (pools.length === 0) return field('Pools', 'none');
   const shown = pools.slice(0, MAX_POOLS);
   const name = pools.length > shown.length ? `Top Pools (${shown.length} of ${pools.length})` : shown.length === 1 ? 'Pool' : 'Pools';
-  return field(name, joinRich(shown.map((pool) => poolLine(pool, solUsd, chainId)), '\n'));
+  return field(
+    name,
+    joinRich(
+      shown.map((pool) => poolLine(pool, solUsd, chainId)),
+      '\n',
+    ),
+  );
 }
 
 function linkLabel(key: string): string {

@@ -14,7 +14,6 @@ import { type CardColor, riskColor } from './card';
 import { fromSmallestUnit, percent } from '../text/format';
 import { untrusted } from '../text/sanitize';
 
-
 export const NAME_MAX = 64;
 export const SYMBOL_MAX = 16;
 export const LABEL_MAX = 32;
@@ -73,14 +72,17 @@ export function poolFacts(token: Pick<Token, 'address' | 'decimals'>, pool: Liqu
   const sides = poolSides(token, pool);
   if (sides === null) return { address: pool.poolAddress, protocol, liquiditySol: null, priceSol: null };
   const liquidity = sides.solReserves === null ? null : fromSmallestUnit(sides.solReserves, SOL_DECIMALS);
-  return { address: pool.poolAddress, protocol, liquiditySol: liquidity !== null && Number.isFinite(liquidity) ? liquidity : null, priceSol: sides.priceSol };
+  return {
+    address: pool.poolAddress,
+    protocol,
+    liquiditySol: liquidity !== null && Number.isFinite(liquidity) ? liquidity : null,
+    priceSol: sides.priceSol,
+  };
 }
 
 /** Every pool of the token, deepest (most SOL) first; pools without a SOL figure last. */
 export function poolsByLiquidity(token: Pick<Token, 'address' | 'decimals' | 'liquidityPools'>): PoolFacts[] {
-  return token.liquidityPools
-    .map((pool) => poolFacts(token, pool))
-    .sort((a, b) => (b.liquiditySol ?? -1) - (a.liquiditySol ?? -1));
+  return token.liquidityPools.map((pool) => poolFacts(token, pool)).sort((a, b) => (b.liquiditySol ?? -1) - (a.liquiditySol ?? -1));
 }
 
 /** SOL summed over the token's SOL pools; null when no pool has a SOL figure. */
@@ -167,7 +169,9 @@ export function riskFlags(token: Pick<Token, 'riskAnalysis' | 'totalSupply'>): R
 
   let metadata: RiskFlag = { label: 'Metadata', state: UNKNOWN, ok: null };
   if (analysis !== null && analysis.isMutable !== null) {
-    metadata = analysis.isMutable ? { label: 'Metadata', state: 'mutable', ok: false } : { label: 'Metadata', state: 'immutable', ok: true };
+    metadata = analysis.isMutable
+      ? { label: 'Metadata', state: 'mutable', ok: false }
+      : { label: 'Metadata', state: 'immutable', ok: true };
   }
 
   let owner: RiskFlag = { label: 'Owner balance', state: UNKNOWN, ok: null };
@@ -180,11 +184,18 @@ export function riskFlags(token: Pick<Token, 'riskAnalysis' | 'totalSupply'>): R
     } else owner = { label: 'Owner balance', state: 'some (supply unknown)', ok: null };
   }
 
-  return [authority('Mint authority', analysis !== null, analysis?.mintAuthority), authority('Freeze authority', analysis !== null, analysis?.freezeAuthority), metadata, owner];
+  return [
+    authority('Mint authority', analysis !== null, analysis?.mintAuthority),
+    authority('Freeze authority', analysis !== null, analysis?.freezeAuthority),
+    metadata,
+    owner,
+  ];
 }
 
 /** An authority's flag: unknown without an analysis, renounced when nobody holds it, active otherwise. */
 function authority(label: string, analysed: boolean, holder: string | null | undefined): RiskFlag {
   if (!analysed) return { label, state: UNKNOWN, ok: null };
-  return holder === null || holder === undefined || holder.trim() === '' ? { label, state: 'renounced', ok: true } : { label, state: 'active', ok: false };
+  return holder === null || holder === undefined || holder.trim() === ''
+    ? { label, state: 'renounced', ok: true }
+    : { label, state: 'active', ok: false };
 }

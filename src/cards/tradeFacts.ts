@@ -196,7 +196,9 @@ export function profitByToken(trades: readonly Trade[]): TokenProfit[] {
       boughtUsd,
       soldUsd,
       realisedUsd:
-        maker && boughtUsd !== null && soldUsd !== null ? realisedOf(soldUsd, boughtUsd, maker.totalSoldAmount, maker.totalBoughtAmount) : null,
+        maker && boughtUsd !== null && soldUsd !== null
+          ? realisedOf(soldUsd, boughtUsd, maker.totalSoldAmount, maker.totalBoughtAmount)
+          : null,
       buys: maker?.totalBuyTransactions ?? counts.buys,
       sells: maker?.totalSellTransactions ?? counts.sells,
       holding: maker?.currentlyHoldingAmount ?? null,

@@ -102,7 +102,10 @@ export function buildTradesCard(input: TradesCardInput): Card {
     return {
       title: `No trades in ${title}`,
       url,
-      description: unread === null ? rich(`No trades by these wallets in ${title}.`, '\n', by) : rich(`No readable trades by these wallets in ${title}: ${unread}.`, '\n', by),
+      description:
+        unread === null
+          ? rich(`No trades by these wallets in ${title}.`, '\n', by)
+          : rich(`No readable trades by these wallets in ${title}: ${unread}.`, '\n', by),
       color: 'neutral',
       fields: [],
       footer: 'The service keeps each token’s trade history; try other wallets or /wallet for all their tokens.',

@@ -74,7 +74,11 @@ function holdingText(profit: TokenProfit, info: TokenInfo): string {
 
 function profitField(profit: TokenProfit, info: TokenInfo, now: Date): CardField {
   const value = rich(
-    joinRich([`Bought ${usdText(profit.boughtUsd)}`, `Sold ${usdText(profit.soldUsd)}`, rich('Realised ', bold(signedUsd(profit.realisedUsd)))]),
+    joinRich([
+      `Bought ${usdText(profit.boughtUsd)}`,
+      `Sold ${usdText(profit.soldUsd)}`,
+      rich('Realised ', bold(signedUsd(profit.realisedUsd))),
+    ]),
     '\n',
     joinRich([
       `${profit.buys} ${profit.buys === 1 ? 'buy' : 'buys'}, ${profit.sells} ${profit.sells === 1 ? 'sell' : 'sells'}`,
@@ -119,7 +123,9 @@ export function buildWalletCard(input: WalletCardInput): Card {
       description: joinRich(
         [
           unread === null
-            ? single === undefined ? 'No trades by these wallets.' : 'No trades by this wallet.'
+            ? single === undefined
+              ? 'No trades by these wallets.'
+              : 'No trades by this wallet.'
             : `No readable trades: ${unread}.`,
           who,
         ],
@@ -157,7 +163,8 @@ export function buildWalletCard(input: WalletCardInput): Card {
     description: joinRich([who, unread === null ? '' : `⚠ ${unread}`, heading, ...lines], '\n'),
     color: 'info',
     fields,
-    footer: 'Trade USD at current prices · profit per token from the service’s running totals (USD at trade time), realised at average cost',
+    footer:
+      'Trade USD at current prices · profit per token from the service’s running totals (USD at trade time), realised at average cost',
     timestamp: now,
     actions: actionsFor(wallets, profits[0]?.token ?? null),
   };

@@ -83,7 +83,12 @@ export interface CandleChartGeometry {
 
 /** The scales of a picture, without drawing it: used to draw, and by tests to find the candles. */
 export function candleChartGeometry(input: CandleChartInput): CandleChartGeometry {
-  const series = barsFor(input.candles, { fromSecs: input.fromSecs, toSecs: input.toSecs, intervalSecs: input.intervalSecs, maxBars: CHART_MAX_BARS });
+  const series = barsFor(input.candles, {
+    fromSecs: input.fromSecs,
+    toSecs: input.toSecs,
+    intervalSecs: input.intervalSecs,
+    maxBars: CHART_MAX_BARS,
+  });
   let low = Infinity;
   let high = -Infinity;
   let maxVolume = 0;
@@ -283,7 +288,11 @@ export function drawCandleChart(input: CandleChartInput): Canvas {
     ctx.fillStyle = CHART_COLORS.subtitle;
     ctx.textAlign = 'left';
     ctx.textBaseline = 'alphabetic';
-    ctx.fillText(fitText(ctx, pictureText(input.note), CHART_WIDTH - CHART_LAYOUT.plotLeft * 2), CHART_LAYOUT.plotLeft, CHART_LAYOUT.noteBaseline);
+    ctx.fillText(
+      fitText(ctx, pictureText(input.note), CHART_WIDTH - CHART_LAYOUT.plotLeft * 2),
+      CHART_LAYOUT.plotLeft,
+      CHART_LAYOUT.noteBaseline,
+    );
   }
   return canvas;
 }

@@ -92,7 +92,8 @@ export async function renderMoveChart(points: ReadonlyArray<PricePoint>, options
     return encode(canvas);
   }
 
-  const base = options.basePrice !== undefined && Number.isFinite(options.basePrice) && options.basePrice >= 0 ? options.basePrice : first[1];
+  const base =
+    options.basePrice !== undefined && Number.isFinite(options.basePrice) && options.basePrice >= 0 ? options.basePrice : first[1];
   const up = last[1] >= base;
   const color = up ? CHART_COLORS.up : CHART_COLORS.down;
   let low = base;
@@ -171,16 +172,30 @@ export async function renderMoveChart(points: ReadonlyArray<PricePoint>, options
 
   // Title: symbol, change from the reference, how long; and the times at each end.
   const stated = options.change;
-  const change = stated !== undefined ? percent(stated.pct, { signed: true }) : base > 0 ? percent(((last[1] - base) / base) * 100, { signed: true }) : '';
-  const took = stated !== undefined ? ` in ${changeWindow(stated.windowSecs)}` : data.length > 1 ? ` in ${changeWindow(spanMs / 1000)}` : '';
+  const change =
+    stated !== undefined
+      ? percent(stated.pct, { signed: true })
+      : base > 0
+        ? percent(((last[1] - base) / base) * 100, { signed: true })
+        : '';
+  const took =
+    stated !== undefined ? ` in ${changeWindow(stated.windowSecs)}` : data.length > 1 ? ` in ${changeWindow(spanMs / 1000)}` : '';
   ctx.textBaseline = 'alphabetic';
   ctx.font = chartFont(16, 'bold');
-  const head = fitText(ctx, symbol === '' ? `${price(last[1])} ${quote}` : `${symbol} ${price(last[1])} ${quote}`, (width - 2 * left) * 0.6);
+  const head = fitText(
+    ctx,
+    symbol === '' ? `${price(last[1])} ${quote}` : `${symbol} ${price(last[1])} ${quote}`,
+    (width - 2 * left) * 0.6,
+  );
   ctx.fillStyle = CHART_COLORS.title;
   ctx.fillText(head, left, 28);
   if (change !== '') {
     ctx.fillStyle = color;
-    ctx.fillText(fitText(ctx, `  ${change}${took}`, width - 2 * left - ctx.measureText(head).width), left + ctx.measureText(head).width, 28);
+    ctx.fillText(
+      fitText(ctx, `  ${change}${took}`, width - 2 * left - ctx.measureText(head).width),
+      left + ctx.measureText(head).width,
+      28,
+    );
   }
   ctx.font = chartFont(11);
   ctx.fillStyle = CHART_COLORS.axisText;

@@ -54,7 +54,23 @@ const DAY = 86_400;
 const WEEK = 7 * DAY;
 
 /** Tick steps a time axis may use, smallest first, each a unit a reader counts in. */
-const TIME_STEPS = [MINUTE, 5 * MINUTE, 10 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, WEEK, 2 * WEEK, 4 * WEEK] as const;
+const TIME_STEPS = [
+  MINUTE,
+  5 * MINUTE,
+  10 * MINUTE,
+  15 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  2 * HOUR,
+  3 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  DAY,
+  2 * DAY,
+  WEEK,
+  2 * WEEK,
+  4 * WEEK,
+] as const;
 /** 1 January 1970 was a Thursday; weeks start on Monday, 4 days later. */
 const MONDAY_OFFSET = 4 * DAY;
 

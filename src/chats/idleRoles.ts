@@ -20,7 +20,8 @@ export function idleRoles(config: Pick<Config, 'roles' | 'discord' | 'telegram'>
   const lacking: Array<[Role, string]> = [];
   if (config.roles.set.has('discord') && config.discord === null) lacking.push(['discord', 'no DISCORD_TOKEN']);
   if (config.roles.set.has('telegram') && config.telegram === null) lacking.push(['telegram', 'no TELEGRAM_BOT_TOKEN']);
-  if (config.roles.set.has('sender') && config.discord === null && config.telegram === null) lacking.push(['sender', 'no chat platform: neither DISCORD_TOKEN nor TELEGRAM_BOT_TOKEN']);
+  if (config.roles.set.has('sender') && config.discord === null && config.telegram === null)
+    lacking.push(['sender', 'no chat platform: neither DISCORD_TOKEN nor TELEGRAM_BOT_TOKEN']);
   if (lacking.length === 0) return null;
   const named = lacking.map(([role, missing]) => `${role} (${missing})`).join(', ');
   return { roles: lacking.map(([role]) => role), line: `TOKENWATCH_ROLES names roles with nothing to do in this process: ${named}` };

@@ -97,7 +97,11 @@ export async function startChats(deps: ChatDeps, platforms: readonly ChatStarter
   // The built-in simulator (no service configured) serves invented prices: the line says so.
   const simulated = deps.config.market === null;
   for (const chat of running) {
-    if (simulated) deps.logger.info({ chat: chat.name, marketData: 'simulated' }, 'chat started on simulated data: every card and alert says so in its footer');
+    if (simulated)
+      deps.logger.info(
+        { chat: chat.name, marketData: 'simulated' },
+        'chat started on simulated data: every card and alert says so in its footer',
+      );
     else deps.logger.info({ chat: chat.name, marketData: 'service' }, 'chat started');
   }
   return running;

@@ -54,7 +54,8 @@ function claimDestination(destination: string): void {
     writeFileSync(destination, '', { flag: 'wx' });
   } catch (error) {
     const code = errorCode(error);
-    if (code === 'EEXIST') throw new BackupError(`Cannot back up to ${destination}: it exists, and a backup never overwrites a file; name a new one`, 1);
+    if (code === 'EEXIST')
+      throw new BackupError(`Cannot back up to ${destination}: it exists, and a backup never overwrites a file; name a new one`, 1);
     if (code === 'ENOENT') throw new BackupError(`Cannot back up to ${destination}: its folder does not exist`, 1);
     throw new BackupError(`Cannot back up to ${destination}: ${errorText(error)}`, 1);
   }
@@ -63,7 +64,8 @@ function claimDestination(destination: string): void {
 function openSource(source: string): Database.Database {
   // Said plainly here, since SQLite's words for these cases are "unable to open" and "disk I/O error".
   if (!existsSync(source)) throw new BackupError(`Cannot back up ${source}: there is no database there (DATABASE_PATH names the bot's)`, 1);
-  if (statSync(source).isDirectory()) throw new BackupError(`Cannot back up ${source}: it is a folder, not a database (DATABASE_PATH names the bot's file)`, 1);
+  if (statSync(source).isDirectory())
+    throw new BackupError(`Cannot back up ${source}: it is a folder, not a database (DATABASE_PATH names the bot's file)`, 1);
   let db: Database.Database;
   try {
     // fileMustExist: a file removed since the check must not be created empty to be copied.
@@ -81,7 +83,8 @@ function openSource(source: string): Database.Database {
     db.close();
     if (error instanceof BackupError) throw error;
     const code = errorCode(error);
-    if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) throw new BackupError(`Cannot back up ${source}: the file is not a SQLite database or is damaged`, 1);
+    if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))
+      throw new BackupError(`Cannot back up ${source}: the file is not a SQLite database or is damaged`, 1);
     throw new BackupError(`Cannot back up ${source}: ${errorText(error)}`, 1);
   }
   return db;
@@ -118,7 +121,10 @@ async function main(): Promise<void> {
   // The bot's own reading of DATABASE_PATH and its default, so the copy is of the file the bot uses.
   const config = loadConfig();
   if (config.databaseUrl !== null) {
-    throw new BackupError('The bot\'s store is PostgreSQL (DATABASE_URL), not a SQLite file: back it up with pg_dump (pg_dump --format=custom --file=PATH "$DATABASE_URL")', 1);
+    throw new BackupError(
+      'The bot\'s store is PostgreSQL (DATABASE_URL), not a SQLite file: back it up with pg_dump (pg_dump --format=custom --file=PATH "$DATABASE_URL")',
+      1,
+    );
   }
   const source = config.databasePath;
   const bytes = await backUp(source, destination);

@@ -22,7 +22,8 @@ async function main(): Promise<number> {
   const rest = new REST(discordRestOptions(discord.restApi ?? DEFAULT_REST_API)).setToken(discord.token);
   const commands = await loadCommands();
   const count = await registerCommands({ rest }, discord.appId, discord.guildId, { commands });
-  const where = discord.guildId === null ? 'globally (Discord may take up to an hour to show changes everywhere)' : `in server ${discord.guildId}`;
+  const where =
+    discord.guildId === null ? 'globally (Discord may take up to an hour to show changes everywhere)' : `in server ${discord.guildId}`;
   process.stdout.write(`Registered ${count} commands ${where}: ${commands.map((c) => `/${c.name}`).join(' ')}\n`);
   return 0;
 }

@@ -78,7 +78,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
     }));
   } catch (error) {
     // parseArgs names the offending flag; its message never contains a flag's value.
-    throw new UsageError(error instanceof Error ? error.message.split('\n')[0] ?? 'bad arguments' : 'bad arguments');
+    throw new UsageError(error instanceof Error ? (error.message.split('\n')[0] ?? 'bad arguments') : 'bad arguments');
   }
   const apiKey = values['api-key'] ?? 'demo-key';
   if (apiKey.length === 0) throw new UsageError('--api-key must not be empty');
@@ -98,7 +98,13 @@ export function parseCliArgs(argv: string[]): CliOptions {
     seed: integer('seed', values.seed, 42, 0, 2 ** 32 - 1),
     control: values.control ?? false,
     tradesPerSecond,
-    subscriptionsPerSocket: integer('subscriptions-per-socket', values['subscriptions-per-socket'], DEFAULT_STREAM_OPTIONS.maxSubscriptionsPerSocket, 1, DEFAULT_STREAM_OPTIONS.maxSubscriptionsPerSocket),
+    subscriptionsPerSocket: integer(
+      'subscriptions-per-socket',
+      values['subscriptions-per-socket'],
+      DEFAULT_STREAM_OPTIONS.maxSubscriptionsPerSocket,
+      1,
+      DEFAULT_STREAM_OPTIONS.maxSubscriptionsPerSocket,
+    ),
     style,
     list: values.list ?? false,
     help: values.help ?? false,

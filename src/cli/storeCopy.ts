@@ -18,7 +18,8 @@ import { scrubSecrets } from '../log';
 import { openPostgresStore } from '../store/postgres/postgresStore';
 import { connectionErrorText } from '../store/postgres/connectionErrors';
 
-const USAGE = 'Usage: npm run store:copy -- --from SQLITE_FILE --to postgres://USER:PASSWORD@HOST:PORT/DATABASE (the bot stopped, the database empty)';
+const USAGE =
+  'Usage: npm run store:copy -- --from SQLITE_FILE --to postgres://USER:PASSWORD@HOST:PORT/DATABASE (the bot stopped, the database empty)';
 
 /** A failure whose message is the one line to print. */
 class CopyError extends Error {

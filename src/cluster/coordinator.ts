@@ -74,7 +74,6 @@ interface Held {
   until: number;
 }
 
-
 /** A member's stream figures from its lease's info, as it wrote them (anything else: none). */
 function streamsOf(value: unknown): ProcessView['streams'] {
   if (value === null || typeof value !== 'object') return null;
@@ -243,13 +242,20 @@ export class Coordinator {
   private report(changes: Changes): void {
     if (changes.expired > 0) {
       this.options.logger.warn(
-        { partitions: changes.lost.length, leases: changes.named.filter(([, held]) => !held).map(([name]) => name), held: this.partitions().length },
+        {
+          partitions: changes.lost.length,
+          leases: changes.named.filter(([, held]) => !held).map(([name]) => name),
+          held: this.partitions().length,
+        },
         'leases given up at their local deadline: not renewed in time (PostgreSQL out of reach, or this process stalled); their partitions and subscriptions are let go until taken again',
       );
     }
     const { gained, lost, named } = changes;
     if (gained.length > 0 || lost.length > 0) {
-      this.options.logger.info({ gained: gained.length, lost: lost.length, held: this.partitions().length, of: PARTITIONS, watchers: this.liveWatchers }, 'watcher partitions changed');
+      this.options.logger.info(
+        { gained: gained.length, lost: lost.length, held: this.partitions().length, of: PARTITIONS, watchers: this.liveWatchers },
+        'watcher partitions changed',
+      );
       this.options.onPartitions?.({ gained: gained.sort((a, b) => a - b), lost: lost.sort((a, b) => a - b) });
     }
     for (const [name, held] of named) {
@@ -294,7 +300,9 @@ export class Coordinator {
 
       const rows = await leases.list();
       const liveRows = rows.filter((row) => row.live);
-      this.liveWatchers = liveRows.filter((row) => row.name.startsWith('member:') && Array.isArray(row.info.roles) && row.info.roles.includes('watcher')).length;
+      this.liveWatchers = liveRows.filter(
+        (row) => row.name.startsWith('member:') && Array.isArray(row.info.roles) && row.info.roles.includes('watcher'),
+      ).length;
       // A lease this process counts as its own that the table gives to another (or to no one) is gone.
       const byName = new Map(rows.map((row) => [row.name, row]));
       for (const name of [...this.held.keys()]) {
@@ -321,7 +329,9 @@ export class Coordinator {
         }
       }
 
-      const wantedFree = this.options.wanted.filter((name) => !this.held.has(name) && !(byName.get(name)?.live === true && byName.get(name)?.owner !== owner));
+      const wantedFree = this.options.wanted.filter(
+        (name) => !this.held.has(name) && !(byName.get(name)?.live === true && byName.get(name)?.owner !== owner),
+      );
       if (wantedFree.length > 0) {
         const taken = await leases.take(wantedFree, owner, this.timing.ttlMs);
         for (const [name, epoch] of taken) keep(name, epoch, until);
@@ -330,7 +340,8 @@ export class Coordinator {
       this.failing = false;
     } catch (error) {
       // The database away: what is held stays held until its local deadline, then is let go.
-      if (!this.failing) this.options.logger.warn({ reason: errorText(error) }, 'could not renew or take leases; what is held is kept until it runs out');
+      if (!this.failing)
+        this.options.logger.warn({ reason: errorText(error) }, 'could not renew or take leases; what is held is kept until it runs out');
       this.failing = true;
     } finally {
       this.report(changes);

@@ -107,7 +107,10 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
   // Partition changes are applied one after another, in the order they came.
   let applying: Promise<void> = Promise.resolve();
 
-  const wanted = [...(options.roles.has('sender') ? [...options.senderPlatforms.map(senderLease), CALL_PEAKS_LEASE] : []), ...(options.poller ? [POLLER_LEASE] : [])];
+  const wanted = [
+    ...(options.roles.has('sender') ? [...options.senderPlatforms.map(senderLease), CALL_PEAKS_LEASE] : []),
+    ...(options.poller ? [POLLER_LEASE] : []),
+  ];
   const coordinator = new Coordinator({
     leases,
     owner,
@@ -122,15 +125,21 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
       const touched = new Set([...change.gained, ...change.lost]);
       applying = applying
         .then(() => parts?.partitionsChanged(change, (address) => touched.has(partitionOf(address))))
-        .catch((error: unknown) => log.error({ reason: errorText(error) }, 'applying a partition change failed; the next follows poll retries'));
+        .catch((error: unknown) =>
+          log.error({ reason: errorText(error) }, 'applying a partition change failed; the next follows poll retries'),
+        );
     },
     onLease: (name, held) => {
-      void parts?.leaseChanged(name, held).catch((error: unknown) => log.error({ lease: name, reason: errorText(error) }, 'acting on a lease change failed'));
+      void parts
+        ?.leaseChanged(name, held)
+        .catch((error: unknown) => log.error({ lease: name, reason: errorText(error) }, 'acting on a lease change failed'));
     },
   });
 
   const send = (note: Note): void => {
-    notifier.notify(JSON.stringify(note)).catch((error: unknown) => log.debug({ reason: errorText(error) }, 'note not sent; the others poll'));
+    notifier
+      .notify(JSON.stringify(note))
+      .catch((error: unknown) => log.debug({ reason: errorText(error) }, 'note not sent; the others poll'));
   };
 
   const heard = (payload: string): void => {
@@ -142,8 +151,14 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
     }
     if (note.from === owner || parts === null) return;
     if (note.topic === 'outbox') parts.outboxReady();
-    else if (note.topic === 'digests') void parts.digestsChanged().catch((error: unknown) => log.warn({ reason: errorText(error) }, 'rescheduling the daily watchlists after a note failed'));
-    else void parts.followsChanged(note.address).catch((error: unknown) => log.warn({ reason: errorText(error) }, 'resync after a note failed'));
+    else if (note.topic === 'digests')
+      void parts
+        .digestsChanged()
+        .catch((error: unknown) => log.warn({ reason: errorText(error) }, 'rescheduling the daily watchlists after a note failed'));
+    else
+      void parts
+        .followsChanged(note.address)
+        .catch((error: unknown) => log.warn({ reason: errorText(error) }, 'resync after a note failed'));
   };
 
   return {
@@ -170,7 +185,15 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
         if (options.roles.has('sender')) void given.digestsChanged().catch(() => undefined);
       }, FOLLOWS_POLL_MS);
       poll.unref();
-      log.info({ owner, roles: [...options.roles], partitions: coordinator.partitions().length, leases: wanted.filter((name) => coordinator.holds(name)) }, 'joined the bot as one of its processes');
+      log.info(
+        {
+          owner,
+          roles: [...options.roles],
+          partitions: coordinator.partitions().length,
+          leases: wanted.filter((name) => coordinator.holds(name)),
+        },
+        'joined the bot as one of its processes',
+      );
     },
     followsChanged: (address) => send({ from: owner, topic: 'follows', address }),
     outboxWritten: () => send({ from: owner, topic: 'outbox' }),

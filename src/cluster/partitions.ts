@@ -47,14 +47,20 @@ function rank(owner: string, partition: number): number {
  * preference up to its share, or its least preferred ones past it. Partitions another watcher
  * holds are left to it: it gives back its own excess on its own turn.
  */
-export function rebalance(owner: string, held: ReadonlySet<number>, takenByOthers: ReadonlySet<number>, watchers: number): { take: number[]; release: number[] } {
+export function rebalance(
+  owner: string,
+  held: ReadonlySet<number>,
+  takenByOthers: ReadonlySet<number>,
+  watchers: number,
+): { take: number[]; release: number[] } {
   const share = fairShare(watchers);
   if (held.size > share) {
     const release = [...held].sort((a, b) => rank(owner, a) - rank(owner, b)).slice(0, held.size - share);
     return { take: [], release };
   }
   const free: number[] = [];
-  for (let partition = 0; partition < PARTITIONS; partition += 1) if (!held.has(partition) && !takenByOthers.has(partition)) free.push(partition);
+  for (let partition = 0; partition < PARTITIONS; partition += 1)
+    if (!held.has(partition) && !takenByOthers.has(partition)) free.push(partition);
   const take = free.sort((a, b) => rank(owner, b) - rank(owner, a)).slice(0, share - held.size);
   return { take, release: [] };
 }

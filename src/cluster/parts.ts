@@ -61,7 +61,8 @@ export function memberParts(local: LocalParts): MemberParts {
       const platform = name.slice('sender:'.length);
       if (!held || !name.startsWith('sender:') || !isPlatform(platform)) return;
       const taken = await store.outbox.takeOverClaims(platform);
-      if (taken > 0) local.logger.info({ platform, rows: taken }, 'sender lease taken: alerts the previous sender had claimed are sent from here');
+      if (taken > 0)
+        local.logger.info({ platform, rows: taken }, 'sender lease taken: alerts the previous sender had claimed are sent from here');
       delivery.notify();
     },
   };

@@ -35,7 +35,11 @@ export async function applyAlertControls(
   now: Date,
 ): Promise<ControlResult> {
   const hold = async (held: readonly OutboxEntry[], until: number, reason: HoldReason): Promise<void> => {
-    await store.outbox.hold(held.map((row) => row.id), new Date(until), reason);
+    await store.outbox.hold(
+      held.map((row) => row.id),
+      new Date(until),
+      reason,
+    );
   };
   let send = [...rows];
   const quiet = settings.quiet ?? null;
@@ -64,7 +68,11 @@ export function budgetNoticeCard(budget: number, until: Date): Card {
   const at = until.toISOString().slice(11, 16);
   return {
     title: 'Hourly alert budget reached',
-    description: [{ text: `This chat has had its ${budget} alerts for this hour. The rest are kept, none dropped, and come as one digest at ${at} UTC. Change it with /settings budget.` }],
+    description: [
+      {
+        text: `This chat has had its ${budget} alerts for this hour. The rest are kept, none dropped, and come as one digest at ${at} UTC. Change it with /settings budget.`,
+      },
+    ],
     color: 'info',
     fields: [],
     footer: 'Said once an hour at most.',
@@ -75,5 +83,7 @@ export function budgetNoticeCard(budget: number, until: Date): Card {
 
 /** The digest's opening line for rows held back. */
 export function heldDigestText(reason: HoldReason): string {
-  return reason === 'quiet' ? 'Held during this chat’s quiet hours; here they are together, oldest first.' : 'Past this chat’s hourly budget; here they are together, oldest first.';
+  return reason === 'quiet'
+    ? 'Held during this chat’s quiet hours; here they are together, oldest first.'
+    : 'Past this chat’s hourly budget; here they are together, oldest first.';
 }

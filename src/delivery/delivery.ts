@@ -104,10 +104,13 @@ class PlatformLoop {
     if (this.stopped) return;
     if (this.timer !== null) clearTimeout(this.timer);
     const untilRetry = nextRetryAt === null ? this.pollMs : Math.max(0, nextRetryAt - this.now().getTime()) + 5;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      void this.kick();
-    }, Math.min(this.pollMs, untilRetry));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        void this.kick();
+      },
+      Math.min(this.pollMs, untilRetry),
+    );
     // The poll never keeps the process alive by itself.
     this.timer.unref();
   }

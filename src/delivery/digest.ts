@@ -43,7 +43,13 @@ function entry(card: Card): CardField {
  * One digest card for up to DIGEST_MAX_ITEMS alerts, oldest first. `part` and `parts` go in the
  * title when a backlog needs more than one, so a reader knows none is missing.
  */
-export function digestCard(cards: readonly Card[], now: Date, part = 1, parts = 1, why = 'Several alerts arrived at once; here they are together, oldest first.'): Card {
+export function digestCard(
+  cards: readonly Card[],
+  now: Date,
+  part = 1,
+  parts = 1,
+  why = 'Several alerts arrived at once; here they are together, oldest first.',
+): Card {
   const total = cards.length;
   return {
     title: parts > 1 ? `${total} alerts (digest ${part} of ${parts})` : `${total} alerts`,

@@ -87,7 +87,15 @@ interface Unit {
 }
 
 export class OutboxDrain {
-  readonly counters: DrainCounters = { sent: 0, digested: 0, digests: 0, retried: 0, paused: 0, sentByKind: {}, failures: { throttled: 0, error: 0, gone: 0 } };
+  readonly counters: DrainCounters = {
+    sent: 0,
+    digested: 0,
+    digests: 0,
+    retried: 0,
+    paused: 0,
+    sentByKind: {},
+    failures: { throttled: 0, error: 0, gone: 0 },
+  };
   /**
    * Chats held after a failure, until epoch ms. The store holds them too (deferChat), but a row
    * committed after the failure is due at once: this keeps it behind the one that failed.
@@ -154,7 +162,13 @@ export class OutboxDrain {
     const single = async (index: number): Promise<Unit> => {
       const row = rows[index] as OutboxEntry;
       const card = cards[index] as Card;
-      return { ids: [row.id], rows: [row], attempts: row.attempts, card: withTiming(card, row.event, this.deps.now()), buttons: await this.buttons(card, chat) };
+      return {
+        ids: [row.id],
+        rows: [row],
+        attempts: row.attempts,
+        card: withTiming(card, row.event, this.deps.now()),
+        buttons: await this.buttons(card, chat),
+      };
     };
     const merged = rows.flatMap((row, index) => (alertKind(row.event.kind)?.alone === true ? [] : [index]));
     // Too many waiting: all of them in digests. Else only rows held back (quiet hours, the budget)
@@ -174,7 +188,13 @@ export class OutboxDrain {
         ids: sliceRows.map((row) => row.id),
         rows: sliceRows,
         attempts: Math.max(...sliceRows.map((row) => row.attempts)),
-        card: digestCard(slice.map((index) => cards[index] as Card), this.deps.now(), part + 1, parts, why),
+        card: digestCard(
+          slice.map((index) => cards[index] as Card),
+          this.deps.now(),
+          part + 1,
+          parts,
+          why,
+        ),
         buttons: [],
       });
     }
@@ -201,8 +221,13 @@ export class OutboxDrain {
 
   /** The budget's notice, after the alerts it let through: best effort, said once that hour whatever the outcome. */
   private async tell(chat: ChatRef, notice: Card): Promise<void> {
-    const outcome = await this.send(chat, { ids: [], rows: [], attempts: 0, card: notice, buttons: [] }, `twbudget${notice.timestamp?.getTime() ?? 0}`);
-    if (outcome.status !== 'sent') this.deps.logger.warn({ chat: chatKey(chat), reason: outcome.reason }, 'hourly budget notice not delivered');
+    const outcome = await this.send(
+      chat,
+      { ids: [], rows: [], attempts: 0, card: notice, buttons: [] },
+      `twbudget${notice.timestamp?.getTime() ?? 0}`,
+    );
+    if (outcome.status !== 'sent')
+      this.deps.logger.warn({ chat: chatKey(chat), reason: outcome.reason }, 'hourly budget notice not delivered');
   }
 
   /**
@@ -214,7 +239,13 @@ export class OutboxDrain {
       return await this.deps.cards.get(row.event, row.label);
     } catch (error) {
       this.deps.logger.error({ err: error, event: row.event.key }, 'alert card could not be built; sending a plain one');
-      return { title: `Alert (${row.event.kind}): ${row.event.token.symbol || row.event.token.address}`, color: riskColor(row.event.token.riskStatus), fields: [], footer: row.event.token.address, actions: [] };
+      return {
+        title: `Alert (${row.event.kind}): ${row.event.token.symbol || row.event.token.address}`,
+        color: riskColor(row.event.token.riskStatus),
+        fields: [],
+        footer: row.event.token.address,
+        actions: [],
+      };
     }
   }
 
@@ -267,7 +298,10 @@ export class OutboxDrain {
         await store.chats.pause(chat, outcome.reason, now);
         this.counters.paused += 1;
         this.counters.failures.gone += 1;
-        logger.warn({ chat: key, reason: outcome.reason, waiting: rows.length - moved }, 'chat cannot be written to: its follows are paused');
+        logger.warn(
+          { chat: key, reason: outcome.reason, waiting: rows.length - moved },
+          'chat cannot be written to: its follows are paused',
+        );
         this.deps.onPaused?.(chat, outcome.reason);
         return { moved, retryAt: null };
       }

@@ -9,7 +9,8 @@ import type { AlertEvent } from '../model/events';
 
 /** The event's own time (epoch ms) and what to call it, or null when it has none. */
 export function eventOwnTime(event: AlertEvent): { at: number; what: string } | null {
-  if (event.kind === 'wallet-trade') return Number.isFinite(event.timestamp) && event.timestamp > 0 ? { at: event.timestamp * 1000, what: 'the trade' } : null;
+  if (event.kind === 'wallet-trade')
+    return Number.isFinite(event.timestamp) && event.timestamp > 0 ? { at: event.timestamp * 1000, what: 'the trade' } : null;
   // Read back from the outbox's JSON: checked, not trusted.
   const synced: unknown = event.syncedAt;
   return typeof synced === 'number' && Number.isFinite(synced) && synced > 0 ? { at: synced, what: 'the update' } : null;

@@ -85,7 +85,8 @@ function cooldownsOf(commands: readonly AnyCommand[]): Map<string, number> {
   for (const command of commands) {
     if (command.cooldown === undefined) continue;
     const ms = parseDurationMs(command.cooldown);
-    if (ms === null || ms <= 0) throw new Error(`command "${command.name}": cooldown "${command.cooldown}" is not a duration such as 10s or 1m`);
+    if (ms === null || ms <= 0)
+      throw new Error(`command "${command.name}": cooldown "${command.cooldown}" is not a duration such as 10s or 1m`);
     lengths.set(command.name, ms);
   }
   return lengths;
@@ -187,13 +188,17 @@ export class Dispatcher {
       }
       outcome = error instanceof UsageError ? 'usage' : 'error';
       // `/track ADDR`: the suggestion names the form the address is, as the service tells it.
-      if (error instanceof FormMissingError && (await this.services.query.isWallet(error.address))) return this.failure(error.withForm('wallet'), name, caller);
+      if (error instanceof FormMissingError && (await this.services.query.isWallet(error.address)))
+        return this.failure(error.withForm('wallet'), name, caller);
       // A command's own refusal (an option only it can judge, a follow limit) is about that command.
       return this.failure(error instanceof UsageError && command !== undefined ? error.withCommand(command) : error, name, caller);
     } finally {
       this.count(name, caller.chat.platform, outcome, started);
       if (this.logger.isLevelEnabled('debug')) {
-        this.logger.debug({ command: name.slice(0, 40), chat: chatKey(caller.chat), outcome, ms: Math.round((performance.now() - started) * 1000) / 1000 }, 'command answered');
+        this.logger.debug(
+          { command: name.slice(0, 40), chat: chatKey(caller.chat), outcome, ms: Math.round((performance.now() - started) * 1000) / 1000 },
+          'command answered',
+        );
       }
     }
   }
@@ -246,7 +251,10 @@ export class Dispatcher {
     // An alert's or a notice's card has not been through `run`, which leaves these off already.
     const shown = withLoadedActions(card, this.byName).actions;
     // A card's keys issued together: one wait (one transaction) for all its buttons, not one each.
-    const keys = await this.actionKeys.issueAll(shown, chat, expiresAt, { userId, ...(this.actionKeyBudget === undefined ? {} : { budget: this.actionKeyBudget }) });
+    const keys = await this.actionKeys.issueAll(shown, chat, expiresAt, {
+      userId,
+      ...(this.actionKeyBudget === undefined ? {} : { budget: this.actionKeyBudget }),
+    });
     if (keys.length !== shown.length) throw new Error(`the action key store issued ${keys.length} keys for ${shown.length} actions`);
     const buttons: ActionButton[] = [];
     for (let index = 0; index < shown.length; index++) buttons.push({ label: shown[index]?.label ?? '', key: keys[index] ?? '' });

@@ -56,7 +56,11 @@ function numberIn(option: Extract<OptionSpec, { type: 'number' }>, text: string)
 function readAddress(command: AnyCommand, text: string): string {
   const input = readAddressInput(text);
   if (input.kind === 'link-without-address') {
-    throw new UsageError(`${shown(text)} is a link with no address in it`, command, 'Paste the token’s or wallet’s address, or a link that holds it (DEX Screener, Birdeye, pump.fun, Solscan, …).');
+    throw new UsageError(
+      `${shown(text)} is a link with no address in it`,
+      command,
+      'Paste the token’s or wallet’s address, or a link that holds it (DEX Screener, Birdeye, pump.fun, Solscan, …).',
+    );
   }
   const address = input.kind === 'address' ? input.address : text;
   const refusal = addressRefusal(address, shown(address));
@@ -79,7 +83,10 @@ function readOne(command: AnyCommand, option: OptionSpec, raw: string | number):
       const wanted = text.toLowerCase();
       const match = option.choices.find((choice) => choice.value.toLowerCase() === wanted || choice.label.toLowerCase() === wanted);
       if (!match) {
-        throw new UsageError(`${option.name} must be one of ${option.choices.map((choice) => choice.value).join(', ')}, not ${shown(text)}`, command);
+        throw new UsageError(
+          `${option.name} must be one of ${option.choices.map((choice) => choice.value).join(', ')}, not ${shown(text)}`,
+          command,
+        );
       }
       return match.value;
     }
@@ -97,7 +104,10 @@ function readOne(command: AnyCommand, option: OptionSpec, raw: string | number):
       const secs = parseDuration(text);
       if (secs === null) throw new UsageError(`${option.name} must be a duration such as 15m, 4h or 1d, not ${shown(text)}`, command);
       if ((option.minSecs !== undefined && secs < option.minSecs) || (option.maxSecs !== undefined && secs > option.maxSecs)) {
-        const limits = [option.minSecs === undefined ? '' : `at least ${duration(option.minSecs)}`, option.maxSecs === undefined ? '' : `at most ${duration(option.maxSecs)}`];
+        const limits = [
+          option.minSecs === undefined ? '' : `at least ${duration(option.minSecs)}`,
+          option.maxSecs === undefined ? '' : `at most ${duration(option.maxSecs)}`,
+        ];
         throw new UsageError(`${option.name} must be ${limits.filter(Boolean).join(' and ')}, not ${shown(text)}`, command);
       }
       return secs;
@@ -142,7 +152,10 @@ export function readOptions(command: AnyCommand, named: Record<string, RawValue>
     const raw = named[option.name];
     if (!belongsTo(option, form)) {
       if (raw !== undefined && !(typeof raw === 'string' && raw.trim() === '')) {
-        throw new UsageError(`${option.name} belongs to /${command.name} ${(option.forms ?? []).join(' or ')}, not /${command.name} ${form}`, command);
+        throw new UsageError(
+          `${option.name} belongs to /${command.name} ${(option.forms ?? []).join(' or ')}, not /${command.name} ${form}`,
+          command,
+        );
       }
       args[option.name] = undefined;
       continue;
@@ -220,7 +233,9 @@ function fits(option: OptionSpec, word: Word): boolean {
     case 'addresses':
       return addressOf(word.text) !== null;
     case 'choice':
-      return option.choices.some((choice) => choice.value.toLowerCase() === word.text.toLowerCase() || choice.label.toLowerCase() === word.text.toLowerCase());
+      return option.choices.some(
+        (choice) => choice.value.toLowerCase() === word.text.toLowerCase() || choice.label.toLowerCase() === word.text.toLowerCase(),
+      );
     case 'number':
       return numberIn(option, word.text) !== null;
     case 'duration':
@@ -236,7 +251,11 @@ function fits(option: OptionSpec, word: Word): boolean {
  * that takes it, else the next open option, whose reading then says what is wrong with it.
  */
 function optionFor(open: readonly OptionSpec[], word: Word): OptionSpec | undefined {
-  return open.find((option) => option.type !== 'text' && fits(option, word)) ?? open.find((option) => option.type === 'text' && fits(option, word)) ?? open[0];
+  return (
+    open.find((option) => option.type !== 'text' && fits(option, word)) ??
+    open.find((option) => option.type === 'text' && fits(option, word)) ??
+    open[0]
+  );
 }
 
 /**
@@ -249,7 +268,14 @@ export function parseWords(command: AnyCommand, text: string): Args {
   // One word, no `name=` and no quote in it, for a command without forms (`/token ADDR`, most lines
   // typed): it fills the first option, as the general reading below would.
   const first = command.options[0];
-  if (first !== undefined && trimmed !== '' && !trimmed.includes('=') && !ANY_BLANK.test(trimmed) && ![...QUOTES].some((quote) => trimmed.includes(quote)) && !hasForms(command)) {
+  if (
+    first !== undefined &&
+    trimmed !== '' &&
+    !trimmed.includes('=') &&
+    !ANY_BLANK.test(trimmed) &&
+    ![...QUOTES].some((quote) => trimmed.includes(quote)) &&
+    !hasForms(command)
+  ) {
     return readOptions(command, { [first.name]: trimmed });
   }
   const named: Record<string, string> = {};
@@ -266,7 +292,12 @@ export function parseWords(command: AnyCommand, text: string): Args {
     // `/track ADDR`: the form was left out, and the address is all there is to go on. The Dispatcher
     // asks the service which form the address is (FormMissingError) and suggests the whole line.
     const address = formOf(command, head) === undefined ? addressOf(head) : null;
-    if (address !== null) throw new FormMissingError(command, address, positional.map((word) => word.text));
+    if (address !== null)
+      throw new FormMissingError(
+        command,
+        address,
+        positional.map((word) => word.text),
+      );
     named[first.name] = head;
   }
   const form = formOf(command, named[first?.name ?? '']);
@@ -276,12 +307,19 @@ export function parseWords(command: AnyCommand, text: string): Args {
     const option = optionFor(open, word) as OptionSpec;
     open.splice(open.indexOf(option), 1);
     if (option.type === 'addresses' && open.length === 0) {
-      named[option.name] = positional.splice(0).map((item) => item.text).join(',');
+      named[option.name] = positional
+        .splice(0)
+        .map((item) => item.text)
+        .join(',');
       break;
     }
     positional.shift();
     if (option.type === 'text' && option.quoteNumbers === true && !word.quoted && DECIMAL.test(word.text)) {
-      throw new UsageError(`${option.name} cannot be the bare number ${shown(word.text)}`, command, `A number here is read as another option; a ${option.name} that is a number goes in quotes: ${shown(word.text)}.`);
+      throw new UsageError(
+        `${option.name} cannot be the bare number ${shown(word.text)}`,
+        command,
+        `A number here is read as another option; a ${option.name} that is a number goes in quotes: ${shown(word.text)}.`,
+      );
     }
     named[option.name] = word.text;
   }
@@ -319,7 +357,8 @@ export function parseCommandLine(line: string, commands: readonly AnyCommand[]):
  */
 export function unknownCommand(name: string, commands: readonly CommandUsage[]): UsageError {
   const guess = closestCommand(commands, name);
-  const advice = guess === null ? 'Try /help for the commands there are.' : `Did you mean /${guess.name}? Try /help ${guess.name} for how to use it.`;
+  const advice =
+    guess === null ? 'Try /help for the commands there are.' : `Did you mean /${guess.name}? Try /help ${guess.name} for how to use it.`;
   return new UsageError(`Unknown command ${shown(`/${name}`)}`, null, advice);
 }
 

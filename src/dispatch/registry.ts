@@ -40,7 +40,8 @@ export function checkCommand(command: AnyCommand, source: string): void {
     throw new Error(`${source}: command "${command.name}" ${rule}`);
   };
   if (!NAME.test(command.name)) fail('must be 1–32 lower-case letters, digits or dashes, starting with a letter');
-  if (command.description.length === 0 || command.description.length > MAX_DESCRIPTION) fail(`needs a description of 1–${MAX_DESCRIPTION} characters`);
+  if (command.description.length === 0 || command.description.length > MAX_DESCRIPTION)
+    fail(`needs a description of 1–${MAX_DESCRIPTION} characters`);
   if (command.options.length > MAX_OPTIONS) fail(`has more than ${MAX_OPTIONS} options`);
   if (command.cooldown !== undefined) {
     const ms = parseDurationMs(command.cooldown);
@@ -52,7 +53,8 @@ export function checkCommand(command: AnyCommand, source: string): void {
     if (!NAME.test(option.name)) fail(`option "${option.name}" must be 1–32 lower-case letters, digits or dashes`);
     if (names.has(option.name)) fail(`repeats option "${option.name}"`);
     names.add(option.name);
-    if (option.description.length === 0 || option.description.length > MAX_DESCRIPTION) fail(`option "${option.name}" needs a description of 1–${MAX_DESCRIPTION} characters`);
+    if (option.description.length === 0 || option.description.length > MAX_DESCRIPTION)
+      fail(`option "${option.name}" needs a description of 1–${MAX_DESCRIPTION} characters`);
     if (option.required && optionalSeen) fail(`lists required option "${option.name}" after an optional one`);
     if (!option.required) optionalSeen = true;
   }

@@ -30,7 +30,10 @@ export function mutedText(follow: Follow, now: Date): string | null {
 /** The line a token card gains when /track answers with it. */
 export function trackingField(follow: Follow, created: boolean, now: Date): CardField {
   const muted = mutedText(follow, now);
-  return field(created ? 'Now tracking in this chat' : 'Tracking updated', `${followOptionsText(follow.kind, follow.options)}${muted === null ? '' : ` (${muted})`}`);
+  return field(
+    created ? 'Now tracking in this chat' : 'Tracking updated',
+    `${followOptionsText(follow.kind, follow.options)}${muted === null ? '' : ` (${muted})`}`,
+  );
 }
 
 /** /track wallet's answer. */
@@ -60,15 +63,28 @@ export const FOLLOWING_PAGE_SIZE = 10;
 export function followingCard(follows: Follow[], total: number, page: number, now: Date, symbols: TokenSymbols = NO_SYMBOLS): Card {
   const pages = Math.max(1, Math.ceil(total / FOLLOWING_PAGE_SIZE));
   if (total === 0) {
-    return notice('Nothing followed here yet', rich('Follow a token with ', code('/track token ADDRESS'), ' or a wallet with ', code('/track wallet ADDRESS label'), '.'), 'neutral');
+    return notice(
+      'Nothing followed here yet',
+      rich('Follow a token with ', code('/track token ADDRESS'), ' or a wallet with ', code('/track wallet ADDRESS label'), '.'),
+      'neutral',
+    );
   }
   const fields = follows.map((follow) => {
     const muted = mutedText(follow, now);
     const target = follow.options.target;
     // A target is a follow of its token that wants its crossing alone: said as the target it is.
-    if (target !== null && target !== undefined) return field(`target: ${tokenLabel(follow.address, symbols)}`, rich(code(follow.address), text(` · ${targetText(target)}`)));
-    const name = follow.kind === 'token' ? `token: ${tokenLabel(follow.address, symbols)}` : follow.label !== null ? `wallet “${follow.label}”` : follow.kind;
-    return field(name, rich(code(follow.address), text(` · ${followOptionsText(follow.kind, follow.options)}${muted === null ? '' : ` · ${muted}`}`)));
+    if (target !== null && target !== undefined)
+      return field(`target: ${tokenLabel(follow.address, symbols)}`, rich(code(follow.address), text(` · ${targetText(target)}`)));
+    const name =
+      follow.kind === 'token'
+        ? `token: ${tokenLabel(follow.address, symbols)}`
+        : follow.label !== null
+          ? `wallet “${follow.label}”`
+          : follow.kind;
+    return field(
+      name,
+      rich(code(follow.address), text(` · ${followOptionsText(follow.kind, follow.options)}${muted === null ? '' : ` · ${muted}`}`)),
+    );
   });
   return {
     title: `Followed in this chat: ${total}`,
@@ -123,7 +139,8 @@ function streamsText(report: StatusReport): string {
     const { streams } = report;
     return `${count(streams.open)} of ${count(streams.sockets)} sockets up, ${count(streams.subscriptions)} subscriptions`;
   }
-  const sum = (pick: (streams: NonNullable<ProcessView['streams']>) => number): number => watchers.reduce((total, view) => total + (view.streams === null ? 0 : pick(view.streams)), 0);
+  const sum = (pick: (streams: NonNullable<ProcessView['streams']>) => number): number =>
+    watchers.reduce((total, view) => total + (view.streams === null ? 0 : pick(view.streams)), 0);
   return `${count(sum((s) => s.open))} of ${count(sum((s) => s.sockets))} sockets up, ${count(sum((s) => s.subscriptions))} subscriptions, over ${watchers.length} watcher${watchers.length === 1 ? '' : 's'}`;
 }
 
@@ -168,8 +185,10 @@ export function statusCard(report: StatusReport, now: Date): Card {
     );
   }
   if (report.shards !== null) fields.push(field('Discord shards', report.shards.map(shardText).join('\n')));
-  if (report.processes !== null) fields.push(field(`Processes (${report.processes.length})`, report.processes.map(processText).join('\n') || 'none live'));
-  if (report.paused !== null) fields.push(field('This chat is paused', `alerts could not be sent here (${report.paused}); /track or /unmute resumes it`));
+  if (report.processes !== null)
+    fields.push(field(`Processes (${report.processes.length})`, report.processes.map(processText).join('\n') || 'none live'));
+  if (report.paused !== null)
+    fields.push(field('This chat is paused', `alerts could not be sent here (${report.paused}); /track or /unmute resumes it`));
   // Neutral: the colours a token card takes name risk statuses, and the bot's health is none; the fields say it.
   return { title: 'TokenWatch status', color: 'neutral', fields, timestamp: now, actions: [] };
 }

@@ -36,7 +36,11 @@ export function streamShareOf(percent: number, streamSockets: number | null): nu
   return Math.max(MIN_STREAM_SHARE, Math.floor((streamSockets * percent) / 100));
 }
 
-export const DEFAULT_FOLLOW_LIMITS: FollowLimits = { perChat: DEFAULT_FOLLOWS_PER_CHAT, perServer: DEFAULT_FOLLOWS_PER_SERVER, streamShare: MIN_STREAM_SHARE };
+export const DEFAULT_FOLLOW_LIMITS: FollowLimits = {
+  perChat: DEFAULT_FOLLOWS_PER_CHAT,
+  perServer: DEFAULT_FOLLOWS_PER_SERVER,
+  streamShare: MIN_STREAM_SHARE,
+};
 
 function followsWord(count: number): string {
   return count === 1 ? 'token, wallet or target' : 'tokens, wallets and targets';
@@ -51,7 +55,13 @@ function watchedWord(count: number): string {
  * follow only (a change to one it holds costs nothing more). The chat's cap first, then its
  * server's, then the stream share of the place that spends it (the server on Discord).
  */
-export async function checkFollowShares(store: Pick<Store, 'follows'>, limits: FollowLimits, chat: ChatRef, kind: FollowKind, address: string): Promise<void> {
+export async function checkFollowShares(
+  store: Pick<Store, 'follows'>,
+  limits: FollowLimits,
+  chat: ChatRef,
+  kind: FollowKind,
+  address: string,
+): Promise<void> {
   const whole = await store.follows.holdings(wholeChat(chat), kind, address);
   if (whole.follows >= limits.perChat) {
     const topics = chat.platform === 'telegram' ? ' (all its topics together)' : '';

@@ -83,7 +83,10 @@ export class FollowService {
     }
     const existing = await follows.get(request.chat, request.address);
     if (existing !== null && existing.kind !== request.kind) {
-      throw new UsageError(`This chat follows ${request.address} as a ${existing.kind}. /untrack it first to follow it as a ${request.kind}.`, null);
+      throw new UsageError(
+        `This chat follows ${request.address} as a ${existing.kind}. /untrack it first to follow it as a ${request.kind}.`,
+        null,
+      );
     }
     if (existing === null) await checkFollowShares(this.deps.store, this.limits, request.chat, request.kind, request.address);
     const options: FollowOptions = { ...(existing?.options ?? DEFAULT_OPTIONS), ...definedOnly(request.options) };
@@ -116,11 +119,21 @@ export class FollowService {
   async setTarget(request: TargetRequest): Promise<{ follow: Follow; created: boolean }> {
     const { follows } = this.deps.store;
     const options: FollowOptions = { ...DEFAULT_OPTIONS, target: request.target };
-    const existing = (await follows.targetsOf(request.chat)).some((follow) => follow.address === request.address && sameTarget(follow.options.target, request.target));
+    const existing = (await follows.targetsOf(request.chat)).some(
+      (follow) => follow.address === request.address && sameTarget(follow.options.target, request.target),
+    );
     if (!existing) await checkFollowShares(this.deps.store, this.limits, request.chat, 'token', request.address);
     const refused = (await this.deps.room?.refusal('token', request.address, options)) ?? null;
     if (refused !== null) throw new UsageError(refused.problem, null, refused.advice);
-    const { follow, created } = await follows.upsert({ chat: request.chat, kind: 'token', address: request.address, label: null, options, addedBy: request.userId, now: request.now });
+    const { follow, created } = await follows.upsert({
+      chat: request.chat,
+      kind: 'token',
+      address: request.address,
+      label: null,
+      options,
+      addedBy: request.userId,
+      now: request.now,
+    });
     const resumed = await this.resumeIfPaused(request.chat);
     await this.resync(resumed ? null : request.address);
     return { follow, created };

@@ -115,7 +115,8 @@ export function createStatusSource(deps: StatusDeps): StatusSource {
       // Full: some wait for a socket, or every socket allowed is open and carries all it may.
       const full =
         maxSockets !== null &&
-        (waitingForRoom > 0 || (streams.sockets.length >= maxSockets && streams.sockets.every((socket) => socket.subscriptions >= packing.perSocket)));
+        (waitingForRoom > 0 ||
+          (streams.sockets.length >= maxSockets && streams.sockets.every((socket) => socket.subscriptions >= packing.perSocket)));
       const [totals, targets, pending, paused, processes, chatLine] = await Promise.all([
         deps.store.follows.totals(),
         deps.store.follows.targets(),

@@ -46,8 +46,12 @@ export function streamRoom(deps: StreamRoomDeps): FollowRoom {
       }
       if (needed.every(([stream, follows]) => deps.streams.room(stream, follows) >= 1)) return null;
       const { maxSockets } = deps.streams.status();
-      const limit = deps.openFiles === null ? 'open-files limit' : `open-files limit (${deps.openFiles.soft.toLocaleString('en-US')} files)`;
-      const sockets = maxSockets === null ? 'Every live stream socket it allows is in use' : `All ${maxSockets.toLocaleString('en-US')} live stream sockets it allows are in use`;
+      const limit =
+        deps.openFiles === null ? 'open-files limit' : `open-files limit (${deps.openFiles.soft.toLocaleString('en-US')} files)`;
+      const sockets =
+        maxSockets === null
+          ? 'Every live stream socket it allows is in use'
+          : `All ${maxSockets.toLocaleString('en-US')} live stream sockets it allows are in use`;
       return {
         problem: `the bot already watches as much as its ${limit} allows`,
         advice: `${sockets}, so this follow was not added. The bot's operator can raise the limit (ulimit -n, or LimitNOFILE= for systemd) and restart it; /untrack frees room.`,

@@ -17,12 +17,22 @@ export function targetSetCard(follow: Follow, created: boolean, value: TokenValu
   const current = target.metric === 'price' ? value.priceUsd : value.marketCapUsd;
   return {
     title: `${created ? 'Target set' : 'Target already set'}: ${value.title} ${targetText(target)}`,
-    description: rich('This chat is told once when it is crossed, then the target is done. See every target with ', code('/targets'), ', remove them with ', code(`/untarget ${follow.address}`), '.'),
+    description: rich(
+      'This chat is told once when it is crossed, then the target is done. See every target with ',
+      code('/targets'),
+      ', remove them with ',
+      code(`/untarget ${follow.address}`),
+      '.',
+    ),
     color: 'info',
     fields: [
       field('Token', code(follow.address)),
       field('Target', targetText(target), true),
-      field(target.metric === 'price' ? 'Price now' : 'Market cap now', current === null ? 'unknown (no SOL→USD rate yet)' : targetValue(target.metric, current), true),
+      field(
+        target.metric === 'price' ? 'Price now' : 'Market cap now',
+        current === null ? 'unknown (no SOL→USD rate yet)' : targetValue(target.metric, current),
+        true,
+      ),
     ],
     timestamp: now,
     actions: [
@@ -35,7 +45,13 @@ export function targetSetCard(follow: Follow, created: boolean, value: TokenValu
 /** /targets: the chat's targets, oldest first, each token named by its symbol beside its short address. */
 export function targetsCard(targets: readonly Follow[], now: Date, symbols: TokenSymbols = NO_SYMBOLS): Card {
   if (targets.length === 0) {
-    return { title: 'No targets here', description: rich('Set one with ', code('/target ADDRESS price above 0.0012'), ' or ', code('/target ADDRESS mcap below 250K'), '.'), color: 'neutral', fields: [], actions: [] };
+    return {
+      title: 'No targets here',
+      description: rich('Set one with ', code('/target ADDRESS price above 0.0012'), ' or ', code('/target ADDRESS mcap below 250K'), '.'),
+      color: 'neutral',
+      fields: [],
+      actions: [],
+    };
   }
   const fields = targets.map((follow) =>
     field(

@@ -16,7 +16,10 @@ export type TokenSymbols = ReadonlyMap<string, string>;
 export const NO_SYMBOLS: TokenSymbols = new Map();
 
 /** The symbols of `addresses` as last seen; none when the state cannot be read (a list is still a list). */
-export async function tokenSymbols(state: Pick<StateRepository, 'tokens'> | undefined, addresses: readonly string[]): Promise<TokenSymbols> {
+export async function tokenSymbols(
+  state: Pick<StateRepository, 'tokens'> | undefined,
+  addresses: readonly string[],
+): Promise<TokenSymbols> {
   const wanted = [...new Set(addresses)];
   if (state === undefined || wanted.length === 0) return NO_SYMBOLS;
   try {

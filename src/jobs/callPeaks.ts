@@ -53,11 +53,11 @@ export function nextCheck(calledAt: Date, now: Date): Date | null {
   return null;
 }
 
-
 /** The highest milestone at or below `multiple`, if above `told`; null when none is new. */
 export function newMilestone(multiple: number, told: number, milestones: readonly number[]): number | null {
   let reached: number | null = null;
-  for (const milestone of milestones) if (milestone <= multiple && milestone > told && (reached === null || milestone > reached)) reached = milestone;
+  for (const milestone of milestones)
+    if (milestone <= multiple && milestone > told && (reached === null || milestone > reached)) reached = milestone;
   return reached;
 }
 
@@ -127,7 +127,8 @@ export class CallPeaks {
   start(): void {
     if (this.timer !== null) return;
     this.timer = setInterval(() => {
-      if (this.deps.active === undefined || this.deps.active()) void this.runOnce().catch((error: unknown) => this.logger.warn({ error: errorText(error) }, 'call peaks run failed'));
+      if (this.deps.active === undefined || this.deps.active())
+        void this.runOnce().catch((error: unknown) => this.logger.warn({ error: errorText(error) }, 'call peaks run failed'));
     }, PEAK_TICK_MS);
     this.timer.unref();
   }
@@ -170,7 +171,16 @@ export class CallPeaks {
       for (const call of calls) {
         if (candles === null) {
           // Unreadable now: the call keeps its peak and is tried at its next slot, not at every tick.
-          updates.push({ id: call.id, peakSol: call.peakSol, peakAt: call.peakAt, lastSol: call.lastSol, lastAt: call.lastAt, checkedTo: call.checkedTo, nextCheckAt: nextCheck(call.calledAt, now), toldMultiple: call.toldMultiple });
+          updates.push({
+            id: call.id,
+            peakSol: call.peakSol,
+            peakAt: call.peakAt,
+            lastSol: call.lastSol,
+            lastAt: call.lastAt,
+            checkedTo: call.checkedTo,
+            nextCheckAt: nextCheck(call.calledAt, now),
+            toldMultiple: call.toldMultiple,
+          });
           continue;
         }
         const peak = peakAfter(call, candles, now);
@@ -191,7 +201,9 @@ export class CallPeaks {
   /** Calls not due yet whose token's live price reached their next milestone: read now, first. */
   private async hurried(now: Date): Promise<Call[]> {
     if (this.deps.live === undefined) return [];
-    const active = (await this.deps.calls.active(LIVE_SCAN)).filter((call) => call.nextCheckAt !== null && call.nextCheckAt > now && now.getTime() - call.checkedTo * 1000 >= HURRY_AGAIN_MS);
+    const active = (await this.deps.calls.active(LIVE_SCAN)).filter(
+      (call) => call.nextCheckAt !== null && call.nextCheckAt > now && now.getTime() - call.checkedTo * 1000 >= HURRY_AGAIN_MS,
+    );
     if (active.length === 0) return [];
     const live = await this.deps.live.tokens([...new Set(active.map((call) => call.address))]);
     return active.filter((call) => {
@@ -217,7 +229,10 @@ export class CallPeaks {
 }
 
 /** The milestones of one run, one event per chat, highest multiple first; keyed by the calls and milestones it tells. */
-export function milestoneAlerts(reached: ReadonlyArray<{ call: Call; milestone: number; multiple: number }>, now: Date): Array<{ event: CallMilestoneEvent; to: Array<{ chat: Call['chat']; label: null }> }> {
+export function milestoneAlerts(
+  reached: ReadonlyArray<{ call: Call; milestone: number; multiple: number }>,
+  now: Date,
+): Array<{ event: CallMilestoneEvent; to: Array<{ chat: Call['chat']; label: null }> }> {
   const byChat = new Map<string, Array<{ call: Call; milestone: number; multiple: number }>>();
   for (const entry of reached) {
     const key = chatKey({ ...entry.call.chat, threadId: null });

@@ -90,8 +90,12 @@ export function createDailyDigests(deps: DailyDigestDeps): DailyDigests {
 
   const makeDigest = async (chat: ChatRef, setting: DigestSetting, day: string, at: Date): Promise<DailyDigestEvent> => {
     const { follows } = await deps.store.follows.list(chat, { offset: 0, limit: FOLLOWS_READ });
-    const tokens = follows.filter((follow) => follow.kind === 'token' && (follow.options.target === null || follow.options.target === undefined)).map((follow) => follow.address);
-    const wallets = follows.filter((follow) => follow.kind === 'wallet').map((follow) => ({ address: follow.address, label: follow.label }));
+    const tokens = follows
+      .filter((follow) => follow.kind === 'token' && (follow.options.target === null || follow.options.target === undefined))
+      .map((follow) => follow.address);
+    const wallets = follows
+      .filter((follow) => follow.kind === 'wallet')
+      .map((follow) => ({ address: follow.address, label: follow.label }));
     const list = await watchlist(deps.market, { tokens: [...new Set(tokens)], wallets }, at);
     return {
       kind: 'daily-digest',
@@ -108,7 +112,9 @@ export function createDailyDigests(deps: DailyDigestDeps): DailyDigests {
 
   const runDueNow = async (group?: { time: string; zone: string }): Promise<number> => {
     const at = now();
-    const chats = (await deps.store.chats.digests()).filter(({ digest }) => group === undefined || (digest.time === group.time && digest.zone === group.zone));
+    const chats = (await deps.store.chats.digests()).filter(
+      ({ digest }) => group === undefined || (digest.time === group.time && digest.zone === group.zone),
+    );
     const due = chats.flatMap(({ chat, digest }) => {
       const day = dueDay(digest, at.getTime());
       return day === null ? [] : [{ chat, digest, day }];
@@ -123,7 +129,10 @@ export function createDailyDigests(deps: DailyDigestDeps): DailyDigests {
         const event = await makeDigest(chat, digest, day, at);
         rows += await deps.store.outbox.add([{ event, to: [{ chat, label: null }] }], at);
       } catch (error) {
-        logger.warn({ chat: chatKey(chat), day, error: errorText(error) }, 'daily watchlist not made; it is tried again at the next start or change');
+        logger.warn(
+          { chat: chatKey(chat), day, error: errorText(error) },
+          'daily watchlist not made; it is tried again at the next start or change',
+        );
       }
     }
     if (rows > 0) {
@@ -150,7 +159,10 @@ export function createDailyDigests(deps: DailyDigestDeps): DailyDigests {
       if (tasks.has(key)) continue;
       const [hour, minute] = group.time.split(':').map(Number) as [number, number];
       try {
-        tasks.set(key, cron.schedule(`${minute} ${hour} * * *`, () => void runDue(group), { timezone: group.zone, name: `digest ${key}` }));
+        tasks.set(
+          key,
+          cron.schedule(`${minute} ${hour} * * *`, () => void runDue(group), { timezone: group.zone, name: `digest ${key}` }),
+        );
       } catch (error) {
         // A zone this runtime does not know (checked when set, so only after a change of runtime).
         logger.warn({ group: key, error: errorText(error) }, 'daily watchlist not scheduled');

@@ -85,7 +85,8 @@ export async function reconcileOnce(deps: Pick<ReconcileDeps, 'watcher' | 'marke
     result.requests += 1;
     try {
       const history = await deps.market.walletTrades(batch);
-      for (const [wallet, trades] of tradesByWallet(batch, history.tradeHistory)) applied.push(deps.watcher.applyWalletTrades(wallet, trades));
+      for (const [wallet, trades] of tradesByWallet(batch, history.tradeHistory))
+        applied.push(deps.watcher.applyWalletTrades(wallet, trades));
     } catch (error) {
       result.failures += 1;
       logger.warn({ wallets: batch.length, error: errorText(error) }, 'reconciliation could not read wallets; they wait for the next run');
@@ -177,4 +178,3 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   for (let index = 0; index < items.length; index += size) out.push(items.slice(index, index + size));
   return out;
 }
-

@@ -32,7 +32,8 @@ export function startUsdRateRefresh(deps: UsdRateRefreshDeps): UsdRateRefresh {
     try {
       const [token] = deps.tokens();
       if (token === undefined || freshSolUsdRate(deps.market) !== null) return;
-      if ((await solUsdRate(deps.market, token)) === null) logger.debug({ token }, 'no SOL→USD rate could be derived; USD figures wait for one');
+      if ((await solUsdRate(deps.market, token)) === null)
+        logger.debug({ token }, 'no SOL→USD rate could be derived; USD figures wait for one');
     } catch (error) {
       logger.warn({ error: errorText(error) }, 'could not refresh the SOL→USD rate');
     }
@@ -46,7 +47,11 @@ export function startUsdRateRefresh(deps: UsdRateRefreshDeps): UsdRateRefresh {
     });
     return run;
   };
-  const task: ScheduledTask = cron.schedule(deps.cron ?? '* * * * *', () => void runNow(), { timezone: 'UTC', noOverlap: true, name: 'usd-rate' });
+  const task: ScheduledTask = cron.schedule(deps.cron ?? '* * * * *', () => void runNow(), {
+    timezone: 'UTC',
+    noOverlap: true,
+    name: 'usd-rate',
+  });
   void runNow();
   return {
     runNow,

@@ -44,8 +44,14 @@ export function createWalletClusters(deps: WalletClustersDeps): WalletClusters {
     const now = deps.now();
     for (const { chat, cluster } of await deps.store.chats.clusters()) {
       if (stopped) break;
-      const trades = (await deps.store.outbox.toldSince(chat, 'wallet-trade', new Date(now.getTime() - cluster.windowSecs * 1000), TRADES_READ)).filter(isTrade);
-      const found = findClusters(trades.map((trade): TradeTold => ({ event: trade.event, label: trade.label })), cluster, now.getTime());
+      const trades = (
+        await deps.store.outbox.toldSince(chat, 'wallet-trade', new Date(now.getTime() - cluster.windowSecs * 1000), TRADES_READ)
+      ).filter(isTrade);
+      const found = findClusters(
+        trades.map((trade): TradeTold => ({ event: trade.event, label: trade.label })),
+        cluster,
+        now.getTime(),
+      );
       if (found.length === 0) continue;
       // Each cluster goes where the chat was last told of that token's trades on that side (its thread).
       const whereTold = new Map<string, AlertDelivery>();

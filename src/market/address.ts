@@ -47,7 +47,10 @@ export function addressRefusal(value: string, shown: string): { problem: string;
   if (kind === SERVICE_CHAIN) return null;
   const served = CHAIN_WORDS[SERVICE_CHAIN];
   if (kind !== null) {
-    return { problem: `${shown} is ${CHAIN_WORDS[kind].anAddress}`, advice: `TokenWatch reads ${served.chain} tokens and wallets only: ${served.form}.` };
+    return {
+      problem: `${shown} is ${CHAIN_WORDS[kind].anAddress}`,
+      advice: `TokenWatch reads ${served.chain} tokens and wallets only: ${served.form}.`,
+    };
   }
   return { problem: `${shown} is not ${served.anAddress}`, advice: `Paste the whole address: ${served.form}.` };
 }

@@ -192,7 +192,10 @@ export class MarketClient {
     setMaxListeners(0, this.abort.signal);
     this.logger = (options.logger ?? silentLogger).child({ component: 'market-client' });
     this.clock = options.clock ?? systemClock;
-    this.attemptTimeoutMs = positiveInteger('attemptTimeoutMs', options.attemptTimeoutMs ?? options.headersTimeoutMs ?? defaults.attemptTimeoutMs);
+    this.attemptTimeoutMs = positiveInteger(
+      'attemptTimeoutMs',
+      options.attemptTimeoutMs ?? options.headersTimeoutMs ?? defaults.attemptTimeoutMs,
+    );
     this.maxBodyBytes = { ...defaults.maxBodyBytes, ...options.maxBodyBytes };
     for (const endpoint of ENDPOINTS) positiveInteger(`maxBodyBytes.${endpoint}`, this.maxBodyBytes[endpoint]);
     this.http = new HttpTransport({
@@ -220,18 +223,38 @@ export class MarketClient {
     const maxEntries = positiveInteger('cacheMaxEntries', options.cacheMaxEntries ?? defaults.cacheMaxEntries);
     const cacheBytes = Math.floor(positiveInteger('cacheMaxBytes', options.cacheMaxBytes ?? defaults.cacheMaxBytes) / ENDPOINTS.length);
     this.limiters = perEndpoint(
-      (endpoint) => new Limiter(endpoint, { rate: limits[endpoint] ?? null, maxWaitMs: maxRateLimitWaitMs, now: () => this.clock.now(), clock: this.clock }),
+      (endpoint) =>
+        new Limiter(endpoint, {
+          rate: limits[endpoint] ?? null,
+          maxWaitMs: maxRateLimitWaitMs,
+          now: () => this.clock.now(),
+          clock: this.clock,
+        }),
     );
-    this.counters = perEndpoint(() => ({ requests: 0, cacheHits: 0, coalesced: 0, retries: 0, failures: 0, rateLimited: 0, answers: {}, dropped: 0, cachedBytes: 0 }));
+    this.counters = perEndpoint(() => ({
+      requests: 0,
+      cacheHits: 0,
+      coalesced: 0,
+      retries: 0,
+      failures: 0,
+      rateLimited: 0,
+      answers: {},
+      dropped: 0,
+      cachedBytes: 0,
+    }));
     this.onAttempt = options.onAttempt ?? null;
     this.retryHooks = perEndpoint((endpoint) => ({
       signal: this.abort.signal,
       onRetry: (error, retry, delayMs) => {
         this.counters[endpoint].retries += 1;
-        this.logger.warn({ endpoint, kind: error.kind, status: error.status, retry, delayMs }, `market request failed (${error.message}); retrying`);
+        this.logger.warn(
+          { endpoint, kind: error.kind, status: error.status, retry, delayMs },
+          `market request failed (${error.message}); retrying`,
+        );
       },
     }));
-    const cache = <V extends {}>(endpoint: EndpointName) => new ResponseCache<V>({ ttlMs: ttl[endpoint], maxEntries, maxBytes: Math.max(1, cacheBytes) });
+    const cache = <V extends {}>(endpoint: EndpointName) =>
+      new ResponseCache<V>({ ttlMs: ttl[endpoint], maxEntries, maxBytes: Math.max(1, cacheBytes) });
     this.tokenCache = cache('token-data');
     this.technicalsCache = cache('token-technicals');
     this.holdersCache = cache('holders-history');
@@ -239,7 +262,9 @@ export class MarketClient {
     this.chartCache = cache('chart-history');
     this.walletCache = cache('wallet-tracker');
     this.batcher = new TokenBatcher(
-      async (addresses) => (await this.request('token-data', { addresses: addresses.join(',') }, TokenEnvelopeReadingSchema, readTokenEnvelopeFast)).value.data,
+      async (addresses) =>
+        (await this.request('token-data', { addresses: addresses.join(',') }, TokenEnvelopeReadingSchema, readTokenEnvelopeFast)).value
+          .data,
       {
         maxBatchSize: positiveInteger('tokenBatchSize', options.tokenBatchSize ?? defaults.tokenBatchSize),
         onBatch: (lookups) => {
@@ -285,7 +310,12 @@ export class MarketClient {
     if (requested.length > TOKEN_DATA_MAX_ADDRESSES) {
       throw new RangeError(`tokenBatch takes at most ${TOKEN_DATA_MAX_ADDRESSES} addresses, not ${requested.length}`);
     }
-    const envelope = await this.request('token-data', { addresses: requested.join(',') }, TokenEnvelopeReadingSchema, readTokenEnvelopeFast);
+    const envelope = await this.request(
+      'token-data',
+      { addresses: requested.join(',') },
+      TokenEnvelopeReadingSchema,
+      readTokenEnvelopeFast,
+    );
     for (const raw of Object.values(envelope.value.data)) {
       const parsed = parseToken(raw);
       if (parsed.success) found.set(normalizeAddress(parsed.data.address), parsed.data);
@@ -333,7 +363,9 @@ export class MarketClient {
     const query: Query = { address: normalizeAddress(checkAddress('holders-history', address, 'token')) };
     const sortBy = options.sortBy?.trim();
     if (sortBy) query.sortBy = sortBy;
-    return this.cached('holders-history', this.holdersCache, cacheKey(query), () => this.request('holders-history', query, HoldersReadingSchema));
+    return this.cached('holders-history', this.holdersCache, cacheKey(query), () =>
+      this.request('holders-history', query, HoldersReadingSchema),
+    );
   }
 
   /** §4.4 */
@@ -347,7 +379,9 @@ export class MarketClient {
       baseToken: normalizeAddress(checkAddress('trades-history', baseToken, 'token')),
       wallets: checkWallets('trades-history', wallets).join(','),
     };
-    return this.cached('trades-history', this.tradesCache, cacheKey(query), () => this.request('trades-history', query, TradeHistoryReadingSchema));
+    return this.cached('trades-history', this.tradesCache, cacheKey(query), () =>
+      this.request('trades-history', query, TradeHistoryReadingSchema),
+    );
   }
 
   /** §4.5; candles come oldest first. */
@@ -379,7 +413,9 @@ export class MarketClient {
         details: { from: options.from, to: options.to },
       });
     }
-    return this.cached('chart-history', this.chartCache, cacheKey(query), () => this.request('chart-history', query, CandlesReadingSchema, readCandlesFast));
+    return this.cached('chart-history', this.chartCache, cacheKey(query), () =>
+      this.request('chart-history', query, CandlesReadingSchema, readCandlesFast),
+    );
   }
 
   /** §4.6 */
@@ -390,7 +426,9 @@ export class MarketClient {
   /** §4.6, with the count of trades (and metadata entries) left out as unreadable. */
   async readWalletTrades(wallets: string[]): Promise<Answer<TradeHistory>> {
     const query = { wallets: checkWallets('wallet-tracker', wallets).join(',') };
-    return this.cached('wallet-tracker', this.walletCache, cacheKey(query), () => this.request('wallet-tracker', query, TradeHistoryReadingSchema));
+    return this.cached('wallet-tracker', this.walletCache, cacheKey(query), () =>
+      this.request('wallet-tracker', query, TradeHistoryReadingSchema),
+    );
   }
 
   /** The request budget the bot keeps for `endpoint` (TMDS_RATE_LIMITS); null when it keeps none. */
@@ -408,7 +446,11 @@ export class MarketClient {
       'chart-history': this.chartCache.bytes,
       'wallet-tracker': this.walletCache.bytes,
     };
-    return perEndpoint((endpoint) => ({ ...this.counters[endpoint], answers: { ...this.counters[endpoint].answers }, cachedBytes: cached[endpoint] }));
+    return perEndpoint((endpoint) => ({
+      ...this.counters[endpoint],
+      answers: { ...this.counters[endpoint].answers },
+      cachedBytes: cached[endpoint],
+    }));
   }
 
   /** Stops every request and wait, then closes the connections. Later calls fail as unreachable. */
@@ -437,7 +479,12 @@ export class MarketClient {
    * `readFast` is the schema's reading written by hand, where there is one: what it gives is the
    * schema's own result, and what it does not take (null) the schema judges.
    */
-  private async request<T>(endpoint: EndpointName, query: Query, schema: z.ZodType<Reading<T>>, readFast?: (raw: unknown) => Reading<T> | null): Promise<Answer<T>> {
+  private async request<T>(
+    endpoint: EndpointName,
+    query: Query,
+    schema: z.ZodType<Reading<T>>,
+    readFast?: (raw: unknown) => Reading<T> | null,
+  ): Promise<Answer<T>> {
     const counters = this.counters[endpoint];
     const limiter = this.limiters[endpoint];
     try {
@@ -465,17 +512,26 @@ export class MarketClient {
           }
           // The path is written out again only for a log line that is kept.
           if (this.logger.isLevelEnabled('debug')) {
-            this.logger.debug({ endpoint, path: this.http.pathFor(endpoint, query), status: response.status, elapsedMs: response.elapsedMs, attempt }, 'market request');
+            this.logger.debug(
+              { endpoint, path: this.http.pathFor(endpoint, query), status: response.status, elapsedMs: response.elapsedMs, attempt },
+              'market request',
+            );
           }
           this.takeWaits(endpoint, limiter, response);
           if (response.status < 200 || response.status > 299) {
-            const error = errorForResponse(endpoint, response, { query, attempt }, { nowMs: this.clock.now(), maxWaitMs: this.maxRateLimitWaitMs });
+            const error = errorForResponse(
+              endpoint,
+              response,
+              { query, attempt },
+              { nowMs: this.clock.now(), maxWaitMs: this.maxRateLimitWaitMs },
+            );
             if (error.kind === 'rate-limited') counters.rateLimited += 1;
             throw error;
           }
           // Parsed and read in one synchronous stretch: one answer's JSON tree at a time, whatever the concurrency.
           const raw = readJson(endpoint, response, { query, attempt });
-          const reading = (readFast === undefined ? null : readFast(raw)) ?? this.readBySchema(endpoint, schema, raw, response.status, query, attempt);
+          const reading =
+            (readFast === undefined ? null : readFast(raw)) ?? this.readBySchema(endpoint, schema, raw, response.status, query, attempt);
           const { value, dropped, examples } = reading;
           if (dropped > 0) {
             counters.dropped += dropped;
@@ -500,7 +556,14 @@ export class MarketClient {
   }
 
   /** The schema's reading of an answer, or the unreadable error naming its first issues. */
-  private readBySchema<T>(endpoint: EndpointName, schema: z.ZodType<Reading<T>>, raw: unknown, status: number, query: Query, attempt: number): Reading<T> {
+  private readBySchema<T>(
+    endpoint: EndpointName,
+    schema: z.ZodType<Reading<T>>,
+    raw: unknown,
+    status: number,
+    query: Query,
+    attempt: number,
+  ): Reading<T> {
     const parsed = schema.safeParse(raw);
     if (parsed.success) return parsed.data;
     throw new MarketError({
@@ -536,13 +599,16 @@ export class MarketClient {
     const asked = serviceWaitMs(response, now);
     if (asked === null) return;
     if (asked < cap) limiter.holdFor(asked);
-    else this.logger.warn({ endpoint, status: response.status, askedWaitMs: asked, cap }, 'the service asked for a wait beyond the longest wait; failing this call only');
+    else
+      this.logger.warn(
+        { endpoint, status: response.status, askedWaitMs: asked, cap },
+        'the service asked for a wait beyond the longest wait; failing this call only',
+      );
   }
 }
 
 /** The statuses the spec gives a meaning to, counted each on its own; any other by its class. */
 const NAMED_STATUSES = new Set([200, 400, 401, 403, 404, 413, 429, 500, 502, 503, 504]);
-
 
 function perEndpoint<T>(make: (endpoint: EndpointName) => T): Record<EndpointName, T> {
   const out = {} as Record<EndpointName, T>;
@@ -594,7 +660,12 @@ function isTokenOfBatch(error: unknown): error is MarketError {
 }
 
 function callDeadlineError(endpoint: EndpointName, attempt: number): MarketError {
-  return new MarketError({ kind: 'timeout', endpoint, message: `no time left within the call's deadline (attempt ${attempt})`, details: { attempt, deadline: 'call' } });
+  return new MarketError({
+    kind: 'timeout',
+    endpoint,
+    message: `no time left within the call's deadline (attempt ${attempt})`,
+    details: { attempt, deadline: 'call' },
+  });
 }
 
 function closedError(endpoint: EndpointName): MarketError {

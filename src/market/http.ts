@@ -188,21 +188,43 @@ function formEncode(query: Query): string {
 }
 
 /** Maps a failure below HTTP (no status) to timeout, unreachable or unreadable. */
-export function transportError(endpoint: EndpointName, error: unknown, context: Record<string, unknown> & { closed: boolean }): MarketError {
+export function transportError(
+  endpoint: EndpointName,
+  error: unknown,
+  context: Record<string, unknown> & { closed: boolean },
+): MarketError {
   const code = errorCode(error);
   const detail = { ...context, code, reason: error instanceof Error ? error.message : String(error) };
   if (context.closed) {
     return new MarketError({ kind: 'unreachable', endpoint, message: 'the client was closed', details: detail, cause: error });
   }
   if (error instanceof DeadlineReached) {
-    return new MarketError({ kind: 'timeout', endpoint, message: error.message, details: { ...detail, phase: 'attempt', timeoutMs: error.timeoutMs }, cause: error });
+    return new MarketError({
+      kind: 'timeout',
+      endpoint,
+      message: error.message,
+      details: { ...detail, phase: 'attempt', timeoutMs: error.timeoutMs },
+      cause: error,
+    });
   }
   if (error instanceof TooLarge) {
-    return new MarketError({ kind: 'unreadable', endpoint, message: error.message, details: { ...detail, maxBytes: error.maxBytes }, cause: error });
+    return new MarketError({
+      kind: 'unreadable',
+      endpoint,
+      message: error.message,
+      details: { ...detail, maxBytes: error.maxBytes },
+      cause: error,
+    });
   }
   const phase = code === null ? undefined : TIMEOUT_CODES[code];
   if (phase !== undefined) {
-    return new MarketError({ kind: 'timeout', endpoint, message: `no answer within the ${phase} timeout`, details: { ...detail, phase }, cause: error });
+    return new MarketError({
+      kind: 'timeout',
+      endpoint,
+      message: `no answer within the ${phase} timeout`,
+      details: { ...detail, phase },
+      cause: error,
+    });
   }
   if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
     return new MarketError({ kind: 'unreadable', endpoint, message: 'the response is too large', details: detail, cause: error });
@@ -341,7 +363,12 @@ export interface WaitReading {
 }
 
 /** Maps a response that is not 2xx to the error a person and the log can use. */
-export function errorForResponse(endpoint: EndpointName, response: HttpResponse, context: Record<string, unknown> = {}, reading: WaitReading = {}): MarketError {
+export function errorForResponse(
+  endpoint: EndpointName,
+  response: HttpResponse,
+  context: Record<string, unknown> = {},
+  reading: WaitReading = {},
+): MarketError {
   const { status } = response;
   const body = readErrorBody(response.body);
   // The service's own words reach the log and the error's message: cleaned as card text is.
@@ -439,7 +466,10 @@ export function readJson(endpoint: EndpointName, response: HttpResponse, context
   try {
     return JSON.parse(response.body);
   } catch (error) {
-    return failUnreadable(endpoint, response, 'the response is not JSON', { ...context, reason: error instanceof Error ? error.message : String(error) });
+    return failUnreadable(endpoint, response, 'the response is not JSON', {
+      ...context,
+      reason: error instanceof Error ? error.message : String(error),
+    });
   }
 }
 

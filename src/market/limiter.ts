@@ -200,10 +200,13 @@ export class Limiter {
     else if (this.freesAt.length > 0 && this.inFlight + this.freesAt.length >= this.limit) at = this.freesAt[0] ?? null;
     // Otherwise every slot is held by an in-flight request, whose release calls pump().
     if (at === null) return;
-    this.timer = this.clock.setTimeout(() => {
-      this.timer = null;
-      this.pump();
-    }, Math.max(1, Math.ceil(at - now)));
+    this.timer = this.clock.setTimeout(
+      () => {
+        this.timer = null;
+        this.pump();
+      },
+      Math.max(1, Math.ceil(at - now)),
+    );
   }
 
   /**
@@ -231,7 +234,12 @@ export class Limiter {
       retryAfterMs,
       message: `the client-side limit would make this call wait ${retryAfterMs} ms`,
       // The bot's own budget, named so that the answer says it is the bot's limit, not the service's.
-      details: { source: 'client-limiter', waitMs: retryAfterMs, queued: this.queue.length, ...(this.rate === null ? {} : { limit: this.rate.limit, windowMs: this.rate.windowMs }) },
+      details: {
+        source: 'client-limiter',
+        waitMs: retryAfterMs,
+        queued: this.queue.length,
+        ...(this.rate === null ? {} : { limit: this.rate.limit, windowMs: this.rate.windowMs }),
+      },
     });
   }
 

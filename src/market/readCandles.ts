@@ -21,7 +21,15 @@ export function readCandleFast(value: unknown): Candle | null {
   const low = readDecimal(value.low);
   const close = readDecimal(value.close);
   if (timestamp === null || open === null || high === null || low === null || close === null) return null;
-  return { time: readOptionalText(value.time), timestamp: Math.trunc(timestamp), open, high, low, close, volume: readDecimal(value.volume) ?? 0 };
+  return {
+    time: readOptionalText(value.time),
+    timestamp: Math.trunc(timestamp),
+    open,
+    high,
+    low,
+    close,
+    volume: readDecimal(value.volume) ?? 0,
+  };
 }
 
 /** `{candles}` or a bare list, oldest first, as CandlesReadingSchema reads it; null when the schema must. */

@@ -11,7 +11,16 @@
  */
 import { type LiquidityPool, type RiskAnalysis, type Token, type TokenEnvelope, TokenSchema } from './schemas';
 import { isPlainObject, optionalAmount, SHORT_DIGITS, UNREAD, Unread } from './fastRead';
-import { isOverlongAmount, readAmount, readDecimal, readOptionalFlag, readOptionalInteger, readOptionalText, readTextMap, type Reading } from './wire';
+import {
+  isOverlongAmount,
+  readAmount,
+  readDecimal,
+  readOptionalFlag,
+  readOptionalInteger,
+  readOptionalText,
+  readTextMap,
+  type Reading,
+} from './wire';
 
 /** optionalAmount, but an over-long amount is undefined (the pool is left out) rather than the token unread. */
 function poolAmount(value: unknown): bigint | null | undefined {

@@ -68,12 +68,11 @@ export type RiskAnalysis = z.output<typeof RiskAnalysisSchema>;
 
 /** The pools of a token arrive as a map keyed by pool address (§2.2); callers get a list. */
 const poolMap = z
-  .union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.null()]).optional()
+  .union([z.record(z.string(), z.unknown()), z.array(z.unknown()), z.null()])
+  .optional()
   .transform((value): LiquidityPool[] => {
     if (value === null || value === undefined) return [];
-    const entries: Array<[string | null, unknown]> = Array.isArray(value)
-      ? value.map((pool) => [null, pool])
-      : Object.entries(value);
+    const entries: Array<[string | null, unknown]> = Array.isArray(value) ? value.map((pool) => [null, pool]) : Object.entries(value);
     const pools: LiquidityPool[] = [];
     for (const [key, raw] of entries) {
       const withAddress =
@@ -124,18 +123,23 @@ export const TokenEnvelopeSchema = z.object({
   message: optionalText,
   // Checked as a plain object and kept as it is: the batcher reads only the tokens it asked for,
   // so a map of a million keys is not copied (z.record would) before they are looked up.
-  data: z.unknown().optional().transform((value, ctx): Record<string, unknown> => {
-    if (value === null || value === undefined) return {};
-    if (typeof value !== 'object' || Array.isArray(value)) {
-      ctx.addIssue({ code: 'custom', message: 'expected a map of tokens' });
-      return z.NEVER;
-    }
-    return value as Record<string, unknown>;
-  }),
+  data: z
+    .unknown()
+    .optional()
+    .transform((value, ctx): Record<string, unknown> => {
+      if (value === null || value === undefined) return {};
+      if (typeof value !== 'object' || Array.isArray(value)) {
+        ctx.addIssue({ code: 'custom', message: 'expected a map of tokens' });
+        return z.NEVER;
+      }
+      return value as Record<string, unknown>;
+    }),
 });
 export type TokenEnvelope = z.output<typeof TokenEnvelopeSchema>;
 /** Nothing is left out here: tokenBatcher.ts reads the tokens one by one and reports an unreadable one itself. */
-export const TokenEnvelopeReadingSchema = TokenEnvelopeSchema.transform((value): Reading<typeof value> => ({ value, dropped: 0, examples: [] }));
+export const TokenEnvelopeReadingSchema = TokenEnvelopeSchema.transform(
+  (value): Reading<typeof value> => ({ value, dropped: 0, examples: [] }),
+);
 
 /** §2.5 overtimeTechnicals point. topHoldersSupply and its percentage twin are keyed by top-N count. */
 export const TechnicalsPointSchema = z.object({
@@ -144,17 +148,26 @@ export const TechnicalsPointSchema = z.object({
   chainId: optionalInteger,
   syncedAt: optionalText,
   holdersCount: optionalInteger,
-  tagsCount: z.unknown().optional().transform((value): number | null => {
-    // "count of different wallet types": a number, or a map from type to count, which is summed.
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      let total = 0;
-      for (const count of Object.values(value)) total += typeof count === 'number' ? count : Number(count) || 0;
-      return total;
-    }
-    return optionalInteger.parse(value);
-  }),
-  topHoldersSupply: z.record(z.string(), optionalAmount).nullish().transform((value) => topNMap(value)),
-  topHoldersSupplyPerc: z.record(z.string(), optionalDecimal).nullish().transform((value) => topNMap(value)),
+  tagsCount: z
+    .unknown()
+    .optional()
+    .transform((value): number | null => {
+      // "count of different wallet types": a number, or a map from type to count, which is summed.
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        let total = 0;
+        for (const count of Object.values(value)) total += typeof count === 'number' ? count : Number(count) || 0;
+        return total;
+      }
+      return optionalInteger.parse(value);
+    }),
+  topHoldersSupply: z
+    .record(z.string(), optionalAmount)
+    .nullish()
+    .transform((value) => topNMap(value)),
+  topHoldersSupplyPerc: z
+    .record(z.string(), optionalDecimal)
+    .nullish()
+    .transform((value) => topNMap(value)),
 });
 export type TechnicalsPoint = z.output<typeof TechnicalsPointSchema>;
 
@@ -243,15 +256,18 @@ export const TechnicalsSchema = TechnicalsReadingSchema.transform((reading) => r
 export type Technicals = z.output<typeof TechnicalsSchema>;
 
 /** The technicals payload with or without its envelope. */
-export const TechnicalsEnvelopeReadingSchema = z.unknown().optional().transform((value, ctx): Reading<Technicals> => {
-  const inner = value !== null && typeof value === 'object' && 'data' in value ? value.data : value;
-  const parsed = TechnicalsReadingSchema.safeParse(inner);
-  if (!parsed.success) {
-    ctx.addIssue({ code: 'custom', message: parsed.error.message });
-    return z.NEVER;
-  }
-  return parsed.data;
-});
+export const TechnicalsEnvelopeReadingSchema = z
+  .unknown()
+  .optional()
+  .transform((value, ctx): Reading<Technicals> => {
+    const inner = value !== null && typeof value === 'object' && 'data' in value ? value.data : value;
+    const parsed = TechnicalsReadingSchema.safeParse(inner);
+    if (!parsed.success) {
+      ctx.addIssue({ code: 'custom', message: parsed.error.message });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
 export const TechnicalsEnvelopeSchema = TechnicalsEnvelopeReadingSchema.transform((reading) => reading.value);
 
 function timeOf(iso: string | null): number {
@@ -283,14 +299,17 @@ export const HolderSchema = z.object({
 export type Holder = z.output<typeof HolderSchema>;
 
 /** holders-history answers a bare array; an envelope with `data` is read too. Anything else is the wrong shape. */
-export const HoldersReadingSchema = z.unknown().optional().transform((value, ctx): Reading<Holder[]> => {
-  if (Array.isArray(value)) return readEach(HolderSchema, value, 'holders');
-  if (value !== null && typeof value === 'object' && 'data' in value && Array.isArray(value.data)) {
-    return readEach(HolderSchema, value.data, 'data');
-  }
-  ctx.addIssue({ code: 'custom', message: 'expected an array of holders' });
-  return z.NEVER;
-});
+export const HoldersReadingSchema = z
+  .unknown()
+  .optional()
+  .transform((value, ctx): Reading<Holder[]> => {
+    if (Array.isArray(value)) return readEach(HolderSchema, value, 'holders');
+    if (value !== null && typeof value === 'object' && 'data' in value && Array.isArray(value.data)) {
+      return readEach(HolderSchema, value.data, 'data');
+    }
+    ctx.addIssue({ code: 'custom', message: 'expected an array of holders' });
+    return z.NEVER;
+  });
 export const HoldersSchema = HoldersReadingSchema.transform((reading) => reading.value);
 
 /** §2.7 MakerData */
@@ -347,18 +366,21 @@ export const TokenMetadataSchema = z.object({
 export type TokenMetadata = z.output<typeof TokenMetadataSchema>;
 
 /** Token metadata, keyed by token address in a map or naming its token in a list; its shape is not shown by the spec. */
-const metadataMap = z.unknown().optional().transform((value): Reading<Map<string, TokenMetadata>> => {
-  const out = new Map<string, TokenMetadata>();
-  if (value === null || typeof value !== 'object') return { value: out, dropped: 0, examples: [] };
-  if (Array.isArray(value)) {
-    const read = readEach(TokenMetadataSchema, value, 'tokensMetadata');
-    for (const metadata of read.value) if (metadata.address) out.set(metadata.address, metadata);
+const metadataMap = z
+  .unknown()
+  .optional()
+  .transform((value): Reading<Map<string, TokenMetadata>> => {
+    const out = new Map<string, TokenMetadata>();
+    if (value === null || typeof value !== 'object') return { value: out, dropped: 0, examples: [] };
+    if (Array.isArray(value)) {
+      const read = readEach(TokenMetadataSchema, value, 'tokensMetadata');
+      for (const metadata of read.value) if (metadata.address) out.set(metadata.address, metadata);
+      return { value: out, ...droppedOf(read) };
+    }
+    const read = readEntries(TokenMetadataSchema, value, 'tokensMetadata');
+    for (const [address, metadata] of read.value) out.set(address, { ...metadata, address });
     return { value: out, ...droppedOf(read) };
-  }
-  const read = readEntries(TokenMetadataSchema, value, 'tokensMetadata');
-  for (const [address, metadata] of read.value) out.set(address, { ...metadata, address });
-  return { value: out, ...droppedOf(read) };
-});
+  });
 
 /** §2.7 / §4.6: trades newest first (sorted here whatever order they came in); metadata may be absent. */
 export const TradeHistoryReadingSchema = z
@@ -398,8 +420,5 @@ export const CandlesReadingSchema = z
 export const CandlesSchema = CandlesReadingSchema.transform((reading) => reading.value);
 
 /** The error body of §7: `{error, message}` or `{error}`, or anything else. */
-export const ErrorBodySchema = z
-  .object({ error: optionalText, message: optionalText })
-  .partial()
-  .catch({});
+export const ErrorBodySchema = z.object({ error: optionalText, message: optionalText }).partial().catch({});
 export type ErrorBody = z.output<typeof ErrorBodySchema>;

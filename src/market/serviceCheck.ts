@@ -21,7 +21,9 @@ export const SERVICE_CHECK_ADDRESS = '11111111111111111111111111111111';
 /** The service refused the API key: start-up stops with this one line. */
 export class ServiceKeyRefusedError extends Error {
   constructor(baseUrl: string, status: number | null) {
-    super(`The market data service at ${baseUrl} refused TMDS_API_KEY (${status === null ? 'unauthorized' : `HTTP ${status}`}): set the key the service issued`);
+    super(
+      `The market data service at ${baseUrl} refused TMDS_API_KEY (${status === null ? 'unauthorized' : `HTTP ${status}`}): set the key the service issued`,
+    );
     this.name = 'ServiceKeyRefusedError';
   }
 }

@@ -63,27 +63,42 @@ function issue(ctx: z.RefinementCtx, message: string): typeof z.NEVER {
 }
 
 /** A decimal number (price, USD value, percentage, native amount), from a string or a number. */
-export const decimal = z.unknown().optional().transform((value, ctx) => {
-  const parsed = readDecimal(value);
-  return parsed === null ? issue(ctx, 'expected a number or numeric text') : parsed;
-});
+export const decimal = z
+  .unknown()
+  .optional()
+  .transform((value, ctx) => {
+    const parsed = readDecimal(value);
+    return parsed === null ? issue(ctx, 'expected a number or numeric text') : parsed;
+  });
 
 /** A whole count or id-like integer (holders, transactions, block numbers, Unix seconds). */
-export const integer = z.unknown().optional().transform((value, ctx) => {
-  const parsed = readDecimal(value);
-  return parsed === null ? issue(ctx, 'expected an integer or integer text') : Math.trunc(parsed);
-});
+export const integer = z
+  .unknown()
+  .optional()
+  .transform((value, ctx) => {
+    const parsed = readDecimal(value);
+    return parsed === null ? issue(ctx, 'expected an integer or integer text') : Math.trunc(parsed);
+  });
 
 /** An amount in the smallest unit, exact; more than MAX_AMOUNT_DIGITS digits is unreadable. */
-export const amount = z.unknown().optional().transform((value, ctx) => {
-  if (isOverlongAmount(value)) return issue(ctx, OVERLONG);
-  const parsed = readAmount(value);
-  return parsed === null ? issue(ctx, 'expected an amount as integer text or number') : parsed;
-});
+export const amount = z
+  .unknown()
+  .optional()
+  .transform((value, ctx) => {
+    if (isOverlongAmount(value)) return issue(ctx, OVERLONG);
+    const parsed = readAmount(value);
+    return parsed === null ? issue(ctx, 'expected an amount as integer text or number') : parsed;
+  });
 
 /** The nullable variants: null, absent and unreadable-but-empty values all become null. */
-export const optionalDecimal = z.unknown().optional().transform((value) => readDecimal(value));
-export const optionalInteger = z.unknown().optional().transform((value) => readOptionalInteger(value));
+export const optionalDecimal = z
+  .unknown()
+  .optional()
+  .transform((value) => readDecimal(value));
+export const optionalInteger = z
+  .unknown()
+  .optional()
+  .transform((value) => readOptionalInteger(value));
 
 /** optionalInteger's reading as a plain function, for hand-written hot-path readers (readToken.ts). */
 export function readOptionalInteger(value: unknown): number | null {
@@ -91,10 +106,16 @@ export function readOptionalInteger(value: unknown): number | null {
   return parsed === null ? null : Math.trunc(parsed);
 }
 /** An optional amount: absent or empty is null, but an over-long one is unreadable, not absent. */
-export const optionalAmount = z.unknown().optional().transform((value, ctx) => (isOverlongAmount(value) ? issue(ctx, OVERLONG) : readAmount(value)));
+export const optionalAmount = z
+  .unknown()
+  .optional()
+  .transform((value, ctx) => (isOverlongAmount(value) ? issue(ctx, OVERLONG) : readAmount(value)));
 
 /** Text that may be null or absent (or, from a careless producer, a number). */
-export const optionalText = z.unknown().optional().transform((value): string | null => readOptionalText(value));
+export const optionalText = z
+  .unknown()
+  .optional()
+  .transform((value): string | null => readOptionalText(value));
 
 /** optionalText's reading as a plain function (readToken.ts). */
 export function readOptionalText(value: unknown): string | null {
@@ -107,7 +128,10 @@ export function readOptionalText(value: unknown): string | null {
 export const text = optionalText.transform((value) => value ?? '');
 
 /** A flag that may arrive as a boolean, "true"/"false", or 0/1; anything else is null. */
-export const optionalFlag = z.unknown().optional().transform((value): boolean | null => readOptionalFlag(value));
+export const optionalFlag = z
+  .unknown()
+  .optional()
+  .transform((value): boolean | null => readOptionalFlag(value));
 
 /** optionalFlag's reading as a plain function (readToken.ts). */
 export function readOptionalFlag(value: unknown): boolean | null {
@@ -118,12 +142,16 @@ export function readOptionalFlag(value: unknown): boolean | null {
 }
 
 /** A list of strings; non-string members are dropped, a missing list is empty. */
-export const textList = z.unknown().optional().transform((value): string[] =>
-  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [],
-);
+export const textList = z
+  .unknown()
+  .optional()
+  .transform((value): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []));
 
 /** A map from names to strings (token links); non-string values are dropped. */
-export const textMap = z.unknown().optional().transform((value): Record<string, string> => readTextMap(value));
+export const textMap = z
+  .unknown()
+  .optional()
+  .transform((value): Record<string, string> => readTextMap(value));
 
 /** textMap's reading as a plain function (readToken.ts). */
 export function readTextMap(value: unknown): Record<string, string> {
@@ -155,7 +183,9 @@ export interface Reading<T> {
 }
 
 /** The dropped counts and examples of several readings, as one. */
-export function droppedOf(...readings: Array<Pick<Reading<unknown>, 'dropped' | 'examples'>>): Pick<Reading<unknown>, 'dropped' | 'examples'> {
+export function droppedOf(
+  ...readings: Array<Pick<Reading<unknown>, 'dropped' | 'examples'>>
+): Pick<Reading<unknown>, 'dropped' | 'examples'> {
   let dropped = 0;
   const examples: DroppedElement[] = [];
   for (const reading of readings) {
@@ -263,7 +293,8 @@ export function listOf<T extends z.ZodType>(item: T, path: string) {
 /** Reads an object, or the first element of an array of objects; null, absent or empty become null. */
 export function firstOf<T extends z.ZodType>(item: T) {
   return z
-    .union([z.array(item), item, z.null()]).optional()
+    .union([z.array(item), item, z.null()])
+    .optional()
     .transform((value): z.output<T> | null => {
       if (value === null || value === undefined) return null;
       if (Array.isArray(value)) return value[0] ?? null;

@@ -5,7 +5,6 @@
  * the moment it was noticed.
  */
 
-
 /** The token an event is about, as the alert card names it (untrusted text: renderers escape it). */
 export interface TokenRef {
   address: string;

@@ -43,7 +43,12 @@ export class OpsServerError extends Error {
 const PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 function answer(res: ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', ...headers });
+  res.writeHead(status, {
+    'content-type': contentType,
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    ...headers,
+  });
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
@@ -63,7 +68,8 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const path = pathOf(req.url);
     if (path === null || !PATHS.has(path)) return json(res, 404, { error: 'not found', paths: [...PATHS] });
-    if (req.method !== 'GET' && req.method !== 'HEAD') return answer(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n', { allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return answer(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n', { allow: 'GET, HEAD' });
     if (path === '/healthz') return answer(res, 200, 'text/plain; charset=utf-8', 'ok\n');
     if (path === '/readyz') {
       const report = await options.readiness();
@@ -93,7 +99,14 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   } catch (error) {
     server.close();
     const code = error instanceof Error && 'code' in error ? String(error.code) : '';
-    const why = code === 'EADDRINUSE' ? 'is in use' : code === 'EADDRNOTAVAIL' ? 'is no address of this machine' : code === 'EACCES' ? 'needs privileges the bot does not have' : `cannot be listened on (${code || errorText(error)})`;
+    const why =
+      code === 'EADDRINUSE'
+        ? 'is in use'
+        : code === 'EADDRNOTAVAIL'
+          ? 'is no address of this machine'
+          : code === 'EACCES'
+            ? 'needs privileges the bot does not have'
+            : `cannot be listened on (${code || errorText(error)})`;
     throw new OpsServerError(`HTTP_PORT ${options.port} on HTTP_HOST ${options.host} ${why}: the operators' HTTP server cannot start`);
   }
   server.on('error', (error) => logger.error({ error: errorText(error) }, 'operators’ HTTP server failed'));

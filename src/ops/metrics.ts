@@ -33,7 +33,14 @@ const PREFIX = 'tokenwatch_';
 export const WAITING_COUNT_LIMIT = 50_000;
 
 /** Every state a stream socket can be in, each a series of its own (0 included), so a state that empties reads 0, not gone. */
-const SOCKET_STATES: Record<ConnectionState, true> = { connecting: true, open: true, backoff: true, 'auth-failed': true, rejected: true, closed: true };
+const SOCKET_STATES: Record<ConnectionState, true> = {
+  connecting: true,
+  open: true,
+  backoff: true,
+  'auth-failed': true,
+  rejected: true,
+  closed: true,
+};
 const SEND_FAILURES: Record<SendFailure, true> = { throttled: true, error: true, gone: true };
 
 /** What the metrics read when scraped: each part's own counters. */
@@ -45,7 +52,11 @@ export interface MetricSources {
   delivery: (platform: Platform) => DrainCounters | null;
   commands: () => readonly CommandCount[];
   reconcile: () => { runs: number; rows: number };
-  store: { outbox: Pick<Store['outbox'], 'waiting'>; chats: Pick<Store['chats'], 'pausedCount'>; follows: Pick<Store['follows'], 'countByKind'> };
+  store: {
+    outbox: Pick<Store['outbox'], 'waiting'>;
+    chats: Pick<Store['chats'], 'pausedCount'>;
+    follows: Pick<Store['follows'], 'countByKind'>;
+  };
   /** The platforms alerts go out on (one drain each). */
   platforms: () => readonly Platform[];
   /** Each running chat's requests to its platform's API, by status label. */
@@ -146,8 +157,12 @@ export class Metrics {
   /** Registers every counter and gauge, each read from `sources` when scraped. Called once, when the parts run. */
   watch(sources: MetricSources): void {
     const now = sources.now ?? Date.now;
-    const counter = <L extends string>(name: string, help: string, labelNames: readonly L[], read: () => Samples<L> | Promise<Samples<L>>) =>
-      this.mirror('counter', name, help, labelNames, read);
+    const counter = <L extends string>(
+      name: string,
+      help: string,
+      labelNames: readonly L[],
+      read: () => Samples<L> | Promise<Samples<L>>,
+    ) => this.mirror('counter', name, help, labelNames, read);
     const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[], read: () => Samples<L> | Promise<Samples<L>>) =>
       this.mirror('gauge', name, help, labelNames, read);
     const perPlatform = async <T>(read: (platform: Platform) => Promise<T>): Promise<Array<[Platform, T]>> =>
@@ -155,7 +170,11 @@ export class Metrics {
     // Two gauges read the outbox's waiting rows: one query per scrape serves both.
     let waitingRead: { scrape: number; rows: Promise<Array<[Platform, { count: number; oldest: Date | null }]>> } | null = null;
     const waiting = () => {
-      if (waitingRead?.scrape !== this.scrapes) waitingRead = { scrape: this.scrapes, rows: perPlatform((platform) => sources.store.outbox.waiting(platform, WAITING_COUNT_LIMIT)) };
+      if (waitingRead?.scrape !== this.scrapes)
+        waitingRead = {
+          scrape: this.scrapes,
+          rows: perPlatform((platform) => sources.store.outbox.waiting(platform, WAITING_COUNT_LIMIT)),
+        };
       return waitingRead.rows;
     };
 
@@ -164,27 +183,52 @@ export class Metrics {
       for (const [kind, count] of Object.entries(sources.watcher().eventsByKind)) addTo(samples, { kind: kindLabel(kind) }, count);
       return samples.values();
     });
-    counter('alerts_delivered_total', 'Alerts a platform accepted (each alert of a digest counted), by platform and kind.', ['platform', 'kind'], () => {
-      const samples = new Map<string, [Labels<'platform' | 'kind'>, number]>();
-      for (const platform of sources.platforms()) {
-        for (const [kind, count] of Object.entries(sources.delivery(platform)?.sentByKind ?? {})) addTo(samples, { platform, kind: kindLabel(kind) }, count);
-      }
-      return samples.values();
-    });
-    counter('alerts_failed_total', 'Sends that failed: throttled (the platform asked to wait), error (tried again later), gone (the chat was paused).', ['platform', 'reason'], () =>
-      sources.platforms().flatMap((platform) => {
-        const failures = sources.delivery(platform)?.failures;
-        return (Object.keys(SEND_FAILURES) as SendFailure[]).map((reason) => [{ platform, reason }, failures?.[reason] ?? 0] as const);
-      }),
+    counter(
+      'alerts_delivered_total',
+      'Alerts a platform accepted (each alert of a digest counted), by platform and kind.',
+      ['platform', 'kind'],
+      () => {
+        const samples = new Map<string, [Labels<'platform' | 'kind'>, number]>();
+        for (const platform of sources.platforms()) {
+          for (const [kind, count] of Object.entries(sources.delivery(platform)?.sentByKind ?? {}))
+            addTo(samples, { platform, kind: kindLabel(kind) }, count);
+        }
+        return samples.values();
+      },
     );
-    gauge('outbox_pending', `Alerts waiting to be sent, in chats not paused (counted up to ${WAITING_COUNT_LIMIT}).`, ['platform'], async () =>
-      (await waiting()).map(([platform, rows]) => [{ platform }, rows.count] as const),
+    counter(
+      'alerts_failed_total',
+      'Sends that failed: throttled (the platform asked to wait), error (tried again later), gone (the chat was paused).',
+      ['platform', 'reason'],
+      () =>
+        sources.platforms().flatMap((platform) => {
+          const failures = sources.delivery(platform)?.failures;
+          return (Object.keys(SEND_FAILURES) as SendFailure[]).map((reason) => [{ platform, reason }, failures?.[reason] ?? 0] as const);
+        }),
     );
-    gauge('outbox_oldest_pending_seconds', 'Age of the oldest alert waiting to be sent, in chats not paused (0 when none waits).', ['platform'], async () =>
-      (await waiting()).map(([platform, rows]) => [{ platform }, rows.oldest === null ? 0 : Math.max(0, (now() - rows.oldest.getTime()) / 1000)] as const),
+    gauge(
+      'outbox_pending',
+      `Alerts waiting to be sent, in chats not paused (counted up to ${WAITING_COUNT_LIMIT}).`,
+      ['platform'],
+      async () => (await waiting()).map(([platform, rows]) => [{ platform }, rows.count] as const),
     );
-    gauge('chats_paused', 'Chats the bot can no longer write to; their alerts wait until /track or /unmute there.', ['platform'], async () =>
-      (await perPlatform((platform) => sources.store.chats.pausedCount(platform))).map(([platform, count]) => [{ platform }, count] as const),
+    gauge(
+      'outbox_oldest_pending_seconds',
+      'Age of the oldest alert waiting to be sent, in chats not paused (0 when none waits).',
+      ['platform'],
+      async () =>
+        (await waiting()).map(
+          ([platform, rows]) => [{ platform }, rows.oldest === null ? 0 : Math.max(0, (now() - rows.oldest.getTime()) / 1000)] as const,
+        ),
+    );
+    gauge(
+      'chats_paused',
+      'Chats the bot can no longer write to; their alerts wait until /track or /unmute there.',
+      ['platform'],
+      async () =>
+        (await perPlatform((platform) => sources.store.chats.pausedCount(platform))).map(
+          ([platform, count]) => [{ platform }, count] as const,
+        ),
     );
 
     gauge('stream_sockets', 'Live stream sockets, by state.', ['state'], () => {
@@ -192,22 +236,38 @@ export class Metrics {
       for (const socket of sources.streams().sockets) counts.set(socket.state, (counts.get(socket.state) ?? 0) + 1);
       return [...counts].map(([state, count]) => [{ state }, count] as const);
     });
-    gauge('stream_subscriptions', 'Live stream subscriptions placed on sockets.', [], () => [[{}, sources.streams().sockets.reduce((sum, socket) => sum + socket.subscriptions, 0)]]);
-    counter('stream_reconnects_total', 'Stream connection attempts after a socket’s first.', [], () => [[{}, sources.streams().counters.reconnects]]);
-    counter('stream_frames_total', 'Stream frames: read off the sockets, unreadable, over the size limit, and events dropped from a full queue.', ['result'], () => {
-      const { received, unreadable, oversized, dropped } = sources.streams().counters;
-      return [
-        [{ result: 'read' }, received],
-        [{ result: 'unreadable' }, unreadable],
-        [{ result: 'oversized' }, oversized],
-        [{ result: 'dropped' }, dropped],
-      ];
-    });
+    gauge('stream_subscriptions', 'Live stream subscriptions placed on sockets.', [], () => [
+      [{}, sources.streams().sockets.reduce((sum, socket) => sum + socket.subscriptions, 0)],
+    ]);
+    counter('stream_reconnects_total', 'Stream connection attempts after a socket’s first.', [], () => [
+      [{}, sources.streams().counters.reconnects],
+    ]);
+    counter(
+      'stream_frames_total',
+      'Stream frames: read off the sockets, unreadable, over the size limit, and events dropped from a full queue.',
+      ['result'],
+      () => {
+        const { received, unreadable, oversized, dropped } = sources.streams().counters;
+        return [
+          [{ result: 'read' }, received],
+          [{ result: 'unreadable' }, unreadable],
+          [{ result: 'oversized' }, oversized],
+          [{ result: 'dropped' }, dropped],
+        ];
+      },
+    );
 
-    counter('service_requests_total', 'HTTP attempts to the market data service, by endpoint and status (error: no answer).', ['endpoint', 'status'], () => {
-      const stats = sources.market();
-      return ENDPOINTS.flatMap((endpoint) => Object.entries(stats[endpoint].answers).map(([status, count]) => [{ endpoint, status }, count] as const));
-    });
+    counter(
+      'service_requests_total',
+      'HTTP attempts to the market data service, by endpoint and status (error: no answer).',
+      ['endpoint', 'status'],
+      () => {
+        const stats = sources.market();
+        return ENDPOINTS.flatMap((endpoint) =>
+          Object.entries(stats[endpoint].answers).map(([status, count]) => [{ endpoint, status }, count] as const),
+        );
+      },
+    );
     counter('service_cache_hits_total', 'Look-ups answered from the cache, by endpoint.', ['endpoint'], () => {
       const stats = sources.market();
       return ENDPOINTS.map((endpoint) => [{ endpoint }, stats[endpoint].cacheHits] as const);
@@ -217,11 +277,23 @@ export class Metrics {
       return ENDPOINTS.map((endpoint) => [{ endpoint }, stats[endpoint].rateLimited] as const);
     });
 
-    counter('commands_total', 'Commands run, by command, platform and result (ok, usage, not-manager, cooldown, error).', ['command', 'platform', 'result'], () =>
-      sources.commands().map((entry) => [{ command: entry.command, platform: entry.platform, result: entry.result }, entry.count] as const),
+    counter(
+      'commands_total',
+      'Commands run, by command, platform and result (ok, usage, not-manager, cooldown, error).',
+      ['command', 'platform', 'result'],
+      () =>
+        sources
+          .commands()
+          .map((entry) => [{ command: entry.command, platform: entry.platform, result: entry.result }, entry.count] as const),
     );
-    counter('platform_requests_total', 'Requests to Discord’s and Telegram’s APIs, by platform and status (error: no answer).', ['platform', 'status'], () =>
-      sources.platformRequests().flatMap(({ platform, statuses }) => Object.entries(statuses).map(([status, count]) => [{ platform, status }, count] as const)),
+    counter(
+      'platform_requests_total',
+      'Requests to Discord’s and Telegram’s APIs, by platform and status (error: no answer).',
+      ['platform', 'status'],
+      () =>
+        sources
+          .platformRequests()
+          .flatMap(({ platform, statuses }) => Object.entries(statuses).map(([status, count]) => [{ platform, status }, count] as const)),
     );
     gauge('follows', 'Follows of tokens and of wallets, over every chat.', ['kind'], async () => {
       const counts = await sources.store.follows.countByKind();
@@ -230,7 +302,9 @@ export class Metrics {
         [{ kind: 'wallet' }, counts.wallet],
       ];
     });
-    counter('reconcile_changes_total', 'Outbox rows the reconciliation added: changes the streams had not brought.', [], () => [[{}, sources.reconcile().rows]]);
+    counter('reconcile_changes_total', 'Outbox rows the reconciliation added: changes the streams had not brought.', [], () => [
+      [{}, sources.reconcile().rows],
+    ]);
 
     const cluster = sources.cluster;
     if (cluster === undefined) return;
@@ -251,7 +325,13 @@ export class Metrics {
    * A counter or gauge whose samples are read when scraped. A read that fails (the store away)
    * leaves the metric without samples for that scrape rather than failing the whole page.
    */
-  private mirror<L extends string>(type: 'counter' | 'gauge', name: string, help: string, labelNames: readonly L[], read: () => Samples<L> | Promise<Samples<L>>): void {
+  private mirror<L extends string>(
+    type: 'counter' | 'gauge',
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    read: () => Samples<L> | Promise<Samples<L>>,
+  ): void {
     const config = { name: `${PREFIX}${name}`, help, labelNames, registers: [this.registry] };
     if (type === 'counter') {
       new Counter<L>({

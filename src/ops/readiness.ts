@@ -64,7 +64,11 @@ export function createReadiness(sources: ReadinessSources): Readiness {
   const timeoutMs = sources.storeTimeoutMs ?? STORE_CHECK_TIMEOUT_MS;
   return async () => {
     const store = await storeCheck(sources.store, timeoutMs);
-    const checks: ReadinessReport['checks'] = { store, chats: sources.chatsExpected === false ? { ok: true, connected: [] } : chatsCheck(sources.chats()), streams: streamsCheck(sources.streams().sockets) };
+    const checks: ReadinessReport['checks'] = {
+      store,
+      chats: sources.chatsExpected === false ? { ok: true, connected: [] } : chatsCheck(sources.chats()),
+      streams: streamsCheck(sources.streams().sockets),
+    };
     if (sources.cluster !== undefined) checks.cluster = await clusterCheck(sources.cluster, store.ok);
     const notReady = (['store', 'chats', 'streams', 'cluster'] as const).filter((name) => checks[name] !== undefined && !checks[name].ok);
     return { ready: notReady.length === 0, notReady, checks };
@@ -92,12 +96,20 @@ async function storeCheck(store: ReadinessSources['store'], timeoutMs: number): 
 function chatsCheck(chats: readonly ReadinessChat[]): ReadinessReport['checks']['chats'] {
   const connected = chats.filter((chat) => chat.connected === undefined || chat.connected()).map((chat) => chat.name);
   if (connected.length > 0) return { ok: true, connected };
-  return { ok: false, reason: chats.length === 0 ? 'no chat runs' : `no chat platform is connected (${chats.map((chat) => chat.name).join(', ')})`, connected };
+  return {
+    ok: false,
+    reason: chats.length === 0 ? 'no chat runs' : `no chat platform is connected (${chats.map((chat) => chat.name).join(', ')})`,
+    connected,
+  };
 }
 
-async function clusterCheck(cluster: NonNullable<ReadinessSources['cluster']>, storeUp: boolean): Promise<NonNullable<ReadinessReport['checks']['cluster']>> {
+async function clusterCheck(
+  cluster: NonNullable<ReadinessSources['cluster']>,
+  storeUp: boolean,
+): Promise<NonNullable<ReadinessReport['checks']['cluster']>> {
   const processes = storeUp ? await cluster.processes().catch(() => []) : [];
-  if (!cluster.joined()) return { ok: false, reason: 'this process holds no member lease: it has not joined the bot, or lost its leases', processes };
+  if (!cluster.joined())
+    return { ok: false, reason: 'this process holds no member lease: it has not joined the bot, or lost its leases', processes };
   return { ok: true, processes };
 }
 
@@ -110,8 +122,14 @@ function isDown(socket: SocketStatus): boolean {
 function streamsCheck(sockets: readonly SocketStatus[]): ReadinessReport['checks']['streams'] {
   const open = sockets.filter((socket) => socket.state === 'open').length;
   const counts = { sockets: sockets.length, open };
-  if (sockets.some((socket) => socket.state === 'auth-failed')) return { ok: false, reason: 'the market data service refuses the API key on the live streams', ...counts };
+  if (sockets.some((socket) => socket.state === 'auth-failed'))
+    return { ok: false, reason: 'the market data service refuses the API key on the live streams', ...counts };
   const down = sockets.filter(isDown).length;
-  if (down > 0) return { ok: false, reason: `${down} of ${sockets.length} stream sockets failed to reconnect ${STREAM_DOWN_AFTER_FAILURES} times in a row`, ...counts };
+  if (down > 0)
+    return {
+      ok: false,
+      reason: `${down} of ${sockets.length} stream sockets failed to reconnect ${STREAM_DOWN_AFTER_FAILURES} times in a row`,
+      ...counts,
+    };
   return { ok: true, ...counts };
 }

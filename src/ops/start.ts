@@ -64,11 +64,29 @@ export function watchParts(metrics: Metrics, parts: OpsParts): void {
 /** The server on `host:port`, serving `metrics` (already watching the parts) and the parts' readiness. */
 export function serveOps(options: { host: string; port: number; metrics: Metrics; parts: OpsParts; logger: Logger }): Promise<OpsServer> {
   const { parts } = options;
-  const readiness = createReadiness({ store: parts.store, chats: () => parts.chats, streams: () => parts.streams.status(), ...(parts.cluster === undefined ? {} : { cluster: { joined: parts.cluster.joined, processes: parts.cluster.processes } }), ...(parts.chatsExpected === undefined ? {} : { chatsExpected: parts.chatsExpected }) });
-  return startOpsServer({ host: options.host, port: options.port, readiness, metrics: () => options.metrics.scrape(), logger: options.logger });
+  const readiness = createReadiness({
+    store: parts.store,
+    chats: () => parts.chats,
+    streams: () => parts.streams.status(),
+    ...(parts.cluster === undefined ? {} : { cluster: { joined: parts.cluster.joined, processes: parts.cluster.processes } }),
+    ...(parts.chatsExpected === undefined ? {} : { chatsExpected: parts.chatsExpected }),
+  });
+  return startOpsServer({
+    host: options.host,
+    port: options.port,
+    readiness,
+    metrics: () => options.metrics.scrape(),
+    logger: options.logger,
+  });
 }
 
-export async function startOps(options: { host: string; port: number; metrics: Metrics; parts: OpsParts; logger: Logger }): Promise<OpsServer> {
+export async function startOps(options: {
+  host: string;
+  port: number;
+  metrics: Metrics;
+  parts: OpsParts;
+  logger: Logger;
+}): Promise<OpsServer> {
   watchParts(options.metrics, options.parts);
   return serveOps(options);
 }

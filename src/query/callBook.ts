@@ -21,7 +21,9 @@ export interface Poster {
 }
 
 /** A call's market from a token answer: null when the token has no SOL price (no price, no call). */
-export function callMarket(answer: Pick<TokenAnswer, 'token' | 'solUsd'>): { priceSol: number; priceUsd: number | null; mcapSol: number | null; mcapUsd: number | null } | null {
+export function callMarket(
+  answer: Pick<TokenAnswer, 'token' | 'solUsd'>,
+): { priceSol: number; priceUsd: number | null; mcapSol: number | null; mcapUsd: number | null } | null {
   const price = priceSol(poolsByLiquidity(answer.token));
   if (price === null || !(price > 0) || !Number.isFinite(price)) return null;
   const mcapSol = marketCapSol(price, supplyTokens(answer.token));
@@ -58,7 +60,10 @@ export class CallBook {
     });
     if (!created) return withCallField(answer.card, callLine(call, this.now(), market.priceSol));
     const at = callMcap(call);
-    return withCallField(answer.card, `${callerName(call.userName)}’s call, recorded${at === null ? '' : ` at ${at} mcap`}: /calls lists this chat’s calls`);
+    return withCallField(
+      answer.card,
+      `${callerName(call.userName)}’s call, recorded${at === null ? '' : ` at ${at} mcap`}: /calls lists this chat’s calls`,
+    );
   }
 
   /** The chat's call of a token, if any. */

@@ -18,7 +18,8 @@ import { price, relativeTime } from '../text/format';
 export function pnlPoints(call: Call, candles: readonly Candle[]): PricePoint[] {
   const from = call.calledAt.getTime();
   const points: PricePoint[] = [[from, call.priceSol]];
-  for (const candle of candles) if (candle.timestamp >= from && Number.isFinite(candle.close)) points.push([candle.timestamp, candle.close]);
+  for (const candle of candles)
+    if (candle.timestamp >= from && Number.isFinite(candle.close)) points.push([candle.timestamp, candle.close]);
   points.push([call.peakAt.getTime(), call.peakSol]);
   return points.sort((a, b) => a[0] - b[0]);
 }
@@ -45,7 +46,11 @@ export async function callPnlCard(client: MarketClient, call: Call, now: Date): 
     fields: [
       field('Entry', `${price(call.priceSol)} SOL · ${mcap(1)} mcap`, true),
       field('Peak', `${multipleText(peakMultiple(call))} · ${price(call.peakSol)} SOL · ${mcap(peakMultiple(call))} mcap`, true),
-      field('Now', `${multipleText(nowMultiple(call, nowPrice))} · ${price(nowPrice)} SOL · ${mcap(nowMultiple(call, nowPrice))} mcap`, true),
+      field(
+        'Now',
+        `${multipleText(nowMultiple(call, nowPrice))} · ${price(nowPrice)} SOL · ${mcap(nowMultiple(call, nowPrice))} mcap`,
+        true,
+      ),
     ],
     image: { filename: 'call.png', contentType: 'image/png', data: png, description: `Price since the call of ${tokenTitle(call)}` },
     timestamp: now,

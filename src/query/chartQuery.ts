@@ -67,7 +67,11 @@ export interface ChartWindow {
 
 function positiveSeconds(value: number, what: string): number {
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw new MarketError({ kind: 'invalid-parameter', endpoint: 'chart-history', userMessage: `The chart ${what} must be at least one second.` });
+    throw new MarketError({
+      kind: 'invalid-parameter',
+      endpoint: 'chart-history',
+      userMessage: `The chart ${what} must be at least one second.`,
+    });
   }
   return value;
 }

@@ -46,6 +46,10 @@ export async function tokenAnswer(client: MarketClient, address: string, now: Da
     const [token, candles] = await Promise.all([client.token(address), candlesForMoves(client, address, now)]);
     return { card: buildTokenCard({ token, solUsd: fresh, now, moves: movesOf(token, candles, now) }), token, solUsd: fresh };
   }
-  const [token, solUsd, candles] = await Promise.all([client.token(address), solUsdRate(client, address), candlesForMoves(client, address, now)]);
+  const [token, solUsd, candles] = await Promise.all([
+    client.token(address),
+    solUsdRate(client, address),
+    candlesForMoves(client, address, now),
+  ]);
   return { card: buildTokenCard({ token, solUsd, now, moves: movesOf(token, candles, now) }), token, solUsd };
 }

@@ -18,5 +18,9 @@ export async function tokenValue(client: MarketClient, address: string): Promise
   const fresh = freshSolUsdRate(client);
   const [token, solUsd] = await Promise.all([client.token(address), fresh === null ? solUsdRate(client, address) : Promise.resolve(fresh)]);
   const price = priceSol(poolsByLiquidity(token));
-  return { title: tokenTitle(token), priceUsd: toUsd(price, solUsd), marketCapUsd: toUsd(marketCapSol(price, supplyTokens(token)), solUsd) };
+  return {
+    title: tokenTitle(token),
+    priceUsd: toUsd(price, solUsd),
+    marketCapUsd: toUsd(marketCapSol(price, supplyTokens(token)), solUsd),
+  };
 }

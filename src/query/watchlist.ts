@@ -32,7 +32,11 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-async function readTokens(client: MarketClient, addresses: readonly string[], now: Date): Promise<{ tokens: WatchlistToken[]; unread: number }> {
+async function readTokens(
+  client: MarketClient,
+  addresses: readonly string[],
+  now: Date,
+): Promise<{ tokens: WatchlistToken[]; unread: number }> {
   if (addresses.length === 0) return { tokens: [], unread: 0 };
   const found = new Map<string, Token>();
   for (const batch of chunks(addresses, TOKENS_PER_REQUEST)) {
@@ -74,7 +78,11 @@ function tradesOf(wallet: string, asked: readonly string[], trades: readonly Tra
   return trades.filter((trade) => (asked.length === 1 ? true : trade.makerData?.address === wallet));
 }
 
-async function readWallets(client: MarketClient, wallets: ReadonlyArray<{ address: string; label: string | null }>, now: Date): Promise<{ wallets: WatchlistWallet[]; unread: number }> {
+async function readWallets(
+  client: MarketClient,
+  wallets: ReadonlyArray<{ address: string; label: string | null }>,
+  now: Date,
+): Promise<{ wallets: WatchlistWallet[]; unread: number }> {
   const since = (now.getTime() - DAY_MS) / 1000;
   const out: WatchlistWallet[] = [];
   let unread = 0;
@@ -88,7 +96,9 @@ async function readWallets(client: MarketClient, wallets: ReadonlyArray<{ addres
       continue;
     }
     for (const wallet of batch) {
-      const day = tradesOf(wallet.address, asked, trades).filter((trade) => trade.timestamp >= since && trade.timestamp * 1000 <= now.getTime());
+      const day = tradesOf(wallet.address, asked, trades).filter(
+        (trade) => trade.timestamp >= since && trade.timestamp * 1000 <= now.getTime(),
+      );
       const valued = day.filter((trade) => trade.amountUSD !== null);
       // A buy pays SOL for the token: the token comes out of the swap.
       const buys = day.filter((trade) => trade.tokenOut === tradedToken(trade)).length;
@@ -110,7 +120,16 @@ function byChange(a: WatchlistToken, b: WatchlistToken): number {
   return b.change24hPct - a.change24hPct;
 }
 
-export async function watchlist(client: MarketClient, follows: { tokens: readonly string[]; wallets: ReadonlyArray<{ address: string; label: string | null }> }, now: Date): Promise<Watchlist> {
+export async function watchlist(
+  client: MarketClient,
+  follows: { tokens: readonly string[]; wallets: ReadonlyArray<{ address: string; label: string | null }> },
+  now: Date,
+): Promise<Watchlist> {
   const [tokens, wallets] = await Promise.all([readTokens(client, follows.tokens, now), readWallets(client, follows.wallets, now)]);
-  return { tokens: [...tokens.tokens].sort(byChange), tokensUnread: tokens.unread, wallets: wallets.wallets, walletsUnread: wallets.unread };
+  return {
+    tokens: [...tokens.tokens].sort(byChange),
+    tokensUnread: tokens.unread,
+    wallets: wallets.wallets,
+    walletsUnread: wallets.unread,
+  };
 }

@@ -15,7 +15,18 @@ import { isAddress } from './params';
 import type { RiskStatus, WireHolder, WireRiskAnalysis, WireToken, WireTrade } from './wireTypes';
 import { LAMPORTS_PER_SOL, plainDecimal } from './units';
 
-export const CONTROL_NAMES = ['risk', 'liquidity', 'price', 'trade', 'holder', 'graduate', 'developer', 'insiders', 'drop', 'faults'] as const;
+export const CONTROL_NAMES = [
+  'risk',
+  'liquidity',
+  'price',
+  'trade',
+  'holder',
+  'graduate',
+  'developer',
+  'insiders',
+  'drop',
+  'faults',
+] as const;
 export type ControlName = (typeof CONTROL_NAMES)[number];
 
 /** Largest control request body; the largest real one (a fault configuration) is far smaller. */

@@ -51,7 +51,9 @@ export class MarketDriver {
     // Drawn up front, in listing order: a token's first time does not depend on what others did.
     this.surpriseAtMs = market
       .tokenAddresses()
-      .map(() => (surprises === null ? Infinity : this.rng.range(surprises.firstMinSecs, Math.max(surprises.firstMinSecs, surprises.maxSecs)) * 1000));
+      .map(() =>
+        surprises === null ? Infinity : this.rng.range(surprises.firstMinSecs, Math.max(surprises.firstMinSecs, surprises.maxSecs)) * 1000,
+      );
   }
 
   /** Simulated milliseconds since the start. */
@@ -72,7 +74,10 @@ export class MarketDriver {
 
   start(): void {
     if (this.timer || (!(this.pace.tradesPerSecond > 0) && this.pace.surprises === null)) return;
-    const tickMs = Math.min(MAX_TICK_MS, Math.max(MIN_TICK_MS, this.pace.tradesPerSecond > 0 ? 1000 / this.pace.tradesPerSecond : MAX_TICK_MS));
+    const tickMs = Math.min(
+      MAX_TICK_MS,
+      Math.max(MIN_TICK_MS, this.pace.tradesPerSecond > 0 ? 1000 / this.pace.tradesPerSecond : MAX_TICK_MS),
+    );
     this.timer = setInterval(() => {
       try {
         // One tick is tickMs of real time: counted, not read from a clock, so fake timers drive it exactly.

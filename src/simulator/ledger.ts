@@ -281,7 +281,10 @@ export class TokenBook {
       if (from === this.profile.deployer) target.insider = true;
     }
     const entry: TransferEntry = { kind: 'transfer', seq: this.seq++, t, from, to, amount: moved };
-    this.record(entry, [from, to].filter((w): w is string => w !== null));
+    this.record(
+      entry,
+      [from, to].filter((w): w is string => w !== null),
+    );
     return entry;
   }
 

@@ -8,15 +8,7 @@ import type { CandleQuery } from './candles';
 import type { HistoryContext } from './history';
 import type { Position, Side, TradeEntry } from './ledger';
 import type { RiskFlags, TokenProfile } from './profiles';
-import type {
-  RiskStatus,
-  WireCandle,
-  WireHolder,
-  WireTechnicals,
-  WireToken,
-  WireTrade,
-  WireTradeResponse,
-} from './wireTypes';
+import type { RiskStatus, WireCandle, WireHolder, WireTechnicals, WireToken, WireTrade, WireTradeResponse } from './wireTypes';
 import { aggregateCandles } from './candles';
 import { generateHistory } from './history';
 import { POOL_FEE, TokenBook, applyToPosition, emptyPosition } from './ledger';
@@ -486,7 +478,8 @@ export class Market {
   /** The token's deployer sells `sellPct` percent of what it holds now, through the best pool. */
   developerSells(tokenAddress: string, sellPct: number): WireTrade {
     const book = this.requireBook(tokenAddress);
-    if (!(Number.isFinite(sellPct) && sellPct > 0 && sellPct <= 100)) throw new MarketError('invalid-input', 'sellPct must be above 0 and at most 100');
+    if (!(Number.isFinite(sellPct) && sellPct > 0 && sellPct <= 100))
+      throw new MarketError('invalid-input', 'sellPct must be above 0 and at most 100');
     const holding = book.holdingOf(book.profile.deployer);
     if (holding <= 0) throw new MarketError('nothing-to-sell', 'the deployer holds none of this token');
     return this.trade(book, book.profile.deployer, 'sell', Math.max(1, Math.floor((holding * sellPct) / 100)));
@@ -496,14 +489,17 @@ export class Market {
   taggedHolders(tokenAddress: string): string[] {
     const book = this.requireBook(tokenAddress);
     return [...book.makers.values()]
-      .filter((maker) => maker.position.holding > 0 && maker.wallet !== book.profile.deployer && (maker.sniper || maker.insider || maker.bot))
+      .filter(
+        (maker) => maker.position.holding > 0 && maker.wallet !== book.profile.deployer && (maker.sniper || maker.insider || maker.bot),
+      )
       .sort((a, b) => b.position.holding - a.position.holding)
       .map((maker) => maker.wallet);
   }
 
   /** Each of the token's tagged holders (at most `wallets` of them, largest first) sells `sellPct` percent of what it holds. */
   insidersSell(tokenAddress: string, sellPct: number, wallets = Infinity): WireTrade[] {
-    if (!(Number.isFinite(sellPct) && sellPct > 0 && sellPct <= 100)) throw new MarketError('invalid-input', 'sellPct must be above 0 and at most 100');
+    if (!(Number.isFinite(sellPct) && sellPct > 0 && sellPct <= 100))
+      throw new MarketError('invalid-input', 'sellPct must be above 0 and at most 100');
     const book = this.requireBook(tokenAddress);
     const sellers = this.taggedHolders(tokenAddress).slice(0, wallets);
     if (sellers.length === 0) throw new MarketError('nothing-to-sell', 'no tagged wallet holds this token');

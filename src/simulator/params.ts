@@ -46,7 +46,14 @@ export function requireParam(query: URLSearchParams, name: string, message: stri
 /** A comma-separated list: entries trimmed, empties dropped, duplicates removed, order kept. */
 export function list(raw: string | null): string[] {
   if (raw === null) return [];
-  return [...new Set(raw.split(',').map((item) => item.trim()).filter((item) => item.length > 0))];
+  return [
+    ...new Set(
+      raw
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item.length > 0),
+    ),
+  ];
 }
 
 export function checkAddress(value: string, what: string): string {

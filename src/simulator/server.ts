@@ -131,7 +131,10 @@ function answer(context: SimulatorContext, endpoint: EndpointName, req: Incoming
       return {
         status: 429,
         headers,
-        body: { error: 'Too Many Requests', message: `Rate limit of ${decision.limit} requests per window exceeded; retry after ${headers['Retry-After']} s` },
+        body: {
+          error: 'Too Many Requests',
+          message: `Rate limit of ${decision.limit} requests per window exceeded; retry after ${headers['Retry-After']} s`,
+        },
       };
     }
   }

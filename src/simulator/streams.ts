@@ -114,9 +114,18 @@ const MessageSchema = z.object({
     .union([z.array(z.string()), z.string()], { error: 'wallets must be a list of wallet addresses or a comma-separated string' })
     .optional(),
   intervalSecs: z
-    .union([z.number(), z.string().regex(/^\d{1,9}$/).transform(Number)], {
-      error: `intervalSecs must be a whole number of seconds from 1 to ${MAX_INTERVAL_SECS}`,
-    })
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .regex(/^\d{1,9}$/)
+          .transform(Number),
+      ],
+      {
+        error: `intervalSecs must be a whole number of seconds from 1 to ${MAX_INTERVAL_SECS}`,
+      },
+    )
     .optional(),
 });
 
@@ -169,7 +178,13 @@ function frameOf(message: unknown): Buffer {
 }
 
 function tradeSnapshotFrame(trade: WireTrade): Buffer {
-  return frameOf({ type: 'trade', tokenAddress: trade.makerData.tokenAddress, wallet: trade.makerData.address, snapshot: true, data: trade });
+  return frameOf({
+    type: 'trade',
+    tokenAddress: trade.makerData.tokenAddress,
+    wallet: trade.makerData.address,
+    snapshot: true,
+    data: trade,
+  });
 }
 
 function targetKey(target: Target): string {
@@ -575,7 +590,10 @@ export class StreamHub implements StreamsView {
     const version =
       target.kind === 'token'
         ? String(this.versions.get(target.tokenAddress) ?? 0)
-        : [...target.wallets].sort().map((wallet) => this.latestOfWallet(wallet).revision).join(',');
+        : [...target.wallets]
+            .sort()
+            .map((wallet) => this.latestOfWallet(wallet).revision)
+            .join(',');
     const second = stream === 'token-feed' || stream === 'holders-live' ? this.market.now() : -1;
     const cached = this.snapshots.get(cacheKey);
     if (cached && cached.version === version && cached.second === second) return cached.frames;

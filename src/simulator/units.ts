@@ -36,7 +36,9 @@ export function isoAt(unixSeconds: number): string {
 export function plainDecimal(value: number, significant = 12): string {
   if (!Number.isFinite(value) || value === 0) return '0';
   const negative = value < 0;
-  const [mantissa = '0', exponentText = '0'] = Math.abs(value).toExponential(significant - 1).split('e');
+  const [mantissa = '0', exponentText = '0'] = Math.abs(value)
+    .toExponential(significant - 1)
+    .split('e');
   const exponent = Number(exponentText);
   const digits = mantissa.replace('.', '');
   let text: string;

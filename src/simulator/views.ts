@@ -4,14 +4,7 @@
  * tables type each field.
  */
 import type { LedgerEntry, Maker, PoolState, Position, TokenBook, TradeEntry } from './ledger';
-import type {
-  WireHolder,
-  WireLiquidityPool,
-  WireMakerData,
-  WireToken,
-  WireTokenMetadata,
-  WireTrade,
-} from './wireTypes';
+import type { WireHolder, WireLiquidityPool, WireMakerData, WireToken, WireTokenMetadata, WireTrade } from './wireTypes';
 import { applyToPosition, emptyPosition, poolPriceSol, tagsOf } from './ledger';
 import type { TokenProfile } from './profiles';
 import { Prng, mixSeed } from './random';

@@ -33,7 +33,12 @@ function realPool(pool: WireLiquidityPool, tokenAddress: string): WireLiquidityP
     suspectedBaseToken: tokenAddress,
     suspectedQuoteToken: WSOL_ADDRESS,
     // The exchange's own account data, by position: reserve0 is SOL's here.
-    protocolData: { reserve0: pool.suspectedQuoteTokenReserves, reserve1: pool.suspectedBaseTokenReserves, baseMint: WSOL_ADDRESS, quoteMint: tokenAddress },
+    protocolData: {
+      reserve0: pool.suspectedQuoteTokenReserves,
+      reserve1: pool.suspectedBaseTokenReserves,
+      baseMint: WSOL_ADDRESS,
+      quoteMint: tokenAddress,
+    },
   };
 }
 

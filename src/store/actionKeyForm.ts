@@ -50,7 +50,8 @@ function parseArgs(text: string): string[] | null {
 export function judgePress(row: ActionKeyRow | undefined, chat: ChatRef, now: Date): ResolvedAction {
   if (!row) return { status: 'unknown' };
   if (row.expires_at <= now.getTime()) return { status: 'expired' };
-  if (row.platform !== chat.platform || row.chat_id !== chat.chatId || row.thread_id !== threadColumn(chat.threadId)) return { status: 'wrong-chat' };
+  if (row.platform !== chat.platform || row.chat_id !== chat.chatId || row.thread_id !== threadColumn(chat.threadId))
+    return { status: 'wrong-chat' };
   const args = parseArgs(row.args);
   if (args === null) return { status: 'unknown' };
   const action: StoredAction = { command: row.command, args };

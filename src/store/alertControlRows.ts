@@ -15,7 +15,12 @@ export interface AlertControlColumns {
 export const ALERT_CONTROL_COLUMNS = 'quiet, hourly_budget, cluster';
 
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
-const quietSchema = z.object({ from: z.string().regex(HHMM), to: z.string().regex(HHMM), zone: z.string().min(1).max(64), strict: z.boolean() });
+const quietSchema = z.object({
+  from: z.string().regex(HHMM),
+  to: z.string().regex(HHMM),
+  zone: z.string().min(1).max(64),
+  strict: z.boolean(),
+});
 
 export function quietOf(row: AlertControlColumns): QuietSetting | null {
   if (row.quiet === null) return null;

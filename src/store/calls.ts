@@ -84,7 +84,11 @@ export interface CallRepository {
    * milestone alerts as outbox rows (a commit's rules: a chat that has the event key gets no
    * second row). A restart in between writes both or neither, so a milestone is told once.
    */
-  recordPeaks(updates: readonly PeakUpdate[], alerts: ReadonlyArray<{ event: AlertEvent; to: readonly AlertDelivery[] }>, now: Date): Promise<number>;
+  recordPeaks(
+    updates: readonly PeakUpdate[],
+    alerts: ReadonlyArray<{ event: AlertEvent; to: readonly AlertDelivery[] }>,
+    now: Date,
+  ): Promise<number>;
   /** Removes the person's calls in the chat; returns what was removed. */
   forget(chat: CallChat, userId: string): Promise<Call[]>;
   /** Removes every call of the chat; returns how many. */

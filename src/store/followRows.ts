@@ -27,7 +27,8 @@ export interface FollowColumns extends ChatColumns {
 }
 
 /** The columns in the order both stores select them. */
-export const FOLLOW_COLUMNS = 'id, platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, muted_until, added_by, added_at, direction, target_metric, target_side, target_value';
+export const FOLLOW_COLUMNS =
+  'id, platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, muted_until, added_by, added_at, direction, target_metric, target_side, target_value';
 
 /** A target as its three columns hold it: '', '' and 0 for a follow that is no target (the unique key reads them so). */
 export function targetColumns(target: FollowTarget | null | undefined): [metric: string, side: string, value: number] {

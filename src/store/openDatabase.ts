@@ -40,7 +40,11 @@ function describe(path: string, error: unknown): StoreOpenError {
   const code = sqliteCode(error);
   const text = error instanceof Error ? error.message : String(error);
   if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
-    return new StoreOpenError(path, 'corrupt', `the file is not a SQLite database or is damaged (${text}); it was left untouched: restore a backup or move it away`);
+    return new StoreOpenError(
+      path,
+      'corrupt',
+      `the file is not a SQLite database or is damaged (${text}); it was left untouched: restore a backup or move it away`,
+    );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
     return new StoreOpenError(path, 'locked', 'it is locked by another process (is TokenWatch already running on it?)');
@@ -77,7 +81,11 @@ export function openDatabase(path: string, options: OpenOptions = {}): OpenedDat
     // The first read: a file that is not a database, or one locked by someone else, fails here.
     const found = Number(db.pragma('user_version', { simple: true }));
     if (found > SCHEMA_VERSION) {
-      throw new StoreOpenError(path, 'newer-schema', `it has schema version ${found}, newer than this TokenWatch knows (${SCHEMA_VERSION}); upgrade TokenWatch or restore a backup`);
+      throw new StoreOpenError(
+        path,
+        'newer-schema',
+        `it has schema version ${found}, newer than this TokenWatch knows (${SCHEMA_VERSION}); upgrade TokenWatch or restore a backup`,
+      );
     }
     if (options.checkIntegrity !== false) checkIntegrity(path, db);
     // Migrations before WAL: switching to WAL rewrites the header, and a file whose tables turn
@@ -140,6 +148,10 @@ function checkMarket(db: SqliteDatabase, market: StoreMarket): MarketOutcome {
   const decision = decideMarket(recorded, market, 'DATABASE_PATH');
   if (decision === 'same') return { kind: 'same', market: market.id };
   if (decision === 'reset') for (const statement of MARKET_RESET_STATEMENTS) db.exec(statement);
-  db.prepare('INSERT INTO store_market (one, market, recorded_at) VALUES (1, ?, ?) ON CONFLICT (one) DO UPDATE SET market = excluded.market, recorded_at = excluded.recorded_at').run(market.id, Date.now());
-  return decision === 'reset' && recorded !== null ? { kind: 'reset', market: market.id, from: recorded } : { kind: 'recorded', market: market.id };
+  db.prepare(
+    'INSERT INTO store_market (one, market, recorded_at) VALUES (1, ?, ?) ON CONFLICT (one) DO UPDATE SET market = excluded.market, recorded_at = excluded.recorded_at',
+  ).run(market.id, Date.now());
+  return decision === 'reset' && recorded !== null
+    ? { kind: 'reset', market: market.id, from: recorded }
+    : { kind: 'recorded', market: market.id };
 }

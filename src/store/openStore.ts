@@ -13,7 +13,13 @@ import { marketOf } from './storeMarket';
  * so that the built-in simulator's prices are never read against a real service's.
  */
 export async function openStore(
-  settings: { databasePath: string; databaseUrl: string | null; market: { baseUrl: string } | null; simulatorSeed: number; storeMarketReset: boolean },
+  settings: {
+    databasePath: string;
+    databaseUrl: string | null;
+    market: { baseUrl: string } | null;
+    simulatorSeed: number;
+    storeMarketReset: boolean;
+  },
   options: { logger: Logger },
 ): Promise<Store> {
   const market = marketOf(settings);

@@ -15,12 +15,30 @@
  */
 import { setImmediate } from 'node:timers';
 import type { ChatRef } from '../model/chat';
-import { DEFAULT_ACTION_KEY_BUDGET, type ActionKeyBudget, type ActionKeyStore, type KeyIssuer, type ResolvedAction, type StoredAction } from './actionKeys';
+import {
+  DEFAULT_ACTION_KEY_BUDGET,
+  type ActionKeyBudget,
+  type ActionKeyStore,
+  type KeyIssuer,
+  type ResolvedAction,
+  type StoredAction,
+} from './actionKeys';
 import { hasKeyForm, IssueOrder, judgePress, newActionKey } from './actionKeyForm';
 import type { SqliteDatabase } from './openDatabase';
 import { threadColumn } from './rows';
 
-type KeyRow = [key: string, platform: string, chatId: string, threadId: string, command: string, args: string, refresh: number, expiresAt: number, userId: string, issuedAt: number];
+type KeyRow = [
+  key: string,
+  platform: string,
+  chatId: string,
+  threadId: string,
+  command: string,
+  args: string,
+  refresh: number,
+  expiresAt: number,
+  userId: string,
+  issuedAt: number,
+];
 
 /** A card's keys as they wait to be written, with the budgets its issue keeps. */
 interface IssuedCard {
@@ -54,9 +72,10 @@ export class SqliteActionKeys implements ActionKeyStore {
     this.trimChat = db.prepare<[string, string, number]>(
       'DELETE FROM action_keys WHERE key IN (SELECT key FROM action_keys WHERE platform = ? AND chat_id = ? ORDER BY issued_at DESC LIMIT -1 OFFSET ?)',
     );
-    this.select = db.prepare<[string], { platform: string; chat_id: string; thread_id: string; command: string; args: string; refresh: number; expires_at: number }>(
-      'SELECT platform, chat_id, thread_id, command, args, refresh, expires_at FROM action_keys WHERE key = ?',
-    );
+    this.select = db.prepare<
+      [string],
+      { platform: string; chat_id: string; thread_id: string; command: string; args: string; refresh: number; expires_at: number }
+    >('SELECT platform, chat_id, thread_id, command, args, refresh, expires_at FROM action_keys WHERE key = ?');
     this.deleteExpired = db.prepare<[number]>('DELETE FROM action_keys WHERE expires_at <= ?');
     this.writeAll = db.transaction((cards: readonly IssuedCard[]) => {
       for (const card of cards) {
@@ -69,7 +88,12 @@ export class SqliteActionKeys implements ActionKeyStore {
   }
 
   /** The card's keys at once; they are written at the end of the turn (see the file's head). */
-  async issueAll(actions: readonly StoredAction[], chat: ChatRef, expiresAt: Date, issuer: KeyIssuer = { userId: null }): Promise<string[]> {
+  async issueAll(
+    actions: readonly StoredAction[],
+    chat: ChatRef,
+    expiresAt: Date,
+    issuer: KeyIssuer = { userId: null },
+  ): Promise<string[]> {
     if (actions.length === 0) return [];
     if (!this.db.open) throw new TypeError('The database connection is not open');
     this.flush();
@@ -80,18 +104,20 @@ export class SqliteActionKeys implements ActionKeyStore {
     while (keys.size < actions.length) keys.add(newActionKey(nowMs));
     const issued = [...keys];
     const expiresAtMs = expiresAt.getTime();
-    const rows = actions.map((action, index): KeyRow => [
-      issued[index] ?? '',
-      chat.platform,
-      chat.chatId,
-      threadColumn(chat.threadId),
-      action.command,
-      JSON.stringify(action.args),
-      action.refresh === true ? 1 : 0,
-      expiresAtMs,
-      userId,
-      this.order.next(nowMs),
-    ]);
+    const rows = actions.map(
+      (action, index): KeyRow => [
+        issued[index] ?? '',
+        chat.platform,
+        chat.chatId,
+        threadColumn(chat.threadId),
+        action.command,
+        JSON.stringify(action.args),
+        action.refresh === true ? 1 : 0,
+        expiresAtMs,
+        userId,
+        this.order.next(nowMs),
+      ],
+    );
     this.waiting.push({ rows, platform: chat.platform, chatId: chat.chatId, userId, budget: issuer.budget ?? DEFAULT_ACTION_KEY_BUDGET });
     if (!this.writeScheduled) {
       this.writeScheduled = true;

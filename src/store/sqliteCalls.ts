@@ -33,7 +33,9 @@ export class SqliteCalls implements CallRepository {
     outbox: OutboxWriter,
     private readonly settle: () => void = () => undefined,
   ) {
-    this.selectEnabled = db.prepare<[string, string], { enabled: number }>('SELECT enabled FROM call_chats WHERE platform = ? AND chat_id = ?');
+    this.selectEnabled = db.prepare<[string, string], { enabled: number }>(
+      'SELECT enabled FROM call_chats WHERE platform = ? AND chat_id = ?',
+    );
     this.upsertEnabled = db.prepare<[string, string, number, number]>(
       'INSERT INTO call_chats (platform, chat_id, enabled, changed_at) VALUES (?, ?, ?, ?) ON CONFLICT (platform, chat_id) DO UPDATE SET enabled = excluded.enabled, changed_at = excluded.changed_at',
     );
@@ -43,18 +45,26 @@ export class SqliteCalls implements CallRepository {
        VALUES (@platform, @chat_id, @thread_id, @scope_id, @address, @symbol, @name, @user_id, @user_name, @message_id, @called_at,
          @price_sol, @price_usd, @sol_usd, @mcap_sol, @mcap_usd, @price_sol, @called_at, @price_sol, @called_at, @checked_to, @called_at, 0)`,
     );
-    this.selectCall = db.prepare<[string, string, string], CallRow>(`SELECT ${CALL_COLUMNS} FROM calls WHERE platform = ? AND chat_id = ? AND address = ?`);
-    this.selectList = db.prepare<[string, string], CallRow>(`SELECT ${CALL_COLUMNS} FROM calls WHERE platform = ? AND chat_id = ? ORDER BY called_at DESC, id DESC`);
+    this.selectCall = db.prepare<[string, string, string], CallRow>(
+      `SELECT ${CALL_COLUMNS} FROM calls WHERE platform = ? AND chat_id = ? AND address = ?`,
+    );
+    this.selectList = db.prepare<[string, string], CallRow>(
+      `SELECT ${CALL_COLUMNS} FROM calls WHERE platform = ? AND chat_id = ? ORDER BY called_at DESC, id DESC`,
+    );
     this.selectSince = db.prepare<[string, string, number], CallRow>(
       `SELECT ${CALL_COLUMNS} FROM calls WHERE platform = ? AND chat_id = ? AND called_at >= ? ORDER BY called_at DESC, id DESC`,
     );
     this.selectDue = db.prepare<[number, number], CallRow>(
-      `SELECT ${CALL_COLUMNS.split(', ').map((column) => `c.${column}`).join(', ')} FROM calls c
+      `SELECT ${CALL_COLUMNS.split(', ')
+        .map((column) => `c.${column}`)
+        .join(', ')} FROM calls c
        JOIN call_chats s ON s.platform = c.platform AND s.chat_id = c.chat_id AND s.enabled = 1
        WHERE c.next_check_at IS NOT NULL AND c.next_check_at <= ? ORDER BY c.next_check_at, c.id LIMIT ?`,
     );
     this.selectActive = db.prepare<[number], CallRow>(
-      `SELECT ${CALL_COLUMNS.split(', ').map((column) => `c.${column}`).join(', ')} FROM calls c
+      `SELECT ${CALL_COLUMNS.split(', ')
+        .map((column) => `c.${column}`)
+        .join(', ')} FROM calls c
        JOIN call_chats s ON s.platform = c.platform AND s.chat_id = c.chat_id AND s.enabled = 1
        WHERE c.next_check_at IS NOT NULL ORDER BY c.next_check_at, c.id LIMIT ?`,
     );
@@ -62,7 +72,9 @@ export class SqliteCalls implements CallRepository {
     this.updatePeak = db.prepare<[number, number, number, number, number, number | null, number, number]>(
       'UPDATE calls SET peak_sol = ?, peak_at = ?, last_sol = ?, last_at = ?, checked_to = ?, next_check_at = ?, told_multiple = ? WHERE id = ?',
     );
-    this.selectOfUser = db.prepare<[string, string, string], CallRow>(`SELECT ${CALL_COLUMNS} FROM calls WHERE platform = ? AND chat_id = ? AND user_id = ? ORDER BY called_at DESC, id DESC`);
+    this.selectOfUser = db.prepare<[string, string, string], CallRow>(
+      `SELECT ${CALL_COLUMNS} FROM calls WHERE platform = ? AND chat_id = ? AND user_id = ? ORDER BY called_at DESC, id DESC`,
+    );
     this.deleteOfUser = db.prepare<[string, string, string]>('DELETE FROM calls WHERE platform = ? AND chat_id = ? AND user_id = ?');
     this.deleteChat = db.prepare<[string, string]>('DELETE FROM calls WHERE platform = ? AND chat_id = ?');
     this.peaksTx = db.transaction((updates: readonly PeakUpdate[], alerts: Alerts, now: number): number => {
@@ -127,7 +139,8 @@ export class SqliteCalls implements CallRepository {
   }
 
   async list(chat: CallChat, since: Date | null): Promise<Call[]> {
-    const rows = since === null ? this.selectList.all(chat.platform, chat.chatId) : this.selectSince.all(chat.platform, chat.chatId, since.getTime());
+    const rows =
+      since === null ? this.selectList.all(chat.platform, chat.chatId) : this.selectSince.all(chat.platform, chat.chatId, since.getTime());
     return rows.map((row) => callOf(row, this.chats));
   }
 

@@ -5,7 +5,15 @@
 import { isPlatform, type ChatRef, type Platform } from '../model/chat';
 import type { ChatRepository, ChatSettings, ClusterSetting, DigestSetting } from './store';
 import { DIGEST_COLUMNS, digestOf, type DigestColumns } from './digestRows';
-import { ALERT_CONTROL_COLUMNS, budgetOf, clusterColumn, clusterOf, quietColumn, quietOf, type AlertControlColumns } from './alertControlRows';
+import {
+  ALERT_CONTROL_COLUMNS,
+  budgetOf,
+  clusterColumn,
+  clusterOf,
+  quietColumn,
+  quietOf,
+  type AlertControlColumns,
+} from './alertControlRows';
 import type { SqliteDatabase } from './openDatabase';
 
 type ChatId = Pick<ChatRef, 'platform' | 'chatId'>;
@@ -37,8 +45,13 @@ export class SqliteChats implements ChatRepository {
       `INSERT INTO chats (platform, chat_id, paused_at, pause_reason) VALUES (?, ?, ?, ?)
        ON CONFLICT (platform, chat_id) DO UPDATE SET paused_at = excluded.paused_at, pause_reason = excluded.pause_reason`,
     );
-    this.resumeStmt = db.prepare<[string, string]>('UPDATE chats SET paused_at = NULL, pause_reason = NULL WHERE platform = ? AND chat_id = ?');
-    this.selectChat = db.prepare<[string, string], { paused_at: number | null; pause_reason: string | null; detect_addresses: number | null } & DigestColumns & AlertControlColumns>(
+    this.resumeStmt = db.prepare<[string, string]>(
+      'UPDATE chats SET paused_at = NULL, pause_reason = NULL WHERE platform = ? AND chat_id = ?',
+    );
+    this.selectChat = db.prepare<
+      [string, string],
+      { paused_at: number | null; pause_reason: string | null; detect_addresses: number | null } & DigestColumns & AlertControlColumns
+    >(
       `SELECT paused_at, pause_reason, detect_addresses, ${DIGEST_COLUMNS}, ${ALERT_CONTROL_COLUMNS} FROM chats WHERE platform = ? AND chat_id = ?`,
     );
     this.setDigest = db.prepare<[string, string, string | null, string | null, string | null, string | null, number | null]>(
@@ -61,7 +74,9 @@ export class SqliteChats implements ChatRepository {
     this.setCluster = db.prepare<[string, string, string | null]>(
       'INSERT INTO chats (platform, chat_id, cluster) VALUES (?, ?, ?) ON CONFLICT (platform, chat_id) DO UPDATE SET cluster = excluded.cluster',
     );
-    this.countPaused = db.prepare<[string], { count: number }>('SELECT count(*) AS count FROM chats WHERE platform = ? AND paused_at IS NOT NULL');
+    this.countPaused = db.prepare<[string], { count: number }>(
+      'SELECT count(*) AS count FROM chats WHERE platform = ? AND paused_at IS NOT NULL',
+    );
     this.setDetect = db.prepare<[string, string, number | null]>(
       `INSERT INTO chats (platform, chat_id, detect_addresses) VALUES (?, ?, ?)
        ON CONFLICT (platform, chat_id) DO UPDATE SET detect_addresses = excluded.detect_addresses`,
@@ -127,7 +142,9 @@ export class SqliteChats implements ChatRepository {
   async digests(): Promise<Array<{ chat: ChatRef; digest: DigestSetting }>> {
     return this.selectDigests.all().flatMap((row) => {
       const digest = digestOf(row);
-      return digest === null || !isPlatform(row.platform) ? [] : [{ chat: { platform: row.platform, chatId: row.chat_id, threadId: digest.threadId, scopeId: digest.scopeId }, digest }];
+      return digest === null || !isPlatform(row.platform)
+        ? []
+        : [{ chat: { platform: row.platform, chatId: row.chat_id, threadId: digest.threadId, scopeId: digest.scopeId }, digest }];
     });
   }
 
@@ -141,11 +158,20 @@ export class SqliteChats implements ChatRepository {
   async updateSettings(chat: ChatId, settings: Partial<ChatSettings>): Promise<void> {
     if (settings.digest !== undefined) {
       const digest = settings.digest;
-      this.setDigest.run(chat.platform, chat.chatId, digest?.time ?? null, digest?.zone ?? null, digest?.threadId ?? null, digest?.scopeId ?? null, digest?.since ?? null);
+      this.setDigest.run(
+        chat.platform,
+        chat.chatId,
+        digest?.time ?? null,
+        digest?.zone ?? null,
+        digest?.threadId ?? null,
+        digest?.scopeId ?? null,
+        digest?.since ?? null,
+      );
     }
     if (settings.quiet !== undefined) this.setQuiet.run(chat.platform, chat.chatId, quietColumn(settings.quiet));
     if (settings.cluster !== undefined) this.setCluster.run(chat.platform, chat.chatId, clusterColumn(settings.cluster));
-    if (settings.budget !== undefined) this.setBudget.run(chat.platform, chat.chatId, settings.budget === null || settings.budget <= 0 ? null : Math.floor(settings.budget));
+    if (settings.budget !== undefined)
+      this.setBudget.run(chat.platform, chat.chatId, settings.budget === null || settings.budget <= 0 ? null : Math.floor(settings.budget));
     if (settings.detectAddresses !== undefined) {
       const detect = settings.detectAddresses;
       this.setDetect.run(chat.platform, chat.chatId, detect === null ? null : detect ? 1 : 0);

@@ -47,8 +47,31 @@ export class SqliteFollows implements FollowRepository {
     // A chat's follow of an address: its /track (no target, the three columns '' '' 0) or one of its targets.
     const whereOne = `${whereChat} AND address = ? AND target_metric = ? AND target_side = ? AND target_value = ?`;
     const tracking = `${whereChat} AND address = ? AND target_metric = ''`;
-    this.selectOne = db.prepare<[...ChatKey, string, string, string, number], FollowRow>(`SELECT ${COLUMNS} FROM follows WHERE ${whereOne}`);
-    this.insert = db.prepare<[string, string, string, string | null, string, string, string | null, string, number, number, string, string, number, string, string, string, number], FollowRow>(
+    this.selectOne = db.prepare<[...ChatKey, string, string, string, number], FollowRow>(
+      `SELECT ${COLUMNS} FROM follows WHERE ${whereOne}`,
+    );
+    this.insert = db.prepare<
+      [
+        string,
+        string,
+        string,
+        string | null,
+        string,
+        string,
+        string | null,
+        string,
+        number,
+        number,
+        string,
+        string,
+        number,
+        string,
+        string,
+        string,
+        number,
+      ],
+      FollowRow
+    >(
       `INSERT INTO follows (platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, added_by, added_at, direction, target_metric, target_side, target_value)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
     );
@@ -56,20 +79,31 @@ export class SqliteFollows implements FollowRepository {
       `UPDATE follows SET scope_id = ?, kind = ?, label = ?, events = ?, min_usd = ?, threshold_pct = ?, side = ?, direction = ? WHERE id = ? RETURNING ${COLUMNS}`,
     );
     this.deleteOne = db.prepare<[...ChatKey, string]>(`DELETE FROM follows WHERE ${tracking}`);
-    this.selectPage = db.prepare<[...ChatKey, number, number], FollowRow>(`SELECT ${COLUMNS} FROM follows WHERE ${whereChat} ORDER BY id LIMIT ? OFFSET ?`);
+    this.selectPage = db.prepare<[...ChatKey, number, number], FollowRow>(
+      `SELECT ${COLUMNS} FROM follows WHERE ${whereChat} ORDER BY id LIMIT ? OFFSET ?`,
+    );
     this.countChat = db.prepare<ChatKey, { n: number }>(`SELECT count(*) AS n FROM follows WHERE ${whereChat}`);
-    const holdings = "SELECT count(*) AS follows, count(DISTINCT kind || ' ' || address) AS watched, coalesce(max(kind = ? AND address = ?), 0) AS watchesAlready FROM follows";
+    const holdings =
+      "SELECT count(*) AS follows, count(DISTINCT kind || ' ' || address) AS watched, coalesce(max(kind = ? AND address = ?), 0) AS watchesAlready FROM follows";
     this.holdingsOfChat = db.prepare<[string, string, string, string], HoldingsRow>(`${holdings} WHERE platform = ? AND chat_id = ?`);
     this.holdingsOfScope = db.prepare<[string, string, string, string], HoldingsRow>(`${holdings} WHERE platform = ? AND scope_id = ?`);
     this.setMuted = db.prepare<[number | null, ...ChatKey, string]>(`UPDATE follows SET muted_until = ? WHERE ${tracking}`);
-    this.selectFollowers = db.prepare<[string, string], FollowRow>(`SELECT ${COLUMNS} FROM follows f WHERE kind = ? AND address = ? AND ${NOT_PAUSED} ORDER BY id`);
-    this.selectTargets = db.prepare<[string], { address: string }>(`SELECT DISTINCT address FROM follows f WHERE kind = ? AND ${NOT_PAUSED} ORDER BY address`);
+    this.selectFollowers = db.prepare<[string, string], FollowRow>(
+      `SELECT ${COLUMNS} FROM follows f WHERE kind = ? AND address = ? AND ${NOT_PAUSED} ORDER BY id`,
+    );
+    this.selectTargets = db.prepare<[string], { address: string }>(
+      `SELECT DISTINCT address FROM follows f WHERE kind = ? AND ${NOT_PAUSED} ORDER BY address`,
+    );
     this.countAll = db.prepare<[], { follows: number; chats: number }>(
       'SELECT (SELECT count(*) FROM follows) AS follows, (SELECT count(*) FROM (SELECT 1 FROM follows GROUP BY platform, chat_id)) AS chats',
     );
     this.countKinds = db.prepare<[], { kind: string; count: number }>('SELECT kind, count(*) AS count FROM follows GROUP BY kind');
-    this.selectChatTargets = db.prepare<ChatKey, FollowRow>(`SELECT ${COLUMNS} FROM follows WHERE ${whereChat} AND target_metric <> '' ORDER BY id`);
-    this.deleteChatTargets = db.prepare<[...ChatKey, string]>(`DELETE FROM follows WHERE ${whereChat} AND address = ? AND target_metric <> ''`);
+    this.selectChatTargets = db.prepare<ChatKey, FollowRow>(
+      `SELECT ${COLUMNS} FROM follows WHERE ${whereChat} AND target_metric <> '' ORDER BY id`,
+    );
+    this.deleteChatTargets = db.prepare<[...ChatKey, string]>(
+      `DELETE FROM follows WHERE ${whereChat} AND address = ? AND target_metric <> ''`,
+    );
     // A target whose crossing is in the events table was told (its key: targetEventKey).
     this.deleteReached = db.prepare<[], { address: string }>(
       `DELETE FROM follows WHERE target_metric <> '' AND EXISTS (SELECT 1 FROM events e WHERE e.key = 'target:' || follows.address || ':' || follows.id) RETURNING address`,
@@ -82,11 +116,35 @@ export class SqliteFollows implements FollowRepository {
       const events = o.events.join(',');
       const direction = o.direction ?? 'both';
       if (existing) {
-        const row = this.update.get(follow.chat.scopeId, follow.kind, follow.label, events, o.minUsd, o.thresholdPct, o.side, direction, existing.id);
+        const row = this.update.get(
+          follow.chat.scopeId,
+          follow.kind,
+          follow.label,
+          events,
+          o.minUsd,
+          o.thresholdPct,
+          o.side,
+          direction,
+          existing.id,
+        );
         if (!row) throw new Error('The follow vanished while it was updated');
         return { follow: this.toFollow(row), created: false };
       }
-      const row = this.insert.get(...key, follow.chat.scopeId, follow.kind, follow.address, follow.label, events, o.minUsd, o.thresholdPct, o.side, follow.addedBy, follow.now.getTime(), direction, ...target);
+      const row = this.insert.get(
+        ...key,
+        follow.chat.scopeId,
+        follow.kind,
+        follow.address,
+        follow.label,
+        events,
+        o.minUsd,
+        o.thresholdPct,
+        o.side,
+        follow.addedBy,
+        follow.now.getTime(),
+        direction,
+        ...target,
+      );
       if (!row) throw new Error('The follow was not written');
       return { follow: this.toFollow(row), created: true };
     };
@@ -151,7 +209,10 @@ export class SqliteFollows implements FollowRepository {
   }
 
   async holdings(place: FollowPlace, kind: FollowKind, address: string): Promise<PlaceHoldings> {
-    const row = 'scopeId' in place ? this.holdingsOfScope.get(kind, address, place.platform, place.scopeId) : this.holdingsOfChat.get(kind, address, place.platform, place.chatId);
+    const row =
+      'scopeId' in place
+        ? this.holdingsOfScope.get(kind, address, place.platform, place.scopeId)
+        : this.holdingsOfChat.get(kind, address, place.platform, place.chatId);
     return { follows: row?.follows ?? 0, watched: row?.watched ?? 0, watchesAlready: (row?.watchesAlready ?? 0) !== 0 };
   }
 
@@ -172,7 +233,14 @@ export class SqliteFollows implements FollowRepository {
   /** The synchronous core of followersOf, for callers inside this store. */
   followersNow(kind: FollowKind, address: string): Follow[] {
     // The rows' address is the one asked for: one string for all of them instead of a copy per row.
-    return this.cache.get(kind, address) ?? this.cache.set(kind, address, this.selectFollowers.all(kind, address).map((row) => this.toFollow(row, address)));
+    return (
+      this.cache.get(kind, address) ??
+      this.cache.set(
+        kind,
+        address,
+        this.selectFollowers.all(kind, address).map((row) => this.toFollow(row, address)),
+      )
+    );
   }
 
   async targets(): Promise<{ tokens: string[]; wallets: string[] }> {

@@ -26,7 +26,9 @@ export class OutboxWriter {
   private readonly values: RowValue[] = [];
 
   constructor(private readonly db: SqliteDatabase) {
-    this.insertEvent = db.prepare<[string, string, string, number]>('INSERT OR IGNORE INTO events (key, kind, event, created_at) VALUES (?, ?, ?, ?)');
+    this.insertEvent = db.prepare<[string, string, string, number]>(
+      'INSERT OR IGNORE INTO events (key, kind, event, created_at) VALUES (?, ?, ?, ?)',
+    );
     this.selectEventId = db.prepare<[string], { id: number }>('SELECT id FROM events WHERE key = ?');
   }
 
@@ -134,9 +136,13 @@ export class SqliteOutbox implements OutboxRepository {
       return removed;
     });
     const writer = new OutboxWriter(db);
-    this.addTx = db.transaction((alerts: ReadonlyArray<{ event: AlertEvent; to: readonly AlertDelivery[] }>, now: number) => writer.write(alerts, now));
+    this.addTx = db.transaction((alerts: ReadonlyArray<{ event: AlertEvent; to: readonly AlertDelivery[] }>, now: number) =>
+      writer.write(alerts, now),
+    );
     this.selectKnown = db.prepare<[string], { key: string }>('SELECT key FROM events WHERE key IN (SELECT value FROM json_each(?))');
-    const hold = db.prepare<[number, string, number]>('UPDATE outbox SET next_attempt_at = ?, held = ? WHERE id = ? AND delivered_at IS NULL');
+    const hold = db.prepare<[number, string, number]>(
+      'UPDATE outbox SET next_attempt_at = ?, held = ? WHERE id = ? AND delivered_at IS NULL',
+    );
     this.holdTx = db.transaction((ids: readonly number[], until: number, reason: HoldReason) => {
       for (const id of ids) hold.run(until, reason, id);
     });

@@ -35,10 +35,14 @@ export class SqliteStore implements Store {
     this.state = new SqliteState(db, new OutboxWriter(db));
     const settle = () => this.state.flush();
     // A chat that moves to another id takes its buttons' keys along: those waiting are written first.
-    this.chats = new SqliteChats(db, () => this.follows.forgetAll(), () => {
-      settle();
-      this.actionKeys.flush();
-    });
+    this.chats = new SqliteChats(
+      db,
+      () => this.follows.forgetAll(),
+      () => {
+        settle();
+        this.actionKeys.flush();
+      },
+    );
     this.outbox = new SqliteOutbox(db, settle);
     this.actionKeys = new SqliteActionKeys(db);
     this.calls = new SqliteCalls(db, new OutboxWriter(db), settle);

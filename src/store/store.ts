@@ -15,8 +15,6 @@ import type { CommitFence } from './leaseLost';
 
 export type { CommitFence } from './leaseLost';
 
-
-
 export interface NewFollow {
   chat: ChatRef;
   kind: FollowKind;
@@ -156,8 +154,6 @@ export interface ChatRepository {
   /** A Telegram group that became a supergroup: follows, settings and pending alerts move to the new id. */
   migrate(platform: Platform, fromChatId: string, toChatId: string): Promise<void>;
 }
-
-
 
 export interface StateRepository {
   token(address: string): Promise<TokenSnapshot | null>;

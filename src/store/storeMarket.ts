@@ -47,7 +47,11 @@ export class OtherMarketError extends Error {
 }
 
 /** What to do with the recorded market (null: none yet); throws OtherMarketError for another one without the reset. */
-export function decideMarket(recorded: string | null, wanted: StoreMarket, setting: 'DATABASE_PATH' | 'DATABASE_URL'): 'record' | 'same' | 'reset' {
+export function decideMarket(
+  recorded: string | null,
+  wanted: StoreMarket,
+  setting: 'DATABASE_PATH' | 'DATABASE_URL',
+): 'record' | 'same' | 'reset' {
   if (recorded === null) return 'record';
   if (recorded === wanted.id) return 'same';
   if (!wanted.reset) throw new OtherMarketError(recorded, wanted.id, setting);
@@ -67,8 +71,16 @@ export const MARKET_RESET_STATEMENTS: readonly string[] = [
 ];
 
 /** One line for what opening did about the market: the first record and a reset are worth knowing, the same market is not. */
-export function logMarketOutcome(logger: { info(o: object, m: string): void; warn(o: object, m: string): void } | undefined, outcome: MarketOutcome | null, store: string): void {
+export function logMarketOutcome(
+  logger: { info(o: object, m: string): void; warn(o: object, m: string): void } | undefined,
+  outcome: MarketOutcome | null,
+  store: string,
+): void {
   if (logger === undefined || outcome === null) return;
-  if (outcome.kind === 'reset') logger.warn({ store, market: outcome.market, previous: outcome.from }, `store moved to another market (${MARKET_RESET_VARIABLE}): last-seen state and unsent alerts forgotten; follows and settings kept`);
+  if (outcome.kind === 'reset')
+    logger.warn(
+      { store, market: outcome.market, previous: outcome.from },
+      `store moved to another market (${MARKET_RESET_VARIABLE}): last-seen state and unsent alerts forgotten; follows and settings kept`,
+    );
   else if (outcome.kind === 'recorded') logger.info({ store, market: outcome.market }, 'store records the market it runs on');
 }

@@ -152,7 +152,8 @@ function compactDigits(d: Decimal): string {
   if (d.exp < 0) return smallDigits(d);
   const tier = Math.floor(d.exp / 3);
   const suffix = SUFFIXES[tier];
-  if (suffix === undefined) return `${plainDigits({ negative: d.negative, digits: d.digits, exp: 0 })}×10${mapDigits(d.exp, SUPERSCRIPT_DIGITS)}`;
+  if (suffix === undefined)
+    return `${plainDigits({ negative: d.negative, digits: d.digits, exp: 0 })}×10${mapDigits(d.exp, SUPERSCRIPT_DIGITS)}`;
   return `${plainDigits({ negative: d.negative, digits: d.digits, exp: d.exp - 3 * tier })}${suffix}`;
 }
 
@@ -267,13 +268,16 @@ export function fromSmallestUnit(amount: bigint, decimals: number): number {
   // An amount of at most 2⁵³ and a power of ten of at most 10²² are exact doubles, and one
   // division rounds their exact quotient once, to the double nearest to it: the same double that
   // reading the exact decimal text gives. Most amounts are that small; the others go by the text.
-  if (decimals <= MAX_EXACT_POWER && amount <= MAX_EXACT_INTEGER && amount >= -MAX_EXACT_INTEGER) return Number(amount) / (EXACT_POWERS_OF_TEN[decimals] ?? 1);
+  if (decimals <= MAX_EXACT_POWER && amount <= MAX_EXACT_INTEGER && amount >= -MAX_EXACT_INTEGER)
+    return Number(amount) / (EXACT_POWERS_OF_TEN[decimals] ?? 1);
   return Number(toDecimalString(amount, decimals));
 }
 
 const MAX_EXACT_INTEGER = 2n ** 53n;
 /** 10⁰ to 10²², each written out so that each is read exactly (Math.pow need not be exact). */
-const EXACT_POWERS_OF_TEN = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const EXACT_POWERS_OF_TEN = [
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
 const MAX_EXACT_POWER = EXACT_POWERS_OF_TEN.length - 1;
 
 const MAX_DECIMALS = 255;

@@ -80,9 +80,16 @@ export class Commits {
       } catch (error) {
         if (isLeaseLost(error)) {
           // Another watcher holds these partitions now: it reads their state from the store and reconciles them.
-          this.logger.warn({ reason: errorText(error), inputs: batch.inputs }, 'commit refused: a partition moved to another watcher; its state is theirs');
+          this.logger.warn(
+            { reason: errorText(error), inputs: batch.inputs },
+            'commit refused: a partition moved to another watcher; its state is theirs',
+          );
           this.scope?.fenced();
-        } else this.logger.error({ error: errorText(error), inputs: batch.inputs }, 'could not commit alerts; their state is read again from the store');
+        } else
+          this.logger.error(
+            { error: errorText(error), inputs: batch.inputs },
+            'could not commit alerts; their state is read again from the store',
+          );
         for (const address of batch.tokens.keys()) this.onFailed({ kind: 'token', address });
         for (const address of batch.wallets.keys()) this.onFailed({ kind: 'wallet', address });
       }
@@ -98,7 +105,8 @@ export class Commits {
    */
   private async commit(batch: Uncommitted): Promise<number> {
     const at = new Date(this.now());
-    if (this.scope === null) return this.store.state.commitMany({ tokens: [...batch.tokens.values()], wallets: [...batch.wallets.values()] }, at);
+    if (this.scope === null)
+      return this.store.state.commitMany({ tokens: [...batch.tokens.values()], wallets: [...batch.wallets.values()] }, at);
     const scope = this.scope;
     const owned = <T>(kind: FollowKind, entries: Map<string, T>): T[] => {
       const kept: T[] = [];

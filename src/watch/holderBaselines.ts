@@ -60,7 +60,8 @@ export class HolderBaselines {
 
   /** A token whose holders were never read whole starts its first list now, unless one is already arriving. */
   beginFirstList(address: string, snapshot: TokenSnapshot, now: number): void {
-    if ((snapshot.holdersSeenAt === null || snapshot.holdersSeenAt === undefined) && !this.firstLists.has(address)) this.firstLists.set(address, now);
+    if ((snapshot.holdersSeenAt === null || snapshot.holdersSeenAt === undefined) && !this.firstLists.has(address))
+      this.firstLists.set(address, now);
   }
 
   /**

@@ -89,7 +89,10 @@ export class ReadQueue {
         try {
           await this.hooks.prepare(entry.target, inputs);
         } catch (error) {
-          this.logger.error({ error: errorText(error), inputs: inputs.length }, 'could not read the state to compare with; these inputs are dropped');
+          this.logger.error(
+            { error: errorText(error), inputs: inputs.length },
+            'could not read the state to compare with; these inputs are dropped',
+          );
           this.hooks.forget(entry.target);
           continue;
         }

@@ -38,7 +38,10 @@ export class Subscriptions {
   /** One refusal handler for every subscription (a watcher holds tens of thousands): the refusal names its target. */
   private readonly onRejected = (rejection: SubscriptionRejection): void => {
     const address = 'tokenAddress' in rejection.target ? rejection.target.tokenAddress : rejection.target.wallets.join(',');
-    this.logger.warn({ stream: rejection.stream, address, code: rejection.code, reason: rejection.reason }, 'the service refused to stream this target');
+    this.logger.warn(
+      { stream: rejection.stream, address, code: rejection.code, reason: rejection.reason },
+      'the service refused to stream this target',
+    );
   };
 
   constructor(

@@ -190,7 +190,9 @@ class WatcherImpl implements Watcher {
       },
       this.logger,
     );
-    this.subscriptions = new Subscriptions(deps.streams, this.logger, this.now, (event, address, again) => this.onStreamEvent(event, address, again));
+    this.subscriptions = new Subscriptions(deps.streams, this.logger, this.now, (event, address, again) =>
+      this.onStreamEvent(event, address, again),
+    );
   }
 
   async start(): Promise<void> {
@@ -271,7 +273,15 @@ class WatcherImpl implements Watcher {
   applyTokens(tokens: readonly Token[], readSince?: number): Promise<number> {
     if (tokens.length === 0) return Promise.resolve(0);
     let done: Promise<number> = Promise.resolve(0);
-    for (const token of tokens) done = this.accept({ type: 'token', address: token.address, token, snapshot: false, from: 'reconcile', ...(readSince === undefined ? {} : { readSince }) }).done;
+    for (const token of tokens)
+      done = this.accept({
+        type: 'token',
+        address: token.address,
+        token,
+        snapshot: false,
+        from: 'reconcile',
+        ...(readSince === undefined ? {} : { readSince }),
+      }).done;
     return done;
   }
 
@@ -325,7 +335,13 @@ class WatcherImpl implements Watcher {
     // socket missed.
     const synced = syncedAtOf(input.token);
     const streamed = this.streamedAt.get(address);
-    const overtaken = input.from === 'reconcile' && input.readSince !== undefined && streamed !== undefined && streamed.frame > input.readSince && synced !== null && synced <= streamed.synced;
+    const overtaken =
+      input.from === 'reconcile' &&
+      input.readSince !== undefined &&
+      streamed !== undefined &&
+      streamed.frame > input.readSince &&
+      synced !== null &&
+      synced <= streamed.synced;
     if (overtaken && last !== null && last.poolsLeftOut === true && !olderThanApplied(synced, last)) {
       // The frame that overtook this answer left the pools out (the live service's frames never
       // carry them): the answer keeps its word on the pools, and on nothing else.
@@ -344,7 +360,12 @@ class WatcherImpl implements Watcher {
         streamed.frame = this.framesApplied;
       }
     }
-    const next = this.baselines.firstListRead(address, snapshotOfToken(input.token, last, now, this.deps.solUsd?.() ?? null, input.from), now, false);
+    const next = this.baselines.firstListRead(
+      address,
+      snapshotOfToken(input.token, last, now, this.deps.solUsd?.() ?? null, input.from),
+      now,
+      false,
+    );
     // The token's follows too: a target is told when the token crosses its own level.
     const found = detectTokenChanges(last, next, this.memory.followers.token.get(address) ?? []);
     // First sight: the baseline, from which later changes alert (a debug line, once per token).
@@ -445,7 +466,10 @@ class WatcherImpl implements Watcher {
     if (scope === undefined) return;
     const gone = (address: string): boolean => !scope.owns(address);
     this.forgetWhere(gone);
-    this.wanted = { tokens: this.wanted.tokens.filter((address) => !gone(address)), wallets: this.wanted.wallets.filter((address) => !gone(address)) };
+    this.wanted = {
+      tokens: this.wanted.tokens.filter((address) => !gone(address)),
+      wallets: this.wanted.wallets.filter((address) => !gone(address)),
+    };
     this.subscriptions.closeWhere(gone);
   }
 

@@ -81,7 +81,13 @@ function samePools(a: readonly PoolSnapshot[], b: readonly PoolSnapshot[]): bool
     const y = b[index];
     if (x === y) continue;
     if (x === undefined || y === undefined) return false;
-    if (x.poolAddress !== y.poolAddress || x.quoteReserves !== y.quoteReserves || (x.peakQuoteReserves ?? null) !== (y.peakQuoteReserves ?? null) || (x.protocol ?? null) !== (y.protocol ?? null)) return false;
+    if (
+      x.poolAddress !== y.poolAddress ||
+      x.quoteReserves !== y.quoteReserves ||
+      (x.peakQuoteReserves ?? null) !== (y.peakQuoteReserves ?? null) ||
+      (x.protocol ?? null) !== (y.protocol ?? null)
+    )
+      return false;
   }
   return true;
 }

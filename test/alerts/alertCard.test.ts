@@ -31,8 +31,37 @@ function events(token: TokenRef): AlertEvent[] {
       ],
     },
     { kind: 'liquidity', key: 'k3', at: AT, token, pools: [{ poolAddress: W2, from: '120000000000', to: '0', gone: false, dropPct: 100 }] },
-    { kind: 'price', key: 'k4', at: AT, token, from: 0.001, to: 0.00125, changePct: 25, previousChangePct: 3, windowSecs: 1_830, priceUsd: 0.19, points: [[AT - 1_800_000, 0.001], [AT, 0.00125]] },
-    { kind: 'wallet-trade', key: 'k5', at: AT, token, wallet: W1, side: 'sell', tokenAmount: '123456789', decimals: 6, nativeAmount: '2500000000', amountUsd: 375.5, price: 0.0202, transactionHash: HASH, timestamp: AT / 1000 },
+    {
+      kind: 'price',
+      key: 'k4',
+      at: AT,
+      token,
+      from: 0.001,
+      to: 0.00125,
+      changePct: 25,
+      previousChangePct: 3,
+      windowSecs: 1_830,
+      priceUsd: 0.19,
+      points: [
+        [AT - 1_800_000, 0.001],
+        [AT, 0.00125],
+      ],
+    },
+    {
+      kind: 'wallet-trade',
+      key: 'k5',
+      at: AT,
+      token,
+      wallet: W1,
+      side: 'sell',
+      tokenAmount: '123456789',
+      decimals: 6,
+      nativeAmount: '2500000000',
+      amountUsd: 375.5,
+      price: 0.0202,
+      transactionHash: HASH,
+      timestamp: AT / 1000,
+    },
     { kind: 'whale', key: 'k6', at: AT, token, wallet: W2, direction: 'in', fromPct: null, toPct: 4.5 },
   ];
 }
@@ -46,12 +75,18 @@ describe('alertCard', () => {
     expect(text).toContain('SAFE');
     expect(text).toContain('DANGER');
     expect(text).toMatch(/Mint authority: renounced → active/);
-    expect(card.actions.map((action) => `${action.command} ${action.args.join(' ')}`)).toEqual([`token ${T1}`, `chart ${T1}`, `holders ${T1}`, `mute ${T1} 1h`]);
+    expect(card.actions.map((action) => `${action.command} ${action.args.join(' ')}`)).toEqual([
+      `token ${T1}`,
+      `chart ${T1}`,
+      `holders ${T1}`,
+      `mute ${T1} 1h`,
+    ]);
   });
 
   it('each kind says what changed from what to what', () => {
     const [, flags, liquidity, move, trade, whale] = events(TOKEN).map((event) => alertCard(event, 'my whale'));
-    const text = (card: typeof flags) => (card ? `${card.title}\n${card.fields.map((f) => `${f.name}: ${plainText(f.value)}`).join('\n')}` : '');
+    const text = (card: typeof flags) =>
+      card ? `${card.title}\n${card.fields.map((f) => `${f.name}: ${plainText(f.value)}`).join('\n')}` : '';
     expect(text(flags)).toMatch(/Freeze authority: active \(.+\) → renounced/);
     expect(text(flags)).toMatch(/Metadata: immutable → mutable/);
     expect(text(flags)).toMatch(/Owner balance: none → 25M/);
@@ -93,9 +128,17 @@ describe('alertCard', () => {
     // Under the hour the field is not named "1h": it says the window it covers.
     expect(early.fields.find((f) => f.name === '1h')).toBeUndefined();
     expect(plainText(early.fields.find((f) => f.name === 'Change')?.value ?? [])).toBe('−4% in 12m, since first seen');
-    const unread = alertCard(events({ ...token, riskStatus: null, market: { ...market, priceUsd: null, marketCapSol: null } })[5] as AlertEvent, null);
+    const unread = alertCard(
+      events({ ...token, riskStatus: null, market: { ...market, priceUsd: null, marketCapSol: null } })[5] as AlertEvent,
+      null,
+    );
     const unreadFields = Object.fromEntries(unread.fields.map((f) => [f.name, plainText(f.value)]));
-    expect([unreadFields.Price, unreadFields['Market cap'], unreadFields.Liquidity, unreadFields.Risk]).toEqual(['0.00125 SOL', '—', '300 SOL', '—']);
+    expect([unreadFields.Price, unreadFields['Market cap'], unreadFields.Liquidity, unreadFields.Risk]).toEqual([
+      '0.00125 SOL',
+      '—',
+      '300 SOL',
+      '—',
+    ]);
     expect(unread.color).toBe('neutral');
   });
 
@@ -108,16 +151,39 @@ describe('alertCard', () => {
       { flag: 'ownerBalance' as const, value: owner },
     ];
     const behind = (from: string, to: string, now: ReturnType<typeof flagsNow>) =>
-      plainText(alertCard({ kind: 'risk-status', key: 'k', at: AT, token: mochi, from, to, flags: [], flagsNow: now }, null).fields.find((f) => f.name === 'Behind it')?.value ?? []);
+      plainText(
+        alertCard({ kind: 'risk-status', key: 'k', at: AT, token: mochi, from, to, flags: [], flagsNow: now }, null).fields.find(
+          (f) => f.name === 'Behind it',
+        )?.value ?? [],
+      );
     expect(behind('SAFE', 'DANGER', flagsNow(W1, 'true', '30000000000000')).split('\n')).toEqual([
       `Mint authority: active (${W1.slice(0, 4)}…${W1.slice(-4)})`,
       'Metadata: mutable',
       'Owner balance: 30M MOCHI (6% of supply)',
     ]);
-    expect(behind('DANGER', 'SAFE', flagsNow(null, 'false', '0')).split('\n')).toEqual(['Mint authority: renounced', 'Freeze authority: renounced', 'Metadata: immutable', 'Owner balance: none']);
-    expect(behind('SAFE', 'WARNING', flagsNow(null, 'false', '1000000'))).toMatch(/^No risk flag is set; the service weighs more than the flags/);
+    expect(behind('DANGER', 'SAFE', flagsNow(null, 'false', '0')).split('\n')).toEqual([
+      'Mint authority: renounced',
+      'Freeze authority: renounced',
+      'Metadata: immutable',
+      'Owner balance: none',
+    ]);
+    expect(behind('SAFE', 'WARNING', flagsNow(null, 'false', '1000000'))).toMatch(
+      /^No risk flag is set; the service weighs more than the flags/,
+    );
     // Flags that changed with the status are what is behind it: named as changes, not again as they stand.
-    const changed = alertCard({ kind: 'risk-status', key: 'k', at: AT, token: mochi, from: 'SAFE', to: 'DANGER', flags: [{ flag: 'mintAuthority', from: null, to: W1 }], flagsNow: flagsNow(W1, 'false', '0') }, null);
+    const changed = alertCard(
+      {
+        kind: 'risk-status',
+        key: 'k',
+        at: AT,
+        token: mochi,
+        from: 'SAFE',
+        to: 'DANGER',
+        flags: [{ flag: 'mintAuthority', from: null, to: W1 }],
+        flagsNow: flagsNow(W1, 'false', '0'),
+      },
+      null,
+    );
     expect(changed.fields.map((f) => f.name)).toContain('Changed with it');
     expect(changed.fields.map((f) => f.name)).not.toContain('Behind it');
   });
@@ -137,12 +203,21 @@ describe('alertCard', () => {
       null,
     );
     const pools = card.fields.find((f) => f.name === 'SOL reserves (peak → now)')?.value ?? [];
-    expect(plainText(pools).split('\n')).toEqual([`Pool ${W2.slice(0, 4)}…${W2.slice(-4)}: 120 SOL → 30 SOL, 75% pulled`, `Pool ${W1.slice(0, 4)}…${W1.slice(-4)}: 5 SOL → gone, 100% pulled`]);
-    expect(pools.filter((span) => span.url !== undefined).map((span) => span.url)).toEqual([`https://solscan.io/account/${W2}`, `https://solscan.io/account/${W1}`]);
+    expect(plainText(pools).split('\n')).toEqual([
+      `Pool ${W2.slice(0, 4)}…${W2.slice(-4)}: 120 SOL → 30 SOL, 75% pulled`,
+      `Pool ${W1.slice(0, 4)}…${W1.slice(-4)}: 5 SOL → gone, 100% pulled`,
+    ]);
+    expect(pools.filter((span) => span.url !== undefined).map((span) => span.url)).toEqual([
+      `https://solscan.io/account/${W2}`,
+      `https://solscan.io/account/${W1}`,
+    ]);
   });
 
   it('a whale alert gives the wallet, its share of supply before and after, and a button to /wallet', () => {
-    const card = alertCard({ kind: 'whale', key: 'k', at: AT, token: TOKEN, wallet: W2, direction: 'out', fromPct: 3.25, toPct: 0.5 }, null);
+    const card = alertCard(
+      { kind: 'whale', key: 'k', at: AT, token: TOKEN, wallet: W2, direction: 'out', fromPct: 3.25, toPct: 0.5 },
+      null,
+    );
     expect(card.title).toBe('Whale out: Fixture Token (FIX)');
     expect(plainText(card.fields.find((f) => f.name === 'Share of supply')?.value ?? [])).toBe('3.25% → 0.5%');
     expect(card.fields.find((f) => f.name === 'Wallet')?.value[0]?.url).toBe(`https://solscan.io/account/${W2}`);
@@ -164,8 +239,12 @@ describe('alertCard', () => {
     expect(change('0', '25200000000000')).toBe('Owner balance: none → 25.2M MOCHI (5.04% of supply)');
     expect(change('25200000000000', null)).toBe('Owner balance: 25.2M MOCHI (5.04% of supply) → none');
     // Without the supply, no share is made up; without decimals the amount is in raw units, no symbol.
-    expect(flagChangeText({ flag: 'ownerBalance', from: '0', to: '25200000000000' }, { ...mochi, totalSupply: null })).toBe('Owner balance: none → 25.2M MOCHI');
-    expect(flagChangeText({ flag: 'ownerBalance', from: '0', to: '25200' }, { ...mochi, decimals: null })).toBe('Owner balance: none → 25.2K units');
+    expect(flagChangeText({ flag: 'ownerBalance', from: '0', to: '25200000000000' }, { ...mochi, totalSupply: null })).toBe(
+      'Owner balance: none → 25.2M MOCHI',
+    );
+    expect(flagChangeText({ flag: 'ownerBalance', from: '0', to: '25200' }, { ...mochi, decimals: null })).toBe(
+      'Owner balance: none → 25.2K units',
+    );
   });
 
   it('a price move carries a PNG of its window with alertCardWithChart; other kinds and alertCard none', async () => {

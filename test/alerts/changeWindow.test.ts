@@ -16,8 +16,23 @@ function move(changePct: number, windowSecs: number): PriceEvent {
   const from = 0.001;
   const to = from * (1 + changePct / 100);
   const count = Math.floor(windowSecs / 15) + 1;
-  const points = Array.from({ length: count }, (_, i): [number, number] => [AT - (windowSecs - i * 15) * 1000, from + ((to - from) * i) / (count - 1)]);
-  return { kind: 'price', key: 'k', at: AT, token: { address: T1, symbol: 'FIX', name: 'Fixture Token' }, from, to, changePct, previousChangePct: 0, windowSecs, priceUsd: null, points };
+  const points = Array.from({ length: count }, (_, i): [number, number] => [
+    AT - (windowSecs - i * 15) * 1000,
+    from + ((to - from) * i) / (count - 1),
+  ]);
+  return {
+    kind: 'price',
+    key: 'k',
+    at: AT,
+    token: { address: T1, symbol: 'FIX', name: 'Fixture Token' },
+    from,
+    to,
+    changePct,
+    previousChangePct: 0,
+    windowSecs,
+    priceUsd: null,
+    points,
+  };
 }
 
 /** Reads back every text the picture drew, as it drew it. */

@@ -59,7 +59,12 @@ describe('risk status', () => {
     const next = snap({ riskStatus: 'DANGER', mintAuthority: W1 }, first, T0 + 1_000);
     const events = detectRiskStatus(first, next);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ kind: 'risk-status', from: 'SAFE', to: 'DANGER', flags: [{ flag: 'mintAuthority', from: null, to: W1 }] });
+    expect(events[0]).toMatchObject({
+      kind: 'risk-status',
+      from: 'SAFE',
+      to: 'DANGER',
+      flags: [{ flag: 'mintAuthority', from: null, to: W1 }],
+    });
     // The flag rides in the status alert, not in a second one.
     expect(detectRiskFlags(first, next)).toEqual([]);
   });
@@ -76,7 +81,14 @@ describe('risk status', () => {
       { flag: 'ownerBalance', value: '42' },
     ]);
     // 1,000,000,000 tokens (6 decimals) at 0.003 SOL, 100 SOL in the one pool, up 50% over the minute kept.
-    expect(event?.token.market).toEqual({ priceNative: 0.003, priceUsd: null, changePct: 50, changeSecs: 60, marketCapSol: 3_000_000, liquiditySol: 100 });
+    expect(event?.token.market).toEqual({
+      priceNative: 0.003,
+      priceUsd: null,
+      changePct: 50,
+      changeSecs: 60,
+      marketCapSol: 3_000_000,
+      liquiditySol: 100,
+    });
   });
 
   it('ignores case and an unread status', () => {
@@ -227,7 +239,8 @@ describe('the token on an event', () => {
     const b = snap({ riskStatus: 'DANGER', price: 1.5, ownerBalance: '50000000000000' }, a, T0 + 60_000);
     const events = detectTokenChanges(a, b);
     expect(events.map((event) => event.kind).sort()).toEqual(['price', 'risk-flag']);
-    for (const event of events) expect(event.token).toMatchObject({ riskStatus: 'DANGER', totalSupply: '1000000000000000', decimals: b.decimals });
+    for (const event of events)
+      expect(event.token).toMatchObject({ riskStatus: 'DANGER', totalSupply: '1000000000000000', decimals: b.decimals });
     let s = snapshotWithHolder(snap({ riskStatus: 'WARNING', totalSupply: '1000000' }), { address: W2, currentlyHoldingAmount: 5n }, T0);
     s = { ...s, holdersSeenAt: T0 };
     const [whale] = detectWhale(s, { holder: { address: W1, currentlyHoldingAmount: 20_000n }, snapshot: false, at: T0 + 1 });

@@ -20,7 +20,13 @@ describe("a token event's syncedAt", () => {
   it('is the time of the frame that showed the change, and the footer reads it', () => {
     const last = snapshotOfToken(frame({ riskStatus: 'SAFE' }, SYNCED_1), null, T0, null, 'stream');
     const seenAt = Date.parse(SYNCED_2) + 3_000;
-    const next = snapshotOfToken(frame({ riskStatus: 'DANGER', pools: { [POOL_A]: '100000000000', [POOL_B]: '100000000000' } }, SYNCED_2), last, seenAt, null, 'stream');
+    const next = snapshotOfToken(
+      frame({ riskStatus: 'DANGER', pools: { [POOL_A]: '100000000000', [POOL_B]: '100000000000' } }, SYNCED_2),
+      last,
+      seenAt,
+      null,
+      'stream',
+    );
     const events = detectTokenChanges(last, next);
     expect(events.map((event) => event.kind)).toContain('risk-status');
     for (const event of events) expect(event.syncedAt).toBe(Date.parse(SYNCED_2));

@@ -17,20 +17,45 @@ const DEV = 'Dev1111111111111111111111111111111111111111';
 
 function state(pools: PoolSnapshot[], extra: Partial<TokenSnapshot> = {}): TokenSnapshot {
   return {
-    address: T1, symbol: 'MOCHI', name: 'Mochi', riskStatus: 'SAFE', mintAuthority: null, freezeAuthority: null, isMutable: false,
-    ownerBalance: null, pools, priceNative: 0.001, priceUsd: null, holdersCount: 10, priceHistory: [], whales: {}, seenAt: T0,
-    totalSupply: '1000000', holdersSeenAt: T0 - 1000, decimals: 0, deployer: DEV, createdAt: (T0 - 3_600_000) / 1000, ...extra,
+    address: T1,
+    symbol: 'MOCHI',
+    name: 'Mochi',
+    riskStatus: 'SAFE',
+    mintAuthority: null,
+    freezeAuthority: null,
+    isMutable: false,
+    ownerBalance: null,
+    pools,
+    priceNative: 0.001,
+    priceUsd: null,
+    holdersCount: 10,
+    priceHistory: [],
+    whales: {},
+    seenAt: T0,
+    totalSupply: '1000000',
+    holdersSeenAt: T0 - 1000,
+    decimals: 0,
+    deployer: DEV,
+    createdAt: (T0 - 3_600_000) / 1000,
+    ...extra,
   };
 }
 
-const pool = (poolAddress: string, protocol: string | null | undefined): PoolSnapshot => ({ poolAddress, quoteReserves: '5000000000', peakQuoteReserves: '5000000000', ...(protocol === undefined ? {} : { protocol }) });
+const pool = (poolAddress: string, protocol: string | null | undefined): PoolSnapshot => ({
+  poolAddress,
+  quoteReserves: '5000000000',
+  peakQuoteReserves: '5000000000',
+  ...(protocol === undefined ? {} : { protocol }),
+});
 
 describe('graduation', () => {
   it('a pool on another protocol than every pool before is one graduation, keyed by the pool', () => {
     const last = state([pool(POOL_A, 'pump')]);
     const next = state([pool(POOL_A, 'pump'), pool(POOL_B, 'raydium-amm')], { seenAt: T0 + 1000 });
     const found = detectGraduation(last, next);
-    expect(found).toMatchObject([{ kind: 'graduation', poolAddress: POOL_B, protocol: 'raydium-amm', launchProtocol: 'pump', quoteReserves: '5000000000' }]);
+    expect(found).toMatchObject([
+      { kind: 'graduation', poolAddress: POOL_B, protocol: 'raydium-amm', launchProtocol: 'pump', quoteReserves: '5000000000' },
+    ]);
     expect(detectGraduation(last, { ...next, seenAt: T0 + 9000 })[0]?.key).toBe(found[0]?.key);
     // After it, the pools are on two protocols: a third pool is no second graduation.
     expect(detectGraduation(next, state([...next.pools, pool('Pool3333333333333333333333333333333333333333', 'orca')]))).toEqual([]);
@@ -59,7 +84,9 @@ describe('developer sold', () => {
   it('tells the highest line first reached, once, with the share, SOL and time since launch', () => {
     const last = state([], { devSoldLine: 0 });
     const found = detectDeveloperSold(last, update(record(DEV, 700n, 300n)));
-    expect(found).toMatchObject([{ kind: 'developer-sold', line: 25, soldPct: 30, solReceived: 12.5, launchedAt: (T0 - 3_600_000) / 1000 }]);
+    expect(found).toMatchObject([
+      { kind: 'developer-sold', line: 25, soldPct: 30, solReceived: 12.5, launchedAt: (T0 - 3_600_000) / 1000 },
+    ]);
     const after = snapshotWithHolder(last, record(DEV, 700n, 300n), T0);
     expect(after.devSoldLine).toBe(25);
     expect(detectDeveloperSold(after, update(record(DEV, 600n, 400n)))).toEqual([]);
@@ -80,7 +107,10 @@ describe('developer sold', () => {
 
 describe('insiders selling', () => {
   /** Feeds records in order through snapshot and detector, as the watcher does; returns what was told. */
-  function feed(start: TokenSnapshot, records: Array<[HolderRecord, number]>): { events: ReturnType<typeof detectInsidersSelling>; last: TokenSnapshot } {
+  function feed(
+    start: TokenSnapshot,
+    records: Array<[HolderRecord, number]>,
+  ): { events: ReturnType<typeof detectInsidersSelling>; last: TokenSnapshot } {
     let last = start;
     const events: ReturnType<typeof detectInsidersSelling> = [];
     for (const [holder, at] of records) {
@@ -100,14 +130,31 @@ describe('insiders selling', () => {
       [record(W2, 300n, 100n), T0 + 120_000],
     ]);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ kind: 'insiders-selling', sellerCount: 2, fromAmount: '1000', toAmount: '700', droppedPct: 30, supplyPct: 0.03 });
+    expect(events[0]).toMatchObject({
+      kind: 'insiders-selling',
+      sellerCount: 2,
+      fromAmount: '1000',
+      toAmount: '700',
+      droppedPct: 30,
+      supplyPct: 0.03,
+    });
     expect(events[0]?.sellers.sort()).toEqual([W1, W2].sort());
     // The window starts again from 700: another 10% is no second alert.
     expect(feed(last, [[record(W1, 330n, 270n), T0 + 180_000]]).events).toEqual([]);
   });
 
   it('a drop slower than the window, or from holders whose tags are not shown, is not told', () => {
-    expect(feed(state([]), [[record(W1, 1000n, 0n, ['sniper']), T0], [record(W1, 500n, 500n, ['sniper']), T0 + 2 * 3_600_000]]).events).toEqual([]);
-    expect(feed(state([]), [[record(W1, 1000n, 0n), T0], [record(W1, 100n, 900n), T0 + 60_000]]).events).toEqual([]);
+    expect(
+      feed(state([]), [
+        [record(W1, 1000n, 0n, ['sniper']), T0],
+        [record(W1, 500n, 500n, ['sniper']), T0 + 2 * 3_600_000],
+      ]).events,
+    ).toEqual([]);
+    expect(
+      feed(state([]), [
+        [record(W1, 1000n, 0n), T0],
+        [record(W1, 100n, 900n), T0 + 60_000],
+      ]).events,
+    ).toEqual([]);
   });
 });

@@ -74,5 +74,9 @@ it('is followed, detected, delivered and rendered from its descriptor alone', as
   if (card === undefined) throw new Error('no card');
   expect(renderCardText(card)).toContain('Holders up');
   expect(JSON.stringify(renderCard(card))).toContain('Holders up');
-  expect(renderCardMessages(card).map((message) => (message.kind === 'text' ? message.html : message.caption)).join('\n')).toContain('Holders up');
+  expect(
+    renderCardMessages(card)
+      .map((message) => (message.kind === 'text' ? message.html : message.caption))
+      .join('\n'),
+  ).toContain('Holders up');
 });

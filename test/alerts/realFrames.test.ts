@@ -29,7 +29,9 @@ describe('the SOL side of a pool where SOL is token0 and the token is named susp
   it('the snapshot keeps the SOL reserves (59.64 SOL), not the token’s', () => {
     const snapshot = snapshotOfToken(answer(), null, T0);
     // The pool's protocol is kept too: a pool on another protocol is a graduation (docs/alerts.md).
-    expect(snapshot.pools).toEqual([{ poolAddress: RECORDED_POOL, quoteReserves: '59641293545', peakQuoteReserves: '59641293545', protocol: 'RAYDIUM' }]);
+    expect(snapshot.pools).toEqual([
+      { poolAddress: RECORDED_POOL, quoteReserves: '59641293545', peakQuoteReserves: '59641293545', protocol: 'RAYDIUM' },
+    ]);
     expect(snapshot.priceNative).toBe(0.00000020911685541634);
   });
 
@@ -69,7 +71,10 @@ describe('pools left out of a stream frame', () => {
     let last = afterAnswer();
     const found = [];
     for (let step = 1; step <= 14; step++) {
-      const next = step % 2 === 0 ? snapshotOfToken(answer(), last, T0 + step * SECOND) : snapshotOfToken(frame(), last, T0 + step * SECOND, null, 'stream');
+      const next =
+        step % 2 === 0
+          ? snapshotOfToken(answer(), last, T0 + step * SECOND)
+          : snapshotOfToken(frame(), last, T0 + step * SECOND, null, 'stream');
       found.push(...detectTokenChanges(last, next));
       last = next;
     }

@@ -20,7 +20,17 @@ const BASE: FollowOptions = { events: [], minUsd: 0, thresholdPct: 10, side: 'bo
 
 /** A follow of T1 in chat `chatId`. */
 function follow(id: number, chatId: string, options: Partial<FollowOptions> = {}): Follow {
-  return { id, chat: { platform: 'telegram', chatId, threadId: null, scopeId: null }, kind: 'token', address: T1, label: null, options: { ...BASE, ...options }, mutedUntil: null, addedBy: 'u', addedAt: new Date(T0) };
+  return {
+    id,
+    chat: { platform: 'telegram', chatId, threadId: null, scopeId: null },
+    kind: 'token',
+    address: T1,
+    label: null,
+    options: { ...BASE, ...options },
+    mutedUntil: null,
+    addedBy: 'u',
+    addedAt: new Date(T0),
+  };
 }
 
 /** T1 at `priceSol` SOL a token (1,000,000,000 tokens), read at `at` with the rate known or not. */
@@ -77,7 +87,18 @@ describe('targets', () => {
 });
 
 describe('price directions', () => {
-  const move = (changePct: number): PriceEvent => ({ kind: 'price', key: `k${changePct}`, at: T0, token: { address: T1, symbol: 'FIX', name: 'Fixture' }, from: 1, to: 1 + changePct / 100, changePct, previousChangePct: 0, windowSecs: 600, priceUsd: null });
+  const move = (changePct: number): PriceEvent => ({
+    kind: 'price',
+    key: `k${changePct}`,
+    at: T0,
+    token: { address: T1, symbol: 'FIX', name: 'Fixture' },
+    from: 1,
+    to: 1 + changePct / 100,
+    changePct,
+    previousChangePct: 0,
+    windowSecs: 600,
+    priceUsd: null,
+  });
 
   it('tells a follow of rises of a rise alone, a follow of falls of a fall alone, and a follow of both of either', () => {
     const up = follow(1, 'up', { direction: 'up' });

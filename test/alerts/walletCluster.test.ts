@@ -12,7 +12,21 @@ let n = 0;
 function told(wallet: string, secs: number, side: 'buy' | 'sell' = 'buy', token = TOKEN, sol: string | null = '1000000000'): TradeTold {
   n += 1;
   return {
-    event: { kind: 'wallet-trade', key: `wallet-trade:${wallet}:${n}`, at: (T + secs) * 1000, token: { address: token, symbol: 'C', name: 'Cluster' }, wallet, side, tokenAmount: '500', decimals: 0, nativeAmount: sol, amountUsd: 150, price: null, transactionHash: `tx${n}`, timestamp: T + secs },
+    event: {
+      kind: 'wallet-trade',
+      key: `wallet-trade:${wallet}:${n}`,
+      at: (T + secs) * 1000,
+      token: { address: token, symbol: 'C', name: 'Cluster' },
+      wallet,
+      side,
+      tokenAmount: '500',
+      decimals: 0,
+      nativeAmount: sol,
+      amountUsd: 150,
+      price: null,
+      transactionHash: `tx${n}`,
+      timestamp: T + secs,
+    },
     label: wallet === 'W1' ? '<b>@everyone</b>' : null,
   };
 }
@@ -24,7 +38,14 @@ describe('findClusters', () => {
     const trades = [told('W1', 0), told('W1', 60, 'buy', TOKEN, null), told('W2', 600), told('W3', 1_700)];
     const [cluster, ...rest] = findClusters(trades, SETTING, (T + 1_800) * 1000);
     expect(rest).toEqual([]);
-    expect(cluster).toMatchObject({ kind: 'wallet-cluster', side: 'buy', required: 3, windowSecs: 1_800, firstTimestamp: T, lastTimestamp: T + 1_700 });
+    expect(cluster).toMatchObject({
+      kind: 'wallet-cluster',
+      side: 'buy',
+      required: 3,
+      windowSecs: 1_800,
+      firstTimestamp: T,
+      lastTimestamp: T + 1_700,
+    });
     expect(cluster?.wallets).toEqual([
       { wallet: 'W1', label: '<b>@everyone</b>', trades: 2, tokenAmount: '1000', nativeAmount: '1000000000', amountUsd: 300 },
       { wallet: 'W2', label: null, trades: 1, tokenAmount: '500', nativeAmount: '1000000000', amountUsd: 150 },
@@ -40,7 +61,14 @@ describe('findClusters', () => {
   });
 
   it('tells selling apart from buying: a second alert with its own key', () => {
-    const trades = [told('W1', 0), told('W2', 10), told('W3', 20), told('W1', 5_000, 'sell'), told('W2', 5_100, 'sell'), told('W3', 5_200, 'sell')];
+    const trades = [
+      told('W1', 0),
+      told('W2', 10),
+      told('W3', 20),
+      told('W1', 5_000, 'sell'),
+      told('W2', 5_100, 'sell'),
+      told('W3', 5_200, 'sell'),
+    ];
     const clusters = findClusters(trades, SETTING, 0);
     expect(clusters.map((cluster) => cluster.side).sort()).toEqual(['buy', 'sell']);
     expect(new Set(clusters.map((cluster) => cluster.key)).size).toBe(2);
@@ -50,7 +78,9 @@ describe('findClusters', () => {
     const early = findClusters([told('W1', 0), told('W2', 10), told('W3', 20)], SETTING, 1);
     const later = findClusters([told('W1', 0), told('W2', 10), told('W3', 20), told('W4', 30)], SETTING, 2);
     expect(later[0]?.key).toBe(early[0]?.key);
-    expect(findClusters([told('W1', 0), told('W2', 10), told('W3', 20)], { wallets: 2, windowSecs: 1_800 }, 1)[0]?.key).not.toBe(early[0]?.key);
+    expect(findClusters([told('W1', 0), told('W2', 10), told('W3', 20)], { wallets: 2, windowSecs: 1_800 }, 1)[0]?.key).not.toBe(
+      early[0]?.key,
+    );
   });
 
   it('counts one trade told twice once', () => {
@@ -60,7 +90,7 @@ describe('findClusters', () => {
 });
 
 describe('the wallet-cluster card', () => {
-  it('names each wallet by the chat\'s label, cleaned, with its amounts, and pings nobody', () => {
+  it("names each wallet by the chat's label, cleaned, with its amounts, and pings nobody", () => {
     const [cluster] = findClusters([told('W1', 0), told('W2', 600), told('W3', 1_700)], SETTING, (T + 1_800) * 1000);
     const kind = alertKind('wallet-cluster');
     if (cluster === undefined || kind === undefined) throw new Error('no cluster or no kind');

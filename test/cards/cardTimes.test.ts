@@ -26,7 +26,7 @@ const CANDLES = [candle(60, 0.002, 1000), candle(45, 0.0022, 250.5), candle(30, 
 
 /** Every text a card shows with its moment, on the console and on Telegram. */
 function rendered(card: Card): string[] {
-  const telegram = renderCardMessages(card).map((message) => (message.kind === 'text' ? message.html : message.caption ?? ''));
+  const telegram = renderCardMessages(card).map((message) => (message.kind === 'text' ? message.html : (message.caption ?? '')));
   return [renderCardText(card, { width: 200 }), ...telegram];
 }
 
@@ -34,8 +34,24 @@ const MOMENT = /\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?(\.\d+)?Z?( UTC)?|[A-Z]
 
 describe('moments on cards', () => {
   it('are written one way, by every renderer and in a chart card’s span', () => {
-    const token = TokenSchema.parse({ address: TOKEN, name: 'Bonk', symbol: 'BONK', decimals: 5, syncedAt: '2025-01-01T11:58:00Z', pools: [], links: {} });
-    const chart = buildChartCard({ token: BONK, candles: CANDLES, intervalSecs: 900, requestedIntervalSecs: 900, rangeSecs: 86_400, now: NOW, since: { secs: NOW.getTime() / 1000 - 3_600, why: 'younger' } });
+    const token = TokenSchema.parse({
+      address: TOKEN,
+      name: 'Bonk',
+      symbol: 'BONK',
+      decimals: 5,
+      syncedAt: '2025-01-01T11:58:00Z',
+      pools: [],
+      links: {},
+    });
+    const chart = buildChartCard({
+      token: BONK,
+      candles: CANDLES,
+      intervalSecs: 900,
+      requestedIntervalSecs: 900,
+      rangeSecs: 86_400,
+      now: NOW,
+      since: { secs: NOW.getTime() / 1000 - 3_600, why: 'younger' },
+    });
     expect(plainText(chart.fields.find((f) => f.name === 'Range')?.value ?? [])).toBe('since 2025-01-01 11:00 UTC');
     const moments = [buildTokenCard({ token, solUsd: null, now: NOW }), chart].flatMap(rendered).flatMap((out) => out.match(MOMENT) ?? []);
     expect(moments.length).toBeGreaterThan(3);
@@ -49,8 +65,18 @@ describe('a chart card’s volume', () => {
     const dayCandles = CANDLES.map((c) => ({ ...c }));
     const moves = marketMoves(dayCandles, NOW.getTime(), null);
     for (const solUsd of [null, 150]) {
-      const tokenVolume = plainText(buildTokenCard({ token, solUsd, now: NOW, moves }).fields.find((f) => f.name === 'Volume 24h')?.value ?? []);
-      const chart = buildChartCard({ token: BONK, candles: CANDLES, intervalSecs: 900, requestedIntervalSecs: 900, rangeSecs: 86_400, now: NOW, solUsd });
+      const tokenVolume = plainText(
+        buildTokenCard({ token, solUsd, now: NOW, moves }).fields.find((f) => f.name === 'Volume 24h')?.value ?? [],
+      );
+      const chart = buildChartCard({
+        token: BONK,
+        candles: CANDLES,
+        intervalSecs: 900,
+        requestedIntervalSecs: 900,
+        rangeSecs: 86_400,
+        now: NOW,
+        solUsd,
+      });
       expect(plainText(chart.fields.find((f) => f.name === 'Volume')?.value ?? [])).toBe(tokenVolume);
     }
   });

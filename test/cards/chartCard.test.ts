@@ -13,7 +13,11 @@ function candle(minute: number, open: number, high: number, low: number, close: 
   return { time: new Date(timestamp).toISOString(), timestamp, open, high, low, close, volume };
 }
 
-const CANDLES = [candle(0, 0.002, 0.003, 0.0019, 0.0025, 1000), candle(15, 0.0025, 0.004, 0.0021, 0.0022, 250.5), candle(30, 0.0022, 0.0023, 0.0015, 0.003, 4000)];
+const CANDLES = [
+  candle(0, 0.002, 0.003, 0.0019, 0.0025, 1000),
+  candle(15, 0.0025, 0.004, 0.0021, 0.0022, 250.5),
+  candle(30, 0.0022, 0.0023, 0.0015, 0.003, 4000),
+];
 
 function values(card: Card): Record<string, string> {
   return Object.fromEntries(card.fields.map((f) => [f.name, plainText(f.value)]));
@@ -34,7 +38,14 @@ describe('summarizeCandles', () => {
 
 describe('buildChartCard', () => {
   it('shows open, high, low, close, change and volume in SOL', () => {
-    const card = buildChartCard({ token: BONK, candles: CANDLES, intervalSecs: 900, requestedIntervalSecs: 900, rangeSecs: 86_400, now: NOW });
+    const card = buildChartCard({
+      token: BONK,
+      candles: CANDLES,
+      intervalSecs: 900,
+      requestedIntervalSecs: 900,
+      rangeSecs: 86_400,
+      now: NOW,
+    });
     expect(card.title).toBe('Chart of Bonk (BONK)');
     expect(card.url).toBe(`https://solscan.io/token/${TOKEN}`);
     expect(card.image).toBeUndefined();
@@ -58,7 +69,14 @@ describe('buildChartCard', () => {
   });
 
   it('says when the interval was widened', () => {
-    const card = buildChartCard({ token: BONK, candles: CANDLES, intervalSecs: 1800, requestedIntervalSecs: 60, rangeSecs: 7 * 86_400, now: NOW });
+    const card = buildChartCard({
+      token: BONK,
+      candles: CANDLES,
+      intervalSecs: 1800,
+      requestedIntervalSecs: 60,
+      rangeSecs: 7 * 86_400,
+      now: NOW,
+    });
     expect(card.footer).toBe('Prices in SOL per BONK · 1m candles over 1w would be too many; shown at 30m');
     expect(values(card).Candles).toBe('3 × 30m');
     expect(card.actions).toHaveLength(1);
@@ -73,20 +91,56 @@ describe('buildChartCard', () => {
   });
 
   it('shows a falling close with a minus sign', () => {
-    const card = buildChartCard({ token: tokenInfoFrom(TOKEN, null), candles: [candle(0, 0.004, 0.004, 0.001, 0.001, 1)], intervalSecs: 900, requestedIntervalSecs: 900, rangeSecs: 86_400, now: NOW });
+    const card = buildChartCard({
+      token: tokenInfoFrom(TOKEN, null),
+      candles: [candle(0, 0.004, 0.004, 0.001, 0.001, 1)],
+      intervalSecs: 900,
+      requestedIntervalSecs: 900,
+      rangeSecs: 86_400,
+      now: NOW,
+    });
     expect(values(card).Change).toBe('−75%');
     expect(card.title).toBe('Chart of DezX…B263');
   });
 
   it('carries the picture it is given, and says when candles were left out or the picture failed', () => {
     const image = { filename: 'chart.png', contentType: 'image/png', data: new Uint8Array([137, 80, 78, 71]) };
-    const card = buildChartCard({ token: BONK, candles: CANDLES, intervalSecs: 900, requestedIntervalSecs: 900, rangeSecs: 86_400, rangeLabel: '24h', now: NOW, image, dropped: 599_997, received: 600_000 });
+    const card = buildChartCard({
+      token: BONK,
+      candles: CANDLES,
+      intervalSecs: 900,
+      requestedIntervalSecs: 900,
+      rangeSecs: 86_400,
+      rangeLabel: '24h',
+      now: NOW,
+      image,
+      dropped: 599_997,
+      received: 600_000,
+    });
     expect(card.image).toBe(image);
     expect(values(card).Range).toBe('last 24h');
-    expect(plainText(card.description ?? [])).toBe('The service sent 600,000 candles for the last 24h; 599,997 outside that range, repeated or beyond the number asked for were left out.');
-    const unread = buildChartCard({ token: BONK, candles: CANDLES, intervalSecs: 900, requestedIntervalSecs: 900, rangeSecs: 86_400, now: NOW, unreadable: 3 });
+    expect(plainText(card.description ?? [])).toBe(
+      'The service sent 600,000 candles for the last 24h; 599,997 outside that range, repeated or beyond the number asked for were left out.',
+    );
+    const unread = buildChartCard({
+      token: BONK,
+      candles: CANDLES,
+      intervalSecs: 900,
+      requestedIntervalSecs: 900,
+      rangeSecs: 86_400,
+      now: NOW,
+      unreadable: 3,
+    });
     expect(plainText(unread.description ?? [])).toBe('3 candles could not be read.');
-    const failed = buildChartCard({ token: BONK, candles: CANDLES, intervalSecs: 900, requestedIntervalSecs: 900, rangeSecs: 86_400, now: NOW, pictureFailed: true });
+    const failed = buildChartCard({
+      token: BONK,
+      candles: CANDLES,
+      intervalSecs: 900,
+      requestedIntervalSecs: 900,
+      rangeSecs: 86_400,
+      now: NOW,
+      pictureFailed: true,
+    });
     expect(failed.image).toBeUndefined();
     expect(failed.description).toBeUndefined();
     expect(failed.footer).toBe('Prices in SOL per BONK · The picture could not be drawn');

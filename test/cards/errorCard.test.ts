@@ -7,7 +7,12 @@ import { registerSecret } from '../../src/log';
 import { MarketError, type MarketErrorKind } from '../../src/market/errors';
 
 function textOf(card: Card): string {
-  return [card.title, plainText(card.description ?? []), ...card.fields.flatMap((f) => [f.name, plainText(f.value)]), card.footer ?? ''].join('\n');
+  return [
+    card.title,
+    plainText(card.description ?? []),
+    ...card.fields.flatMap((f) => [f.name, plainText(f.value)]),
+    card.footer ?? '',
+  ].join('\n');
 }
 
 const chart = defineCommand({
@@ -77,7 +82,9 @@ describe('cardForError with market errors', () => {
   });
 
   it('adds a hint', () => {
-    const card = cardForError(new MarketError({ kind: 'timeout', endpoint: 'chart-history' }), { hint: 'Charts of a long range take longer.' });
+    const card = cardForError(new MarketError({ kind: 'timeout', endpoint: 'chart-history' }), {
+      hint: 'Charts of a long range take longer.',
+    });
     expect(plainText(card.description ?? [])).toMatch(/took too long[\s\S]*Charts of a long range take longer\./);
   });
 });

@@ -18,7 +18,16 @@ const USDC = KNOWN_TOKENS.find((known) => known.symbol === 'USDC')?.address as s
 const NOW = new Date(Date.UTC(2026, 10, 27, 12, 0, 0));
 
 function card(symbol: string, name: string, address = ELSEWHERE) {
-  const token = TokenSchema.parse({ chainId: 1399811149, address, decimals: 6, name, symbol, liquidityPools: {}, links: {}, riskStatus: 'SAFE' });
+  const token = TokenSchema.parse({
+    chainId: 1399811149,
+    address,
+    decimals: 6,
+    name,
+    symbol,
+    liquidityPools: {},
+    links: {},
+    riskStatus: 'SAFE',
+  });
   return buildTokenCard({ token, solUsd: 150, now: NOW });
 }
 
@@ -41,8 +50,15 @@ describe('look-alike tokens', () => {
 
   it('leaves the real one, and names that only borrow part of one', () => {
     expect(lookAlikeOf({ address: USDC, symbol: 'USDC', name: 'USD Coin' })).toBeNull();
-    for (const [symbol, name] of [['BONKCAT', 'Bonk Cat'], ['USDCX', 'USDC Extra'], ['MOCHI', 'Neon Mochi']] as const) {
-      expect(card(symbol, name).fields.some((field) => field.name.includes('Not the real')), `${symbol} / ${name}`).toBe(false);
+    for (const [symbol, name] of [
+      ['BONKCAT', 'Bonk Cat'],
+      ['USDCX', 'USDC Extra'],
+      ['MOCHI', 'Neon Mochi'],
+    ] as const) {
+      expect(
+        card(symbol, name).fields.some((field) => field.name.includes('Not the real')),
+        `${symbol} / ${name}`,
+      ).toBe(false);
     }
   });
 
@@ -50,14 +66,29 @@ describe('look-alike tokens', () => {
     const token = { address: ELSEWHERE, symbol: 'BONK', name: 'Bonk', decimals: 5 };
     const events: AlertEvent[] = [
       { kind: 'risk-status', key: 'k1', at: NOW.getTime(), token, from: 'SAFE', to: 'DANGER', flags: [] },
-      { kind: 'whale', key: 'k2', at: NOW.getTime(), token, wallet: 'Wha1e11111111111111111111111111111111111111', direction: 'in', fromPct: null, toPct: 4.5 },
+      {
+        kind: 'whale',
+        key: 'k2',
+        at: NOW.getTime(),
+        token,
+        wallet: 'Wha1e11111111111111111111111111111111111111',
+        direction: 'in',
+        fromPct: null,
+        toPct: 4.5,
+      },
     ];
     for (const event of events) {
       const made = alertCard(event, null);
       expect(made.fields[0]?.name, event.kind).toBe('⚠️ Not the real BONK');
       expect(JSON.stringify(renderCardMessages(made))).toContain('Not the real BONK');
     }
-    const real = alertCard({ ...(events[0] as AlertEvent), token: { ...token, address: KNOWN_TOKENS.find((known) => known.symbol === 'BONK')?.address as string } }, null);
+    const real = alertCard(
+      {
+        ...(events[0] as AlertEvent),
+        token: { ...token, address: KNOWN_TOKENS.find((known) => known.symbol === 'BONK')?.address as string },
+      },
+      null,
+    );
     expect(real.fields.some((field) => field.name.includes('Not the real'))).toBe(false);
   });
 });

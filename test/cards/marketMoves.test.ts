@@ -59,7 +59,12 @@ describe('price changes from 5-minute candles', () => {
   });
 
   it('leaves out candles from the future and unreadable prices, in any order', () => {
-    const mixed = [candle('2025-01-15T12:30:00Z', 50, 50, 1000), candle('2025-01-15T12:00:00Z', 9.5, 10.0, 5), candle('2025-01-15T11:00:00Z', 0, 0, 7), candle('2025-01-15T10:00:00Z', 4, 5, 1)];
+    const mixed = [
+      candle('2025-01-15T12:30:00Z', 50, 50, 1000),
+      candle('2025-01-15T12:00:00Z', 9.5, 10.0, 5),
+      candle('2025-01-15T11:00:00Z', 0, 0, 7),
+      candle('2025-01-15T10:00:00Z', 4, 5, 1),
+    ];
     const moves = marketMoves(mixed, NOW, null);
     expect(byLabel(moves, '1h')).toEqual({ label: '1h', kind: 'change', pct: 100 });
     expect(moves.volume24h.tokens).toBe(6);

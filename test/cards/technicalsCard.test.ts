@@ -57,9 +57,21 @@ function technicals(overrides: Record<string, unknown> = {}): Technicals {
     },
     initialBuyerStats: [
       { walletAddress: WALLETS[0], initialBuyerType: 'SELL_ALL', sniper: true, buyAmount: '6971302085562', sellAmount: '6971302085562' },
-      { walletAddress: WALLETS[1], initialBuyerType: 'SELL_PARTIAL', sniper: true, buyAmount: '6703819676780', sellAmount: '1340763935356' },
+      {
+        walletAddress: WALLETS[1],
+        initialBuyerType: 'SELL_PARTIAL',
+        sniper: true,
+        buyAmount: '6703819676780',
+        sellAmount: '1340763935356',
+      },
       { walletAddress: WALLETS[2], initialBuyerType: 'HOLD', sniper: false, buyAmount: '6760776578578', sellAmount: null },
-      { walletAddress: WALLETS[3], initialBuyerType: 'SELL_PARTIAL', sniper: true, buyAmount: '15257915489038', sellAmount: '13608255645516' },
+      {
+        walletAddress: WALLETS[3],
+        initialBuyerType: 'SELL_PARTIAL',
+        sniper: true,
+        buyAmount: '15257915489038',
+        sellAmount: '13608255645516',
+      },
       { walletAddress: WALLETS[4], initialBuyerType: 'HOLD', sniper: false, buyAmount: '100', sellAmount: null },
     ],
     ...overrides,
@@ -129,7 +141,10 @@ describe('buildTechnicalsCard', () => {
       devMakerData: { ...base.devMakerData, totalSoldAmount: '0', totalSoldETH: '0', totalSoldUSD: '0', totalSellTransactions: 0 },
     });
     const built = buildTechnicalsCard({ address: TOKEN, technicals: neverSold, token, now: NOW });
-    expect(fieldText(built, 'Dev Trades').split('\n')).toEqual([`Bought ${formatTokenAmount(27649513840243n, 6)} MOCHI for 2.262 SOL in 2 buys`, 'Sold none']);
+    expect(fieldText(built, 'Dev Trades').split('\n')).toEqual([
+      `Bought ${formatTokenAmount(27649513840243n, 6)} MOCHI for 2.262 SOL in 2 buys`,
+      'Sold none',
+    ]);
   });
 
   it('counts initial buyers by type and snipers and lists the largest', () => {

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { type Card, plainText } from '../../src/cards/card';
 import { percent, price, sol, usd } from '../../src/text/format';
 import { buildTokenCard } from '../../src/cards/tokenCard';
-import { NAME_MAX, SYMBOL_MAX, UNNAMED_TOKEN, liquiditySol, poolsByLiquidity, priceSol, riskFlags, sharePercent } from '../../src/cards/tokenFacts';
+import {
+  NAME_MAX,
+  SYMBOL_MAX,
+  UNNAMED_TOKEN,
+  liquiditySol,
+  poolsByLiquidity,
+  priceSol,
+  riskFlags,
+  sharePercent,
+} from '../../src/cards/tokenFacts';
 import { WSOL_ADDRESS } from '../../src/market/address';
 import { TokenSchema, type Token } from '../../src/market/schemas';
 import { expectSafeCard } from '../support/cardSafety';
@@ -64,7 +73,13 @@ function wireToken(overrides: Record<string, unknown> = {}): Record<string, unkn
       [POOL_C]: pool(POOL_C, 'raydium-clmm', '20082975938', '13198847285811', '0.00000152158267742'),
       [POOL_D]: pool(POOL_D, 'pumpswap', '1000000000', '600000000000', '0.0000016667'),
     },
-    riskAnalysis: { isMutable: true, ownerBalance: '25236610160794', mintAuthority: null, freezeAuthority: null, updateAuthority: DEPLOYER },
+    riskAnalysis: {
+      isMutable: true,
+      ownerBalance: '25236610160794',
+      mintAuthority: null,
+      freezeAuthority: null,
+      updateAuthority: DEPLOYER,
+    },
     riskStatus: 'WARNING',
     links: { twitter: 'https://x.example.com/mochi', telegram: 'javascript:alert(1)', discord: 'https://discord.example.com/mochi' },
     top10HoldersSupply: '88162532811189',
@@ -129,7 +144,9 @@ describe('token facts', () => {
       { label: 'Metadata', state: 'mutable', ok: false },
       { label: 'Owner balance', state: `${percent(5.047322)} of supply`, ok: false },
     ]);
-    const active = token({ riskAnalysis: { isMutable: false, ownerBalance: '0', mintAuthority: DEPLOYER, freezeAuthority: DEPLOYER, updateAuthority: DEPLOYER } });
+    const active = token({
+      riskAnalysis: { isMutable: false, ownerBalance: '0', mintAuthority: DEPLOYER, freezeAuthority: DEPLOYER, updateAuthority: DEPLOYER },
+    });
     expect(riskFlags(active).map((f) => [f.state, f.ok])).toEqual([
       ['active', false],
       ['active', false],
@@ -186,7 +203,9 @@ describe('buildTokenCard', () => {
     expect(pools?.name).toBe('Top Pools (3 of 4)');
     const lines = plainText(pools?.value ?? []).split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toBe(`raydium-amm · ${sol(62.269687688)} (${usd(62.269687688 * RATE)}) · ${price(0.00000164183906135)} SOL · 7VAd…6rNf`);
+    expect(lines[0]).toBe(
+      `raydium-amm · ${sol(62.269687688)} (${usd(62.269687688 * RATE)}) · ${price(0.00000164183906135)} SOL · 7VAd…6rNf`,
+    );
     expect(lines[1]).toMatch(/^meteora-dlmm /);
     expect(lines[2]).toMatch(/^raydium-clmm /);
     const links = card.fields.find((f) => f.name === 'Links')?.value ?? [];
@@ -209,7 +228,11 @@ describe('buildTokenCard', () => {
     };
     const shown = buildTokenCard({ token: token({ links, website: null }), solUsd: RATE, now: NOW });
     const spans = shown.fields.find((f) => f.name === 'Links')?.value ?? [];
-    expect(spans.filter((s) => s.url !== undefined).map((s) => s.url)).toEqual(['https://x.com/mochi_sol', 'https://t.me/mochi', 'https://mochi.fun/']);
+    expect(spans.filter((s) => s.url !== undefined).map((s) => s.url)).toEqual([
+      'https://x.com/mochi_sol',
+      'https://t.me/mochi',
+      'https://mochi.fun/',
+    ]);
   });
 
   it('offers Chart, Holders, Technicals and Track', () => {
@@ -263,7 +286,12 @@ describe('buildTokenCard: price changes, volume and market links', () => {
   });
 
   it('gives a token of another chain no such links', () => {
-    const evm = buildTokenCard({ token: token({ address: '0x1111111111111111111111111111111111111111', chainId: 1 }), solUsd: RATE, now: NOW, moves });
+    const evm = buildTokenCard({
+      token: token({ address: '0x1111111111111111111111111111111111111111', chainId: 1 }),
+      solUsd: RATE,
+      now: NOW,
+      moves,
+    });
     expect(evm.fields.some((f) => f.name === 'Trade & charts')).toBe(false);
   });
 });
@@ -286,7 +314,8 @@ describe('buildTokenCard with hostile or missing data', () => {
     expect(card.color).toBe('neutral');
     expect(card.thumbnailUrl).toBeUndefined();
     expect(card.description).toBeUndefined();
-    for (const name of ['Price', 'Market Cap', 'Liquidity', 'Holders', 'Top 10 Holders', 'Age', 'Deployer']) expect(fieldText(card, name)).toBe('—');
+    for (const name of ['Price', 'Market Cap', 'Liquidity', 'Holders', 'Top 10 Holders', 'Age', 'Deployer'])
+      expect(fieldText(card, name)).toBe('—');
     expect(fieldText(card, 'Pools')).toBe('none');
     expect(card.fields.some((f) => f.name === 'Links')).toBe(false);
     expect(card.footer).toBe('646S…uH25');

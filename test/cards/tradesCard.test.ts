@@ -78,7 +78,9 @@ describe('trade facts', () => {
   it('names a token from its metadata, or by address', () => {
     expect(tokenTitle(BONK)).toBe('Bonk (BONK)');
     expect(tokenTitle(tokenInfoFrom(TOKEN, null))).toBe('DezX…B263');
-    expect(tokenTitle(tokenInfoFrom(TOKEN, { address: TOKEN, name: '@everyone\u202E', symbol: '', decimals: 6, logo: null }))).toBe('＠everyone');
+    expect(tokenTitle(tokenInfoFrom(TOKEN, { address: TOKEN, name: '@everyone\u202E', symbol: '', decimals: 6, logo: null }))).toBe(
+      '＠everyone',
+    );
   });
 });
 
@@ -96,7 +98,9 @@ describe('buildTradesCard', () => {
     expect(card.image).toBeUndefined();
     const [first, second] = fieldsAfterSummary(card);
     expect(first?.name).toBe('Buy · 5m ago');
-    expect(plainText(first?.value ?? [])).toBe(`1.5K BONK for 2.5 SOL · $500.50\nPrice 0.0₅25 SOL ($0.0005) · Maker 7xKX…gAsU · Tx ${'2222'}…2222`);
+    expect(plainText(first?.value ?? [])).toBe(
+      `1.5K BONK for 2.5 SOL · $500.50\nPrice 0.0₅25 SOL ($0.0005) · Maker 7xKX…gAsU · Tx ${'2222'}…2222`,
+    );
     expect(first?.value.find((span) => span.text === '7xKX…gAsU')?.url).toBe(`https://solscan.io/account/${WALLET_A}`);
     expect(first?.value.find((span) => span.text === '2222…2222')?.url).toBe(`https://solscan.io/tx/${sig('2')}`);
     expect(second?.name).toBe('Sell · 2h ago');
@@ -144,7 +148,13 @@ describe('buildTradesCard', () => {
   });
 
   it('keeps hostile names inert and clean', () => {
-    const hostile = tokenInfoFrom(TOKEN, { address: TOKEN, name: '@everyone <@&1234> FREE\u200B\u202E', symbol: '@here\n', decimals: 5, logo: 'javascript:alert(1)' });
+    const hostile = tokenInfoFrom(TOKEN, {
+      address: TOKEN,
+      name: '@everyone <@&1234> FREE\u200B\u202E',
+      symbol: '@here\n',
+      decimals: 5,
+      logo: 'javascript:alert(1)',
+    });
     const card = buildTradesCard({ token: hostile, wallets: [WALLET_A], history: history(trades), now: NOW });
     const json = JSON.stringify(card);
     expect(json).not.toMatch(/@everyone|@here|<@/i);

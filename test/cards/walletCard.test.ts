@@ -68,36 +68,114 @@ describe('profitByToken', () => {
   it('takes the running totals of the newest trade per wallet and token, summed over wallets', () => {
     const h = history([
       // Wallet 1 in A: bought 4 tokens for $100, sold 1 for $40; an older trade's totals are superseded.
-      trade(TOKEN_A, WALLET_1, 'sell', T - 10, { bought: '100', sold: '40', boughtAmount: '4000000', soldAmount: '1000000', holding: '3000000', buys: 2, sells: 1 }),
-      trade(TOKEN_A, WALLET_1, 'buy', T - 100, { bought: '100', sold: '0', boughtAmount: '4000000', soldAmount: '0', holding: '4000000', buys: 2, sells: 0 }),
+      trade(TOKEN_A, WALLET_1, 'sell', T - 10, {
+        bought: '100',
+        sold: '40',
+        boughtAmount: '4000000',
+        soldAmount: '1000000',
+        holding: '3000000',
+        buys: 2,
+        sells: 1,
+      }),
+      trade(TOKEN_A, WALLET_1, 'buy', T - 100, {
+        bought: '100',
+        sold: '0',
+        boughtAmount: '4000000',
+        soldAmount: '0',
+        holding: '4000000',
+        buys: 2,
+        sells: 0,
+      }),
       // Wallet 2 in A: bought 2 for $10, sold them all for $4.
-      trade(TOKEN_A, WALLET_2, 'sell', T - 50, { bought: '10', sold: '4', boughtAmount: '2000000', soldAmount: '2000000', holding: '0', buys: 1, sells: 1 }),
-      trade(TOKEN_B, WALLET_1, 'buy', T - 5, { bought: '7', sold: '0', boughtAmount: '7000000', soldAmount: '0', holding: '7000000', buys: 1, sells: 0 }),
+      trade(TOKEN_A, WALLET_2, 'sell', T - 50, {
+        bought: '10',
+        sold: '4',
+        boughtAmount: '2000000',
+        soldAmount: '2000000',
+        holding: '0',
+        buys: 1,
+        sells: 1,
+      }),
+      trade(TOKEN_B, WALLET_1, 'buy', T - 5, {
+        bought: '7',
+        sold: '0',
+        boughtAmount: '7000000',
+        soldAmount: '0',
+        holding: '7000000',
+        buys: 1,
+        sells: 0,
+      }),
     ]);
     const [b, a] = profitByToken(h.tradeHistory);
-    expect(b).toMatchObject({ token: TOKEN_B, wallets: 1, boughtUsd: 7, soldUsd: 0, realisedUsd: 0, buys: 1, sells: 0, holding: 7000000n, lastTradeAt: T - 5 });
+    expect(b).toMatchObject({
+      token: TOKEN_B,
+      wallets: 1,
+      boughtUsd: 7,
+      soldUsd: 0,
+      realisedUsd: 0,
+      buys: 1,
+      sells: 0,
+      holding: 7000000n,
+      lastTradeAt: T - 5,
+    });
     // Realised at average cost: wallet 1 sold 1/4 of what cost $100 → 40 − 25; wallet 2 sold all → 4 − 10.
-    expect(a).toMatchObject({ token: TOKEN_A, wallets: 2, boughtUsd: 110, soldUsd: 44, buys: 3, sells: 2, holding: 3000000n, lastTradeAt: T - 10 });
+    expect(a).toMatchObject({
+      token: TOKEN_A,
+      wallets: 2,
+      boughtUsd: 110,
+      soldUsd: 44,
+      buys: 3,
+      sells: 2,
+      holding: 3000000n,
+      lastTradeAt: T - 10,
+    });
     expect(a?.realisedUsd).toBeCloseTo(15 - 6, 9);
   });
 
   it('counts sold tokens beyond those bought at the full cost of the buys', () => {
     const h = history([
-      trade(TOKEN_A, WALLET_1, 'sell', T, { bought: '10', sold: '30', boughtAmount: '1000000', soldAmount: '3000000', holding: '0', buys: 1, sells: 2 }),
+      trade(TOKEN_A, WALLET_1, 'sell', T, {
+        bought: '10',
+        sold: '30',
+        boughtAmount: '1000000',
+        soldAmount: '3000000',
+        holding: '0',
+        buys: 1,
+        sells: 2,
+      }),
     ]);
     expect(profitByToken(h.tradeHistory)[0]?.realisedUsd).toBe(20);
   });
 
   it('leaves the cost unknown when nothing was bought', () => {
     const h = history([
-      trade(TOKEN_A, WALLET_1, 'sell', T, { bought: '0', sold: '30', boughtAmount: '0', soldAmount: '3000000', holding: '0', buys: 0, sells: 1 }),
+      trade(TOKEN_A, WALLET_1, 'sell', T, {
+        bought: '0',
+        sold: '30',
+        boughtAmount: '0',
+        soldAmount: '3000000',
+        holding: '0',
+        buys: 0,
+        sells: 1,
+      }),
     ]);
     expect(profitByToken(h.tradeHistory)[0]?.realisedUsd).toBeNull();
   });
 
   it('counts listed trades when the service sent no totals', () => {
-    const h = history([trade(TOKEN_A, WALLET_1, 'sell', T, null), trade(TOKEN_A, WALLET_1, 'buy', T - 1, null), trade(TOKEN_A, WALLET_1, 'buy', T - 2, null)]);
-    expect(profitByToken(h.tradeHistory)[0]).toMatchObject({ buys: 2, sells: 1, boughtUsd: null, soldUsd: null, realisedUsd: null, holding: null });
+    const h = history([
+      trade(TOKEN_A, WALLET_1, 'sell', T, null),
+      trade(TOKEN_A, WALLET_1, 'buy', T - 1, null),
+      trade(TOKEN_A, WALLET_1, 'buy', T - 2, null),
+    ]);
+    expect(profitByToken(h.tradeHistory)[0]).toMatchObject({
+      buys: 2,
+      sells: 1,
+      boughtUsd: null,
+      soldUsd: null,
+      realisedUsd: null,
+      holding: null,
+    });
   });
 });
 
@@ -108,8 +186,22 @@ function fieldText(card: Card, name: string): string | undefined {
 
 describe('buildWalletCard', () => {
   const h = history([
-    trade(TOKEN_B, WALLET_1, 'buy', T - 60, { bought: '7', sold: '0', boughtAmount: '7000000', soldAmount: '0', holding: '7000000', buys: 1, sells: 0 }, '7.5'),
-    trade(TOKEN_A, WALLET_1, 'sell', T - 3600, { bought: '100', sold: '40', boughtAmount: '4000000', soldAmount: '1000000', holding: '3000000', buys: 2, sells: 1 }, '41'),
+    trade(
+      TOKEN_B,
+      WALLET_1,
+      'buy',
+      T - 60,
+      { bought: '7', sold: '0', boughtAmount: '7000000', soldAmount: '0', holding: '7000000', buys: 1, sells: 0 },
+      '7.5',
+    ),
+    trade(
+      TOKEN_A,
+      WALLET_1,
+      'sell',
+      T - 3600,
+      { bought: '100', sold: '40', boughtAmount: '4000000', soldAmount: '1000000', holding: '3000000', buys: 2, sells: 1 },
+      '41',
+    ),
   ]);
 
   it('lists recent trades newest first, then profit per token', () => {
@@ -127,7 +219,9 @@ describe('buildWalletCard', () => {
       ['Realised', '+$15.00'],
     ]);
     expect(card.fields[4]?.name).toBe('USD Coin (USDC)');
-    expect(fieldText(card, 'Bonk (BONK)')).toBe('Bought $100.00 · Sold $40.00 · Realised +$15.00\n2 buys, 1 sell · Holding 3 BONK · last 1h ago');
+    expect(fieldText(card, 'Bonk (BONK)')).toBe(
+      'Bought $100.00 · Sold $40.00 · Realised +$15.00\n2 buys, 1 sell · Holding 3 BONK · last 1h ago',
+    );
     expect(card.actions[0]).toEqual({ label: 'Trades', command: 'trades', args: [TOKEN_B, WALLET_1] });
   });
 
@@ -142,7 +236,9 @@ describe('buildWalletCard', () => {
 
   it(`caps lines at ${MAX_TRADE_LINES} and profit fields at ${MAX_PROFIT_FIELDS}, naming the other tokens`, () => {
     const tokens = Array.from({ length: 12 }, (_, i) => `Tok${String(i).padStart(2, '0')}${'1'.repeat(37)}`);
-    const many = history(tokens.flatMap((token, i) => [trade(token, WALLET_1, 'buy', T - i * 10, null), trade(token, WALLET_1, 'sell', T - i * 10 - 5, null)]));
+    const many = history(
+      tokens.flatMap((token, i) => [trade(token, WALLET_1, 'buy', T - i * 10, null), trade(token, WALLET_1, 'sell', T - i * 10 - 5, null)]),
+    );
     const card = buildWalletCard({ wallets: [WALLET_1], history: many, tokens: new Map(), now: NOW });
     const lines = plainText(card.description ?? []).split('\n');
     expect(lines[0]).toBe(`Newest ${MAX_TRADE_LINES} of 24 trades:`);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CHART_HEIGHT, CHART_LAYOUT, CHART_MAX_BARS, CHART_WIDTH, candleChartGeometry, renderCandleChart, type CandleChartInput } from '../../src/charts/candleChart';
+import {
+  CHART_HEIGHT,
+  CHART_LAYOUT,
+  CHART_MAX_BARS,
+  CHART_WIDTH,
+  candleChartGeometry,
+  renderCandleChart,
+  type CandleChartInput,
+} from '../../src/charts/candleChart';
 import { CHART_COLORS } from '../../src/charts/theme';
 import type { Candle } from '../../src/market/schemas';
 import { countColor, decodePng, isColor, type Pixels } from './pixels';
@@ -9,11 +17,29 @@ const INTERVAL = 900;
 
 function candle(slot: number, open: number, close: number, extra: Partial<Candle> = {}): Candle {
   const timestamp = (START + slot * INTERVAL) * 1000;
-  return { time: null, timestamp, open, close, high: Math.max(open, close) * 1.01, low: Math.min(open, close) * 0.99, volume: 1000 + slot, ...extra };
+  return {
+    time: null,
+    timestamp,
+    open,
+    close,
+    high: Math.max(open, close) * 1.01,
+    low: Math.min(open, close) * 0.99,
+    volume: 1000 + slot,
+    ...extra,
+  };
 }
 
 function input(candles: Candle[], extra: Partial<CandleChartInput> = {}): CandleChartInput {
-  return { candles, intervalSecs: INTERVAL, fromSecs: START, toSecs: START + 96 * INTERVAL - 1, symbol: 'BONK', name: 'Bonk', rangeLabel: '24h', ...extra };
+  return {
+    candles,
+    intervalSecs: INTERVAL,
+    fromSecs: START,
+    toSecs: START + 96 * INTERVAL - 1,
+    symbol: 'BONK',
+    name: 'Bonk',
+    rangeLabel: '24h',
+    ...extra,
+  };
 }
 
 /** The colour at the middle of a candle's body, read from the picture. */
@@ -40,7 +66,9 @@ function candlePixelsInColumn(pixels: Pixels, x: number, lastY: number): number 
 describe('renderCandleChart', () => {
   it('draws a 1200 × 675 PNG with up candles green and down candles red where they stand', async () => {
     // Rising and falling in turn, so both colours must appear at known places.
-    const candles = Array.from({ length: 96 }, (_, i) => (i % 2 === 0 ? candle(i, 1 + i / 100, 1.05 + i / 100) : candle(i, 1.05 + i / 100, 1 + i / 100)));
+    const candles = Array.from({ length: 96 }, (_, i) =>
+      i % 2 === 0 ? candle(i, 1 + i / 100, 1.05 + i / 100) : candle(i, 1.05 + i / 100, 1 + i / 100),
+    );
     const chart = input(candles);
     const pixels = await decodePng(await renderCandleChart(chart));
     expect([pixels.width, pixels.height]).toEqual([CHART_WIDTH, CHART_HEIGHT]);
@@ -48,9 +76,16 @@ describe('renderCandleChart', () => {
     for (const index of [0, 10, 50, 94]) expect(isColor(bodyPixel(pixels, chart, index), CHART_COLORS.up), `candle ${index}`).toBe(true);
     for (const index of [1, 11, 51, 95]) expect(isColor(bodyPixel(pixels, chart, index), CHART_COLORS.down), `candle ${index}`).toBe(true);
     // Volume bars under the candles, in the pane below the prices.
-    expect(countColor(pixels, CHART_COLORS.background, CHART_LAYOUT.plotLeft, CHART_LAYOUT.volumeTop, CHART_LAYOUT.plotRight, CHART_LAYOUT.volumeBottom)).toBeLessThan(
-      (CHART_LAYOUT.plotRight - CHART_LAYOUT.plotLeft) * (CHART_LAYOUT.volumeBottom - CHART_LAYOUT.volumeTop),
-    );
+    expect(
+      countColor(
+        pixels,
+        CHART_COLORS.background,
+        CHART_LAYOUT.plotLeft,
+        CHART_LAYOUT.volumeTop,
+        CHART_LAYOUT.plotRight,
+        CHART_LAYOUT.volumeBottom,
+      ),
+    ).toBeLessThan((CHART_LAYOUT.plotRight - CHART_LAYOUT.plotLeft) * (CHART_LAYOUT.volumeBottom - CHART_LAYOUT.volumeTop));
   });
 
   it('puts candles at their time: a gap stays empty', async () => {
@@ -86,8 +121,19 @@ describe('renderCandleChart', () => {
   it('draws zero candles as an empty frame', async () => {
     const pixels = await decodePng(await renderCandleChart(input([])));
     expect([pixels.width, pixels.height]).toEqual([CHART_WIDTH, CHART_HEIGHT]);
-    expect(countColor(pixels, CHART_COLORS.up, CHART_LAYOUT.plotLeft, CHART_LAYOUT.priceTop, CHART_LAYOUT.plotRight, CHART_LAYOUT.volumeBottom)).toBe(0);
-    expect(countColor(pixels, CHART_COLORS.down, CHART_LAYOUT.plotLeft, CHART_LAYOUT.priceTop, CHART_LAYOUT.plotRight, CHART_LAYOUT.volumeBottom)).toBe(0);
+    expect(
+      countColor(pixels, CHART_COLORS.up, CHART_LAYOUT.plotLeft, CHART_LAYOUT.priceTop, CHART_LAYOUT.plotRight, CHART_LAYOUT.volumeBottom),
+    ).toBe(0);
+    expect(
+      countColor(
+        pixels,
+        CHART_COLORS.down,
+        CHART_LAYOUT.plotLeft,
+        CHART_LAYOUT.priceTop,
+        CHART_LAYOUT.plotRight,
+        CHART_LAYOUT.volumeBottom,
+      ),
+    ).toBe(0);
   });
 
   it('merges ten thousand candles into as many bars as fit, keeping first open, last close and every volume', async () => {
@@ -110,7 +156,9 @@ describe('renderCandleChart', () => {
     expect(geometry.slotWidth).toBeGreaterThanOrEqual(3);
     const pixels = await decodePng(await renderCandleChart(chart));
     expect(pixels.width).toBe(CHART_WIDTH);
-    expect(countColor(pixels, CHART_COLORS.up, CHART_LAYOUT.plotLeft, CHART_LAYOUT.priceTop, CHART_LAYOUT.plotRight, CHART_LAYOUT.priceBottom)).toBeGreaterThan(100);
+    expect(
+      countColor(pixels, CHART_COLORS.up, CHART_LAYOUT.plotLeft, CHART_LAYOUT.priceTop, CHART_LAYOUT.plotRight, CHART_LAYOUT.priceBottom),
+    ).toBeGreaterThan(100);
   });
 
   it('leaves out unreadable candles and those outside the range', async () => {

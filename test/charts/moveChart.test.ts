@@ -35,7 +35,15 @@ describe('renderMoveChart', () => {
     expect(countColor(one, CHART_COLORS.up)).toBeGreaterThan(0);
     const flat = await decodePng(await renderMoveChart(series(3, 3)));
     expect(countColor(flat, CHART_COLORS.up)).toBeGreaterThan(50);
-    const junk = await decodePng(await renderMoveChart([[T0, Number.NaN], [Number.POSITIVE_INFINITY, 1], [T0 + 1000, -4], [T0 + 2000, 2], [T0, 1]]));
+    const junk = await decodePng(
+      await renderMoveChart([
+        [T0, Number.NaN],
+        [Number.POSITIVE_INFINITY, 1],
+        [T0 + 1000, -4],
+        [T0 + 2000, 2],
+        [T0, 1],
+      ]),
+    );
     expect(countColor(junk, CHART_COLORS.up)).toBeGreaterThan(0);
     const many = Array.from({ length: 20_000 }, (_, i) => [T0 + i * 1000, 1 + Math.sin(i / 500)] as const);
     const big = await decodePng(await renderMoveChart(many, { width: 800, height: 400 }));

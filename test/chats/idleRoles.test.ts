@@ -14,7 +14,11 @@ import type { Dispatcher } from '../../src/dispatch/dispatcher';
 import type { Store } from '../../src/store/store';
 
 const POSTGRES = { DATABASE_URL: 'postgres://tokenwatch@127.0.0.1:5432/tokenwatch' };
-const TELEGRAM = { TELEGRAM_BOT_TOKEN: '123456789:AAidle-roles_token', TELEGRAM_API_ROOT: 'http://127.0.0.1:9', TMDS_BASE_URL: 'simulator' };
+const TELEGRAM = {
+  TELEGRAM_BOT_TOKEN: '123456789:AAidle-roles_token',
+  TELEGRAM_API_ROOT: 'http://127.0.0.1:9',
+  TMDS_BASE_URL: 'simulator',
+};
 
 /** The warnings startChats logs for these settings (no platform is reached: the roles that would reach one are given none). */
 async function warningsFor(env: Record<string, string>): Promise<Array<{ msg: string; roles?: string[] }>> {
@@ -27,9 +31,17 @@ async function warningsFor(env: Record<string, string>): Promise<Array<{ msg: st
   });
   const config = loadConfig(env);
   // Neither is touched: no platform starts without its token, and the console stand-in starts nothing.
-  const deps: ChatDeps = { config, logger: createLogger('warn', stream), dispatcher: {} as Dispatcher, store: {} as Store, roles: config.roles.set };
+  const deps: ChatDeps = {
+    config,
+    logger: createLogger('warn', stream),
+    dispatcher: {} as Dispatcher,
+    store: {} as Store,
+    roles: config.roles.set,
+  };
   expect(await startChats(deps, PLATFORM_CHATS, async () => null)).toEqual([]);
-  return lines.map((line) => JSON.parse(line) as { msg: string; roles?: string[] }).filter((line) => line.msg.startsWith('TOKENWATCH_ROLES'));
+  return lines
+    .map((line) => JSON.parse(line) as { msg: string; roles?: string[] })
+    .filter((line) => line.msg.startsWith('TOKENWATCH_ROLES'));
 }
 
 describe('roles with nothing to do', () => {
@@ -44,7 +56,10 @@ describe('roles with nothing to do', () => {
 
   it('a sender with no chat platform configured: one warning saying it has nowhere to send', async () => {
     expect(await warningsFor({ ...POSTGRES, TOKENWATCH_ROLES: 'watcher,sender' })).toEqual([
-      expect.objectContaining({ roles: ['sender'], msg: 'TOKENWATCH_ROLES names roles with nothing to do in this process: sender (no chat platform: neither DISCORD_TOKEN nor TELEGRAM_BOT_TOKEN)' }),
+      expect.objectContaining({
+        roles: ['sender'],
+        msg: 'TOKENWATCH_ROLES names roles with nothing to do in this process: sender (no chat platform: neither DISCORD_TOKEN nor TELEGRAM_BOT_TOKEN)',
+      }),
     ]);
   });
 
@@ -56,6 +71,9 @@ describe('roles with nothing to do', () => {
   it('names the one platform missing beside one that is configured', () => {
     // Checked on the settings alone: starting Telegram here would reach for its Bot API.
     const config = loadConfig({ ...POSTGRES, ...TELEGRAM, TOKENWATCH_ROLES: 'discord,telegram,sender' });
-    expect(idleRoles(config)).toEqual({ roles: ['discord'], line: 'TOKENWATCH_ROLES names roles with nothing to do in this process: discord (no DISCORD_TOKEN)' });
+    expect(idleRoles(config)).toEqual({
+      roles: ['discord'],
+      line: 'TOKENWATCH_ROLES names roles with nothing to do in this process: discord (no DISCORD_TOKEN)',
+    });
   });
 });

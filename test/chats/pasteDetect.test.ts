@@ -15,7 +15,8 @@ const first = (text: string, links: string[] = []) => detectAddress(text, links)
 
 describe('isSolanaPublicKey', () => {
   it('takes base58 texts of 32 bytes only', () => {
-    for (const address of [BONK, WIF, PUMP, PAIR, WSOL, USDC, '11111111111111111111111111111111']) expect(isSolanaPublicKey(address), address).toBe(true);
+    for (const address of [BONK, WIF, PUMP, PAIR, WSOL, USDC, '11111111111111111111111111111111'])
+      expect(isSolanaPublicKey(address), address).toBe(true);
     expect(isSolanaPublicKey(SIGNATURE)).toBe(false);
     expect(isSolanaPublicKey(BONK.slice(0, 40))).toBe(false);
     expect(isSolanaPublicKey('abcdefghijkmnopqrstuvwxyzabcdefghijk')).toBe(false);
@@ -96,7 +97,24 @@ describe('detectAddresses', () => {
     .array(
       fc.oneof(
         fc.string({ maxLength: 12 }),
-        fc.constantFrom(BONK, WIF, SIGNATURE, WSOL, 'https://', 'dexscreener.com/solana/', 'solscan.io/token/', '/', '.', '-', '_', '?a=', ' ', '\n', 'é', '\u202e'),
+        fc.constantFrom(
+          BONK,
+          WIF,
+          SIGNATURE,
+          WSOL,
+          'https://',
+          'dexscreener.com/solana/',
+          'solscan.io/token/',
+          '/',
+          '.',
+          '-',
+          '_',
+          '?a=',
+          ' ',
+          '\n',
+          'é',
+          '\u202e',
+        ),
       ),
       { maxLength: 24 },
     )

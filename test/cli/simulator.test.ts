@@ -95,10 +95,36 @@ describe('simulator flags', () => {
   it('every flag', () => {
     expect(
       parseCliArgs([
-        '--port', '0', '--host', '0.0.0.0', '--api-key', 'k', '--seed', '7', '--control', '--trades-per-second', '2.5',
-        '--subscriptions-per-socket', '1', '--style', 'real', '--list', '--help',
+        '--port',
+        '0',
+        '--host',
+        '0.0.0.0',
+        '--api-key',
+        'k',
+        '--seed',
+        '7',
+        '--control',
+        '--trades-per-second',
+        '2.5',
+        '--subscriptions-per-socket',
+        '1',
+        '--style',
+        'real',
+        '--list',
+        '--help',
       ]),
-    ).toEqual({ port: 0, host: '0.0.0.0', apiKey: 'k', seed: 7, control: true, tradesPerSecond: 2.5, subscriptionsPerSocket: 1, style: 'real', list: true, help: true });
+    ).toEqual({
+      port: 0,
+      host: '0.0.0.0',
+      apiKey: 'k',
+      seed: 7,
+      control: true,
+      tradesPerSecond: 2.5,
+      subscriptionsPerSocket: 1,
+      style: 'real',
+      list: true,
+      help: true,
+    });
   });
 
   it('bad flags give one clear line that never contains the key', () => {
@@ -137,7 +163,18 @@ describe('simulator flags', () => {
   });
 
   it('the usage names every flag', () => {
-    for (const flag of ['--port', '--host', '--api-key', '--seed', '--control', '--trades-per-second', '--subscriptions-per-socket', '--style', '--list', '--help']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--api-key',
+      '--seed',
+      '--control',
+      '--trades-per-second',
+      '--subscriptions-per-socket',
+      '--style',
+      '--list',
+      '--help',
+    ]) {
       expect(USAGE).toContain(flag);
     }
   });

@@ -105,7 +105,9 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
     await runOut(name);
     await leases.take([name], 'awake', 10_000);
     const later = { ...snapshot, riskStatus: 'DANGER' };
-    await expect(store.state.commitMany({ tokens: [{ snapshot: later, alerts: [] }], wallets: [] }, new Date(), fence)).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(
+      store.state.commitMany({ tokens: [{ snapshot: later, alerts: [] }], wallets: [] }, new Date(), fence),
+    ).rejects.toBeInstanceOf(LeaseLostError);
     expect((await store.state.token(address))?.riskStatus).toBe('SAFE');
   });
 
@@ -156,13 +158,22 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
     await client.query('SELECT pg_sleep(3)');
     const late = new PgLeases({ query: (statement) => client.query(statement) });
     expect(await late.take(['sender:telegram'], 'a', 2_500)).toEqual(new Map([['sender:telegram', 1]]));
-    const { rows } = await client.query<{ live: boolean }>("SELECT expires_at > clock_timestamp() AS live FROM leases WHERE name = 'sender:telegram'");
+    const { rows } = await client.query<{ live: boolean }>(
+      "SELECT expires_at > clock_timestamp() AS live FROM leases WHERE name = 'sender:telegram'",
+    );
     await client.query('COMMIT');
     expect(rows[0]?.live).toBe(true);
   });
 
   function coordinator(owner: string, extra: { wanted?: string[]; monotonic?: () => number } = {}): Coordinator {
-    const made = new Coordinator({ leases, owner, roles: new Set(['watcher', 'sender']), wanted: extra.wanted ?? [], logger: silentLogger, ...(extra.monotonic ? { monotonic: extra.monotonic } : {}) });
+    const made = new Coordinator({
+      leases,
+      owner,
+      roles: new Set(['watcher', 'sender']),
+      wanted: extra.wanted ?? [],
+      logger: silentLogger,
+      ...(extra.monotonic ? { monotonic: extra.monotonic } : {}),
+    });
     coordinators.push(made);
     return made;
   }
@@ -229,8 +240,10 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
       return hanging;
     };
     const backend = {
-      take: (names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>) => through(() => leases.take(names, owner, ttlMs, info)),
-      renew: (names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>) => through(() => leases.renew(names, owner, ttlMs, info)),
+      take: (names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>) =>
+        through(() => leases.take(names, owner, ttlMs, info)),
+      renew: (names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>) =>
+        through(() => leases.renew(names, owner, ttlMs, info)),
       release: (names: readonly string[], owner: string) => through(() => leases.release(names, owner)),
       list: (prefix?: string) => through(() => leases.list(prefix)),
     };
@@ -258,7 +271,10 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
     expect(namedLost).toEqual(['sender:telegram']);
     expect(a.holds('sender:telegram')).toBe(false);
     expect(lines.filter((line) => line.includes('given up at their local deadline'))).toHaveLength(1);
-    expect(JSON.parse(lines.find((line) => line.includes('given up at their local deadline')) ?? '{}')).toMatchObject({ partitions: PARTITIONS, leases: ['sender:telegram'] });
+    expect(JSON.parse(lines.find((line) => line.includes('given up at their local deadline')) ?? '{}')).toMatchObject({
+      partitions: PARTITIONS,
+      leases: ['sender:telegram'],
+    });
     expect(hung).toBe(1);
     heal(new Error('Connection terminated unexpectedly'));
     await a.stop();

@@ -57,7 +57,15 @@ describe.runIf(shared.adminUrl !== null)('notes between processes', () => {
   async function member(roles: Array<'watcher' | 'sender' | 'discord' | 'telegram'>): Promise<{ member: ClusterMember; heard: Heard }> {
     const store = await openPostgresStore(url);
     stores.push(store);
-    const made = createClusterMember({ store, databaseUrl: url, roles: new Set(roles), senderPlatforms: [], poller: false, info: () => ({}), logger: silentLogger });
+    const made = createClusterMember({
+      store,
+      databaseUrl: url,
+      roles: new Set(roles),
+      senderPlatforms: [],
+      poller: false,
+      info: () => ({}),
+      logger: silentLogger,
+    });
     members.push(made);
     const { parts, heard } = recordingParts();
     await made.start(parts);

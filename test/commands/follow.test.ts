@@ -41,7 +41,12 @@ async function say(line: string, chat = group, manager = true) {
 }
 
 function text(card: Card): string {
-  return [card.title, plainText(card.description ?? []), ...card.fields.map((f) => `${f.name}: ${plainText(f.value)}`), card.footer ?? ''].join('\n');
+  return [
+    card.title,
+    plainText(card.description ?? []),
+    ...card.fields.map((f) => `${f.name}: ${plainText(f.value)}`),
+    card.footer ?? '',
+  ].join('\n');
 }
 
 beforeAll(async () => {
@@ -60,8 +65,26 @@ beforeEach(async () => {
   store = openSqliteStore(db.path);
   resynced = [];
   const follows = new FollowService({ store, logger: silentLogger, resync: async (address) => void resynced.push(address) });
-  const status = createStatusSource({ store, streams: () => ({ sockets: [], counters: { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 }, queuedEvents: 0, queuedBytes: 0, packing: { setting: 1, perSocket: 1, state: 'fixed', evidence: null }, maxSockets: null, waitingForRoom: 0 }), startedAt: NOW.getTime() - 3_600_000 });
-  dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query: market.query, follows, status }, actionKeys: store.actionKeys, logger: silentLogger, now: () => NOW });
+  const status = createStatusSource({
+    store,
+    streams: () => ({
+      sockets: [],
+      counters: { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 },
+      queuedEvents: 0,
+      queuedBytes: 0,
+      packing: { setting: 1, perSocket: 1, state: 'fixed', evidence: null },
+      maxSockets: null,
+      waitingForRoom: 0,
+    }),
+    startedAt: NOW.getTime() - 3_600_000,
+  });
+  dispatcher = new Dispatcher({
+    commands: await loadCommands(),
+    services: { query: market.query, follows, status },
+    actionKeys: store.actionKeys,
+    logger: silentLogger,
+    now: () => NOW,
+  });
 });
 
 afterEach(async () => {
@@ -74,7 +97,9 @@ describe('/track', () => {
     const reply = await say(`/track token ${token}`);
     expect(reply.errorId).toBeNull();
     expect(reply.card.fields[0]?.name).toBe('Now tracking in this chat');
-    expect(plainText(reply.card.fields[0]?.value ?? [])).toBe('risk status, risk flags, liquidity pulled, price moves of 10% or more, whales, graduation, developer sales, insiders selling');
+    expect(plainText(reply.card.fields[0]?.value ?? [])).toBe(
+      'risk status, risk flags, liquidity pulled, price moves of 10% or more, whales, graduation, developer sales, insiders selling',
+    );
     // The token's own card follows: price, liquidity and the rest.
     expect(reply.card.fields.some((f) => f.name.includes('Price'))).toBe(true);
     const follow = await store.follows.get(group, token);
@@ -86,10 +111,16 @@ describe('/track', () => {
     await say(`/track token ${token}`);
     const reply = await say(`/track token ${token} risk,price 25`);
     expect(reply.card.fields[0]?.name).toBe('Tracking updated');
-    expect((await store.follows.get(group, token))?.options).toMatchObject({ events: ['risk-status', 'risk-flag', 'price'], thresholdPct: 25 });
+    expect((await store.follows.get(group, token))?.options).toMatchObject({
+      events: ['risk-status', 'risk-flag', 'price'],
+      thresholdPct: 25,
+    });
     // Options not given keep their values.
     await say(`/track token ${token} threshold=50`);
-    expect((await store.follows.get(group, token))?.options).toMatchObject({ events: ['risk-status', 'risk-flag', 'price'], thresholdPct: 50 });
+    expect((await store.follows.get(group, token))?.options).toMatchObject({
+      events: ['risk-status', 'risk-flag', 'price'],
+      thresholdPct: 50,
+    });
     expect((await store.follows.list(group, { offset: 0, limit: 10 })).total).toBe(1);
   });
 
@@ -158,7 +189,15 @@ describe('/track', () => {
       // Filled through the store: a hundred look-ups would only slow the test.
       const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
       const prefix = `${B58[Math.floor(i / B58.length)]}${B58[i % B58.length]}`;
-      await store.follows.upsert({ chat: group, kind: 'wallet', address: `${prefix}${wallets[0]?.slice(2)}`, label: null, options: { events: [], minUsd: 0, thresholdPct: 10, side: 'both' }, addedBy: 'x', now: NOW });
+      await store.follows.upsert({
+        chat: group,
+        kind: 'wallet',
+        address: `${prefix}${wallets[0]?.slice(2)}`,
+        label: null,
+        options: { events: [], minUsd: 0, thresholdPct: 10, side: 'both' },
+        addedBy: 'x',
+        now: NOW,
+      });
     }
     const refused = await say(`/track token ${token}`);
     expect(text(refused.card)).toContain(`already follows ${MAX_FOLLOWS_PER_CHAT}`);
@@ -235,11 +274,17 @@ describe('/following, /mute, /unmute, /untrack, /status', () => {
 
 describe('/track as Discord hands it over: named options, the subcommand as kind', () => {
   it('takes the options of the form, refuses the other form’s, and shows both forms in its usage', async () => {
-    const ok = await dispatcher.run('track', { kind: 'options', values: { kind: 'wallet', address: wallet, label: 'dev', minusd: 100, side: 'buy' } }, caller(group));
+    const ok = await dispatcher.run(
+      'track',
+      { kind: 'options', values: { kind: 'wallet', address: wallet, label: 'dev', minusd: 100, side: 'buy' } },
+      caller(group),
+    );
     expect(ok.errorId).toBeNull();
     expect(await store.follows.get(group, wallet)).toMatchObject({ label: 'dev', options: { minUsd: 100, side: 'buy' } });
     const wrong = await dispatcher.run('track', { kind: 'options', values: { kind: 'token', address: token, minusd: 100 } }, caller(group));
     expect(text(wrong.card)).toContain('minusd belongs to /track wallet');
-    expect(text(wrong.card)).toContain('/track token <address> [events] [threshold] [direction] or /track wallet <address> [label] [minusd] [side]');
+    expect(text(wrong.card)).toContain(
+      '/track token <address> [events] [threshold] [direction] or /track wallet <address> [label] [minusd] [side]',
+    );
   });
 });

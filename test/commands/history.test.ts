@@ -34,7 +34,15 @@ describe('/history', () => {
     const clock = new Clock(Date.UTC(2025, 0, 15, 12, 0));
     const here = chat('here');
     const sender = new RecordingSender('telegram');
-    const delivery = createDelivery({ store, senders: [sender], buttonsFor: async () => [], alertCard: simpleAlertCard, logger: silentLogger, now: clock.now, pollMs: 60_000 });
+    const delivery = createDelivery({
+      store,
+      senders: [sender],
+      buttonsFor: async () => [],
+      alertCard: simpleAlertCard,
+      logger: silentLogger,
+      now: clock.now,
+      pollMs: 60_000,
+    });
     await commitAlerts(store, ['e1', 'e2'], [here, chat('elsewhere')], clock.now());
     clock.advance(3_000);
     await delivery.drain();
@@ -45,7 +53,13 @@ describe('/history', () => {
     await store.close();
 
     store = openSqliteStore(db.path);
-    const dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query: {} as QueryService, alertHistory: store.outbox }, actionKeys: store.actionKeys, logger: silentLogger, now: clock.now });
+    const dispatcher = new Dispatcher({
+      commands: await loadCommands(),
+      services: { query: {} as QueryService, alertHistory: store.outbox },
+      actionKeys: store.actionKeys,
+      logger: silentLogger,
+      now: clock.now,
+    });
     const ask = async (line: string): Promise<Card> => {
       const reply = await dispatcher.runLine(line, { chat: here, userId: 'u', isManager: async () => false });
       if (reply === null) throw new Error('not a command');

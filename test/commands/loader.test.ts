@@ -27,7 +27,8 @@ function optionProblems(option: OptionSpec): string[] {
       break;
     case 'duration':
       if (option.minSecs !== undefined && option.minSecs < 1) problems.push('minSecs below one second');
-      if (option.minSecs !== undefined && option.maxSecs !== undefined && option.minSecs > option.maxSecs) problems.push('minSecs is above maxSecs');
+      if (option.minSecs !== undefined && option.maxSecs !== undefined && option.minSecs > option.maxSecs)
+        problems.push('minSecs is above maxSecs');
       break;
     case 'text':
       if (option.maxLength !== undefined && option.maxLength < 1) problems.push('maxLength below 1');

@@ -38,7 +38,12 @@ async function say(line: string, chat = group, manager = true) {
 }
 
 function text(card: Card): string {
-  return [card.title, plainText(card.description ?? []), ...card.fields.map((f) => `${f.name}: ${plainText(f.value)}`), card.footer ?? ''].join('\n');
+  return [
+    card.title,
+    plainText(card.description ?? []),
+    ...card.fields.map((f) => `${f.name}: ${plainText(f.value)}`),
+    card.footer ?? '',
+  ].join('\n');
 }
 
 beforeAll(async () => {
@@ -57,8 +62,26 @@ beforeEach(async () => {
   store = openSqliteStore(db.path);
   resynced = [];
   const follows = new FollowService({ store, logger: silentLogger, resync: async (address) => void resynced.push(address) });
-  const status = createStatusSource({ store, streams: () => ({ sockets: [], counters: { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 }, queuedEvents: 0, queuedBytes: 0, packing: { setting: 1, perSocket: 1, state: 'fixed', evidence: null }, maxSockets: null, waitingForRoom: 0 }), startedAt: NOW.getTime() - 3_600_000 });
-  dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query: market.query, follows, status }, actionKeys: store.actionKeys, logger: silentLogger, now: () => NOW });
+  const status = createStatusSource({
+    store,
+    streams: () => ({
+      sockets: [],
+      counters: { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 },
+      queuedEvents: 0,
+      queuedBytes: 0,
+      packing: { setting: 1, perSocket: 1, state: 'fixed', evidence: null },
+      maxSockets: null,
+      waitingForRoom: 0,
+    }),
+    startedAt: NOW.getTime() - 3_600_000,
+  });
+  dispatcher = new Dispatcher({
+    commands: await loadCommands(),
+    services: { query: market.query, follows, status },
+    actionKeys: store.actionKeys,
+    logger: silentLogger,
+    now: () => NOW,
+  });
 });
 
 afterEach(async () => {
@@ -75,7 +98,11 @@ describe('/mute, /unmute, /mutes', () => {
     await say(`/track wallet ${wallet} <b>@everyone</b>`);
     expect(text((await say('/mutes')).card)).toContain('Nothing is muted');
 
-    for (const [given, hours] of [['6h', 6], ['1d', 24], ['7d', 168]] as const) {
+    for (const [given, hours] of [
+      ['6h', 6],
+      ['1d', 24],
+      ['7d', 168],
+    ] as const) {
       expect((await say(`/mute ${token} ${given}`)).card.title).toBe('Muted');
       expect((await store.follows.get(group, token))?.mutedUntil?.getTime()).toBe(NOW.getTime() + hours * HOUR);
     }

@@ -33,7 +33,11 @@ async function setUp(outcome: (card: Card) => SendOutcome) {
     now: () => NOW,
   });
   const say = async (manager: boolean) => {
-    const reply = await dispatcher.runLine('/testalert', { chat: group, userId: manager ? 'admin' : 'member', isManager: async () => manager });
+    const reply = await dispatcher.runLine('/testalert', {
+      chat: group,
+      userId: manager ? 'admin' : 'member',
+      isManager: async () => manager,
+    });
     if (reply === null) throw new Error('not a command');
     return reply;
   };
@@ -56,7 +60,9 @@ describe('/testalert', () => {
   });
 
   it('names the samples the chat would not take', async () => {
-    const { say } = await setUp((card) => (card.title.toLowerCase().includes('graduat') ? { status: 'gone', reason: 'Forbidden: <b>not enough rights</b>' } : { status: 'sent' }));
+    const { say } = await setUp((card) =>
+      card.title.toLowerCase().includes('graduat') ? { status: 'gone', reason: 'Forbidden: <b>not enough rights</b>' } : { status: 'sent' },
+    );
     const reply = await say(true);
     expect(reply.card.color).toBe('error');
     const fields = reply.card.fields.map((f) => plainText(f.value)).join('\n');

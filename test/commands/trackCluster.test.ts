@@ -18,7 +18,13 @@ beforeEach(async () => {
   db = tempDb();
   store = openSqliteStore(db.path);
   // /track cluster reads no market.
-  dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query: undefined as unknown as QueryService, chatSettings: store.chats }, actionKeys: store.actionKeys, logger: silentLogger, now: () => new Date('2025-01-15T12:00:00Z') });
+  dispatcher = new Dispatcher({
+    commands: await loadCommands(),
+    services: { query: undefined as unknown as QueryService, chatSettings: store.chats },
+    actionKeys: store.actionKeys,
+    logger: silentLogger,
+    now: () => new Date('2025-01-15T12:00:00Z'),
+  });
 });
 afterEach(async () => {
   await store.close();

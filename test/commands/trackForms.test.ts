@@ -34,7 +34,10 @@ const FORMS: Record<string, { line: string; wanted: Wanted }> = {
   '/track token ADDR 25%': { line: '/track token ADDR 25%', wanted: { events: undefined, threshold: 25 } },
   '/track token ADDR [threshold%]': { line: '/track token ADDR 25%', wanted: { events: undefined, threshold: 25 } },
   '/track token ADDR 25 price': { line: '/track token ADDR 25 price', wanted: { events: 'price', threshold: 25 } },
-  '/track token ADDR risk,price 25 down': { line: '/track token ADDR risk,price 25 down', wanted: { events: 'risk,price', threshold: 25, direction: 'down' } },
+  '/track token ADDR risk,price 25 down': {
+    line: '/track token ADDR risk,price 25 down',
+    wanted: { events: 'risk,price', threshold: 25, direction: 'down' },
+  },
   '/track token ADDR up 25': { line: '/track token ADDR up 25', wanted: { events: undefined, threshold: 25, direction: 'up' } },
   '/track wallet ADDR': { line: '/track wallet ADDR', wanted: WALLET_NONE },
   '/track wallet ADDR dev 500 sell': { line: '/track wallet ADDR dev 500 sell', wanted: { label: 'dev', minusd: 500, side: 'sell' } },
@@ -43,7 +46,10 @@ const FORMS: Record<string, { line: string; wanted: Wanted }> = {
   '/track wallet ADDR "500"': { line: '/track wallet ADDR "500"', wanted: { label: '500', minusd: undefined, side: undefined } },
   '/track wallet ADDR sell 500 dev': { line: '/track wallet ADDR sell 500 dev', wanted: { label: 'dev', minusd: 500, side: 'sell' } },
   '/track wallet ADDR buy': { line: '/track wallet ADDR buy', wanted: { label: undefined, minusd: undefined, side: 'buy' } },
-  '/track wallet ADDR "dev wallet" 500 both': { line: '/track wallet ADDR "dev wallet" 500 both', wanted: { label: 'dev wallet', minusd: 500, side: 'both' } },
+  '/track wallet ADDR "dev wallet" 500 both': {
+    line: '/track wallet ADDR "dev wallet" 500 both',
+    wanted: { label: 'dev wallet', minusd: 500, side: 'both' },
+  },
 };
 
 /** Forms the pages show as refused → the problem the refusal names. */
@@ -70,7 +76,12 @@ function formsIn(text: string): string[] {
       words.push(closes ? word.slice(0, -1) : word);
       if (closes) break;
     }
-    forms.push(words.join(' ').replace(BASE58, 'ADDR').replace(/\bADDRESS\b/, 'ADDR'));
+    forms.push(
+      words
+        .join(' ')
+        .replace(BASE58, 'ADDR')
+        .replace(/\bADDRESS\b/, 'ADDR'),
+    );
   }
   return forms;
 }
@@ -98,7 +109,8 @@ describe('/track as the README, the docs and /help write it', async () => {
   });
 
   it('has every concrete form in the tables of forms read below', () => {
-    for (const [page, form] of shown.filter(([, form]) => !form.includes('<address>'))) expect([...Object.keys(FORMS), ...Object.keys(REFUSED)], `${page}: ${form}`).toContain(form);
+    for (const [page, form] of shown.filter(([, form]) => !form.includes('<address>')))
+      expect([...Object.keys(FORMS), ...Object.keys(REFUSED)], `${page}: ${form}`).toContain(form);
   });
 
   it.each(Object.entries(FORMS))('%s reads as it means', (_form, { line, wanted }) => {
@@ -110,7 +122,10 @@ describe('/track as the README, the docs and /help write it', async () => {
   });
 
   it('never reads a bare number as a label, and says how to write one', () => {
-    const refusals: Array<[string, string]> = [...Object.entries(REFUSED), ['/track wallet ADDR 500 sell 600', 'label cannot be the bare number "600"']];
+    const refusals: Array<[string, string]> = [
+      ...Object.entries(REFUSED),
+      ['/track wallet ADDR 500 sell 600', 'label cannot be the bare number "600"'],
+    ];
     for (const [line, problem] of refusals) {
       let refused: unknown = null;
       try {

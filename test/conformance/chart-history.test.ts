@@ -52,7 +52,10 @@ function candlesOf(reply: Reply): Candle[] {
       }
     }
     if (typeof open === 'number' && typeof high === 'number' && typeof low === 'number' && typeof close === 'number') {
-      problems.check(low <= Math.min(open, close) && Math.max(open, close) <= high, `${where}: expected low ≤ open, close ≤ high, got o=${open} h=${high} l=${low} c=${close}`);
+      problems.check(
+        low <= Math.min(open, close) && Math.max(open, close) <= high,
+        `${where}: expected low ≤ open, close ≤ high, got o=${open} h=${high} l=${low} c=${close}`,
+      );
       problems.check(low >= 0, `${where}.low: a price cannot be negative, got ${low}`);
     }
     if (typeof volume === 'number') problems.check(volume >= 0, `${where}.volume: expected ≥ 0, got ${volume}`);
@@ -146,7 +149,9 @@ describe.skipIf(target.mode === 'skip')(titleFor('conformance: chart-history (§
       expect(capped.length, `${reply.request}: countBack=${countBack} of ${full.length} candles`).toBe(Math.min(countBack, full.length));
       if (ctx().simulator) {
         // Design guide: countBack keeps the newest N up to `to`.
-        expect(secondsOf(capped), `${reply.request}: the newest ${countBack} of the uncapped answer`).toEqual(secondsOf(full).slice(-countBack));
+        expect(secondsOf(capped), `${reply.request}: the newest ${countBack} of the uncapped answer`).toEqual(
+          secondsOf(full).slice(-countBack),
+        );
       }
     }
     const reply = await get({ ...range, countBack: full.length + 50 });
@@ -165,7 +170,9 @@ describe.skipIf(target.mode === 'skip')(titleFor('conformance: chart-history (§
     const inner = { from: alignDown(now - DAY + HOUR, 60), to: alignDown(now - HOUR, 60) };
     const explicit = candlesOf(await get({ base, ...inner, intervalSecs: 60 }));
     const pick = (candles: Candle[]) => secondsOf(candles).filter((s) => s >= inner.from + 60 && s < inner.to - 60);
-    expect(pick(byDefault), `${reply.request}: candles between ${inner.from} and ${inner.to} vs from/to/intervalSecs=60 given`).toEqual(pick(explicit));
+    expect(pick(byDefault), `${reply.request}: candles between ${inner.from} and ${inner.to} vs from/to/intervalSecs=60 given`).toEqual(
+      pick(explicit),
+    );
   });
 
   it('refuses a missing base: 400 {error, message} naming the parameter', async () => {

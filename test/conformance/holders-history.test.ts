@@ -45,7 +45,8 @@ function expectErrorBody(reply: Reply, mentionsAddress: boolean): void {
   const body = problems.fields(reply.body, { error: 'string' }, 'body');
   if (body && typeof body.error === 'string') {
     problems.check(body.error.trim().length > 0, 'body.error: expected a non-empty string');
-    if (mentionsAddress) problems.check(/address/i.test(body.error), `body.error should state that the token address is required, got ${show(body.error)}`);
+    if (mentionsAddress)
+      problems.check(/address/i.test(body.error), `body.error should state that the token address is required, got ${show(body.error)}`);
   }
   problems.assertNone();
 }

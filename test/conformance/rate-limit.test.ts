@@ -69,7 +69,8 @@ describe.skipIf(target.mode === 'skip')(titleFor('conformance: rate limit (§8)'
     problems.check(reply.body !== null && typeof reply.body === 'object', `body: expected a JSON object, got ${show(reply.body)}`);
     problems.check(!reply.text.includes(c.apiKey), 'body repeats the API key');
     const headers = readRateLimitHeaders(reply.headers);
-    if (headers.prefix !== null) problems.check(headers.remaining === 0, `${headers.prefix}remaining on a 429: expected 0, got ${headers.remaining}`);
+    if (headers.prefix !== null)
+      problems.check(headers.remaining === 0, `${headers.prefix}remaining on a 429: expected 0, got ${headers.remaining}`);
     problems.assertNone();
   });
 

@@ -80,7 +80,12 @@ describe.skipIf(target.mode === 'skip')(titleFor('conformance: token-data (§2.1
 
   it('has at least one token with a liquidity pool, so the pool checks are not vacuous', async () => {
     const { tokens } = ctx();
-    const reply = await ctx().get(PATH, { addresses: tokens.slice(0, 10).map((token) => token.address).join(',') });
+    const reply = await ctx().get(PATH, {
+      addresses: tokens
+        .slice(0, 10)
+        .map((token) => token.address)
+        .join(','),
+    });
     const data = expectEnvelope(reply);
     const pools = Object.values(data).flatMap((token) =>
       isRecord(token) && isRecord(token.liquidityPools) ? Object.keys(token.liquidityPools) : [],
@@ -99,9 +104,15 @@ describe.skipIf(target.mode === 'skip')(titleFor('conformance: token-data (§2.1
         const token = data[listed.address];
         if (!isRecord(token)) continue;
         const where = `data[${listed.address}]`;
-        problems.check(token.symbol === listed.symbol, `${where}.symbol ${show(token.symbol)} differs from the listing's ${show(listed.symbol)}`);
+        problems.check(
+          token.symbol === listed.symbol,
+          `${where}.symbol ${show(token.symbol)} differs from the listing's ${show(listed.symbol)}`,
+        );
         problems.check(token.name === listed.name, `${where}.name ${show(token.name)} differs from the listing's ${show(listed.name)}`);
-        problems.check(token.riskStatus === listed.riskStatus, `${where}.riskStatus ${show(token.riskStatus)} differs from the listing's ${show(listed.riskStatus)}`);
+        problems.check(
+          token.riskStatus === listed.riskStatus,
+          `${where}.riskStatus ${show(token.riskStatus)} differs from the listing's ${show(listed.riskStatus)}`,
+        );
         problems.check(
           SIMULATOR_RISK_STATUSES.includes(String(token.riskStatus)),
           `${where}.riskStatus: expected one of ${SIMULATOR_RISK_STATUSES.join(', ')}, got ${show(token.riskStatus)}`,

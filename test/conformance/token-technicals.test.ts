@@ -68,13 +68,19 @@ function checkTopHolders(problems: Problems, point: Record<string, unknown>, whe
     `${where}: topHoldersSupply keys ${show(supplyKeys)} and topHoldersSupplyPerc keys ${show(percKeys)} should be the same`,
   );
   for (const key of supplyKeys) {
-    problems.check(/^[1-9]\d*$/.test(key), `${where}.topHoldersSupply: key ${show(key)} should be a top-N holder count (a positive integer as text)`);
+    problems.check(
+      /^[1-9]\d*$/.test(key),
+      `${where}.topHoldersSupply: key ${show(key)} should be a top-N holder count (a positive integer as text)`,
+    );
     problems.kind(supply[key], 'numeric', `${where}.topHoldersSupply[${key}]`);
   }
   for (const key of percKeys) {
     if (problems.kind(perc[key], 'numeric', `${where}.topHoldersSupplyPerc[${key}]`)) {
       const value = Number(perc[key]);
-      problems.check(value >= 0 && value <= 100, `${where}.topHoldersSupplyPerc[${key}]: a percentage should be within 0..100, got ${value}`);
+      problems.check(
+        value >= 0 && value <= 100,
+        `${where}.topHoldersSupplyPerc[${key}]: a percentage should be within 0..100, got ${value}`,
+      );
     }
   }
 }
@@ -84,7 +90,13 @@ function asList(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [value];
 }
 
-function checkTechnicals(problems: Problems, data: Record<string, unknown>, address: string, simulator: boolean, root: string): { points: number; buyers: number } {
+function checkTechnicals(
+  problems: Problems,
+  data: Record<string, unknown>,
+  address: string,
+  simulator: boolean,
+  root: string,
+): { points: number; buyers: number } {
   const counts = { points: 0, buyers: 0 };
   problems.fields(
     data,
@@ -99,7 +111,10 @@ function checkTechnicals(problems: Problems, data: Record<string, unknown>, addr
       const where = `${root}.overtimeTechnicals[${i}]`;
       const record = problems.fields(point, POINT_FIELDS, where);
       if (!record) return;
-      problems.check(record.contractAddress === address, `${where}.contractAddress: expected ${address}, got ${show(record.contractAddress)}`);
+      problems.check(
+        record.contractAddress === address,
+        `${where}.contractAddress: expected ${address}, got ${show(record.contractAddress)}`,
+      );
       checkTopHolders(problems, record, where);
     });
     const times = points.map((point) => (isRecord(point) ? Date.parse(String(point.syncedAt)) : Number.NaN));
@@ -110,7 +125,11 @@ function checkTechnicals(problems: Problems, data: Record<string, unknown>, addr
     );
   }
 
-  if (simulator) problems.check(Array.isArray(data.tokenStats), `${root}.tokenStats: the design guide says an array of one object, got ${show(data.tokenStats)}`);
+  if (simulator)
+    problems.check(
+      Array.isArray(data.tokenStats),
+      `${root}.tokenStats: the design guide says an array of one object, got ${show(data.tokenStats)}`,
+    );
   const stats = asList(data.tokenStats)[0];
   const statsRecord = problems.fields(stats, TOKEN_STATS_FIELDS, `${root}.tokenStats[0]`);
   if (statsRecord) {
@@ -118,16 +137,26 @@ function checkTechnicals(problems: Problems, data: Record<string, unknown>, addr
       'devDeployedTokens' in statsRecord || 'devDeployedTokensCount' in statsRecord,
       `${root}.tokenStats[0]: expected devDeployedTokens or its count devDeployedTokensCount`,
     );
-    if ('devDeployedTokensCount' in statsRecord) problems.kind(statsRecord.devDeployedTokensCount, 'count', `${root}.tokenStats[0].devDeployedTokensCount`);
+    if ('devDeployedTokensCount' in statsRecord)
+      problems.kind(statsRecord.devDeployedTokensCount, 'count', `${root}.tokenStats[0].devDeployedTokensCount`);
   }
 
-  if (simulator) problems.check(isRecord(data.devMakerData), `${root}.devMakerData: the design guide says an object, got ${show(data.devMakerData)}`);
+  if (simulator)
+    problems.check(isRecord(data.devMakerData), `${root}.devMakerData: the design guide says an object, got ${show(data.devMakerData)}`);
   asList(data.devMakerData).forEach((entry, i) =>
     problems.fields(entry, DEV_MAKER_FIELDS, Array.isArray(data.devMakerData) ? `${root}.devMakerData[${i}]` : `${root}.devMakerData`),
   );
 
-  if (simulator) problems.check(Array.isArray(data.initialBuyerStats), `${root}.initialBuyerStats: the design guide says an array, got ${show(data.initialBuyerStats)}`);
-  const buyers = Array.isArray(data.initialBuyerStats) ? data.initialBuyerStats : isRecord(data.initialBuyerStats) ? [data.initialBuyerStats] : [];
+  if (simulator)
+    problems.check(
+      Array.isArray(data.initialBuyerStats),
+      `${root}.initialBuyerStats: the design guide says an array, got ${show(data.initialBuyerStats)}`,
+    );
+  const buyers = Array.isArray(data.initialBuyerStats)
+    ? data.initialBuyerStats
+    : isRecord(data.initialBuyerStats)
+      ? [data.initialBuyerStats]
+      : [];
   counts.buyers = buyers.length;
   buyers.forEach((buyer, i) => {
     const where = `${root}.initialBuyerStats[${i}]`;

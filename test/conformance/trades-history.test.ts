@@ -100,13 +100,18 @@ describe.skipIf(target.mode === 'skip')(titleFor('conformance: trades-history (ย
     const problems = new Problems(reply.request);
     trades.forEach((trade, i) => checkTrade(problems, trade, `tradeHistory[${i}]`, [maker]));
     problems.assertNone();
-    const expected = first.trades.filter((trade) => isRecord(trade) && isRecord(trade.makerData) && trade.makerData.address === maker).map(eventId);
+    const expected = first.trades
+      .filter((trade) => isRecord(trade) && isRecord(trade.makerData) && trade.makerData.address === maker)
+      .map(eventId);
     // A subset, not equality: a server may cap the answer's size (ยง8 leaves it open), and the newest
     // trades of one wallet still include every one of its trades among the newest of all wallets.
     const single = new Set(trades.map(eventId));
     const lost = expected.filter((id) => !single.has(id));
     expect(lost, `${reply.request}: trades of ${maker} in the all-wallet answer but missing here`).toEqual([]);
-    expect(trades.length, `${reply.request}: at least the ${expected.length} trade(s) of ${maker} seen with all wallets`).toBeGreaterThanOrEqual(expected.length);
+    expect(
+      trades.length,
+      `${reply.request}: at least the ${expected.length} trade(s) of ${maker} seen with all wallets`,
+    ).toBeGreaterThanOrEqual(expected.length);
   });
 
   it.each([

@@ -60,7 +60,9 @@ describe.skipIf(target.mode === 'skip')(titleFor('conformance: wallet-tracker (Â
     const breaks = orderBreaks(times, (a, b) => a >= b);
     expect(breaks, `${reply.request}: timestamps should not increase; first at [${breaks[0]}] ${times[breaks[0] ?? 0]}`).toEqual([]);
     const body = reply.body as Record<string, unknown>;
-    expect(isRecord(body.tokensMetadata), `${reply.request}: tokensMetadata should be an object, got ${show(body.tokensMetadata)}`).toBe(true);
+    expect(isRecord(body.tokensMetadata), `${reply.request}: tokensMetadata should be an object, got ${show(body.tokensMetadata)}`).toBe(
+      true,
+    );
     const keys = Object.keys(body.tokensMetadata as object);
     const traded = new Set(trades.flatMap((trade) => (isRecord(trade) ? [String(trade.tokenIn), String(trade.tokenOut)] : [])));
     const strangers = keys.filter((key) => !traded.has(key));

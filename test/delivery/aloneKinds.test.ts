@@ -26,7 +26,19 @@ afterEach(async () => {
 });
 
 function watchlistEvent(key: string): DailyDigestEvent {
-  return { kind: 'daily-digest', key, at: clock.ms, token: { address: '', symbol: '', name: '' }, day: '2023-11-14', time: '09:00', zone: 'UTC', tokens: [], tokensUnread: 0, wallets: [], walletsUnread: 0 };
+  return {
+    kind: 'daily-digest',
+    key,
+    at: clock.ms,
+    token: { address: '', symbol: '', name: '' },
+    day: '2023-11-14',
+    time: '09:00',
+    zone: 'UTC',
+    tokens: [],
+    tokensUnread: 0,
+    wallets: [],
+    walletsUnread: 0,
+  };
 }
 
 describe('a backlog with a daily watchlist in it', () => {
@@ -53,6 +65,10 @@ describe('a backlog with a daily watchlist in it', () => {
     } finally {
       await delivery.stop();
     }
-    expect(telegram.titlesFor('busy')).toEqual([`${DIGEST_MAX_ITEMS} alerts (digest 1 of 2)`, 'alert watchlist-1', '2 alerts (digest 2 of 2)']);
+    expect(telegram.titlesFor('busy')).toEqual([
+      `${DIGEST_MAX_ITEMS} alerts (digest 1 of 2)`,
+      'alert watchlist-1',
+      '2 alerts (digest 2 of 2)',
+    ]);
   });
 });

@@ -123,9 +123,18 @@ describe('delivery', () => {
     const telegram = new RecordingSender('telegram');
     const { logger, lines } = capturedLogger();
     const paused: string[] = [];
-    await store.follows.upsert({ chat: chat('gone'), kind: 'token', address: 'TokenAddress1111111111111111111111111111111', label: null, options: { events: [], minUsd: 0, thresholdPct: 10, side: 'both' }, addedBy: 'u', now: clock.now() });
+    await store.follows.upsert({
+      chat: chat('gone'),
+      kind: 'token',
+      address: 'TokenAddress1111111111111111111111111111111',
+      label: null,
+      options: { events: [], minUsd: 0, thresholdPct: 10, side: 'both' },
+      addedBy: 'u',
+      now: clock.now(),
+    });
     await commitAlerts(store, ['e1', 'e2'], [chat('gone'), chat('fine')], clock.now());
-    telegram.answer = (attempt) => (attempt.chat.chatId === 'gone' ? { status: 'gone', reason: 'Forbidden: bot was blocked by the user' } : { status: 'sent' });
+    telegram.answer = (attempt) =>
+      attempt.chat.chatId === 'gone' ? { status: 'gone', reason: 'Forbidden: bot was blocked by the user' } : { status: 'sent' };
     const d = delivery([telegram], { logger, onPaused: (c) => paused.push(c.chatId) });
     await d.drain();
     clock.advance(3_600_000);

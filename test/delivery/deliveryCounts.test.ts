@@ -60,6 +60,16 @@ describe('delivery’s counts', () => {
     // One message each for e1 and e2, one digest of seven.
     expect(told.map((message) => message.rows.length).sort()).toEqual([1, 1, 7]);
     expect(told.every((message) => message.at === clock.ms)).toBe(true);
-    expect(told.flatMap((message) => message.rows.map((row) => row.event.key)).sort()).toEqual(['d1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'e1', 'e2']);
+    expect(told.flatMap((message) => message.rows.map((row) => row.event.key)).sort()).toEqual([
+      'd1',
+      'd2',
+      'd3',
+      'd4',
+      'd5',
+      'd6',
+      'd7',
+      'e1',
+      'e2',
+    ]);
   });
 });

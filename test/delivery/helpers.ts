@@ -65,7 +65,17 @@ export function capturedLogger(): { logger: Logger; lines: Array<Record<string, 
 }
 
 export function priceEvent(key: string, token = 'TokenAddress1111111111111111111111111111111'): PriceEvent {
-  return { key, kind: 'price', at: 1_700_000_000_000, token: { address: token, symbol: 'TOK', name: 'Token' }, from: 1, to: 2, changePct: 100, windowSecs: 300, priceUsd: null };
+  return {
+    key,
+    kind: 'price',
+    at: 1_700_000_000_000,
+    token: { address: token, symbol: 'TOK', name: 'Token' },
+    from: 1,
+    to: 2,
+    changePct: 100,
+    windowSecs: 300,
+    priceUsd: null,
+  };
 }
 
 export function snapshot(address = 'TokenAddress1111111111111111111111111111111'): TokenSnapshot {
@@ -99,7 +109,13 @@ export async function commitAlerts(store: Store, keys: string[], to: ChatRef[], 
 
 /** An alert card that says which event it is; with one action so that buttons are asked for. */
 export function simpleAlertCard(event: { key: string }, label: string | null): Card {
-  return { title: `alert ${event.key}${label === null ? '' : ` (${label})`}`, color: 'warning', fields: [], description: [{ text: event.key }], actions: [{ label: 'Token', command: 'token', args: ['x'] }] };
+  return {
+    title: `alert ${event.key}${label === null ? '' : ` (${label})`}`,
+    color: 'warning',
+    fields: [],
+    description: [{ text: event.key }],
+    actions: [{ label: 'Token', command: 'token', args: ['x'] }],
+  };
 }
 
 /** A clock a test moves by hand. */

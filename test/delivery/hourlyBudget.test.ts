@@ -24,7 +24,16 @@ beforeEach(() => {
   clock = new Clock(START);
   telegram = new RecordingSender('telegram');
   // A threshold above the test's rows: only the budget makes digests here.
-  delivery = createDelivery({ store, senders: [telegram], buttonsFor: async () => [], alertCard: simpleAlertCard, logger: silentLogger, now: clock.now, pollMs: 60_000, digestThreshold: 100 });
+  delivery = createDelivery({
+    store,
+    senders: [telegram],
+    buttonsFor: async () => [],
+    alertCard: simpleAlertCard,
+    logger: silentLogger,
+    now: clock.now,
+    pollMs: 60_000,
+    digestThreshold: 100,
+  });
 });
 
 afterEach(async () => {
@@ -44,7 +53,15 @@ describe('a chat with a budget of 3 alerts an hour', () => {
     await delivery.drain();
     clock.advance(60_000);
     await commitAlerts(store, ['a6'], [to], clock.now());
-    const danger: RiskStatusEvent = { key: 'd1', kind: 'risk-status', at: clock.ms, token: { address: 'TokenAddress1111111111111111111111111111111', symbol: 'TOK', name: 'Token' }, from: 'SAFE', to: 'DANGER', flags: [] };
+    const danger: RiskStatusEvent = {
+      key: 'd1',
+      kind: 'risk-status',
+      at: clock.ms,
+      token: { address: 'TokenAddress1111111111111111111111111111111', symbol: 'TOK', name: 'Token' },
+      from: 'SAFE',
+      to: 'DANGER',
+      flags: [],
+    };
     await store.state.commitToken(snapshot(), [{ event: danger, to: [{ chat: to, label: null }] }], clock.now());
     await delivery.drain();
     expect(telegram.titlesFor('busy')).toEqual(['alert a1', 'alert a2', 'alert a3', 'Hourly alert budget reached', 'alert d1']);

@@ -91,7 +91,12 @@ describe('digestCard', () => {
 
   it('names its part when a backlog takes several, and keeps each entry short', () => {
     const long = { ...card('x'.repeat(500)), description: [{ text: 'y'.repeat(2_000) }] };
-    const digest = digestCard(Array.from({ length: DIGEST_MAX_ITEMS }, () => long), new Date(0), 2, 3);
+    const digest = digestCard(
+      Array.from({ length: DIGEST_MAX_ITEMS }, () => long),
+      new Date(0),
+      2,
+      3,
+    );
     expect(digest.title).toBe(`${DIGEST_MAX_ITEMS} alerts (digest 2 of 3)`);
     const size = digest.fields.reduce((sum, f) => sum + f.name.length + (f.value[0]?.text.length ?? 0), 0);
     // Within Telegram's 4,096 characters a message and Discord's 6,000 an embed, with room for the title.

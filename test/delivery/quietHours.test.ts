@@ -37,7 +37,15 @@ beforeEach(() => {
   store = openSqliteStore(db.path);
   clock = new Clock(NY_2330);
   telegram = new RecordingSender('telegram');
-  delivery = createDelivery({ store, senders: [telegram], buttonsFor: async () => [], alertCard: simpleAlertCard, logger: silentLogger, now: clock.now, pollMs: 60_000 });
+  delivery = createDelivery({
+    store,
+    senders: [telegram],
+    buttonsFor: async () => [],
+    alertCard: simpleAlertCard,
+    logger: silentLogger,
+    now: clock.now,
+    pollMs: 60_000,
+  });
 });
 
 afterEach(async () => {
@@ -47,7 +55,15 @@ afterEach(async () => {
 });
 
 function danger(key: string): RiskStatusEvent {
-  return { key, kind: 'risk-status', at: clock.ms, token: { address: 'TokenAddress1111111111111111111111111111111', symbol: 'TOK', name: 'Token' }, from: 'WARNING', to: 'DANGER', flags: [] };
+  return {
+    key,
+    kind: 'risk-status',
+    at: clock.ms,
+    token: { address: 'TokenAddress1111111111111111111111111111111', symbol: 'TOK', name: 'Token' },
+    from: 'WARNING',
+    to: 'DANGER',
+    flags: [],
+  };
 }
 
 async function scenario(strict: boolean): Promise<void> {

@@ -10,7 +10,21 @@ import { Clock, RecordingSender, chat, priceEvent, simpleAlertCard, tempDb } fro
 const TRADE_S = 1_700_000_000;
 
 function trade(seenAt: number): WalletTradeEvent {
-  return { key: 'trade:1', kind: 'wallet-trade', at: seenAt, token: { address: 'TokenAddress1111111111111111111111111111111', symbol: 'TOK', name: 'Token' }, wallet: 'Wallet111', side: 'buy', tokenAmount: '1000', decimals: 0, nativeAmount: null, amountUsd: null, price: null, transactionHash: 'tx1', timestamp: TRADE_S };
+  return {
+    key: 'trade:1',
+    kind: 'wallet-trade',
+    at: seenAt,
+    token: { address: 'TokenAddress1111111111111111111111111111111', symbol: 'TOK', name: 'Token' },
+    wallet: 'Wallet111',
+    side: 'buy',
+    tokenAmount: '1000',
+    decimals: 0,
+    nativeAmount: null,
+    amountUsd: null,
+    price: null,
+    transactionHash: 'tx1',
+    timestamp: TRADE_S,
+  };
 }
 
 describe('timingLine', () => {
@@ -43,7 +57,15 @@ describe('a delivered trade alert', () => {
     await store.outbox.add([{ event: trade(clock.ms), to: [{ chat: chat('c'), label: null }] }], clock.now());
     clock.advance(1_000);
     const sender = new RecordingSender('telegram');
-    const delivery = createDelivery({ store, senders: [sender], buttonsFor: async () => [], alertCard: (event, label) => ({ ...simpleAlertCard(event, label), footer: 'Wallet111' }), logger: silentLogger, now: clock.now, pollMs: 60_000 });
+    const delivery = createDelivery({
+      store,
+      senders: [sender],
+      buttonsFor: async () => [],
+      alertCard: (event, label) => ({ ...simpleAlertCard(event, label), footer: 'Wallet111' }),
+      logger: silentLogger,
+      now: clock.now,
+      pollMs: 60_000,
+    });
     await delivery.drain();
     await delivery.stop();
     expect(sender.sent[0]?.card.footer).toBe('Wallet111 · seen 2s after the trade · sent 1s later');

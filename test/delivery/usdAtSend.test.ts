@@ -12,7 +12,10 @@ afterEach(() => vi.useRealTimers());
 
 describe('usdAtSend', () => {
   it('prices a price move and its market at the rate known when it is sent', async () => {
-    const event: AlertEvent = { ...priceEvent('k1'), token: { address: 'TokenAddress1111111111111111111111111111111', symbol: 'TOK', name: 'Token', market: MARKET } };
+    const event: AlertEvent = {
+      ...priceEvent('k1'),
+      token: { address: 'TokenAddress1111111111111111111111111111111', symbol: 'TOK', name: 'Token', market: MARKET },
+    };
     expect(lacksUsd(event)).toBe(true);
     const card = await usdAtSend(alertCard, async () => 150)(event, null);
     const shown = Object.fromEntries(card.fields.map((f) => [f.name, plainText(f.value)]));
@@ -22,7 +25,11 @@ describe('usdAtSend', () => {
   });
 
   it('keeps USD figures the event was seen with, and asks no rate for them', async () => {
-    const event: AlertEvent = { ...priceEvent('k2'), priceUsd: 280, token: { address: 'A', symbol: 'TOK', name: 'Token', market: { ...MARKET, priceUsd: 0.28 } } };
+    const event: AlertEvent = {
+      ...priceEvent('k2'),
+      priceUsd: 280,
+      token: { address: 'A', symbol: 'TOK', name: 'Token', market: { ...MARKET, priceUsd: 0.28 } },
+    };
     expect(lacksUsd(event)).toBe(false);
     const rate = vi.fn(async () => 150);
     const card = await usdAtSend(alertCard, rate)(event, null);
@@ -31,7 +38,21 @@ describe('usdAtSend', () => {
   });
 
   it('fills a wallet trade’s value from its SOL side', () => {
-    const trade: WalletTradeEvent = { kind: 'wallet-trade', key: 'k3', at: 0, token: { address: 'A', symbol: 'TOK', name: 'Token' }, wallet: 'W', side: 'buy', tokenAmount: '1000', decimals: 0, nativeAmount: '2500000000', amountUsd: null, price: 0.0025, transactionHash: 'h', timestamp: 0 };
+    const trade: WalletTradeEvent = {
+      kind: 'wallet-trade',
+      key: 'k3',
+      at: 0,
+      token: { address: 'A', symbol: 'TOK', name: 'Token' },
+      wallet: 'W',
+      side: 'buy',
+      tokenAmount: '1000',
+      decimals: 0,
+      nativeAmount: '2500000000',
+      amountUsd: null,
+      price: 0.0025,
+      transactionHash: 'h',
+      timestamp: 0,
+    };
     expect((withUsd(trade, 200) as WalletTradeEvent).amountUsd).toBe(500);
     expect(trade.amountUsd).toBeNull();
   });

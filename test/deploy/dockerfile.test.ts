@@ -57,7 +57,8 @@ function baseProblems(repository: Repository): string[] {
   const problems: string[] = [];
   stages.forEach((stage, index) => {
     const earlier = stages.slice(0, index).map((candidate) => candidate.name);
-    if (stage.base !== BASE_IMAGE && !earlier.includes(stage.base)) problems.push(`stage ${stage.name ?? index} starts from ${stage.base}, not ${BASE_IMAGE} or an earlier stage`);
+    if (stage.base !== BASE_IMAGE && !earlier.includes(stage.base))
+      problems.push(`stage ${stage.name ?? index} starts from ${stage.base}, not ${BASE_IMAGE} or an earlier stage`);
   });
   // The image itself starts clean: the compilers of the dependency stages stay out of it.
   if (finalStage(stages).base !== BASE_IMAGE) problems.push(`the image starts from ${finalStage(stages).base}, not ${BASE_IMAGE}`);
@@ -78,10 +79,12 @@ function stepProblems(repository: Repository): string[] {
   const problems: string[] = [];
   const runs = stages.map(npmCommands).filter((commands) => commands.length > 0);
   const expected = [['npm ci', 'npm run build'], ['npm ci --omit=dev']];
-  if (JSON.stringify([...runs].sort()) !== JSON.stringify([...expected].sort())) problems.push(`the npm steps per stage are ${JSON.stringify(runs)}, not ${JSON.stringify(expected)}`);
+  if (JSON.stringify([...runs].sort()) !== JSON.stringify([...expected].sort()))
+    problems.push(`the npm steps per stage are ${JSON.stringify(runs)}, not ${JSON.stringify(expected)}`);
   const ciCommands = repository.ci.split('\n').map((line) => line.trim());
   if (!ciCommands.includes('npm ci')) problems.push('CI (.ci/run) no longer installs with `npm ci`');
-  if (!repository.readme.includes('npm run build && npm run start:dist')) problems.push('the README no longer builds with `npm run build && npm run start:dist`');
+  if (!repository.readme.includes('npm run build && npm run start:dist'))
+    problems.push('the README no longer builds with `npm run build && npm run start:dist`');
   for (const command of runs.flat()) {
     const script = /^npm run (\S+)/.exec(command)?.[1];
     if (script !== undefined && repository.scripts[script] === undefined) problems.push(`\`${command}\` runs no script of package.json`);
@@ -100,7 +103,8 @@ function startProblems(repository: Repository): string[] {
   const argv = execForm(cmd);
   // The exec form, so that node is the container's first process and gets SIGTERM itself.
   if (argv === null) problems.push(`CMD is in shell form: ${cmd}`);
-  else if (JSON.stringify(argv) !== JSON.stringify(startCommand(repository))) problems.push(`CMD ${JSON.stringify(argv)} is not start:dist (${script})`);
+  else if (JSON.stringify(argv) !== JSON.stringify(startCommand(repository)))
+    problems.push(`CMD ${JSON.stringify(argv)} is not start:dist (${script})`);
   if (!repository.readme.includes(`\`${script}\``)) problems.push(`the README does not give start:dist's command \`${script}\``);
   const program = startCommand(repository).find((arg) => arg.endsWith('.js')) ?? '';
   const prefix = `${repository.buildOutDir}/`;
@@ -134,10 +138,17 @@ function copyProblems(repository: Repository): string[] {
             const left = filesUnder(repository, source).filter(ignored);
             if (left.length > 0) problems.push(`COPY ${source}: .dockerignore keeps ${left.slice(0, 3).join(', ')} out of the context`);
           } else {
-            const absolute = posix.resolve(workdir(stages, stages.findIndex((candidate) => candidate.name === from)), source);
+            const absolute = posix.resolve(
+              workdir(
+                stages,
+                stages.findIndex((candidate) => candidate.name === from),
+              ),
+              source,
+            );
             const fromHolds = holds.get(from);
             if (fromHolds === undefined) problems.push(`COPY --from=${from}: no earlier stage of that name`);
-            else if (!fromHolds.some((path) => absolute === path || absolute.startsWith(`${path}/`))) problems.push(`COPY --from=${from} ${source}: that stage has no ${absolute}`);
+            else if (!fromHolds.some((path) => absolute === path || absolute.startsWith(`${path}/`)))
+              problems.push(`COPY --from=${from} ${source}: that stage has no ${absolute}`);
           }
           const target = posix.resolve(dir, copy.destination);
           held.push(copy.sources.length === 1 && !copy.destination.endsWith('/') ? target : posix.join(target, posix.basename(source)));
@@ -165,9 +176,12 @@ function runtimeProblems(repository: Repository): string[] {
   const copies = argsOf(image, 'COPY').map(parseCopy);
   // A stage is named to be copied from; an unnamed one, or none, cannot be.
   const stageRunning = (command: string) => stages.find((stage) => npmCommands(stage).includes(command))?.name ?? '(no named stage)';
-  const copied = (from: string | undefined, source: string) => copies.some((copy) => copy.flags.from === from && copy.sources.some((path) => posix.basename(path) === source));
-  if (!copied(stageRunning('npm run build'), repository.buildOutDir)) problems.push(`the image does not copy ${repository.buildOutDir} from the stage that runs npm run build`);
-  if (!copied(stageRunning('npm ci --omit=dev'), 'node_modules')) problems.push('the image does not copy node_modules from the stage that runs npm ci --omit=dev');
+  const copied = (from: string | undefined, source: string) =>
+    copies.some((copy) => copy.flags.from === from && copy.sources.some((path) => posix.basename(path) === source));
+  if (!copied(stageRunning('npm run build'), repository.buildOutDir))
+    problems.push(`the image does not copy ${repository.buildOutDir} from the stage that runs npm run build`);
+  if (!copied(stageRunning('npm ci --omit=dev'), 'node_modules'))
+    problems.push('the image does not copy node_modules from the stage that runs npm ci --omit=dev');
   if (!copied(undefined, 'package.json')) problems.push('the image does not copy package.json');
   if (!copied(undefined, 'assets')) problems.push('the image does not copy assets');
   if (!repository.files.some((file) => /^assets\/fonts\/[^/]+\.ttf$/.test(file))) problems.push('assets/fonts/ holds no .ttf font');
@@ -195,18 +209,24 @@ function imageProblems(repository: Repository): string[] {
   if (!volumes.includes('/app/data')) problems.push(`VOLUME is ${volumes.join(' ') || 'missing'}, not /app/data`);
   if (argsOf(image, 'WORKDIR').at(-1) !== '/app') problems.push('WORKDIR is not /app');
   const database = env.DATABASE_PATH ?? '';
-  if (!volumes.includes(dirname(posix.resolve('/app', database)))) problems.push(`DATABASE_PATH (${database || 'unset'}) is not in the volume`);
-  if (!argsOf(image, 'RUN').some((run) => run.includes('chown') && run.includes(`${name}:`) && run.includes('/app/data'))) problems.push(`/app/data is not given to ${name}`);
+  if (!volumes.includes(dirname(posix.resolve('/app', database))))
+    problems.push(`DATABASE_PATH (${database || 'unset'}) is not in the volume`);
+  if (!argsOf(image, 'RUN').some((run) => run.includes('chown') && run.includes(`${name}:`) && run.includes('/app/data')))
+    problems.push(`/app/data is not given to ${name}`);
 
-  if (env.HTTP_PORT !== '8080' || env.HTTP_HOST !== '0.0.0.0') problems.push(`HTTP_PORT and HTTP_HOST are ${env.HTTP_PORT ?? 'unset'} and ${env.HTTP_HOST ?? 'unset'}, not 8080 and 0.0.0.0`);
+  if (env.HTTP_PORT !== '8080' || env.HTTP_HOST !== '0.0.0.0')
+    problems.push(`HTTP_PORT and HTTP_HOST are ${env.HTTP_PORT ?? 'unset'} and ${env.HTTP_HOST ?? 'unset'}, not 8080 and 0.0.0.0`);
   if (!argsOf(image, 'EXPOSE').includes(env.HTTP_PORT ?? '')) problems.push('the image does not EXPOSE HTTP_PORT');
   const healthcheck = argsOf(image, 'HEALTHCHECK').at(-1) ?? '';
   const check = execForm(/CMD\s+(\[.*\])\s*$/.exec(healthcheck)?.[1] ?? '') ?? [];
   const script = check.slice(1).join(' ');
-  if (check[0] !== 'node' || !script.includes('/healthz') || !script.includes('http://127.0.0.1:')) problems.push(`HEALTHCHECK does not ask /healthz on 127.0.0.1 with node: ${healthcheck || 'missing'}`);
-  if (!script.includes('process.env.HTTP_PORT') && !script.includes(`:${env.HTTP_PORT ?? ''}/healthz`)) problems.push('HEALTHCHECK does not ask at HTTP_PORT');
+  if (check[0] !== 'node' || !script.includes('/healthz') || !script.includes('http://127.0.0.1:'))
+    problems.push(`HEALTHCHECK does not ask /healthz on 127.0.0.1 with node: ${healthcheck || 'missing'}`);
+  if (!script.includes('process.env.HTTP_PORT') && !script.includes(`:${env.HTTP_PORT ?? ''}/healthz`))
+    problems.push('HEALTHCHECK does not ask at HTTP_PORT');
 
-  if (argsOf(image, 'STOPSIGNAL').at(-1) !== 'SIGTERM') problems.push(`STOPSIGNAL is ${argsOf(image, 'STOPSIGNAL').at(-1) ?? 'missing'}, not SIGTERM`);
+  if (argsOf(image, 'STOPSIGNAL').at(-1) !== 'SIGTERM')
+    problems.push(`STOPSIGNAL is ${argsOf(image, 'STOPSIGNAL').at(-1) ?? 'missing'}, not SIGTERM`);
   return problems;
 }
 
@@ -237,12 +257,15 @@ function composeProblems(repository: Repository): string[] {
   if (!/^ {4}env_file: \S+/m.test(text)) problems.push('no service reads an env_file');
   const named = new RegExp(`^ {6}- ([A-Za-z0-9][\\w.-]*):${volume ?? '/app/data'}\\s*$`, 'm').exec(text)?.[1];
   if (named === undefined) problems.push(`no named volume is mounted at the image's VOLUME (${volume ?? 'none'})`);
-  else if (!new RegExp(`^volumes:\\s*\\n(?: {2}.*\\n|\\s*\\n)*? {2}${named}:`, 'm').test(text)) problems.push(`the volume ${named} is not declared under the top-level volumes`);
+  else if (!new RegExp(`^volumes:\\s*\\n(?: {2}.*\\n|\\s*\\n)*? {2}${named}:`, 'm').test(text))
+    problems.push(`the volume ${named} is not declared under the top-level volumes`);
   const grace = /^ {4}stop_grace_period: (\S+)/m.exec(text)?.[1];
-  if (grace === undefined || seconds(grace) <= DEFAULT_SHUTDOWN_TIMEOUT_S) problems.push(`stop_grace_period (${grace ?? 'unset'}) is not above the bot's shutdown timeout of ${DEFAULT_SHUTDOWN_TIMEOUT_S} s`);
+  if (grace === undefined || seconds(grace) <= DEFAULT_SHUTDOWN_TIMEOUT_S)
+    problems.push(`stop_grace_period (${grace ?? 'unset'}) is not above the bot's shutdown timeout of ${DEFAULT_SHUTDOWN_TIMEOUT_S} s`);
   if (!/^ {2}# postgres:\s*$/m.test(text) || !/^ {2}# {3}image: postgres:/m.test(text)) problems.push('no commented PostgreSQL service');
   // The several-processes example: watchers that send, and a gateway, each with its roles.
-  if (!/^ {2}# {5}TOKENWATCH_ROLES: watcher,sender\s*$/m.test(text) || !/^ {2}# {5}TOKENWATCH_ROLES: discord,telegram\s*$/m.test(text)) problems.push('no commented several-processes example');
+  if (!/^ {2}# {5}TOKENWATCH_ROLES: watcher,sender\s*$/m.test(text) || !/^ {2}# {5}TOKENWATCH_ROLES: discord,telegram\s*$/m.test(text))
+    problems.push('no commented several-processes example');
   return problems;
 }
 
@@ -278,18 +301,38 @@ describe('the Dockerfile, .dockerignore and docker-compose.yml', () => {
 
   const drifts: Array<[string, keyof typeof CHECKS, Repository, string]> = [
     ['package.json renames start:dist', 'start', renameScript('start:dist', 'start:prod'), 'no start:dist'],
-    ['start:dist changes its heap cap', 'start', { ...repository, scripts: { ...repository.scripts, 'start:dist': 'node --max-old-space-size=1024 dist/src/main.js' } }, 'is not start:dist'],
+    [
+      'start:dist changes its heap cap',
+      'start',
+      { ...repository, scripts: { ...repository.scripts, 'start:dist': 'node --max-old-space-size=1024 dist/src/main.js' } },
+      'is not start:dist',
+    ],
     ['the build writes elsewhere', 'start', { ...repository, buildOutDir: 'build' }, 'not in the build'],
     ['src/main.ts is gone', 'start', { ...repository, files: repository.files.filter((file) => file !== 'src/main.ts') }, 'does not exist'],
     ['package.json renames build', 'steps', renameScript('build', 'compile'), 'runs no script'],
     ['CI installs otherwise', 'steps', { ...repository, ci: repository.ci.replace(/^npm ci$/m, 'npm install') }, 'npm ci'],
     ['the Dockerfile installs with npm install', 'steps', dockerfile(replace(/^RUN npm ci$/m, 'RUN npm install')), 'npm steps'],
     ['the Dockerfile keeps the dev dependencies', 'steps', dockerfile(replace('npm ci --omit=dev', 'npm ci')), 'npm steps'],
-    ['a copied folder is missing', 'copies', { ...repository, files: repository.files.filter((file) => !file.startsWith('commands/')) }, 'COPY commands'],
+    [
+      'a copied folder is missing',
+      'copies',
+      { ...repository, files: repository.files.filter((file) => !file.startsWith('commands/')) },
+      'COPY commands',
+    ],
     ['.dockerignore drops the sources', 'copies', { ...repository, dockerignore: `${repository.dockerignore}\nsrc\n` }, 'keeps src/'],
     ['.dockerignore drops the fonts', 'copies', { ...repository, dockerignore: `${repository.dockerignore}\n**/*.ttf\n` }, '.ttf'],
-    ['the image copies from a stage that has no such path', 'copies', dockerfile(replace('/app/dist ./dist', '/app/build ./dist')), 'that stage has no /app/build'],
-    ['node_modules with the dev dependencies', 'runtime', dockerfile(replace('--from=production-dependencies /app/node_modules', '--from=build /app/node_modules')), 'npm ci --omit=dev'],
+    [
+      'the image copies from a stage that has no such path',
+      'copies',
+      dockerfile(replace('/app/dist ./dist', '/app/build ./dist')),
+      'that stage has no /app/build',
+    ],
+    [
+      'node_modules with the dev dependencies',
+      'runtime',
+      dockerfile(replace('--from=production-dependencies /app/node_modules', '--from=build /app/node_modules')),
+      'npm ci --omit=dev',
+    ],
     ['no fonts', 'runtime', dockerfile(replace(/^COPY assets .*$/m, '')), 'assets'],
     ['no package.json', 'runtime', dockerfile(replace(/^COPY package.json \.\/$/m, '')), 'package.json'],
     ['a base other than Node 20 slim', 'base', dockerfile(replace(/^FROM node:20-slim$/m, 'FROM node:22')), 'not node:20-slim'],
@@ -297,13 +340,38 @@ describe('the Dockerfile, .dockerignore and docker-compose.yml', () => {
     ['runs as root', 'image', dockerfile(replace(/^USER node$/m, 'USER root')), 'runs as root'],
     ['no USER', 'image', dockerfile(replace(/^USER node$/m, '')), 'runs as root'],
     ['no volume', 'image', dockerfile(replace(/^VOLUME .*$/m, '')), 'VOLUME'],
-    ['the database outside the volume', 'image', dockerfile(replace('DATABASE_PATH=/app/data/tokenwatch.db', 'DATABASE_PATH=/app/tokenwatch.db')), 'not in the volume'],
+    [
+      'the database outside the volume',
+      'image',
+      dockerfile(replace('DATABASE_PATH=/app/data/tokenwatch.db', 'DATABASE_PATH=/app/tokenwatch.db')),
+      'not in the volume',
+    ],
     ['no health check', 'image', dockerfile(replace(/^HEALTHCHECK[^\n]*\\\n[^\n]*\n/m, '')), 'HEALTHCHECK'],
-    ['a health check with curl', 'image', dockerfile(replace(/CMD \["node", "-e", .*\]$/m, 'CMD curl -f http://127.0.0.1:8080/healthz')), 'HEALTHCHECK'],
+    [
+      'a health check with curl',
+      'image',
+      dockerfile(replace(/CMD \["node", "-e", .*\]$/m, 'CMD curl -f http://127.0.0.1:8080/healthz')),
+      'HEALTHCHECK',
+    ],
     ['another stop signal', 'image', dockerfile(replace('STOPSIGNAL SIGTERM', 'STOPSIGNAL SIGKILL')), 'STOPSIGNAL'],
-    ['.dockerignore lets .env in', 'dockerignore', { ...repository, dockerignore: repository.dockerignore.replace(/^\.env$/m, '') }, '.env'],
-    ['compose stops as soon as the bot gives up', 'compose', { ...repository, compose: repository.compose.replace(/stop_grace_period: \S+/, 'stop_grace_period: 10s') }, 'stop_grace_period'],
-    ['compose mounts the data elsewhere', 'compose', { ...repository, compose: repository.compose.replace(':/app/data', ':/data') }, 'named volume'],
+    [
+      '.dockerignore lets .env in',
+      'dockerignore',
+      { ...repository, dockerignore: repository.dockerignore.replace(/^\.env$/m, '') },
+      '.env',
+    ],
+    [
+      'compose stops as soon as the bot gives up',
+      'compose',
+      { ...repository, compose: repository.compose.replace(/stop_grace_period: \S+/, 'stop_grace_period: 10s') },
+      'stop_grace_period',
+    ],
+    [
+      'compose mounts the data elsewhere',
+      'compose',
+      { ...repository, compose: repository.compose.replace(':/app/data', ':/data') },
+      'named volume',
+    ],
   ];
 
   it.each(drifts)('objects when %s', (_, check, changed, expected) => {

@@ -41,7 +41,14 @@ afterEach(async () => {
 });
 
 it('drops a person’s oldest buttons past their budget, and keeps another person’s', async () => {
-  const dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query: market.query }, actionKeys: store.actionKeys, logger: silentLogger, now: () => NOW, actionKeyBudget: { perPerson: 6, perChat: 100 } });
+  const dispatcher = new Dispatcher({
+    commands: await loadCommands(),
+    services: { query: market.query },
+    actionKeys: store.actionKeys,
+    logger: silentLogger,
+    now: () => NOW,
+    actionKeyBudget: { perPerson: 6, perChat: 100 },
+  });
   const bobs = await dispatcher.runLine(`/token ${token}`, caller('bob'));
   const first = await dispatcher.runLine(`/token ${token}`, caller('alice'));
   const second = await dispatcher.runLine(`/token ${token}`, caller('alice'));

@@ -73,7 +73,10 @@ describe('action keys for every kind of card', () => {
     for (const { line, reply } of replies) {
       const card: Card = reply.card;
       const shown = card.actions.filter((action) => loaded.has(action.command));
-      expect(reply.buttons.map((button) => button.label), line).toEqual(shown.map((action) => action.label));
+      expect(
+        reply.buttons.map((button) => button.label),
+        line,
+      ).toEqual(shown.map((action) => action.label));
       for (const [index, button] of reply.buttons.entries()) {
         buttons++;
         expect(Buffer.byteLength(button.key), line).toBeLessThanOrEqual(KEY_BYTES);
@@ -82,7 +85,10 @@ describe('action keys for every kind of card', () => {
         expect(button.key.length).toBeLessThanOrEqual(DISCORD_CUSTOM_ID_CHARS);
         const action = shown[index];
         const resolved = await keys.resolve(button.key, CHAT, new Date());
-        expect(resolved, line).toEqual({ status: 'ok', action: { command: action?.command, args: action?.args, ...(action?.refresh ? { refresh: true } : {}) } });
+        expect(resolved, line).toEqual({
+          status: 'ok',
+          action: { command: action?.command, args: action?.args, ...(action?.refresh ? { refresh: true } : {}) },
+        });
         longestAction = Math.max(longestAction, Buffer.byteLength(`/${action?.command} ${action?.args.join(' ')}`));
       }
     }

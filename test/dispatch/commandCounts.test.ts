@@ -15,8 +15,22 @@ import { MemoryActionKeyStore } from '../support/memoryActionKeys';
 const card = (title: string): Card => ({ title, color: 'info', fields: [], actions: [] });
 
 const commands: AnyCommand[] = [
-  defineCommand({ name: 'ping', description: 'Answers pong', help: 'Cooldown 10s.', cooldown: '10s', options: [], run: async () => card('Pong') }),
-  defineCommand({ name: 'setup', description: 'Changes the chat', help: 'Managers only.', manager: true, options: [], run: async () => card('Set up') }),
+  defineCommand({
+    name: 'ping',
+    description: 'Answers pong',
+    help: 'Cooldown 10s.',
+    cooldown: '10s',
+    options: [],
+    run: async () => card('Pong'),
+  }),
+  defineCommand({
+    name: 'setup',
+    description: 'Changes the chat',
+    help: 'Managers only.',
+    manager: true,
+    options: [],
+    run: async () => card('Set up'),
+  }),
   defineCommand({
     name: 'boom',
     description: 'Fails',

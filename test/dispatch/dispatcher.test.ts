@@ -26,8 +26,22 @@ function card(title: string, actions: Card['actions'] = []): Card {
 /** Test-only commands, one per policy. */
 const commands: AnyCommand[] = [
   helpCommand,
-  defineCommand({ name: 'setup', description: 'Changes the chat', help: 'Managers only.', manager: true, options: [], run: async () => card('Set up') }),
-  defineCommand({ name: 'ping', description: 'Answers pong', help: 'Cooldown 10s.', cooldown: '10s', options: [], run: async () => card('Pong') }),
+  defineCommand({
+    name: 'setup',
+    description: 'Changes the chat',
+    help: 'Managers only.',
+    manager: true,
+    options: [],
+    run: async () => card('Set up'),
+  }),
+  defineCommand({
+    name: 'ping',
+    description: 'Answers pong',
+    help: 'Cooldown 10s.',
+    cooldown: '10s',
+    options: [],
+    run: async () => card('Pong'),
+  }),
   defineCommand({ name: 'slowpoke', description: 'Takes its time', help: 'Slow.', slow: true, options: [], run: async () => card('Done') }),
   defineCommand({
     name: 'boom',

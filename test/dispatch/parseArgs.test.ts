@@ -38,7 +38,16 @@ const holders = defineCommand({
   help: 'holders',
   options: [
     { name: 'token', type: 'address', description: 'Token address', required: true },
-    { name: 'sort', type: 'choice', description: 'Order', required: false, choices: [{ value: 'holderSince', label: 'oldest' }, { value: 'balance', label: 'balance' }] },
+    {
+      name: 'sort',
+      type: 'choice',
+      description: 'Order',
+      required: false,
+      choices: [
+        { value: 'holderSince', label: 'oldest' },
+        { value: 'balance', label: 'balance' },
+      ],
+    },
   ],
   run: () => card(),
 });
@@ -116,8 +125,26 @@ describe('parseCommandLine', () => {
       help: 'span',
       options: [
         { name: 'token', type: 'address', description: 'Token', required: true },
-        { name: 'interval', type: 'choice', description: 'Candle', required: false, choices: [{ value: '1h', label: '1h' }, { value: '1d', label: '1d' }] },
-        { name: 'range', type: 'choice', description: 'Range', required: false, choices: [{ value: '1h', label: '1h' }, { value: '7d', label: '7d' }] },
+        {
+          name: 'interval',
+          type: 'choice',
+          description: 'Candle',
+          required: false,
+          choices: [
+            { value: '1h', label: '1h' },
+            { value: '1d', label: '1d' },
+          ],
+        },
+        {
+          name: 'range',
+          type: 'choice',
+          description: 'Range',
+          required: false,
+          choices: [
+            { value: '1h', label: '1h' },
+            { value: '7d', label: '7d' },
+          ],
+        },
       ],
       run: () => card(),
     });
@@ -146,7 +173,18 @@ describe('parseWords with one word', () => {
   };
   it('reads it as the same word given by name, for every command', async () => {
     const commands = await loadCommands();
-    const words = ['646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25', `0x${'ab'.repeat(20)}`, 'token', 'wallet', '15m', '1h', 'balance', '7', 'not-an-address', 'x'.repeat(70)];
+    const words = [
+      '646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25',
+      `0x${'ab'.repeat(20)}`,
+      'token',
+      'wallet',
+      '15m',
+      '1h',
+      'balance',
+      '7',
+      'not-an-address',
+      'x'.repeat(70),
+    ];
     for (const command of commands) {
       const first = command.options[0];
       if (first === undefined) continue;

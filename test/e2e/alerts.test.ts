@@ -79,14 +79,22 @@ describe.each(STORE_KINDS)('alerts end to end (%s store)', (_kind, makeHome) => 
     const to = before === 'DANGER' ? 'WARNING' : 'DANGER';
     sim.controls.risk({ tokenAddress: T, riskStatus: to });
     await vi.waitFor(() => {
-      for (const [platform, chat] of [['telegram', tgA], ['telegram', tgB], ['discord', dc]] as const) {
+      for (const [platform, chat] of [
+        ['telegram', tgA],
+        ['telegram', tgB],
+        ['discord', dc],
+      ] as const) {
         expect(sent(platform, chat.chatId).filter((text) => text.includes(to))).toHaveLength(1);
       }
     }, WAIT);
     // Reconciliation sees the same change: the same event key, no second alert.
     await h.app.reconcile.runNow();
     await settle(h);
-    for (const [platform, chat] of [['telegram', tgA], ['telegram', tgB], ['discord', dc]] as const) {
+    for (const [platform, chat] of [
+      ['telegram', tgA],
+      ['telegram', tgB],
+      ['discord', dc],
+    ] as const) {
       const texts = sent(platform, chat.chatId);
       expect(texts).toHaveLength(1);
       expect(texts[0]).toContain(String(before));
@@ -157,7 +165,10 @@ describe.each(STORE_KINDS)('alerts end to end (%s store)', (_kind, makeHome) => 
     sim.controls.risk({ tokenAddress: T, riskStatus: to });
     // Reconciliation reads the change over REST, and runs again on the reconnect the drop causes.
     await h.app.reconcile.runNow();
-    await vi.waitFor(() => expect(lines.some((line) => line.msg === 'reconciliation done' && line.reason === 'reconnect')).toBe(true), WAIT);
+    await vi.waitFor(
+      () => expect(lines.some((line) => line.msg === 'reconciliation done' && line.reason === 'reconnect')).toBe(true),
+      WAIT,
+    );
     await h.app.reconcile.runNow();
     await settle(h);
     const texts = sent('telegram', tgA.chatId);
@@ -234,7 +245,8 @@ describe.each(STORE_KINDS)('alerts end to end (%s store)', (_kind, makeHome) => 
     await h.say(tgB, `/track token ${T} risk`);
     await baseline(h, T);
     const telegram = h.senders.get('telegram') as RecordingSender;
-    telegram.answer = (attempt) => (attempt.chat.chatId === tgA.chatId ? { status: 'gone', reason: 'Forbidden: bot was kicked from the group chat' } : { status: 'sent' });
+    telegram.answer = (attempt) =>
+      attempt.chat.chatId === tgA.chatId ? { status: 'gone', reason: 'Forbidden: bot was kicked from the group chat' } : { status: 'sent' };
     const first = sim.market.token(T)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER';
     sim.controls.risk({ tokenAddress: T, riskStatus: first });
     await vi.waitFor(() => expect(sent('telegram', tgB.chatId)).toHaveLength(1), WAIT);
@@ -256,7 +268,8 @@ describe.each(STORE_KINDS)('alerts end to end (%s store)', (_kind, makeHome) => 
     telegram.gate = new Promise((resolve) => {
       release = resolve;
     });
-    const flip = (T: string) => sim.controls.risk({ tokenAddress: T, riskStatus: sim.market.token(T)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER' });
+    const flip = (T: string) =>
+      sim.controls.risk({ tokenAddress: T, riskStatus: sim.market.token(T)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER' });
     flip(seven[0] as string);
     await vi.waitFor(() => expect(telegram.attempts).toHaveLength(1), WAIT);
     for (const T of seven.slice(1)) flip(T);
@@ -350,7 +363,9 @@ describe.each(WIRE_STYLES)('liquidity end to end (%s wire style)', (style) => {
     await settle(run);
     const alerts = texts().filter((text) => text.startsWith('Liquidity pulled'));
     expect(alerts).toHaveLength(1);
-    expect(alerts[0]).toContain(`${poolAddress.slice(0, 4)}…${poolAddress.slice(-4)}: ${solFromLamports(from)} → ${solFromLamports(after.get(poolAddress) ?? 0n)}`);
+    expect(alerts[0]).toContain(
+      `${poolAddress.slice(0, 4)}…${poolAddress.slice(-4)}: ${solFromLamports(from)} → ${solFromLamports(after.get(poolAddress) ?? 0n)}`,
+    );
     styled.controls.risk({ tokenAddress: T, riskStatus: null });
   });
 });

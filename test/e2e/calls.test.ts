@@ -32,7 +32,14 @@ afterAll(async () => {
 });
 
 async function start(sender: RecordingSender): Promise<App> {
-  const config = loadConfig({ TMDS_BASE_URL: sim.baseUrl, TMDS_WS_URL: sim.wsUrl, TMDS_API_KEY: KEY, DATABASE_PATH: db.path, RECONCILE_CRON: '0 0 1 1 *', TMDS_CACHE_TTL: 'token-data=0,chart-history=0' });
+  const config = loadConfig({
+    TMDS_BASE_URL: sim.baseUrl,
+    TMDS_WS_URL: sim.wsUrl,
+    TMDS_API_KEY: KEY,
+    DATABASE_PATH: db.path,
+    RECONCILE_CRON: '0 0 1 1 *',
+    TMDS_CACHE_TTL: 'token-data=0,chart-history=0',
+  });
   return startApp({
     config,
     logger: silentLogger,
@@ -52,7 +59,11 @@ describe('calls end to end', () => {
       const on = await app.dispatcher.runLine('/calls on', { chat: group, userId: '1', isManager: async () => true });
       expect(on?.card.title).toBe('Calls turned on');
       const paste = (userId: string, userName: string, messageId: string) =>
-        app.dispatcher.run('token', { kind: 'text', text: token }, { chat: group, userId, userName, messageId, isManager: async () => false });
+        app.dispatcher.run(
+          'token',
+          { kind: 'text', text: token },
+          { chat: group, userId, userName, messageId, isManager: async () => false },
+        );
       await paste('111', 'Alice <@&123>', '4242');
       clockMs += MINUTE;
       const later = await paste('222', 'Bob', '4243');

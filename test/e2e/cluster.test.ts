@@ -87,20 +87,26 @@ function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs 
 }
 
 async function leases(): Promise<Array<{ name: string; owner: string; live: boolean }>> {
-  const { rows } = await db.query<{ name: string; owner: string; live: boolean }>('SELECT name, owner, expires_at > now() AS live FROM leases');
+  const { rows } = await db.query<{ name: string; owner: string; live: boolean }>(
+    'SELECT name, owner, expires_at > now() AS live FROM leases',
+  );
   return rows;
 }
 
 /** Live partitions by owner. */
 async function partitionsByOwner(): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
-  for (const row of await leases()) if (row.live && row.name.startsWith('partition:')) counts.set(row.owner, (counts.get(row.owner) ?? 0) + 1);
+  for (const row of await leases())
+    if (row.live && row.name.startsWith('partition:')) counts.set(row.owner, (counts.get(row.owner) ?? 0) + 1);
   return counts;
 }
 
 /** The owner id a bot took (`member:<owner>`), read from its own log line. */
 function ownerOf(bot: Bot): string {
-  const line = bot.lines().split('\n').find((text) => text.includes('joined the bot as one of its processes'));
+  const line = bot
+    .lines()
+    .split('\n')
+    .find((text) => text.includes('joined the bot as one of its processes'));
   if (line === undefined) throw new Error(`${bot.name} has not joined`);
   return (JSON.parse(line) as { owner: string }).owner;
 }
@@ -115,7 +121,8 @@ function symbolOf(token: string): string {
 }
 
 function flipAll(): void {
-  for (const token of tokens) sim.controls.risk({ tokenAddress: token, riskStatus: sim.market.token(token)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER' });
+  for (const token of tokens)
+    sim.controls.risk({ tokenAddress: token, riskStatus: sim.market.token(token)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER' });
 }
 
 /** A risk-status alert names the change, "WARNING → DANGER" (in bold on Discord); the wallet's trade alerts do not. */
@@ -131,7 +138,8 @@ function alertCopies(fromTelegram: number, fromDiscord: Map<string, number>): Ma
   };
   for (const message of api.sent.slice(fromTelegram)) {
     if (message.edited || !STATUS_CHANGE.test(message.text)) continue;
-    for (const token of tokens) if (message.text.includes(symbolOf(token))) add(`telegram:${message.chatId}:${token}`, { at: message.at, text: message.text });
+    for (const token of tokens)
+      if (message.text.includes(symbolOf(token))) add(`telegram:${message.chatId}:${token}`, { at: message.at, text: message.text });
   }
   for (const channel of DC_CHANNELS) {
     for (const message of discord.channelMessages(channel).slice(fromDiscord.get(channel) ?? 0)) {
@@ -198,7 +206,11 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     const [firstOwner, secondOwner] = await Promise.all([joined(first), joined(second), joined(gateway)]);
     await until(async () => {
       const counts = await partitionsByOwner();
-      return (counts.get(firstOwner) ?? 0) + (counts.get(secondOwner) ?? 0) === 256 && (counts.get(firstOwner) ?? 0) > 0 && (counts.get(secondOwner) ?? 0) > 0;
+      return (
+        (counts.get(firstOwner) ?? 0) + (counts.get(secondOwner) ?? 0) === 256 &&
+        (counts.get(firstOwner) ?? 0) > 0 &&
+        (counts.get(secondOwner) ?? 0) > 0
+      );
     }, 'the partitions shared between the two watchers');
     // One ask of any process shows the whole bot: every live process, its roles and share.
     await until(async () => {
@@ -206,18 +218,30 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
       if (answer?.status !== 200) return false;
       const body = (await answer.json()) as { checks: { cluster?: { processes: Array<{ roles: string[]; partitions: number }> } } };
       const processes = body.checks.cluster?.processes ?? [];
-      return processes.length === 3 && processes.filter((view) => view.roles.includes('watcher')).reduce((sum, view) => sum + view.partitions, 0) === 256;
+      return (
+        processes.length === 3 &&
+        processes.filter((view) => view.roles.includes('watcher')).reduce((sum, view) => sum + view.partitions, 0) === 256
+      );
     }, '/readyz listing the three processes');
     await discord.connected(WAIT_MS);
     await until(() => discord.commands.has(GUILD), 'the commands registered in the server');
 
-    for (const group of groups) for (const token of tokens) api.sendText({ chat: group, from: admin, text: `/track token ${token} status` });
+    for (const group of groups)
+      for (const token of tokens) api.sendText({ chat: group, from: admin, text: `/track token ${token} status` });
     // One wallet too, so that each stream the watchers use is counted.
     const wallet = sim.market.wallets()[0] as string;
     api.sendText({ chat: groups[0] as TestChat, from: admin, text: `/track wallet ${wallet}` });
     for (const channel of DC_CHANNELS) {
       for (const token of tokens) {
-        await discord.answerTo(discord.slashCommand('track', { address: token, events: 'status' }, { guildId: GUILD, channelId: channel, permissions: MANAGE_CHANNELS }, 'token'), WAIT_MS);
+        await discord.answerTo(
+          discord.slashCommand(
+            'track',
+            { address: token, events: 'status' },
+            { guildId: GUILD, channelId: channel, permissions: MANAGE_CHANNELS },
+            'token',
+          ),
+          WAIT_MS,
+        );
       }
     }
     await until(async () => {
@@ -225,7 +249,10 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
       return rows[0]?.n === tokens.length * (groups.length + DC_CHANNELS.length) + 1;
     }, 'every follow stored');
     // Every /track answered on Telegram (the answers name the token too, and must not count as alerts).
-    await until(() => groups.every((group, index) => api.messagesIn(group.id).length >= tokens.length + (index === 0 ? 1 : 0)), 'every /track answered');
+    await until(
+      () => groups.every((group, index) => api.messagesIn(group.id).length >= tokens.length + (index === 0 ? 1 : 0)),
+      'every /track answered',
+    );
     // Every target subscribed once, by one of the two watchers, and its baseline stored.
     await until(() => sim.streams.subscriptionCount('token-feed') === tokens.length, 'one token-feed subscription per token');
     await until(() => sim.streams.subscriptionCount('trades-live') === 1, 'one trades-live subscription for the wallet');
@@ -252,10 +279,14 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     const discordFrom = new Map(DC_CHANNELS.map((channel) => [channel, discord.channelMessages(channel).length]));
     let rounds = 0;
     const allDelivered = async (what: string): Promise<void> => {
-      await until(() => {
-        const copies = alertCopies(telegramFrom, discordFrom);
-        return chatKeys().every((chat) => tokens.every((token) => (copies.get(`${chat}:${token}`)?.length ?? 0) >= rounds));
-      }, what, 90_000);
+      await until(
+        () => {
+          const copies = alertCopies(telegramFrom, discordFrom);
+          return chatKeys().every((chat) => tokens.every((token) => (copies.get(`${chat}:${token}`)?.length ?? 0) >= rounds));
+        },
+        what,
+        90_000,
+      );
     };
 
     // Prices move all along, as a market does: every process's streams and commits stay busy through the kills.
@@ -280,15 +311,24 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     flipAll();
     rounds += 1;
     await until(async () => (await partitionsByOwner()).get(survivorOwner) === 256, 'the survivor holding every partition', 60_000);
-    await until(() => sim.streams.subscriptionCount('token-feed') === tokens.length && sim.streams.subscriptionCount('trades-live') === 1, 'every target subscribed again');
+    await until(
+      () => sim.streams.subscriptionCount('token-feed') === tokens.length && sim.streams.subscriptionCount('trades-live') === 1,
+      'every target subscribed again',
+    );
     const watcherFailoverS = (Date.now() - killedAt) / 1000;
     await allDelivered('round 2 delivered after the watcher kill');
 
     // ---- a sender killed: a third process joins, and the holder of the Telegram sender lease is killed ----
     const third = startBot('watcher-3', 'watcher,sender');
     const thirdOwner = await joined(third);
-    await until(async () => ((await partitionsByOwner()).get(thirdOwner) ?? 0) > 0 && ((await partitionsByOwner()).get(survivorOwner) ?? 0) < 256, 'the newcomer taking its share');
-    await until(() => sim.streams.subscriptionCount('token-feed') === tokens.length && sim.streams.subscriptionCount('trades-live') === 1, 'each target subscribed once after the rebalance');
+    await until(
+      async () => ((await partitionsByOwner()).get(thirdOwner) ?? 0) > 0 && ((await partitionsByOwner()).get(survivorOwner) ?? 0) < 256,
+      'the newcomer taking its share',
+    );
+    await until(
+      () => sim.streams.subscriptionCount('token-feed') === tokens.length && sim.streams.subscriptionCount('trades-live') === 1,
+      'each target subscribed once after the rebalance',
+    );
     const senderHolder = (await leases()).find((row) => row.name === 'sender:telegram' && row.live)?.owner;
     expect([survivorOwner, thirdOwner]).toContain(senderHolder);
     const senderVictim = senderHolder === thirdOwner ? third : second;
@@ -298,7 +338,10 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     await senderVictim.exit;
     flipAll();
     rounds += 1;
-    await until(async () => (await leases()).some((row) => row.name === 'sender:telegram' && row.live && row.owner === standbyOwner), 'the standby taking the Telegram sender lease');
+    await until(
+      async () => (await leases()).some((row) => row.name === 'sender:telegram' && row.live && row.owner === standbyOwner),
+      'the standby taking the Telegram sender lease',
+    );
     const senderFailoverS = (Date.now() - senderKilledAt) / 1000;
     await allDelivered('round 3 delivered after the sender kill');
 
@@ -306,7 +349,10 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     const standby = senderVictim === third ? second : third;
     const fourth = startBot('watcher-4', 'watcher,sender');
     const fourthOwner = await joined(fourth);
-    await until(async () => ((await partitionsByOwner()).get(fourthOwner) ?? 0) > 0 && ((await partitionsByOwner()).get(standbyOwner) ?? 0) > 0, 'two watchers sharing again');
+    await until(
+      async () => ((await partitionsByOwner()).get(fourthOwner) ?? 0) > 0 && ((await partitionsByOwner()).get(standbyOwner) ?? 0) > 0,
+      'two watchers sharing again',
+    );
     const stalledAt = Date.now();
     standby.child.kill('SIGSTOP');
     // Woken on a timer, 20 s later (twice its leases' time), whatever happens meanwhile: a process
@@ -326,37 +372,65 @@ describe.runIf(shared.adminUrl !== null)('one bot as three processes over Postgr
     flipAll();
     rounds += 1;
     // During the stall: the awake watcher takes everything and the round reaches every chat.
-    await until(async () => (await partitionsByOwner()).get(fourthOwner) === 256, 'the awake watcher taking the stalled one’s partitions before it wakes', 20_000);
+    await until(
+      async () => (await partitionsByOwner()).get(fourthOwner) === 256,
+      'the awake watcher taking the stalled one’s partitions before it wakes',
+      20_000,
+    );
     const takenDuringStallS = (Date.now() - stalledAt) / 1000;
     await allDelivered('round 4 delivered while a watcher is stalled');
     await woken;
     // Awake, it finds its leases gone (its own clock says so before the database does), lets its
     // partitions go, and takes a share again; what it had read meanwhile is not written.
-    await until(() => /"lost":[1-9]/.test(standby.lines().slice(linesBeforeWaking)), 'the woken watcher letting its partitions go').catch((error: unknown) => {
-      // What the woken process said of its leases, to tell a slow wake from a share lost before the stall.
-      const said = standby.lines().split('\n').filter((line) => line.includes('"component":"cluster"'));
-      process.stdout.write(`${standby.name}, woken at ${linesBeforeWaking} of ${standby.lines().length} characters of log:\n${said.slice(-12).join('\n')}\n`);
-      throw error;
-    });
+    await until(() => /"lost":[1-9]/.test(standby.lines().slice(linesBeforeWaking)), 'the woken watcher letting its partitions go').catch(
+      (error: unknown) => {
+        // What the woken process said of its leases, to tell a slow wake from a share lost before the stall.
+        const said = standby
+          .lines()
+          .split('\n')
+          .filter((line) => line.includes('"component":"cluster"'));
+        process.stdout.write(
+          `${standby.name}, woken at ${linesBeforeWaking} of ${standby.lines().length} characters of log:\n${said.slice(-12).join('\n')}\n`,
+        );
+        throw error;
+      },
+    );
     await until(async () => ((await partitionsByOwner()).get(standbyOwner) ?? 0) > 0, 'the woken watcher taking a share again', 60_000);
-    await until(() => sim.streams.subscriptionCount('token-feed') === tokens.length && sim.streams.subscriptionCount('trades-live') === 1, 'each target subscribed once after the stall');
-    const { rows: afterWaking } = await db.query<{ address: string; snapshot: string }>('SELECT address, snapshot FROM token_state WHERE address = ANY($1)', [tokens]);
-    for (const row of afterWaking) expect((JSON.parse(row.snapshot) as { riskStatus: string }).riskStatus, row.address).toBe(sim.market.token(row.address)?.riskStatus);
+    await until(
+      () => sim.streams.subscriptionCount('token-feed') === tokens.length && sim.streams.subscriptionCount('trades-live') === 1,
+      'each target subscribed once after the stall',
+    );
+    const { rows: afterWaking } = await db.query<{ address: string; snapshot: string }>(
+      'SELECT address, snapshot FROM token_state WHERE address = ANY($1)',
+      [tokens],
+    );
+    for (const row of afterWaking)
+      expect((JSON.parse(row.snapshot) as { riskStatus: string }).riskStatus, row.address).toBe(sim.market.token(row.address)?.riskStatus);
     flipAll();
     rounds += 1;
     await allDelivered('round 5 delivered after the stall');
 
     // Nothing stale: the stored state of every token is the market's last word.
-    const { rows: states } = await db.query<{ address: string; snapshot: string }>('SELECT address, snapshot FROM token_state WHERE address = ANY($1)', [tokens]);
-    for (const row of states) expect((JSON.parse(row.snapshot) as { riskStatus: string }).riskStatus, row.address).toBe(sim.market.token(row.address)?.riskStatus);
+    const { rows: states } = await db.query<{ address: string; snapshot: string }>(
+      'SELECT address, snapshot FROM token_state WHERE address = ANY($1)',
+      [tokens],
+    );
+    for (const row of states)
+      expect((JSON.parse(row.snapshot) as { riskStatus: string }).riskStatus, row.address).toBe(sim.market.token(row.address)?.riskStatus);
 
     // Every chat had each round's alert once; a Telegram copy beyond that must straddle a sender's kill.
     const copies = alertCopies(telegramFrom, discordFrom);
     // A sender stalled in the middle of a send is in the killed one's place: its lease moves on before it can mark what it sent.
     const kills = [killedAt, senderKilledAt, stalledAt];
-    const lists = chatKeys().flatMap((chat) => tokens.map((token) => ({ what: `${chat} ${symbolOf(token)}`, copies: copies.get(`${chat}:${token}`) ?? [] })));
+    const lists = chatKeys().flatMap((chat) =>
+      tokens.map((token) => ({ what: `${chat} ${symbolOf(token)}`, copies: copies.get(`${chat}:${token}`) ?? [] })),
+    );
     // Discord posts a repeated send once (its nonce): only a Telegram message may come twice.
-    const { expected, delivered, explained } = tallyAlerts(lists, rounds, (original, repeat, what) => what.startsWith('telegram:') && kills.some((kill) => original.at <= kill && repeat.at >= kill));
+    const { expected, delivered, explained } = tallyAlerts(
+      lists,
+      rounds,
+      (original, repeat, what) => what.startsWith('telegram:') && kills.some((kill) => original.at <= kill && repeat.at >= kill),
+    );
     // The takeover times are printed, not asserted: a figure of this machine's load (npm run bench -- cluster measures failover_s).
     process.stdout.write(
       `cluster e2e: alerts expected ${expected}, delivered ${delivered} (${explained} Telegram repeats of sends a killed or stalled sender had not marked); ` +

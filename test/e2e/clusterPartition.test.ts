@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed, onTestFinished } from 'vitest';
 import { partitionOf } from '../../src/cluster/partitions';
 import type { RunningSimulator } from '../../src/simulator/server';
 import { startBlackHole, type BlackHole } from '../support/blackHole';
@@ -38,7 +38,8 @@ const CUTS: Array<'after-fence' | 'random'> = ['after-fence', 'random', 'after-f
 
 const shared = inject('postgres');
 
-const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = WAIT_MS): Promise<void> => waitUntil(check, what, timeoutMs);
+const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = WAIT_MS): Promise<void> =>
+  waitUntil(check, what, timeoutMs);
 const partitionsByOwner = (): Promise<Map<string, number[]>> => livePartitions(db);
 
 interface Bot extends BotProcess {
@@ -92,7 +93,8 @@ function symbolOf(token: string): string {
 }
 
 function flipAll(): void {
-  for (const token of tokens) sim.controls.risk({ tokenAddress: token, riskStatus: sim.market.token(token)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER' });
+  for (const token of tokens)
+    sim.controls.risk({ tokenAddress: token, riskStatus: sim.market.token(token)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER' });
 }
 
 function everyTargetOnce(): boolean {
@@ -115,8 +117,14 @@ function alertCopies(from: number): Map<string, Copy[]> {
 }
 
 async function storedMatchesMarket(): Promise<boolean> {
-  const { rows } = await db.query<{ address: string; snapshot: string }>('SELECT address, snapshot FROM token_state WHERE address = ANY($1)', [tokens]);
-  return rows.length === tokens.length && rows.every((row) => (JSON.parse(row.snapshot) as { riskStatus: string }).riskStatus === sim.market.token(row.address)?.riskStatus);
+  const { rows } = await db.query<{ address: string; snapshot: string }>(
+    'SELECT address, snapshot FROM token_state WHERE address = ANY($1)',
+    [tokens],
+  );
+  return (
+    rows.length === tokens.length &&
+    rows.every((row) => (JSON.parse(row.snapshot) as { riskStatus: string }).riskStatus === sim.market.token(row.address)?.riskStatus)
+  );
 }
 
 describe.runIf(shared.adminUrl !== null)('a watcher cut off from PostgreSQL by a network partition', () => {
@@ -164,14 +172,24 @@ describe.runIf(shared.adminUrl !== null)('a watcher cut off from PostgreSQL by a
     const cutOff = startBot('cut-off', 'watcher,sender', behindUrl.toString());
     const other = startBot('other', 'watcher,sender', databaseUrl);
     const gateway = startBot('gateway', 'telegram', databaseUrl);
+    // A failure says what each process logged last, so a run that went wrong can be read afterwards.
+    onTestFailed(() => {
+      for (const bot of [cutOff, other])
+        process.stdout.write(`--- ${bot.name}: its last log lines\n${bot.stderr().split('\n').slice(-60).join('\n')}\n`);
+    });
     const [cutOffOwner, otherOwner] = await Promise.all([joined(cutOff), joined(other), joined(gateway)]);
     const shared = async (): Promise<boolean> => {
       const owners = await partitionsByOwner();
-      return (owners.get(cutOffOwner)?.length ?? 0) + (owners.get(otherOwner)?.length ?? 0) === 256 && (owners.get(cutOffOwner)?.length ?? 0) > 0 && (owners.get(otherOwner)?.length ?? 0) > 0;
+      return (
+        (owners.get(cutOffOwner)?.length ?? 0) + (owners.get(otherOwner)?.length ?? 0) === 256 &&
+        (owners.get(cutOffOwner)?.length ?? 0) > 0 &&
+        (owners.get(otherOwner)?.length ?? 0) > 0
+      );
     };
     await until(shared, 'the partitions shared between the two watchers');
 
-    for (const group of groups) for (const token of tokens) api.sendText({ chat: group, from: admin, text: `/track token ${token} status` });
+    for (const group of groups)
+      for (const token of tokens) api.sendText({ chat: group, from: admin, text: `/track token ${token} status` });
     await until(async () => {
       const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM follows');
       return rows[0]?.n === tokens.length * groups.length;
@@ -186,10 +204,14 @@ describe.runIf(shared.adminUrl !== null)('a watcher cut off from PostgreSQL by a
     const from = api.sent.length;
     let rounds = 0;
     const allDelivered = async (what: string): Promise<void> => {
-      await until(() => {
-        const copies = alertCopies(from);
-        return groups.every((group) => tokens.every((token) => (copies.get(`${group.id}:${token}`)?.length ?? 0) >= rounds));
-      }, what, 90_000);
+      await until(
+        () => {
+          const copies = alertCopies(from);
+          return groups.every((group) => tokens.every((token) => (copies.get(`${group.id}:${token}`)?.length ?? 0) >= rounds));
+        },
+        what,
+        90_000,
+      );
     };
     // Prices move all along: the cut-off process's commits (and their fences) keep coming.
     let tick = 0;
@@ -216,10 +238,14 @@ describe.runIf(shared.adminUrl !== null)('a watcher cut off from PostgreSQL by a
       // cut is then made at a random moment instead, and said so.
       const holdsFollowed =
         where === 'after-fence' &&
-        (await until(async () => {
-          const mine = new Set((await partitionsByOwner()).get(cutOffOwner) ?? []);
-          return tokens.some((token) => mine.has(partitionOf(token)));
-        }, `cut ${index + 1}: the cut-off process holding a followed token`, 15_000).then(
+        (await until(
+          async () => {
+            const mine = new Set((await partitionsByOwner()).get(cutOffOwner) ?? []);
+            return tokens.some((token) => mine.has(partitionOf(token)));
+          },
+          `cut ${index + 1}: the cut-off process holding a followed token`,
+          15_000,
+        ).then(
           () => true,
           async () => {
             const owners = await partitionsByOwner();
@@ -232,10 +258,16 @@ describe.runIf(shared.adminUrl !== null)('a watcher cut off from PostgreSQL by a
       if (holdsFollowed) {
         await hole.cutAfter('tw_fence');
         // The fence's transaction is left open by the cut, holding its lock on the leases it read, until the server ends it.
-        await until(async () => {
-          const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND query LIKE '%FOR KEY SHARE%'");
-          return (rows[0]?.n ?? 0) > 0;
-        }, `cut ${index + 1}: the fence's transaction held open`, 5_000);
+        await until(
+          async () => {
+            const { rows } = await db.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND query LIKE '%FOR KEY SHARE%'",
+            );
+            return (rows[0]?.n ?? 0) > 0;
+          },
+          `cut ${index + 1}: the fence's transaction held open`,
+          5_000,
+        );
       } else {
         if (where === 'after-fence') how = 'random, no followed token held';
         // A random moment, picked by the cut-off process's own traffic: after its next 1–60 writes.
@@ -245,15 +277,28 @@ describe.runIf(shared.adminUrl !== null)('a watcher cut off from PostgreSQL by a
       const cutAt = Date.now();
       flipAll();
       rounds += 1;
-      await until(async () => (await partitionsByOwner()).get(otherOwner)?.length === 256 && everyTargetOnce(), `cut ${index + 1}: the other watcher holding every partition, each target subscribed once`, FAILOVER_WAIT_MS);
+      await until(
+        async () => (await partitionsByOwner()).get(otherOwner)?.length === 256 && everyTargetOnce(),
+        `cut ${index + 1}: the other watcher holding every partition, each target subscribed once`,
+        FAILOVER_WAIT_MS,
+      );
       const failoverS = (Date.now() - cutAt) / 1000;
-      await until(() => cutOff.stderr().slice(linesBefore).includes('given up at their local deadline'), `cut ${index + 1}: the cut-off process giving its leases up`);
+      await until(
+        () => cutOff.stderr().slice(linesBefore).includes('given up at their local deadline'),
+        `cut ${index + 1}: the cut-off process giving its leases up`,
+      );
       await allDelivered(`round ${rounds} delivered during cut ${index + 1}`);
       // Held until the server has ended every session the cut left in a transaction.
-      await until(async () => {
-        const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database()");
-        return rows[0]?.n === 0;
-      }, `cut ${index + 1}: no transaction left open by the cut`, 20_000);
+      await until(
+        async () => {
+          const { rows } = await db.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database()",
+          );
+          return rows[0]?.n === 0;
+        },
+        `cut ${index + 1}: no transaction left open by the cut`,
+        20_000,
+      );
       hole.heal();
       const healedAt = Date.now();
       windows.push({ from: cutAt, to: healedAt });
@@ -262,7 +307,9 @@ describe.runIf(shared.adminUrl !== null)('a watcher cut off from PostgreSQL by a
       const rejoinS = (Date.now() - healedAt) / 1000;
       // Nothing stale from the healed process: what is stored is the market's last word.
       expect(await storedMatchesMarket(), `cut ${index + 1}: the stored state after the heal`).toBe(true);
-      report.push(`cut ${index + 1} (${how}${holdsFollowed ? '' : ` after ${writes} writes`}): failover ${failoverS.toFixed(1)} s, rejoined ${rejoinS.toFixed(1)} s after the heal`);
+      report.push(
+        `cut ${index + 1} (${how}${holdsFollowed ? '' : ` after ${writes} writes`}): failover ${failoverS.toFixed(1)} s, rejoined ${rejoinS.toFixed(1)} s after the heal`,
+      );
       flipAll();
       rounds += 1;
       await allDelivered(`round ${rounds} delivered after heal ${index + 1}`);
@@ -270,9 +317,13 @@ describe.runIf(shared.adminUrl !== null)('a watcher cut off from PostgreSQL by a
     expect(await storedMatchesMarket()).toBe(true);
 
     const copies = alertCopies(from);
-    const lists = groups.flatMap((group) => tokens.map((token) => ({ what: `${group.id} ${symbolOf(token)}`, copies: copies.get(`${group.id}:${token}`) ?? [] })));
+    const lists = groups.flatMap((group) =>
+      tokens.map((token) => ({ what: `${group.id} ${symbolOf(token)}`, copies: copies.get(`${group.id}:${token}`) ?? [] })),
+    );
     // A repeat only where the cut-off process had sent an alert it could not mark delivered.
-    const { expected, delivered, explained } = tallyAlerts(lists, rounds, (original, repeat) => windows.some((window) => original.at <= window.to && repeat.at >= window.from));
+    const { expected, delivered, explained } = tallyAlerts(lists, rounds, (original, repeat) =>
+      windows.some((window) => original.at <= window.to && repeat.at >= window.from),
+    );
     process.stdout.write(
       `partition e2e: ${report.join('; ')}; alerts expected ${expected}, delivered ${delivered} (${explained} Telegram repeats of sends the cut-off process could not mark)\n`,
     );

@@ -17,7 +17,9 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
 
 /** The live partitions of each owner, from the leases table. */
 export async function partitionsByOwner(db: pg.Client): Promise<Map<string, number[]>> {
-  const { rows } = await db.query<{ name: string; owner: string }>("SELECT name, owner FROM leases WHERE expires_at > clock_timestamp() AND name LIKE 'partition:%'");
+  const { rows } = await db.query<{ name: string; owner: string }>(
+    "SELECT name, owner FROM leases WHERE expires_at > clock_timestamp() AND name LIKE 'partition:%'",
+  );
   const found = new Map<string, number[]>();
   for (const row of rows) found.set(row.owner, [...(found.get(row.owner) ?? []), Number(row.name.slice('partition:'.length))]);
   return found;
@@ -46,7 +48,9 @@ export function tallyAlerts(
     delivered += copies.length;
     const extra = copies.length - rounds;
     if (extra <= 0) continue;
-    process.stdout.write(`${what}: ${copies.length} messages for ${rounds} rounds:\n${copies.map((copy) => `  ${copy.at} ${copy.text.slice(0, 120).replace(/\n/g, ' | ')}`).join('\n')}\n`);
+    process.stdout.write(
+      `${what}: ${copies.length} messages for ${rounds} rounds:\n${copies.map((copy) => `  ${copy.at} ${copy.text.slice(0, 120).replace(/\n/g, ' | ')}`).join('\n')}\n`,
+    );
     const repeats = copies.filter((copy, index) => copies.findIndex((other) => other.text === copy.text) !== index);
     for (const repeat of repeats) {
       const original = copies.find((other) => other.text === repeat.text) as Copy;

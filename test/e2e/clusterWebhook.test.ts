@@ -42,11 +42,14 @@ class Balancer {
   private forward(req: IncomingMessage, res: ServerResponse): void {
     const index = this.next;
     this.next = (this.next + 1) % this.backends.length;
-    const upstream = request({ host: '127.0.0.1', port: this.backends[index], path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      if ((answer.statusCode ?? 500) < 300) this.handled[index] = (this.handled[index] ?? 0) + 1;
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: '127.0.0.1', port: this.backends[index], path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        if ((answer.statusCode ?? 500) < 300) this.handled[index] = (this.handled[index] ?? 0) + 1;
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.writeHead(502).end());
     req.pipe(upstream);
   }
@@ -113,7 +116,8 @@ describe.runIf(shared.adminUrl !== null)('Telegram’s webhook served by two pro
     const users = Array.from({ length: 6 }, (_, index) => api.user(8_100 + index));
     const asked = users.map((user) => ({ user, messageId: api.sendText({ chat: api.privateChat(user), from: user, text: '/help' }) }));
     await vi.waitFor(() => {
-      for (const { user, messageId } of asked) expect(api.messagesIn(user.id).filter((message) => message.replyTo === messageId)).toHaveLength(1);
+      for (const { user, messageId } of asked)
+        expect(api.messagesIn(user.id).filter((message) => message.replyTo === messageId)).toHaveLength(1);
     }, WAIT);
     // Both processes answered some: the secret is the same in each.
     expect(balancer.handled.every((count) => count > 0)).toBe(true);

@@ -58,7 +58,9 @@ afterEach(async () => {
 });
 
 const market = new Market({ seed: 42 });
-const token = market.listing().tokens.find((item) => /^[A-Za-z0-9 ]+$/.test(item.name) && item.name.trim() !== '' && item.riskStatus !== 'DANGER');
+const token = market
+  .listing()
+  .tokens.find((item) => /^[A-Za-z0-9 ]+$/.test(item.name) && item.name.trim() !== '' && item.riskStatus !== 'DANGER');
 
 describe('the console walk-through', () => {
   it('/track token, then a forced risk change: one alert naming old and new status, no repeat', { timeout: 90_000 }, async () => {
@@ -69,16 +71,20 @@ describe('the console walk-through', () => {
     const baseUrl = /TMDS_BASE_URL=(\S+)/.exec(sim.out())?.[1] ?? '';
     const wsUrl = /TMDS_WS_URL=(\S+)/.exec(sim.out())?.[1] ?? '';
 
-    const bot = run([join(ROOT, 'src/main.ts')], {
-      TMDS_BASE_URL: baseUrl,
-      TMDS_WS_URL: wsUrl,
-      TMDS_API_KEY: KEY,
-      DATABASE_PATH: join(cwd, 'tokenwatch.db'),
-      // Reconciliation every second instead of every minute, so the test sees it run after the alert.
-      RECONCILE_CRON: '* * * * * *',
-      // Debug lines say when the token's subscription is served (its baseline).
-      LOG_LEVEL: 'debug',
-    }, cwd);
+    const bot = run(
+      [join(ROOT, 'src/main.ts')],
+      {
+        TMDS_BASE_URL: baseUrl,
+        TMDS_WS_URL: wsUrl,
+        TMDS_API_KEY: KEY,
+        DATABASE_PATH: join(cwd, 'tokenwatch.db'),
+        // Reconciliation every second instead of every minute, so the test sees it run after the alert.
+        RECONCILE_CRON: '* * * * * *',
+        // Debug lines say when the token's subscription is served (its baseline).
+        LOG_LEVEL: 'debug',
+      },
+      cwd,
+    );
     await vi.waitFor(() => expect(bot.out()).toContain('TokenWatch console chat on'), WAIT);
     bot.child.stdin.write(`/track token ${token.address} risk\n`);
     await vi.waitFor(() => expect(bot.out()).toContain('Now tracking in this chat'), WAIT);
@@ -94,7 +100,11 @@ describe('the console walk-through', () => {
     expect(answer.status).toBe(200);
     await vi.waitFor(() => expect(bot.out()).toContain('alert ▸'), WAIT);
     // Two scheduled reconciliations after the alert read the same change: no second alert comes.
-    const runs = () => bot.err().split('\n').filter((line) => line.includes('"reason":"schedule"')).length;
+    const runs = () =>
+      bot
+        .err()
+        .split('\n')
+        .filter((line) => line.includes('"reason":"schedule"')).length;
     const seen = runs();
     await vi.waitFor(() => expect(runs()).toBeGreaterThanOrEqual(seen + 2), WAIT);
     bot.child.stdin.write('/status\n');
@@ -115,7 +125,11 @@ describe('the console walk-through', () => {
     await vi.waitFor(() => expect(sim.out()).toMatch(/TMDS_WS_URL=\S+/), WAIT);
     const baseUrl = /TMDS_BASE_URL=(\S+)/.exec(sim.out())?.[1] ?? '';
     const wsUrl = /TMDS_WS_URL=(\S+)/.exec(sim.out())?.[1] ?? '';
-    const bot = run([join(ROOT, 'src/main.ts')], { TMDS_BASE_URL: baseUrl, TMDS_WS_URL: wsUrl, TMDS_API_KEY: KEY, DATABASE_PATH: join(cwd, 'tokenwatch.db'), LOG_LEVEL: 'debug' }, cwd);
+    const bot = run(
+      [join(ROOT, 'src/main.ts')],
+      { TMDS_BASE_URL: baseUrl, TMDS_WS_URL: wsUrl, TMDS_API_KEY: KEY, DATABASE_PATH: join(cwd, 'tokenwatch.db'), LOG_LEVEL: 'debug' },
+      cwd,
+    );
     await vi.waitFor(() => expect(bot.out()).toContain('TokenWatch console chat on'), WAIT);
     // A target far above says where the price is now; the one the walk-through sets is 20% above it.
     bot.child.stdin.write(`/target ${token.address} price above 1000\n`);

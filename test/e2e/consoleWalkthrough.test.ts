@@ -53,13 +53,16 @@ describe('the console walk-through', () => {
         // a change before that is the baseline, not news (as it would be for a person typing fast).
         if (line.startsWith('> /track ')) {
           const sim = console.app.simulator;
-          await vi.waitFor(() => {
-            expect(sim?.streams.subscriptionCount('token-feed')).toBeGreaterThan(0);
-            expect(sim?.streams.subscriptionCount('holders-live')).toBeGreaterThan(0);
-            const status = console.app.watcher.status();
-            expect(status.processed).toBeGreaterThan(before);
-            expect(status.queued).toBe(0);
-          }, { timeout: 20_000, interval: 50 });
+          await vi.waitFor(
+            () => {
+              expect(sim?.streams.subscriptionCount('token-feed')).toBeGreaterThan(0);
+              expect(sim?.streams.subscriptionCount('holders-live')).toBeGreaterThan(0);
+              const status = console.app.watcher.status();
+              expect(status.processed).toBeGreaterThan(before);
+              expect(status.queued).toBe(0);
+            },
+            { timeout: 20_000, interval: 50 },
+          );
         }
       } else if (line.startsWith(ALERT)) {
         await vi.waitFor(() => expect(console.alerts().map(firstLine)).toContain(line), { timeout: 20_000, interval: 50 });

@@ -29,7 +29,9 @@ let tokens: string[];
 let wallets: string[];
 
 function digestsSent(harness: Harness, chatId: string): Card[] {
-  return (harness.senders.get('telegram') as RecordingSender).sent.filter((s) => s.chat.chatId === chatId && s.card.title.startsWith('Daily watchlist ·')).map((s) => s.card);
+  return (harness.senders.get('telegram') as RecordingSender).sent
+    .filter((s) => s.chat.chatId === chatId && s.card.title.startsWith('Daily watchlist ·'))
+    .map((s) => s.card);
 }
 
 /** "HH:MM" of an instant in ZONE. */
@@ -96,9 +98,16 @@ describe.each(STORE_KINDS)('the daily watchlist (%s store)', (_kind, makeHome) =
     // Its time: this minute, in ZONE (the clock reads now, after the trades); set a minute before it.
     const now = Date.now();
     const at = Math.floor(now / 60_000) * 60_000;
-    await h.app.store.chats.updateSettings(tgA, { digest: { time: hhmm(at), zone: ZONE, threadId: null, scopeId: null, since: at - 60_000 } });
+    await h.app.store.chats.updateSettings(tgA, {
+      digest: { time: hhmm(at), zone: ZONE, threadId: null, scopeId: null, since: at - 60_000 },
+    });
     let clock = at - 1;
-    const digests = createDailyDigests({ store: h.app.store, market: h.app.market, now: () => new Date(clock), onWritten: () => h.app.delivery.notify() });
+    const digests = createDailyDigests({
+      store: h.app.store,
+      market: h.app.market,
+      now: () => new Date(clock),
+      onWritten: () => h.app.delivery.notify(),
+    });
     await digests.start();
     expect(digests.schedules()).toEqual([`${hhmm(at)} ${ZONE}`]);
     // Just before: yesterday's came before the setting, today's has not come.
@@ -120,7 +129,8 @@ describe.each(STORE_KINDS)('the daily watchlist (%s store)', (_kind, makeHome) =
     for (const line of lines) expect(line).toMatch(/ · \$[\d.,₀-₉]+[KMB]? · vol .+ · liq .+ · (SAFE|WARNING|DANGER)$/);
     // The wallet's trades of the 24 hours to the clock, as the service lists them (ours among them).
     const response = await fetch(`${sim.baseUrl}/api/wallet-tracker?wallets=${W}`, { headers: { 'x-api-key': KEY } });
-    const listed = ((await response.json()) as { tradeHistory: Array<{ timestamp: number; tokenIn: string; amountUSD: string }> }).tradeHistory;
+    const listed = ((await response.json()) as { tradeHistory: Array<{ timestamp: number; tokenIn: string; amountUSD: string }> })
+      .tradeHistory;
     const day = listed.filter((trade) => trade.timestamp * 1000 >= now - 86_400_000 && trade.timestamp * 1000 <= now);
     const buys = day.filter((trade) => trade.tokenIn === WSOL).length;
     const total = day.reduce((sum, trade) => sum + Number(trade.amountUSD), 0);
@@ -136,11 +146,18 @@ describe.each(STORE_KINDS)('the daily watchlist (%s store)', (_kind, makeHome) =
     await digests.stop();
 
     // A second chat's digest came due two minutes before, while the bot was stopped; then a restart the same day.
-    await h.app.store.chats.updateSettings(tgB, { digest: { time: hhmm(at - 2 * 60_000), zone: ZONE, threadId: null, scopeId: null, since: at - 60 * 60_000 } });
+    await h.app.store.chats.updateSettings(tgB, {
+      digest: { time: hhmm(at - 2 * 60_000), zone: ZONE, threadId: null, scopeId: null, since: at - 60 * 60_000 },
+    });
     await h.app.stop();
     h = await startHarness(sim, db.env);
     clock = Date.now();
-    const again = createDailyDigests({ store: h.app.store, market: h.app.market, now: () => new Date(clock), onWritten: () => h.app.delivery.notify() });
+    const again = createDailyDigests({
+      store: h.app.store,
+      market: h.app.market,
+      now: () => new Date(clock),
+      onWritten: () => h.app.delivery.notify(),
+    });
     await again.start();
     // The start's own run sent tgB's missed digest, and not tgA's again: nothing is left to send.
     expect(await again.runDue()).toBe(0);

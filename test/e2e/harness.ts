@@ -43,7 +43,11 @@ function fakePlatform(sender: RecordingSender): ChatStarter {
 export async function startHarness(
   sim: RunningSimulator,
   database: string | Record<string, string>,
-  options: { logger?: Logger; senders?: RecordingSender[]; /** The operators' HTTP server on a free port of 127.0.0.1. */ http?: boolean } = {},
+  options: {
+    logger?: Logger;
+    senders?: RecordingSender[] /** The operators' HTTP server on a free port of 127.0.0.1. */;
+    http?: boolean;
+  } = {},
 ): Promise<Harness> {
   const settings = loadConfig({
     TMDS_BASE_URL: sim.baseUrl,

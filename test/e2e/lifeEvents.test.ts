@@ -62,11 +62,15 @@ async function restart(): Promise<Harness> {
 }
 
 function top20(token: string): string[] {
-  return (sim.market.holders(token) ?? []).filter((holder) => holder.currentlyHoldingAmount !== '0').slice(0, 20).map((holder) => holder.address);
+  return (sim.market.holders(token) ?? [])
+    .filter((holder) => holder.currentlyHoldingAmount !== '0')
+    .slice(0, 20)
+    .map((holder) => holder.address);
 }
 
 it('a graduation is told once, with the new pool, through a drop, a reconciliation and a restart', async () => {
-  const T = tokens.find((t) => new Set(Object.values(sim.market.token(t)?.liquidityPools ?? {}).map((pool) => pool.protocol)).size === 1) ?? '';
+  const T =
+    tokens.find((t) => new Set(Object.values(sim.market.token(t)?.liquidityPools ?? {}).map((pool) => pool.protocol)).size === 1) ?? '';
   const launch = Object.values(sim.market.token(T)?.liquidityPools ?? {})[0]?.protocol ?? '';
   expect((await h.say(chat, `/track token ${T} graduation`)).errorId).toBeNull();
   await vi.waitFor(async () => expect((await h.app.store.state.token(T))?.pools[0]?.protocol).toBe(launch), WAIT);
@@ -131,7 +135,11 @@ it('tagged insiders selling a quarter of their holdings is told once, naming how
       return k >= 3;
     }) ?? '';
   expect((await h.say(chat, `/track token ${T} insiders`)).errorId).toBeNull();
-  await vi.waitFor(async () => expect(Object.keys((await h.app.store.state.token(T))?.insiders?.holdings ?? {}).length).toBeGreaterThanOrEqual(known.length), WAIT);
+  await vi.waitFor(
+    async () =>
+      expect(Object.keys((await h.app.store.state.token(T))?.insiders?.holdings ?? {}).length).toBeGreaterThanOrEqual(known.length),
+    WAIT,
+  );
 
   // A live record marks the first list read whole, so the list sent again after a drop is compared.
   const buyer = sim.market.wallets().find((wallet) => !known.includes(wallet)) ?? '';

@@ -13,7 +13,9 @@ import { runToEnd, tsNode } from '../support/processes';
 const LIMIT = 200;
 
 describe('the open-files limit', () => {
-  it('refuses the follows past what the limit leaves room for, with an answer, a log line and a /status line', { timeout: 90_000 }, async () => {
+  it('refuses the follows past what the limit leaves room for, with an answer, a log line and a /status line', {
+    timeout: 90_000,
+  }, async () => {
     const [node, args] = tsNode('src/main.ts');
     const prlimit = execFileSync('/bin/sh', ['-c', 'command -v prlimit'], { encoding: 'utf8' }).trim();
     // Each followed token has token-feed and holders-live; with the simulator in the process each socket is two files.
@@ -23,15 +25,23 @@ describe('the open-files limit', () => {
     expect(tokens).toHaveLength(fitting + 2);
     const input = [...tokens.map((address) => `/track token ${address}`), '/status', ''].join('\n');
 
-    const run = await runToEnd(prlimit, [`--nofile=${LIMIT}:${LIMIT}`, node, ...args], { input, env: { TMDS_WS_SUBSCRIPTIONS_PER_SOCKET: '1' } });
+    const run = await runToEnd(prlimit, [`--nofile=${LIMIT}:${LIMIT}`, node, ...args], {
+      input,
+      env: { TMDS_WS_SUBSCRIPTIONS_PER_SOCKET: '1' },
+    });
 
     expect(run.code).toBe(0);
     expect(run.stdout.match(/Now tracking in this chat/g)).toHaveLength(fitting);
     const refusals = run.stdout.match(/\/track: the bot already watches as much as its open-files limit \(200\s+files\) allows/g);
     expect(refusals).toHaveLength(2);
-    expect(run.stdout.replace(/\s+/g, ' ')).toContain(`All ${sockets} live stream sockets it allows are in use, so this follow was not added.`);
+    expect(run.stdout.replace(/\s+/g, ' ')).toContain(
+      `All ${sockets} live stream sockets it allows are in use, so this follow was not added.`,
+    );
 
-    const lines = run.stderr.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = run.stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.find((line) => line.msg === 'open-files limit')).toMatchObject({ soft: LIMIT, hard: LIMIT, streamSockets: sockets });
     const refused = lines.filter((line) => line.msg === 'follow refused: the live streams are at the open-files limit');
     expect(refused.map((line) => line.address)).toEqual(tokens.slice(fitting));

@@ -42,7 +42,8 @@ async function ready(): Promise<{ status: number; body: { ready: boolean; notRea
 }
 
 const detected = (families: Families) => sampleValue(families, 'tokenwatch_alerts_detected_total', { kind: 'risk-status' });
-const delivered = (families: Families) => sampleValue(families, 'tokenwatch_alerts_delivered_total', { platform: 'telegram', kind: 'risk-status' });
+const delivered = (families: Families) =>
+  sampleValue(families, 'tokenwatch_alerts_delivered_total', { platform: 'telegram', kind: 'risk-status' });
 
 describe('the operators’ HTTP server on the running bot', () => {
   it('counts a forced risk change once as detected and once as delivered, and labels carry no chat, address or typed text', async () => {
@@ -61,7 +62,9 @@ describe('the operators’ HTTP server on the running bot', () => {
       expect(delivered(after.families)).toBe(delivered(before.families) + 1);
     }, WAIT);
     expect(detected(after.families)).toBe(detected(before.families) + 1);
-    expect(histogramCount(after.text, 'tokenwatch_alert_delivery_seconds')).toBe(histogramCount(before.text, 'tokenwatch_alert_delivery_seconds') + 1);
+    expect(histogramCount(after.text, 'tokenwatch_alert_delivery_seconds')).toBe(
+      histogramCount(before.text, 'tokenwatch_alert_delivery_seconds') + 1,
+    );
     expect(sampleValue(after.families, 'tokenwatch_commands_total', { command: 'track', platform: 'telegram', result: 'ok' })).toBe(1);
     expect(sampleValue(after.families, 'tokenwatch_commands_total', { command: 'unknown', platform: 'telegram', result: 'usage' })).toBe(1);
     expect(sampleValue(after.families, 'tokenwatch_follows', { kind: 'token' })).toBe(1);
@@ -94,11 +97,17 @@ describe('the operators’ HTTP server on the running bot', () => {
 
     const port = Number(new URL(sim.baseUrl).port);
     await sim.close();
-    await vi.waitFor(async () => expect(await ready()).toMatchObject({ status: 503, body: { ready: false, notReady: ['streams'] } }), { timeout: 30_000, interval: 100 });
+    await vi.waitFor(async () => expect(await ready()).toMatchObject({ status: 503, body: { ready: false, notReady: ['streams'] } }), {
+      timeout: 30_000,
+      interval: 100,
+    });
     // Liveness asks nothing of the service.
     expect((await fetch(`${address()}/healthz`)).status).toBe(200);
 
     sim = await startSimulator({ apiKey: KEY, port, seed: 42, control: true, tradesPerSecond: 0 });
-    await vi.waitFor(async () => expect(await ready()).toMatchObject({ status: 200, body: { ready: true } }), { timeout: 60_000, interval: 100 });
+    await vi.waitFor(async () => expect(await ready()).toMatchObject({ status: 200, body: { ready: true } }), {
+      timeout: 60_000,
+      interval: 100,
+    });
   }, 120_000);
 });

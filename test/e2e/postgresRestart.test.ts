@@ -89,7 +89,11 @@ describe.runIf(shared.binaries !== null)('the bot on PostgreSQL while the server
       const titles = alertsIn(chat.platform as 'telegram' | 'discord', chat.chatId);
       expect(titles).toHaveLength(some.length);
       expect(new Set(titles).size).toBe(some.length);
-      some.forEach((token, index) => expect(titles.some((title) => title.includes(String(changed[index])) && title.includes(sim.market.token(token)?.symbol ?? '?'))).toBe(true));
+      some.forEach((token, index) =>
+        expect(
+          titles.some((title) => title.includes(String(changed[index])) && title.includes(sim.market.token(token)?.symbol ?? '?')),
+        ).toBe(true),
+      );
     }
     expect((await h.app.store.outbox.pending()).count).toBe(0);
     expect(lines.filter((line) => line.msg === LOST).length).toBe(lines.filter((line) => line.msg === BACK).length);

@@ -154,7 +154,9 @@ function flipRisk(token: string): void {
 function alertsAbout(token: string): Map<string, number> {
   const symbol = sim.market.token(token)?.symbol ?? token;
   const counts = new Map(GROUPS.map((chatId) => [chatId, 0]));
-  for (const message of api.sent) if (!message.edited && counts.has(message.chatId) && message.text.includes(symbol)) counts.set(message.chatId, (counts.get(message.chatId) ?? 0) + 1);
+  for (const message of api.sent)
+    if (!message.edited && counts.has(message.chatId) && message.text.includes(symbol))
+      counts.set(message.chatId, (counts.get(message.chatId) ?? 0) + 1);
   return counts;
 }
 

@@ -42,7 +42,13 @@ function text(card: Card): string {
 
 async function dispatcherWith(limits: Partial<FollowLimits>, query: QueryService = market.query): Promise<Dispatcher> {
   const follows = new FollowService({ store, logger: silentLogger, resync: async () => undefined, limits });
-  return new Dispatcher({ commands: await loadCommands(), services: { query, follows }, actionKeys: store.actionKeys, logger: silentLogger, now: () => NOW });
+  return new Dispatcher({
+    commands: await loadCommands(),
+    services: { query, follows },
+    actionKeys: store.actionKeys,
+    logger: silentLogger,
+    now: () => NOW,
+  });
 }
 
 async function say(dispatcher: Dispatcher, line: string, chat: ChatRef): Promise<Card> {
@@ -176,7 +182,14 @@ describe('a wallet is read before it is followed', () => {
         response.end(JSON.stringify({ error: 'Invalid address', message: 'Invalid wallet address' }));
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      query = new QueryService(new MarketClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'k', logger: silentLogger, maxRetries: 0 }));
+      query = new QueryService(
+        new MarketClient({
+          baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          apiKey: 'k',
+          logger: silentLogger,
+          maxRetries: 0,
+        }),
+      );
     });
     afterAll(async () => {
       await query.client.close();
@@ -188,7 +201,9 @@ describe('a wallet is read before it is followed', () => {
       const address = wallets[0] ?? '';
       const refused = await say(dispatcher, `/track wallet ${address}`, topic(null));
       expect(refused.title).toBe('/track: the market data service does not know this wallet address');
-      expect(plainText(refused.description ?? [])).toContain(`It refused ${address} as a wallet address, so nothing was followed. Check that it is the whole address of a Solana wallet.`);
+      expect(plainText(refused.description ?? [])).toContain(
+        `It refused ${address} as a wallet address, so nothing was followed. Check that it is the whole address of a Solana wallet.`,
+      );
       expect(await store.follows.get(topic(null), address)).toBeNull();
     });
   });

@@ -52,9 +52,23 @@ beforeEach(async () => {
   await follow('wallet', W1);
   await follow('token', T1, { ...OPTIONS, target: { metric: 'price', side: 'above', value: 0.5 } });
   const follows = new FollowService({ store, logger: silentLogger, resync: async () => undefined });
-  const streams = () => ({ sockets: [], counters: { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 }, queuedEvents: 0, queuedBytes: 0, packing: { setting: 1, perSocket: 1, state: 'fixed' as const, evidence: null }, maxSockets: null, waitingForRoom: 0 });
+  const streams = () => ({
+    sockets: [],
+    counters: { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 },
+    queuedEvents: 0,
+    queuedBytes: 0,
+    packing: { setting: 1, perSocket: 1, state: 'fixed' as const, evidence: null },
+    maxSockets: null,
+    waitingForRoom: 0,
+  });
   const status = createStatusSource({ store, streams, startedAt: NOW.getTime() - 3_600_000 });
-  dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query: undefined as unknown as QueryService, follows, status }, actionKeys: store.actionKeys, logger: silentLogger, now: () => NOW });
+  dispatcher = new Dispatcher({
+    commands: await loadCommands(),
+    services: { query: undefined as unknown as QueryService, follows, status },
+    actionKeys: store.actionKeys,
+    logger: silentLogger,
+    now: () => NOW,
+  });
 });
 
 afterEach(async () => {
@@ -73,7 +87,11 @@ describe('the follow lists name tokens', () => {
     const hostile = card.fields.find((f) => f.name.endsWith(short(T2)))?.name ?? '';
     expect(hostile).not.toMatch(/[\n\u202e]/);
     expectSafeCard(card);
-    expect(renderCardMessages(card).map((message) => (message.kind === 'text' ? message.html : '')).join('\n')).not.toContain('<b>**');
+    expect(
+      renderCardMessages(card)
+        .map((message) => (message.kind === 'text' ? message.html : ''))
+        .join('\n'),
+    ).not.toContain('<b>**');
   });
 
   it('/targets: each target under its token’s symbol', async () => {

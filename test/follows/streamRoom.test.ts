@@ -59,9 +59,19 @@ beforeEach(async () => {
   streams = new StreamClient({ wsUrl: market.sim.wsUrl, apiKey: TEST_API_KEY, subscriptionsPerSocket: 1, maxSockets: 2 });
   watcher = createWatcher({ store, streams });
   const openFiles = { soft: 130, hard: 130, raisedFrom: null, notRaised: null };
-  const follows = new FollowService({ store, logger, resync: (address) => watcher.resync(address ?? undefined), room: streamRoom({ store, streams, openFiles }) });
+  const follows = new FollowService({
+    store,
+    logger,
+    resync: (address) => watcher.resync(address ?? undefined),
+    room: streamRoom({ store, streams, openFiles }),
+  });
   const status = createStatusSource({ store, streams: () => streams.status(), startedAt: Date.now(), openFiles });
-  dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query: market.query, follows, status }, actionKeys: store.actionKeys, logger });
+  dispatcher = new Dispatcher({
+    commands: await loadCommands(),
+    services: { query: market.query, follows, status },
+    actionKeys: store.actionKeys,
+    logger,
+  });
 });
 
 afterEach(async () => {
@@ -90,7 +100,9 @@ describe('a follow that needs a socket the limit does not leave', () => {
     const wallet = market.sim.market.wallets()[0] ?? '';
     expect((await say(`/track wallet ${wallet}`)).card.title).toMatch(/^\/track: the bot already watches/);
     expect(await store.follows.get(chat, wallet)).toBeNull();
-    const warnings = logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'follow refused: the live streams are at the open-files limit');
+    const warnings = logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.msg === 'follow refused: the live streams are at the open-files limit');
     expect(warnings.map((line) => line.address)).toEqual([second, wallet]);
 
     // Changing what the first token alerts on needs no new socket.
@@ -99,7 +111,9 @@ describe('a follow that needs a socket the limit does not leave', () => {
     expect((await store.follows.get(chat, first))?.options.events).toEqual(['risk-status', 'risk-flag', 'whale']);
 
     const status = text((await say('/status')).card);
-    expect(status).toContain('At the open-files limit: 2 stream sockets, all that 130 open files allow, are in use: new follows that need one are refused.');
+    expect(status).toContain(
+      'At the open-files limit: 2 stream sockets, all that 130 open files allow, are in use: new follows that need one are refused.',
+    );
     expect(status).toContain('Stream sockets: one subscription a socket (set)');
 
     // /untrack frees room.

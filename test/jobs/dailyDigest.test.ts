@@ -27,14 +27,22 @@ describe('the day whose watchlist is due', () => {
   });
 
   it('keys a chat’s watchlist by the chat, its thread and the day', () => {
-    expect(digestKey({ platform: 'telegram', chatId: '-100', threadId: '7', scopeId: null }, '2025-01-15')).toBe('daily-digest:telegram:-100:7:2025-01-15');
+    expect(digestKey({ platform: 'telegram', chatId: '-100', threadId: '7', scopeId: null }, '2025-01-15')).toBe(
+      'daily-digest:telegram:-100:7:2025-01-15',
+    );
   });
 });
 
 describe('time in a named zone', () => {
   it('reads times of day and zone names as typed, refusing what is neither', () => {
     expect([timeOfDay('9:05'), timeOfDay('21:30'), timeOfDay('24:00'), timeOfDay('9h')]).toEqual(['09:05', '21:30', null, null]);
-    expect([zoneNamed('utc'), zoneNamed('europe/paris'), zoneNamed('Asia/Kolkata'), zoneNamed('Mars/Olympus'), zoneNamed('')]).toEqual(['UTC', 'Europe/Paris', 'Asia/Kolkata', null, null]);
+    expect([zoneNamed('utc'), zoneNamed('europe/paris'), zoneNamed('Asia/Kolkata'), zoneNamed('Mars/Olympus'), zoneNamed('')]).toEqual([
+      'UTC',
+      'Europe/Paris',
+      'Asia/Kolkata',
+      null,
+      null,
+    ]);
   });
 
   it('turns a day and a time in a zone into the instant, across a change of clocks', () => {

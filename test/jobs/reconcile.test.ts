@@ -70,7 +70,8 @@ describe('reconcileOnce', () => {
     expect(sim.stats.count('token-data')).toBe(3);
     expect(sim.stats.count('wallet-tracker')).toBe(Math.ceil(wallets.length / 50));
     expect(result).toMatchObject({ tokens: 250, requests: 3 + Math.ceil(wallets.length / 50), failures: 0 });
-    for (const request of sim.stats.requests('token-data')) expect(String(request.query.addresses).split(',').length).toBeLessThanOrEqual(100);
+    for (const request of sim.stats.requests('token-data'))
+      expect(String(request.query.addresses).split(',').length).toBeLessThanOrEqual(100);
     expect(handed.map((token) => token.address).sort()).toEqual([...known].sort());
     expect([...trades.keys()].sort()).toEqual([...wallets].sort());
   });

@@ -14,7 +14,21 @@ const T = 1_800_000_000;
 const TOKEN = 'TokenC1uster1111111111111111111111111111111';
 
 function trade(wallet: string, secs: number): WalletTradeEvent {
-  return { kind: 'wallet-trade', key: `wallet-trade:${wallet}:${secs}`, at: (T + secs) * 1000, token: { address: TOKEN, symbol: 'C', name: 'Cluster' }, wallet, side: 'buy', tokenAmount: '500', decimals: 0, nativeAmount: '1000000000', amountUsd: 150, price: null, transactionHash: `tx-${wallet}-${secs}`, timestamp: T + secs };
+  return {
+    kind: 'wallet-trade',
+    key: `wallet-trade:${wallet}:${secs}`,
+    at: (T + secs) * 1000,
+    token: { address: TOKEN, symbol: 'C', name: 'Cluster' },
+    wallet,
+    side: 'buy',
+    tokenAmount: '500',
+    decimals: 0,
+    nativeAmount: '1000000000',
+    amountUsd: 150,
+    price: null,
+    transactionHash: `tx-${wallet}-${secs}`,
+    timestamp: T + secs,
+  };
 }
 
 let db: { path: string; cleanup: () => void };
@@ -33,8 +47,23 @@ describe('wallet clusters', () => {
     const thread = { ...chat('c1'), threadId: '7' };
     const now = new Date((T + 1_000) * 1000);
     await store.chats.updateSettings(thread, { cluster: { wallets: 3, windowSecs: 1_800 } });
-    for (const [wallet, secs] of [['W1', 0], ['W2', 300], ['W3', 900]] as const) {
-      await store.outbox.add([{ event: trade(wallet, secs), to: [{ chat: thread, label: wallet === 'W1' ? 'first' : null }, { chat: chat('c2'), label: null }] }], new Date((T + secs) * 1000));
+    for (const [wallet, secs] of [
+      ['W1', 0],
+      ['W2', 300],
+      ['W3', 900],
+    ] as const) {
+      await store.outbox.add(
+        [
+          {
+            event: trade(wallet, secs),
+            to: [
+              { chat: thread, label: wallet === 'W1' ? 'first' : null },
+              { chat: chat('c2'), label: null },
+            ],
+          },
+        ],
+        new Date((T + secs) * 1000),
+      );
     }
     let woken = 0;
     const job = createWalletClusters({ store, now: () => now, onWritten: () => void (woken += 1) });
@@ -44,7 +73,11 @@ describe('wallet clusters', () => {
     const clusters = due.filter((row) => row.event.kind === 'wallet-cluster');
     expect(clusters.map((row) => [row.chat.chatId, row.chat.threadId])).toEqual([['c1', '7']]);
     const event = clusters[0]?.event as WalletClusterEvent | undefined;
-    expect(event?.wallets.map((wallet) => [wallet.wallet, wallet.label])).toEqual([['W1', 'first'], ['W2', null], ['W3', null]]);
+    expect(event?.wallets.map((wallet) => [wallet.wallet, wallet.label])).toEqual([
+      ['W1', 'first'],
+      ['W2', null],
+      ['W3', null],
+    ]);
     expect(await job.runNow()).toBe(0);
     await job.stop();
 

@@ -31,7 +31,13 @@ describe('the REST client’s answer counts', () => {
     await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const timed: EndpointName[] = [];
-    const client = new MarketClient({ baseUrl, apiKey: 'k', maxRetries: 0, cacheTtlMs: { 'token-data': 0 }, onAttempt: (endpoint) => timed.push(endpoint) });
+    const client = new MarketClient({
+      baseUrl,
+      apiKey: 'k',
+      maxRetries: 0,
+      cacheTtlMs: { 'token-data': 0 },
+      onAttempt: (endpoint) => timed.push(endpoint),
+    });
     try {
       for (let call = 0; call < 4; call++) await client.token(TOKEN).catch(() => undefined);
       expect(client.stats()['token-data'].answers).toEqual({ '404': 1, '4xx': 1, '429': 1, error: 1 });

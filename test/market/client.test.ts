@@ -98,7 +98,9 @@ async function startRelay(): Promise<void> {
     const at = performance.now();
     const url = new URL(request.url ?? '/', 'http://relay.invalid');
     const forward = async (target: URL): Promise<RelayAnswer> => {
-      const answer = await fetch(`${sim.baseUrl}${target.pathname}${target.search}`, { headers: { 'x-api-key': String(request.headers['x-api-key']) } });
+      const answer = await fetch(`${sim.baseUrl}${target.pathname}${target.search}`, {
+        headers: { 'x-api-key': String(request.headers['x-api-key']) },
+      });
       return { status: answer.status, body: await answer.text() };
     };
     relay
@@ -265,7 +267,14 @@ describe('every error path', () => {
       expect(error.kind).toBe('invalid-address');
       expect(error.userMessage).toMatch(/^That is not a (token|wallet) address\.$/);
     }
-    for (const endpoint of ['token-data', 'token-technicals', 'holders-history', 'trades-history', 'chart-history', 'wallet-tracker'] as const) {
+    for (const endpoint of [
+      'token-data',
+      'token-technicals',
+      'holders-history',
+      'trades-history',
+      'chart-history',
+      'wallet-tracker',
+    ] as const) {
       expect(sim.stats.count(endpoint)).toBe(0);
     }
   });
@@ -290,7 +299,11 @@ describe('every error path', () => {
     };
     for (const call of [() => c.chart(tokens[0] ?? ''), () => c.trades(tokens[0] ?? '', wallets.slice(0, 2))]) {
       const error = await failure(call());
-      expect(error).toMatchObject({ kind: 'missing-parameter', status: 400, userMessage: 'Something required is missing from that request.' });
+      expect(error).toMatchObject({
+        kind: 'missing-parameter',
+        status: 400,
+        userMessage: 'Something required is missing from that request.',
+      });
       expect(error.message).toMatch(/HTTP 400 Missing parameter/);
     }
     expect(sim.stats.requests('chart-history').map((r) => [r.status, r.query.base])).toEqual([[400, undefined]]);
@@ -347,7 +360,7 @@ describe('every error path', () => {
     expect(sim.stats.count('token-technicals')).toBe(3);
   });
 
-  it('upstream: a 503 with Retry-After is retried only after that wait, and pauses the endpoint\'s other calls', async () => {
+  it("upstream: a 503 with Retry-After is retried only after that wait, and pauses the endpoint's other calls", async () => {
     const c = client({ baseUrl: relay.url });
     let unavailable = true;
     relay.handle = async (url, forward) => {
@@ -462,23 +475,34 @@ describe('an unreadable element is left out, the rest of the answer kept', () =>
   it('trades-history and wallet-tracker: a trade with an unreadable time or maker', async () => {
     const address = tokens[0] ?? '';
     const some = wallets.slice(0, 6);
-    const wire = list(object((await raw(`/api/trades-history?baseToken=${address}&wallets=${[...some].sort().join(',')}`)).body).tradeHistory).map(object);
+    const wire = list(
+      object((await raw(`/api/trades-history?baseToken=${address}&wallets=${[...some].sort().join(',')}`)).body).tradeHistory,
+    ).map(object);
     const spoilt = String(wire[0]?.transactionHash);
     relay.handle = spoiling((body) => {
       object(list(body.tradeHistory)[0]).timestamp = 'soon';
     });
     const c = client({ baseUrl: relay.url });
     const history = await c.trades(address, some);
-    expect(history.tradeHistory.map((t) => t.transactionHash).sort()).toEqual(wire.map((t) => String(t.transactionHash)).filter((hash) => hash !== spoilt).sort());
+    expect(history.tradeHistory.map((t) => t.transactionHash).sort()).toEqual(
+      wire
+        .map((t) => String(t.transactionHash))
+        .filter((hash) => hash !== spoilt)
+        .sort(),
+    );
 
     relay.handle = spoiling((body) => {
       object(list(body.tradeHistory)[2]).makerData = { tags: [] };
     });
     const walletTrades = await c.walletTrades(wallets.slice(0, 2));
-    const wireWallet = list(object((await raw(`/api/wallet-tracker?wallets=${[...wallets.slice(0, 2)].sort().join(',')}`)).body).tradeHistory);
+    const wireWallet = list(
+      object((await raw(`/api/wallet-tracker?wallets=${[...wallets.slice(0, 2)].sort().join(',')}`)).body).tradeHistory,
+    );
     expect(walletTrades.tradeHistory).toHaveLength(wireWallet.length - 1);
     expect(c.stats()['trades-history'].dropped + c.stats()['wallet-tracker'].dropped).toBe(2);
-    expect(droppedLogLines('wallet-tracker')[0]?.elements).toEqual([{ path: 'tradeHistory.2', reason: expect.stringMatching(/^makerData\.address: /) }]);
+    expect(droppedLogLines('wallet-tracker')[0]?.elements).toEqual([
+      { path: 'tradeHistory.2', reason: expect.stringMatching(/^makerData\.address: /) },
+    ]);
   });
 
   it('chart-history: a candle without a close', async () => {
@@ -489,7 +513,12 @@ describe('an unreadable element is left out, the rest of the answer kept', () =>
     });
     const c = client({ baseUrl: relay.url });
     const candles = await c.chart(address);
-    expect(candles.map((candle) => candle.timestamp)).toEqual(wire.filter((_, index) => index !== 2).map((candle) => Number(candle.timestamp)).sort((a, b) => a - b));
+    expect(candles.map((candle) => candle.timestamp)).toEqual(
+      wire
+        .filter((_, index) => index !== 2)
+        .map((candle) => Number(candle.timestamp))
+        .sort((a, b) => a - b),
+    );
     expect(c.stats()['chart-history'].dropped).toBe(1);
   });
 
@@ -503,7 +532,11 @@ describe('an unreadable element is left out, the rest of the answer kept', () =>
     });
     const c = client({ baseUrl: relay.url });
     const technicals = await c.technicals(address);
-    expect(technicals.initialBuyerStats.map((buyer) => buyer.walletAddress)).toEqual(list(data.initialBuyerStats).slice(1).map((buyer) => object(buyer).walletAddress));
+    expect(technicals.initialBuyerStats.map((buyer) => buyer.walletAddress)).toEqual(
+      list(data.initialBuyerStats)
+        .slice(1)
+        .map((buyer) => object(buyer).walletAddress),
+    );
     expect(technicals.overtimeTechnicals).toHaveLength(list(data.overtimeTechnicals).length - 1);
     expect(technicals.tokenStats).not.toBeNull();
     expect(c.stats()['token-technicals'].dropped).toBe(2);
@@ -531,7 +564,12 @@ describe('the API key never leaks', () => {
     echo = createServer((request, response) => {
       const status = request.url?.includes('wallet-tracker') ? 400 : request.url?.includes('holders') ? 401 : 500;
       response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: `bad key ${String(request.headers['x-api-key'])}`, message: `headers: ${JSON.stringify(request.headers)}` }));
+      response.end(
+        JSON.stringify({
+          error: `bad key ${String(request.headers['x-api-key'])}`,
+          message: `headers: ${JSON.stringify(request.headers)}`,
+        }),
+      );
     });
     await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
     echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
@@ -553,15 +591,36 @@ describe('the API key never leaks', () => {
   it('appears in no error of any kind and in no log line', () => {
     const kinds = new Set(errors.filter(isMarketError).map((error) => error.kind));
     expect([...kinds].sort()).toEqual(
-      ['invalid-address', 'invalid-parameter', 'missing-parameter', 'not-found', 'rate-limited', 'timeout', 'unauthorized', 'unreachable', 'unreadable', 'upstream'].sort(),
+      [
+        'invalid-address',
+        'invalid-parameter',
+        'missing-parameter',
+        'not-found',
+        'rate-limited',
+        'timeout',
+        'unauthorized',
+        'unreachable',
+        'unreadable',
+        'upstream',
+      ].sort(),
     );
     // Transport failures keep undici's error as the cause: the check below must have some to look at.
     expect(errors.filter((error) => isMarketError(error) && error.cause instanceof Error).length).toBeGreaterThan(2);
     for (const error of errors) {
       if (!isMarketError(error)) continue;
-      const cause = error.cause instanceof Error ? [error.cause.message, String(error.cause.stack), inspect(error.cause, { depth: 5 })] : [String(error.cause)];
+      const cause =
+        error.cause instanceof Error
+          ? [error.cause.message, String(error.cause.stack), inspect(error.cause, { depth: 5 })]
+          : [String(error.cause)];
       // inspect shows every own property, the stack and the chain of causes.
-      for (const text of [error.message, error.userMessage, JSON.stringify(error.details), String(error.stack), ...cause, inspect(error, { depth: 8 })]) {
+      for (const text of [
+        error.message,
+        error.userMessage,
+        JSON.stringify(error.details),
+        String(error.stack),
+        ...cause,
+        inspect(error, { depth: 8 }),
+      ]) {
         expect(text).not.toContain(KEY);
         expect(text).not.toContain(WRONG_KEY);
       }

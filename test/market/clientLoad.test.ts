@@ -100,7 +100,7 @@ describe('limiter', () => {
     expect(c.stats()['token-technicals']).toMatchObject({ requests: 150, rateLimited: 0, failures: 0 });
   });
 
-  it('at the spec\'s own limit (100 per 60 s on both sides), 150 concurrent calls: 100 reach the service, 50 are refused at once', async () => {
+  it("at the spec's own limit (100 per 60 s on both sides), 150 concurrent calls: 100 reach the service, 50 are refused at once", async () => {
     const spec = await startSimulator({ apiKey: KEY, seed: 42, port: 0 });
     try {
       // The client's defaults: 100 per 60 s on token-technicals, and a longest wait of 30 s.
@@ -140,12 +140,14 @@ describe('limiter', () => {
     }
   });
 
-  it('leaves to other users of the key what they already spent, reading the service\'s headers', async () => {
+  it("leaves to other users of the key what they already spent, reading the service's headers", async () => {
     const shared = await startSimulator({ apiKey: KEY, seed: 42, port: 0, technicalsLimit: WINDOW });
     try {
       // Someone else with the same key has already spent 30 calls of the window.
       for (let i = 0; i < 30; i += 1) {
-        const response = await fetch(`${shared.baseUrl}/api/token-technicals?address=${tokens[i % tokens.length] ?? ''}`, { headers: { 'x-api-key': KEY } });
+        const response = await fetch(`${shared.baseUrl}/api/token-technicals?address=${tokens[i % tokens.length] ?? ''}`, {
+          headers: { 'x-api-key': KEY },
+        });
         expect(response.status).toBe(200);
         await response.arrayBuffer();
       }

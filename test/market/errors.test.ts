@@ -1,7 +1,15 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { registerSecret } from '../../src/log';
-import { MarketError, defaultUserMessage, excerpt, formatWait, isMarketError, withDetails, type MarketErrorKind } from '../../src/market/errors';
+import {
+  MarketError,
+  defaultUserMessage,
+  excerpt,
+  formatWait,
+  isMarketError,
+  withDetails,
+  type MarketErrorKind,
+} from '../../src/market/errors';
 
 const KEY = 'errors-test-key-7d1f0c9a';
 registerSecret(KEY);
@@ -49,7 +57,7 @@ describe('MarketError', () => {
     expect(error.details).toMatchObject({ endpoint: 'token-technicals', kind: 'upstream', nested: { amount: '10' } });
   });
 
-  it('scrubs a registered secret from its cause and the cause\'s own causes', () => {
+  it("scrubs a registered secret from its cause and the cause's own causes", () => {
     const inner = Object.assign(new Error(`socket said ${KEY}`), { code: 'ECONNRESET' });
     const error = withDetails(
       new MarketError({ kind: 'unreachable', endpoint: 'token-data', cause: new Error(`request with ${KEY} failed`, { cause: inner }) }),
@@ -75,9 +83,21 @@ describe('MarketError', () => {
   });
 
   it('keeps its fields when details are added', () => {
-    const error = new MarketError({ kind: 'rate-limited', endpoint: 'token-technicals', status: 429, retryAfterMs: 3000, message: 'HTTP 429' });
+    const error = new MarketError({
+      kind: 'rate-limited',
+      endpoint: 'token-technicals',
+      status: 429,
+      retryAfterMs: 3000,
+      message: 'HTTP 429',
+    });
     const more = withDetails(error, { attempts: 4 });
-    expect(more).toMatchObject({ kind: 'rate-limited', status: 429, retryAfterMs: 3000, message: 'token-technicals: HTTP 429', userMessage: error.userMessage });
+    expect(more).toMatchObject({
+      kind: 'rate-limited',
+      status: 429,
+      retryAfterMs: 3000,
+      message: 'token-technicals: HTTP 429',
+      userMessage: error.userMessage,
+    });
     expect(more.details.attempts).toBe(4);
   });
 

@@ -23,13 +23,25 @@ const YEAR_MS = 365 * 86_400_000;
 
 /** A well-formed base58 address per number (1–9 only: base58 has no 0). */
 const address = (n: number) => `Tok${n}`.padEnd(43, 'z');
-const wireToken = (addr: string, extra: Record<string, unknown> = {}) => ({ address: addr, decimals: 6, name: 'Plain', symbol: 'PLN', totalSupply: '1000000000', ...extra });
-const wireHolder = (n: number, extra: Record<string, unknown> = {}) => ({ address: `Hold${n}`.padEnd(43, 'z'), currentlyHoldingAmount: '1000', ...extra });
+const wireToken = (addr: string, extra: Record<string, unknown> = {}) => ({
+  address: addr,
+  decimals: 6,
+  name: 'Plain',
+  symbol: 'PLN',
+  totalSupply: '1000000000',
+  ...extra,
+});
+const wireHolder = (n: number, extra: Record<string, unknown> = {}) => ({
+  address: `Hold${n}`.padEnd(43, 'z'),
+  currentlyHoldingAmount: '1000',
+  ...extra,
+});
 
 /** Answers every endpoint as a plain, correct service would. */
 function answerWell(request: { endpoint: string; query: URLSearchParams }, res: ServerResponse): void {
   const addresses = (request.query.get('addresses') ?? request.query.get('address') ?? '').split(',').filter(Boolean);
-  if (request.endpoint === 'token-data') json(res, 200, { statusCode: 200, data: Object.fromEntries(addresses.map((a) => [a, wireToken(a)])) });
+  if (request.endpoint === 'token-data')
+    json(res, 200, { statusCode: 200, data: Object.fromEntries(addresses.map((a) => [a, wireToken(a)])) });
   else if (request.endpoint === 'holders-history') json(res, 200, [wireHolder(1)]);
   else if (request.endpoint === 'token-technicals') json(res, 200, { data: { overtimeTechnicals: [], initialBuyerStats: [] } });
   else json(res, 200, { tradeHistory: [] });
@@ -40,7 +52,10 @@ const clients: MarketClient[] = [];
 const logLines: string[] = [];
 
 function client(options: Partial<MarketClientOptions> = {}): MarketClient {
-  const logger = createLogger('debug', new Writable({ write: (chunk: Buffer, _encoding, done) => void (logLines.push(chunk.toString()), done()) }));
+  const logger = createLogger(
+    'debug',
+    new Writable({ write: (chunk: Buffer, _encoding, done) => void (logLines.push(chunk.toString()), done()) }),
+  );
   const made = new MarketClient({ baseUrl: server.url, apiKey: KEY, logger, retryBaseDelayMs: 5, retryMaxDelayMs: 20, ...options });
   clients.push(made);
   return made;
@@ -72,8 +87,16 @@ describe('1. a wait the service asks for cannot lock the client out', () => {
     ['429 with Retry-After: 999999', 429, () => ({ 'retry-after': '999999' })],
     ['503 with Retry-After: 999999', 503, () => ({ 'retry-after': '999999' })],
     ['429 with a Retry-After date a year ahead', 429, () => ({ 'retry-after': farDate() })],
-    ['429 with X-RateLimit-Remaining: 0 and a reset a year ahead', 429, () => ({ 'x-ratelimit-remaining': '0', 'x-ratelimit-limit': '100', 'x-ratelimit-reset': farUnixSeconds() })],
-    ['502 with RateLimit-Remaining: 0 and a reset of a million seconds', 502, () => ({ 'ratelimit-remaining': '0', 'ratelimit-reset': '1000000' })],
+    [
+      '429 with X-RateLimit-Remaining: 0 and a reset a year ahead',
+      429,
+      () => ({ 'x-ratelimit-remaining': '0', 'x-ratelimit-limit': '100', 'x-ratelimit-reset': farUnixSeconds() }),
+    ],
+    [
+      '502 with RateLimit-Remaining: 0 and a reset of a million seconds',
+      502,
+      () => ({ 'ratelimit-remaining': '0', 'ratelimit-reset': '1000000' }),
+    ],
   ] as const)('%s: that call fails at once, saying to come back after the cap; the next one is sent', async (_what, status, headers) => {
     const c = client();
     let first = true;
@@ -152,11 +175,14 @@ describe('3. memory bounded by design', () => {
   it.each([
     ['with a Content-Length', true],
     ['chunked, without one', false],
-  ] as const)('an answer over its endpoint\'s cap is refused as unreadable (%s)', async (_what, withLength) => {
+  ] as const)("an answer over its endpoint's cap is refused as unreadable (%s)", async (_what, withLength) => {
     const body = JSON.stringify(holders(2_000));
     expect(body.length).toBeGreaterThan(64 * 1024);
     server.handle = (_request, res) => {
-      res.writeHead(200, withLength ? { 'content-type': 'application/json', 'content-length': String(body.length) } : { 'content-type': 'application/json' });
+      res.writeHead(
+        200,
+        withLength ? { 'content-type': 'application/json', 'content-length': String(body.length) } : { 'content-type': 'application/json' },
+      );
       res.end(body);
     };
     const c = client({ maxBodyBytes: { 'holders-history': 64 * 1024 } });
@@ -186,7 +212,9 @@ describe('3. memory bounded by design', () => {
   it('keeps no field the cards never show as raw JSON', async () => {
     const blob = { nested: Array.from({ length: 1_000 }, (_, n) => ({ n, note: 'third-party statistics '.repeat(2) })) };
     server.handle = (request, res) =>
-      request.endpoint === 'token-data' ? json(res, 200, { data: { [address(1)]: wireToken(address(1), { partnerStats: blob }) } }) : answerWell(request, res);
+      request.endpoint === 'token-data'
+        ? json(res, 200, { data: { [address(1)]: wireToken(address(1), { partnerStats: blob }) } })
+        : answerWell(request, res);
     const token = await client().token(address(1));
     expect(token).not.toHaveProperty('partnerStats');
   });
@@ -196,7 +224,9 @@ describe('4. amounts of absurd length', () => {
   it('a token whose supply has two million digits is unreadable, before any arithmetic', async () => {
     const supply = '9'.repeat(2_000_000);
     server.handle = (request, res) =>
-      request.endpoint === 'token-data' ? json(res, 200, { data: { [address(1)]: wireToken(address(1), { totalSupply: supply }) } }) : answerWell(request, res);
+      request.endpoint === 'token-data'
+        ? json(res, 200, { data: { [address(1)]: wireToken(address(1), { totalSupply: supply }) } })
+        : answerWell(request, res);
     const error = await failure(client().token(address(1)));
     expect(error.kind).toBe('unreadable');
     expect(cardForError(error).title).toBe('Unreadable answer');
@@ -219,24 +249,32 @@ describe('6. cards say what they could not read', () => {
   it('a holders answer whose every holder is unreadable is not "none recorded"', async () => {
     server.handle = (request, res) =>
       request.endpoint === 'holders-history'
-        ? json(res, 200, Array.from({ length: 12 }, (_, n) => wireHolder(n + 1, { currentlyHoldingAmount: 'lots' })))
+        ? json(
+            res,
+            200,
+            Array.from({ length: 12 }, (_, n) => wireHolder(n + 1, { currentlyHoldingAmount: 'lots' })),
+          )
         : answerWell(request, res);
     const card = await new QueryService(client(), () => new Date('2026-01-01T00:00:00Z')).holders(address(1));
-    const text = [card.description, ...card.fields.map((field) => field.value), card.footer ?? ''].map((part) => (typeof part === 'string' ? part : plainText(part ?? []))).join('\n');
+    const text = [card.description, ...card.fields.map((field) => field.value), card.footer ?? '']
+      .map((part) => (typeof part === 'string' ? part : plainText(part ?? [])))
+      .join('\n');
     expect(text).toContain('12 holders could not be read');
     expect(text).not.toContain('none recorded');
   });
 
   it('a holders answer with some unreadable holders shows the rest and says how many are missing', async () => {
     server.handle = (request, res) =>
-      request.endpoint === 'holders-history' ? json(res, 200, [wireHolder(1), wireHolder(2, { currentlyHoldingAmount: null }), 7]) : answerWell(request, res);
+      request.endpoint === 'holders-history'
+        ? json(res, 200, [wireHolder(1), wireHolder(2, { currentlyHoldingAmount: null }), 7])
+        : answerWell(request, res);
     const card = await new QueryService(client()).holders(address(1));
     expect(card.fields).toHaveLength(1);
     expect(card.footer).toContain('2 holders could not be read');
   });
 });
 
-describe('7. the service\'s texts are cleaned like card text', () => {
+describe("7. the service's texts are cleaned like card text", () => {
   it('an error message with bidi, line-separator and control characters reaches neither the error nor the log raw', async () => {
     const hostile = 'bad\u202Egateway\u2028second line\u0085third\u001b[31m red\u0007';
     server.handle = (_request, res) => json(res, 500, { error: hostile, message: `more ${hostile}` });

@@ -2,7 +2,15 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { registerSecret } from '../../src/log';
-import { HttpTransport, errorForResponse, parseRetryAfter, readRateLimit, resetTimeMs, transportError, type HttpResponse } from '../../src/market/http';
+import {
+  HttpTransport,
+  errorForResponse,
+  parseRetryAfter,
+  readRateLimit,
+  resetTimeMs,
+  transportError,
+  type HttpResponse,
+} from '../../src/market/http';
 import { waitFor } from './stream/support/wait';
 
 const KEY = 'http-test-key-40b2e8f1';
@@ -39,8 +47,14 @@ describe('rate-limit headers', () => {
     expect(resetTimeMs('x', now)).toBeNull();
   });
   it('reads both header families', () => {
-    expect(readRateLimit({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000030' }, now)).toEqual({ remaining: 0, resetAtMs: 1_700_000_030_000 });
-    expect(readRateLimit({ 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '1700000030' }, now)).toEqual({ remaining: 3, resetAtMs: 1_700_000_030_000 });
+    expect(readRateLimit({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000030' }, now)).toEqual({
+      remaining: 0,
+      resetAtMs: 1_700_000_030_000,
+    });
+    expect(readRateLimit({ 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '1700000030' }, now)).toEqual({
+      remaining: 3,
+      resetAtMs: 1_700_000_030_000,
+    });
     expect(readRateLimit({ 'ratelimit-remaining': '0', 'ratelimit-reset': '7' }, now)).toEqual({ remaining: 0, resetAtMs: now + 7_000 });
   });
   it('ignores incomplete or unreadable headers', () => {
@@ -78,7 +92,10 @@ describe('errorForResponse', () => {
 
   it('reads the wait of a 429 from Retry-After, else from the reset header', () => {
     expect(errorForResponse('token-technicals', response(429, {}, { 'retry-after': '12' })).retryAfterMs).toBe(12_000);
-    const fromReset = errorForResponse('token-technicals', response(429, {}, { 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 20) }));
+    const fromReset = errorForResponse(
+      'token-technicals',
+      response(429, {}, { 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 20) }),
+    );
     expect(fromReset.retryAfterMs).toBeGreaterThan(18_000);
     expect(fromReset.retryAfterMs).toBeLessThanOrEqual(20_000);
     expect(fromReset.userMessage).toMatch(/try again in (19|20) s\.$/);
@@ -88,7 +105,9 @@ describe('errorForResponse', () => {
     const unavailable = errorForResponse('token-data', response(503, { error: 'Service Unavailable' }, { 'retry-after': '12' }));
     expect(unavailable).toMatchObject({ kind: 'upstream', status: 503, retryAfterMs: 12_000 });
     expect(unavailable.userMessage).toBe('The market data service failed to answer; try again in 12 s.');
-    expect(errorForResponse('token-data', response(500, {}, { 'retry-after': 'Wed, 01 Jan 2099 00:00:00 GMT' })).retryAfterMs).toBeGreaterThan(0);
+    expect(
+      errorForResponse('token-data', response(500, {}, { 'retry-after': 'Wed, 01 Jan 2099 00:00:00 GMT' })).retryAfterMs,
+    ).toBeGreaterThan(0);
     expect(errorForResponse('token-data', response(502, {})).retryAfterMs).toBeNull();
     // The rate-limit reset says when a 429 window turns, not when a failing service is back.
     expect(errorForResponse('token-data', response(503, {}, { 'x-ratelimit-reset': '30' })).retryAfterMs).toBeNull();
@@ -163,7 +182,9 @@ describe('HttpTransport aborts', () => {
     const server = await silentServer();
     const transport = new HttpTransport({ ...options, baseUrl: server.url });
     try {
-      const failure = await transport.get('token-data', { address: 'x' }, { timeoutMs: 50, maxBytes: 1_000 }).catch((error: unknown) => error);
+      const failure = await transport
+        .get('token-data', { address: 'x' }, { timeoutMs: 50, maxBytes: 1_000 })
+        .catch((error: unknown) => error);
       expect(failure).toMatchObject({ kind: 'timeout', details: { phase: 'attempt', timeoutMs: 50, closed: false } });
     } finally {
       await transport.close();
@@ -189,7 +210,9 @@ describe('HttpTransport aborts', () => {
       const whole = await transport.get('token-data', { address: 'x' }, { timeoutMs: 5_000, maxBytes: 1_000 });
       expect(whole).toMatchObject({ status: 200, body: head + rest });
       cut = true;
-      const failure = await transport.get('token-data', { address: 'x' }, { timeoutMs: 5_000, maxBytes: 1_000 }).catch((error: unknown) => error);
+      const failure = await transport
+        .get('token-data', { address: 'x' }, { timeoutMs: 5_000, maxBytes: 1_000 })
+        .catch((error: unknown) => error);
       expect(failure).toMatchObject({ kind: 'unreachable', details: { closed: false } });
     } finally {
       await transport.close();
@@ -203,11 +226,19 @@ describe('HttpTransport aborts', () => {
     const transport = new HttpTransport({ ...options, baseUrl: server.url });
     try {
       // A deadline far past the test's own: only the close can end this request.
-      const pending = transport.get('token-data', { address: 'x' }, { timeoutMs: 600_000, maxBytes: 1_000 }).catch((error: unknown) => error);
+      const pending = transport
+        .get('token-data', { address: 'x' }, { timeoutMs: 600_000, maxBytes: 1_000 })
+        .catch((error: unknown) => error);
       await waitFor(() => server.requests() === 1, 'the request at the server');
       await transport.close();
-      expect(await pending).toMatchObject({ kind: 'unreachable', message: expect.stringContaining('the client was closed'), details: { closed: true } });
-      const later = await transport.get('token-data', { address: 'x' }, { timeoutMs: 5_000, maxBytes: 1_000 }).catch((error: unknown) => error);
+      expect(await pending).toMatchObject({
+        kind: 'unreachable',
+        message: expect.stringContaining('the client was closed'),
+        details: { closed: true },
+      });
+      const later = await transport
+        .get('token-data', { address: 'x' }, { timeoutMs: 5_000, maxBytes: 1_000 })
+        .catch((error: unknown) => error);
       expect(later).toMatchObject({ kind: 'unreachable', details: { closed: true } });
     } finally {
       server.close();

@@ -111,7 +111,10 @@ describe('Limiter', () => {
       fc.asyncProperty(
         fc.integer({ min: 1, max: 4 }),
         fc.integer({ min: 5, max: 40 }),
-        fc.array(fc.record({ at: fc.integer({ min: 0, max: 120 }), latency: fc.integer({ min: 0, max: 60 }) }), { minLength: 1, maxLength: 25 }),
+        fc.array(fc.record({ at: fc.integer({ min: 0, max: 120 }), latency: fc.integer({ min: 0, max: 60 }) }), {
+          minLength: 1,
+          maxLength: 25,
+        }),
         async (limit, windowMs, calls) => {
           clock = 0;
           const l = limiter(limit, windowMs, 1_000_000);

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { measureHostilePeakRss } from './support/hostileRss';
 
-describe('the client\'s peak memory under the biggest hostile answers', () => {
+describe("the client's peak memory under the biggest hostile answers", () => {
   it('stays under 512 MB', async () => {
     const result = await measureHostilePeakRss({ rounds: 2, concurrency: 4, variants: ['empty', 'digits'] });
     // Every call was answered by the hostile server, one way or another.

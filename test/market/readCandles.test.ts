@@ -23,8 +23,19 @@ describe('readCandlesFast', () => {
     ['no candles', () => ({}), 'fast'],
     ['null candles', () => ({ candles: null }), 'fast'],
     ['an empty list', () => [], 'fast'],
-    ['two candles of one start time, kept in their order', () => [{ ...wireCandle(1_000), close: 1 }, { ...wireCandle(1_000), close: 2 }], 'fast'],
-    ['figures as text, no volume, no time, a fractional timestamp', () => [{ timestamp: '1000.7', open: '1', high: '2', low: '0.5', close: '1.5e0' }], 'fast'],
+    [
+      'two candles of one start time, kept in their order',
+      () => [
+        { ...wireCandle(1_000), close: 1 },
+        { ...wireCandle(1_000), close: 2 },
+      ],
+      'fast',
+    ],
+    [
+      'figures as text, no volume, no time, a fractional timestamp',
+      () => [{ timestamp: '1000.7', open: '1', high: '2', low: '0.5', close: '1.5e0' }],
+      'fast',
+    ],
     ['a null volume and a numeric time', () => [{ ...wireCandle(1_000), volume: null, time: 5 }], 'fast'],
     ['extra fields', () => ({ candles: [{ ...wireCandle(1_000), trades: 3 }], next: 'x' }), 'fast'],
     ['a candle without a close', () => [wireCandle(1_000), { ...wireCandle(2_000), close: undefined }], 'schema'],

@@ -15,7 +15,8 @@ function expectSameAsSchema(value: Record<string, unknown>): void {
   expect(Object.keys(fast)).toEqual(Object.keys(schema.data));
 }
 
-const base = (): Record<string, unknown> => JSON.parse(JSON.stringify(wireHolder('token-a', 'wallet-b', '25236610160794'))) as Record<string, unknown>;
+const base = (): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(wireHolder('token-a', 'wallet-b', '25236610160794'))) as Record<string, unknown>;
 
 describe('readHolderFast', () => {
   it('reads the stream sample exactly as HolderSchema does', () => {
@@ -47,15 +48,31 @@ describe('readHolderFast', () => {
     ['an over-long amount sold', (value) => (value.totalSoldAmount = nines), 'schema'],
     ['an over-long numeric amount sent', (value) => (value.sent = 1e90), 'schema'],
     ['a holding as a number, with a fraction', (value) => (value.currentlyHoldingAmount = 1234.9), 'fast'],
-    ['a holding with spaces, a sign or an exponent', (value) => Object.assign(value, { currentlyHoldingAmount: ' 12 ', sent: '-5', received: '1.5e3' }), 'fast'],
+    [
+      'a holding with spaces, a sign or an exponent',
+      (value) => Object.assign(value, { currentlyHoldingAmount: ' 12 ', sent: '-5', received: '1.5e3' }),
+      'fast',
+    ],
     ['an amount of exactly 80 digits', (value) => (value.nativeBalance = '9'.repeat(80)), 'fast'],
-    ['numbers as text and text as numbers', (value) => Object.assign(value, { chainId: '1', holderSince: '17.9', totalBoughtUSD: '20.5', tokenAddress: 7, syncedAt: 12 }), 'fast'],
+    [
+      'numbers as text and text as numbers',
+      (value) => Object.assign(value, { chainId: '1', holderSince: '17.9', totalBoughtUSD: '20.5', tokenAddress: 7, syncedAt: 12 }),
+      'fast',
+    ],
     ['tags with junk, and tags as text', (value) => Object.assign(value, { tags: ['dev', 3, null, 'whale'] }), 'fast'],
     ['tags that are no list', (value) => (value.tags = 'dev'), 'fast'],
-    ['every optional field left out', (value) => {
-      for (const key of Object.keys(value)) if (key !== 'address' && key !== 'currentlyHoldingAmount') delete value[key];
-    }, 'fast'],
-    ['nulls', (value) => Object.assign(value, { chainId: null, totalBoughtAmount: null, totalBoughtETH: null, tags: null, syncedAt: null }), 'fast'],
+    [
+      'every optional field left out',
+      (value) => {
+        for (const key of Object.keys(value)) if (key !== 'address' && key !== 'currentlyHoldingAmount') delete value[key];
+      },
+      'fast',
+    ],
+    [
+      'nulls',
+      (value) => Object.assign(value, { chainId: null, totalBoughtAmount: null, totalBoughtETH: null, tags: null, syncedAt: null }),
+      'fast',
+    ],
     ['extra fields', (value) => Object.assign(value, { label: 'x', extra: { a: 1 } }), 'fast'],
   ])('%s: same as the schema', (_name, change, path) => {
     const value = base();

@@ -47,18 +47,43 @@ describe('readTokenFast', () => {
     ['a risk analysis that is a list', (value) => (value.riskAnalysis = [1]), 'schema'],
     ['pools as text', (value) => (value.liquidityPools = 'pools'), 'schema'],
     ['a pool that is a list', (value) => (value.liquidityPools = { p: [1, 2] }), 'schema'],
-    ['numbers as text and text as numbers', (value) => Object.assign(value, { decimals: '6.7', holdersCount: '12', name: 42, symbol: null }), 'fast'],
+    [
+      'numbers as text and text as numbers',
+      (value) => Object.assign(value, { decimals: '6.7', holdersCount: '12', name: 42, symbol: null }),
+      'fast',
+    ],
     ['flags as text', (value) => (value.isVerifiedSourceCode = '1'), 'fast'],
-    ['pools as a list, with junk', (value) => (value.liquidityPools = [{ poolAddress: 'p1', suspectedQuoteTokenReserves: '10' }, 3, null, { poolAddress: 5 }]), 'fast'],
-    ['pools keyed by address', (value) => (value.liquidityPools = { p2: { token1Address: 'x', suspectedBaseTokenReserves: 7 }, p3: 'junk' }), 'fast'],
+    [
+      'pools as a list, with junk',
+      (value) => (value.liquidityPools = [{ poolAddress: 'p1', suspectedQuoteTokenReserves: '10' }, 3, null, { poolAddress: 5 }]),
+      'fast',
+    ],
+    [
+      'pools keyed by address',
+      (value) => (value.liquidityPools = { p2: { token1Address: 'x', suspectedBaseTokenReserves: 7 }, p3: 'junk' }),
+      'fast',
+    ],
     ['a pool with over-long reserves', (value) => (value.liquidityPools = { p4: { suspectedQuoteTokenReserves: nines }, p5: {} }), 'fast'],
     ['links with junk', (value) => (value.links = { site: 'https://x', n: 1, o: {} }), 'fast'],
     ['a risk analysis of nulls', (value) => (value.riskAnalysis = null), 'fast'],
     ['an amount of exactly 80 digits', (value) => (value.totalSupply = '9'.repeat(80)), 'fast'],
-    ['amounts with spaces, signs, zeros, fractions', (value) => Object.assign(value, { totalSupply: ' 12 ', top10HoldersSupply: '-5' }), 'fast'],
+    [
+      'amounts with spaces, signs, zeros, fractions',
+      (value) => Object.assign(value, { totalSupply: ' 12 ', top10HoldersSupply: '-5' }),
+      'fast',
+    ],
     ['an amount of 81 characters that is zeros first', (value) => (value.totalSupply = `0${'9'.repeat(80)}`), 'fast'],
     ['amounts as numbers and decimals', (value) => Object.assign(value, { totalSupply: 1e20, top10HoldersSupply: '12.9e3' }), 'fast'],
-    ['pool reserves of every kind', (value) => (value.liquidityPools = { a: { suspectedBaseTokenReserves: '9'.repeat(80) }, b: { suspectedQuoteTokenReserves: ' 7' }, c: { suspectedQuoteTokenReserves: 'x' } }), 'fast'],
+    [
+      'pool reserves of every kind',
+      (value) =>
+        (value.liquidityPools = {
+          a: { suspectedBaseTokenReserves: '9'.repeat(80) },
+          b: { suspectedQuoteTokenReserves: ' 7' },
+          c: { suspectedQuoteTokenReserves: 'x' },
+        }),
+      'fast',
+    ],
     ['extra fields', (value) => Object.assign(value, { partnerStats: { a: 1 }, extra: 'x' }), 'fast'],
   ])('%s: same as the schema', (_name, change, path) => {
     const value = base();

@@ -61,7 +61,14 @@ describe('payloads in the live service’s style', () => {
     expect(trade.logIndex).toBe(5_000_000);
     expect(trade.blockNumber).toBe(317050116);
     expect(trade.amountUSD).toBe(3.448871723);
-    expect(trade.makerData).toMatchObject({ address: RECORDED_MAKER, totalBoughtAmount: 14987275n, totalBoughtUSD: 3.448871723, totalSoldUSD: 3.51, received: 14987275n, sent: 0n });
+    expect(trade.makerData).toMatchObject({
+      address: RECORDED_MAKER,
+      totalBoughtAmount: 14987275n,
+      totalBoughtUSD: 3.448871723,
+      totalSoldUSD: 3.51,
+      received: 14987275n,
+      sent: 0n,
+    });
   });
 
   it('trades-history with `tokensMetadata: {}` keeps every trade, newest first', () => {

@@ -6,7 +6,12 @@ import { ManualClock } from './support/manualClock';
 
 const policy: RetryPolicy = { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 4, maxRetryAfterMs: 1_000, retryAfterMarginMs: 5 };
 
-function failure(kind: MarketErrorKind, status: number | null = null, retryAfterMs: number | null = null, details: Record<string, unknown> = {}): MarketError {
+function failure(
+  kind: MarketErrorKind,
+  status: number | null = null,
+  retryAfterMs: number | null = null,
+  details: Record<string, unknown> = {},
+): MarketError {
   return new MarketError({ kind, endpoint: 'token-technicals', status, retryAfterMs, details });
 }
 
@@ -109,9 +114,13 @@ describe('withRetries', () => {
     const controller = new AbortController();
     const clock = new ManualClock();
     const slow: RetryPolicy = { ...policy, baseDelayMs: 60_000, maxDelayMs: 60_000, clock };
-    const pending = withRetries(async () => {
-      throw failure('timeout');
-    }, slow, { signal: controller.signal });
+    const pending = withRetries(
+      async () => {
+        throw failure('timeout');
+      },
+      slow,
+      { signal: controller.signal },
+    );
     await vi.waitFor(() => expect(clock.pending()).toEqual([30_000]));
     controller.abort();
     await expect(pending).rejects.toMatchObject({ kind: 'timeout', details: { closed: true } });
@@ -125,10 +134,20 @@ describe('withRetries', () => {
 });
 
 describe('the retry schedule, on a manual clock', () => {
-  const wide: Omit<RetryPolicy, 'clock'> = { maxRetries: 4, baseDelayMs: 250, maxDelayMs: 1_000, maxRetryAfterMs: 30_000, retryAfterMarginMs: 100 };
+  const wide: Omit<RetryPolicy, 'clock'> = {
+    maxRetries: 4,
+    baseDelayMs: 250,
+    maxDelayMs: 1_000,
+    maxRetryAfterMs: 30_000,
+    retryAfterMarginMs: 100,
+  };
 
   /** Runs withRetries over `failures` (then success), firing each armed wait as it comes; returns the waits. */
-  async function schedule(clock: ManualClock, policy: RetryPolicy, failures: MarketError[]): Promise<{ waits: number[]; outcome: unknown }> {
+  async function schedule(
+    clock: ManualClock,
+    policy: RetryPolicy,
+    failures: MarketError[],
+  ): Promise<{ waits: number[]; outcome: unknown }> {
     const waits: number[] = [];
     let calls = 0;
     const run = withRetries(async () => {
@@ -154,9 +173,14 @@ describe('the retry schedule, on a manual clock', () => {
     return { waits, outcome: await run };
   }
 
-  it('draws full jitter under a doubling ceiling, capped, from the clock\'s random source', async () => {
+  it("draws full jitter under a doubling ceiling, capped, from the clock's random source", async () => {
     const clock = new ManualClock(0, [0.5, 0.5, 0.5, 0.999]);
-    const { waits, outcome } = await schedule(clock, { ...wide, clock }, [failure('upstream', 500), failure('timeout'), failure('unreachable'), failure('upstream', 502)]);
+    const { waits, outcome } = await schedule(clock, { ...wide, clock }, [
+      failure('upstream', 500),
+      failure('timeout'),
+      failure('unreachable'),
+      failure('upstream', 502),
+    ]);
     expect(outcome).toBe('ok');
     // 0.5 × 250, 0.5 × 500, 0.5 × 1,000, then 0.999 × min(1,000, 2,000).
     expect(waits).toEqual([125, 250, 500, 999]);
@@ -164,7 +188,10 @@ describe('the retry schedule, on a manual clock', () => {
 
   it('waits a Retry-After within the cap plus the margin, and not at all one at the cap', async () => {
     const clock = new ManualClock(0, [0]);
-    const { waits, outcome } = await schedule(clock, { ...wide, clock }, [failure('rate-limited', 429, 2_000), failure('upstream', 503, 700)]);
+    const { waits, outcome } = await schedule(clock, { ...wide, clock }, [
+      failure('rate-limited', 429, 2_000),
+      failure('upstream', 503, 700),
+    ]);
     expect(outcome).toBe('ok');
     expect(waits).toEqual([2_100, 800]);
     const capped = await schedule(clock, { ...wide, clock }, [failure('rate-limited', 429, 30_000)]);
@@ -175,7 +202,11 @@ describe('the retry schedule, on a manual clock', () => {
   it('starts no retry whose wait would end past the call deadline; a slow service ends as a timeout', async () => {
     const clock = new ManualClock(0, [0.999]);
     const policy: RetryPolicy = { ...wide, maxRetries: 10, deadlineMs: 1_000, clock };
-    const { waits, outcome } = await schedule(clock, policy, Array.from({ length: 11 }, () => failure('timeout')));
+    const { waits, outcome } = await schedule(
+      clock,
+      policy,
+      Array.from({ length: 11 }, () => failure('timeout')),
+    );
     // 249 + 499 = 748 ms spent; the next wait (999) would end at 1,747, past the deadline.
     expect(waits).toEqual([249, 499]);
     expect(outcome).toMatchObject({ kind: 'timeout', details: { attempts: 3, deadline: 'call' } });

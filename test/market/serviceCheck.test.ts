@@ -30,7 +30,13 @@ function captured(): { logger: Logger; lines: string[] } {
 
 function settings(baseUrl: string, apiKey: string, databasePath: string) {
   // Reconciliation at start only; no retries, so a failing service fails each call at once.
-  return loadConfig({ TMDS_BASE_URL: baseUrl, TMDS_API_KEY: apiKey, DATABASE_PATH: databasePath, RECONCILE_CRON: '0 0 1 1 *', TMDS_MAX_RETRIES: '0' });
+  return loadConfig({
+    TMDS_BASE_URL: baseUrl,
+    TMDS_API_KEY: apiKey,
+    DATABASE_PATH: databasePath,
+    RECONCILE_CRON: '0 0 1 1 *',
+    TMDS_MAX_RETRIES: '0',
+  });
 }
 
 function consoleIo() {
@@ -119,7 +125,11 @@ describe('the start-up check of the service', () => {
     expect(warnings[0]).toMatchObject({ kind: 'upstream', status: 500 });
     // The scripted failure was the check's only attempt: the next look-up is served.
     const token = sim.market.tokenAddresses()[0] as string;
-    const reply = await app.dispatcher.runLine(`/token ${token}`, { chat: { platform: 'console', chatId: 'console', threadId: null, scopeId: null }, userId: 'u', isManager: async () => true });
+    const reply = await app.dispatcher.runLine(`/token ${token}`, {
+      chat: { platform: 'console', chatId: 'console', threadId: null, scopeId: null },
+      userId: 'u',
+      isManager: async () => true,
+    });
     expect(reply?.errorId).toBeNull();
     expect(reply?.card.title).toContain(sim.market.token(token)?.symbol ?? '?');
   });

@@ -146,7 +146,14 @@ describe('TechnicalsEnvelopeSchema', () => {
 });
 
 describe('lists', () => {
-  const trade = (timestamp: number) => ({ timestamp, transactionHash: `t${timestamp}`, tokenIn: 'a', tokenOut: 'b', amountIn: '1', amountOut: 2 });
+  const trade = (timestamp: number) => ({
+    timestamp,
+    transactionHash: `t${timestamp}`,
+    tokenIn: 'a',
+    tokenOut: 'b',
+    amountIn: '1',
+    amountOut: 2,
+  });
   const candle = (timestamp: number) => ({ timestamp, open: 1, high: 1, low: 1, close: 1, volume: '2' });
 
   it('reads holders as a bare array and refuses anything else', () => {
@@ -155,7 +162,12 @@ describe('lists', () => {
   });
 
   it('leaves out an unreadable holder, trade, candle, initial buyer or metadata entry and reports where', () => {
-    const holders = HoldersReadingSchema.parse([{ address: 'h1', currentlyHoldingAmount: '10' }, { address: 'h2' }, null, { address: 'h3', currentlyHoldingAmount: 3 }]);
+    const holders = HoldersReadingSchema.parse([
+      { address: 'h1', currentlyHoldingAmount: '10' },
+      { address: 'h2' },
+      null,
+      { address: 'h3', currentlyHoldingAmount: 3 },
+    ]);
     expect(holders.value.map((holder) => holder.address)).toEqual(['h1', 'h3']);
     expect(holders.dropped).toBe(2);
     expect(holders.examples).toEqual([
@@ -177,7 +189,10 @@ describe('lists', () => {
     expect(CandlesReadingSchema.parse([candle(1), 'x']).examples).toEqual([{ path: 'candles.1', reason: expect.any(String) }]);
 
     const technicals = TechnicalsEnvelopeReadingSchema.parse({
-      data: { overtimeTechnicals: [{ holdersCount: 3 }, 7], initialBuyerStats: [{ initialBuyerType: 'HOLD' }, { walletAddress: 'w', initialBuyerType: 'SELL_ALL' }] },
+      data: {
+        overtimeTechnicals: [{ holdersCount: 3 }, 7],
+        initialBuyerStats: [{ initialBuyerType: 'HOLD' }, { walletAddress: 'w', initialBuyerType: 'SELL_ALL' }],
+      },
     });
     expect(technicals.value.initialBuyerStats.map((buyer) => buyer.walletAddress)).toEqual(['w']);
     expect(technicals.value.overtimeTechnicals).toHaveLength(1);

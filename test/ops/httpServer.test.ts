@@ -31,7 +31,10 @@ async function start(report: () => ReadinessReport, counts = { metrics: 0, readi
     },
     metrics: async () => {
       counts.metrics += 1;
-      return { text: '# HELP tokenwatch_x x\n# TYPE tokenwatch_x gauge\ntokenwatch_x 1\n', contentType: 'text/plain; version=0.0.4; charset=utf-8' };
+      return {
+        text: '# HELP tokenwatch_x x\n# TYPE tokenwatch_x gauge\ntokenwatch_x 1\n',
+        contentType: 'text/plain; version=0.0.4; charset=utf-8',
+      };
     },
     logger: silentLogger,
   });
@@ -54,11 +57,20 @@ describe('the operators’ HTTP server', () => {
   });
 
   it('answers 503 with the report naming what is not ready, and 200 once it is', async () => {
-    let report: ReadinessReport = { ...READY, ready: false, notReady: ['streams'], checks: { ...READY.checks, streams: { ok: false, reason: '1 of 1 stream sockets failed', sockets: 1, open: 0 } } };
+    let report: ReadinessReport = {
+      ...READY,
+      ready: false,
+      notReady: ['streams'],
+      checks: { ...READY.checks, streams: { ok: false, reason: '1 of 1 stream sockets failed', sockets: 1, open: 0 } },
+    };
     const address = await start(() => report);
     const answer = await fetch(`${address}/readyz`);
     expect(answer.status).toBe(503);
-    expect(await answer.json()).toMatchObject({ ready: false, notReady: ['streams'], checks: { streams: { reason: '1 of 1 stream sockets failed' } } });
+    expect(await answer.json()).toMatchObject({
+      ready: false,
+      notReady: ['streams'],
+      checks: { streams: { reason: '1 of 1 stream sockets failed' } },
+    });
     report = READY;
     expect((await fetch(`${address}/readyz`)).status).toBe(200);
   });
@@ -66,7 +78,8 @@ describe('the operators’ HTTP server', () => {
   it('answers 404 for any other path and 405 for another method, without asking the bot anything', async () => {
     const counts = { metrics: 0, readiness: 0 };
     const address = await start(() => READY, counts);
-    for (const path of ['/', '/healthz/', '/metrics/x', '/readyz.json', '/metrics%00', '/HEALTHZ']) expect((await fetch(`${address}${path}`)).status, path).toBe(404);
+    for (const path of ['/', '/healthz/', '/metrics/x', '/readyz.json', '/metrics%00', '/HEALTHZ'])
+      expect((await fetch(`${address}${path}`)).status, path).toBe(404);
     const post = await fetch(`${address}/metrics`, { method: 'POST', body: 'x'.repeat(100_000) });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
@@ -80,9 +93,17 @@ describe('the operators’ HTTP server', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;
     try {
-      const failure = await startOpsServer({ host: '127.0.0.1', port, readiness: async () => READY, metrics: async () => ({ text: '', contentType: 'text/plain' }), logger: silentLogger }).catch((error: unknown) => error);
+      const failure = await startOpsServer({
+        host: '127.0.0.1',
+        port,
+        readiness: async () => READY,
+        metrics: async () => ({ text: '', contentType: 'text/plain' }),
+        logger: silentLogger,
+      }).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(OpsServerError);
-      expect((failure as Error).message).toBe(`HTTP_PORT ${port} on HTTP_HOST 127.0.0.1 is in use: the operators' HTTP server cannot start`);
+      expect((failure as Error).message).toBe(
+        `HTTP_PORT ${port} on HTTP_HOST 127.0.0.1 is in use: the operators' HTTP server cannot start`,
+      );
     } finally {
       await new Promise<void>((resolve) => taken.close(() => resolve()));
     }

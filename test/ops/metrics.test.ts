@@ -40,7 +40,17 @@ const LISTED: Record<string, string[]> = {
 const NOW = 1_800_000_000_000;
 
 function stats(): Record<EndpointName, EndpointStats> {
-  const empty = (): EndpointStats => ({ requests: 0, cacheHits: 0, coalesced: 0, retries: 0, failures: 0, rateLimited: 0, answers: {}, dropped: 0, cachedBytes: 0 });
+  const empty = (): EndpointStats => ({
+    requests: 0,
+    cacheHits: 0,
+    coalesced: 0,
+    retries: 0,
+    failures: 0,
+    rateLimited: 0,
+    answers: {},
+    dropped: 0,
+    cachedBytes: 0,
+  });
   const all = Object.fromEntries(ENDPOINTS.map((endpoint) => [endpoint, empty()])) as Record<EndpointName, EndpointStats>;
   all['token-data'] = { ...empty(), requests: 7, cacheHits: 3, rateLimited: 2, answers: { '200': 5, '429': 2 } };
   return all;
@@ -60,8 +70,26 @@ function sources(overrides: Partial<MetricSources> = {}): MetricSources {
   };
   const streams: StreamStatus = {
     sockets: [
-      { url: 'ws://x/ws/token-feed', state: 'open', subscriptions: 3, reconnects: 1, failures: 0, lastMessageAt: null, lastPongAt: null, lastError: null },
-      { url: 'ws://x/ws/token-feed', state: 'backoff', subscriptions: 2, reconnects: 4, failures: 2, lastMessageAt: null, lastPongAt: null, lastError: null },
+      {
+        url: 'ws://x/ws/token-feed',
+        state: 'open',
+        subscriptions: 3,
+        reconnects: 1,
+        failures: 0,
+        lastMessageAt: null,
+        lastPongAt: null,
+        lastError: null,
+      },
+      {
+        url: 'ws://x/ws/token-feed',
+        state: 'backoff',
+        subscriptions: 2,
+        reconnects: 4,
+        failures: 2,
+        lastMessageAt: null,
+        lastPongAt: null,
+        lastError: null,
+      },
     ],
     counters: { received: 100, delivered: 90, unreadable: 3, dropped: 5, reconnects: 5, authFailures: 0, oversized: 1 },
     queuedEvents: 0,
@@ -75,14 +103,26 @@ function sources(overrides: Partial<MetricSources> = {}): MetricSources {
     streams: () => streams,
     market: stats,
     delivery: (platform) =>
-      platform === 'telegram' ? { sent: 3, digested: 0, digests: 0, retried: 1, paused: 1, sentByKind: { 'risk-status': 2, price: 1 }, failures: { throttled: 1, error: 0, gone: 1 } } : null,
+      platform === 'telegram'
+        ? {
+            sent: 3,
+            digested: 0,
+            digests: 0,
+            retried: 1,
+            paused: 1,
+            sentByKind: { 'risk-status': 2, price: 1 },
+            failures: { throttled: 1, error: 0, gone: 1 },
+          }
+        : null,
     commands: () => [
       { command: 'token', platform: 'telegram', result: 'ok', count: 4 },
       { command: 'unknown', platform: 'discord', result: 'usage', count: 1 },
     ],
     reconcile: () => ({ runs: 2, rows: 1 }),
     store: {
-      outbox: { waiting: async (platform) => (platform === 'telegram' ? { count: 3, oldest: new Date(NOW - 90_000) } : { count: 0, oldest: null }) },
+      outbox: {
+        waiting: async (platform) => (platform === 'telegram' ? { count: 3, oldest: new Date(NOW - 90_000) } : { count: 0, oldest: null }),
+      },
       chats: { pausedCount: async (platform) => (platform === 'telegram' ? 1 : 0) },
       follows: { countByKind: async () => ({ token: 12, wallet: 5 }) },
     },

@@ -23,7 +23,16 @@ function store() {
 }
 
 function socket(state: SocketStatus['state'], failures = 0): SocketStatus {
-  return { url: 'ws://127.0.0.1/ws/token-feed', state, subscriptions: 1, reconnects: failures, failures, lastMessageAt: null, lastPongAt: null, lastError: null };
+  return {
+    url: 'ws://127.0.0.1/ws/token-feed',
+    state,
+    subscriptions: 1,
+    reconnects: failures,
+    failures,
+    lastMessageAt: null,
+    lastPongAt: null,
+    lastError: null,
+  };
 }
 
 function streams(sockets: SocketStatus[]): () => StreamStatus {
@@ -43,14 +52,26 @@ const consoleChat: ReadinessChat = { name: 'console' };
 describe('readiness', () => {
   it('is ready with a store that answers, the console, and sockets open or just dropped', async () => {
     const s = store();
-    const report = await createReadiness({ store: s, chats: () => [consoleChat], streams: streams([socket('open'), socket('backoff', STREAM_DOWN_AFTER_FAILURES - 1), socket('rejected', 9)]) })();
-    expect(report).toMatchObject({ ready: true, notReady: [], checks: { chats: { connected: ['console'] }, streams: { sockets: 3, open: 1 } } });
+    const report = await createReadiness({
+      store: s,
+      chats: () => [consoleChat],
+      streams: streams([socket('open'), socket('backoff', STREAM_DOWN_AFTER_FAILURES - 1), socket('rejected', 9)]),
+    })();
+    expect(report).toMatchObject({
+      ready: true,
+      notReady: [],
+      checks: { chats: { connected: ['console'] }, streams: { sockets: 3, open: 1 } },
+    });
     await s.close();
   });
 
   it('names the streams when a socket failed to reconnect again and again, or the key is refused', async () => {
     const s = store();
-    const down = await createReadiness({ store: s, chats: () => [consoleChat], streams: streams([socket('open'), socket('connecting', STREAM_DOWN_AFTER_FAILURES)]) })();
+    const down = await createReadiness({
+      store: s,
+      chats: () => [consoleChat],
+      streams: streams([socket('open'), socket('connecting', STREAM_DOWN_AFTER_FAILURES)]),
+    })();
     expect(down).toMatchObject({ ready: false, notReady: ['streams'] });
     expect(down.checks.streams.reason).toBe(`1 of 2 stream sockets failed to reconnect ${STREAM_DOWN_AFTER_FAILURES} times in a row`);
     const refused = await createReadiness({ store: s, chats: () => [consoleChat], streams: streams([socket('auth-failed', 1)]) })();
@@ -63,7 +84,11 @@ describe('readiness', () => {
     let polling = false;
     const telegram: ReadinessChat = { name: 'telegram', connected: () => polling };
     const check = createReadiness({ store: s, chats: () => [telegram, { name: 'discord', connected: () => false }], streams: streams([]) });
-    expect(await check()).toMatchObject({ ready: false, notReady: ['chats'], checks: { chats: { reason: 'no chat platform is connected (telegram, discord)' } } });
+    expect(await check()).toMatchObject({
+      ready: false,
+      notReady: ['chats'],
+      checks: { chats: { reason: 'no chat platform is connected (telegram, discord)' } },
+    });
     polling = true;
     expect(await check()).toMatchObject({ ready: true, checks: { chats: { connected: ['telegram'] } } });
     await s.close();
@@ -73,7 +98,11 @@ describe('readiness', () => {
     const s = store();
     await s.close();
     const closed = await createReadiness({ store: s, chats: () => [consoleChat], streams: streams([]) })();
-    expect(closed).toMatchObject({ ready: false, notReady: ['store'], checks: { store: { ok: false, reason: 'the store did not answer a query' } } });
+    expect(closed).toMatchObject({
+      ready: false,
+      notReady: ['store'],
+      checks: { store: { ok: false, reason: 'the store did not answer a query' } },
+    });
     const silent = { chats: { pausedCount: () => new Promise<number>(() => undefined) } };
     const late = await createReadiness({ store: silent, chats: () => [consoleChat], streams: streams([]), storeTimeoutMs: 50 })();
     expect(late.checks.store).toEqual({ ok: false, reason: 'the store did not answer a query within 0.05 s' });
@@ -82,8 +111,23 @@ describe('readiness', () => {
   it('with several processes, lists every process and is not ready while this one holds no member lease', async () => {
     const s = store();
     let joined = false;
-    const processes = [{ owner: 'a:1:x', roles: ['watcher', 'sender'], partitions: 256, shards: [], leases: ['sender:telegram'], renewedAgoMs: 800, streams: { sockets: 1, open: 1, subscriptions: 12 } }];
-    const check = createReadiness({ store: s, chats: () => [consoleChat], streams: streams([]), cluster: { joined: () => joined, processes: async () => processes } });
+    const processes = [
+      {
+        owner: 'a:1:x',
+        roles: ['watcher', 'sender'],
+        partitions: 256,
+        shards: [],
+        leases: ['sender:telegram'],
+        renewedAgoMs: 800,
+        streams: { sockets: 1, open: 1, subscriptions: 12 },
+      },
+    ];
+    const check = createReadiness({
+      store: s,
+      chats: () => [consoleChat],
+      streams: streams([]),
+      cluster: { joined: () => joined, processes: async () => processes },
+    });
     expect(await check()).toMatchObject({ ready: false, notReady: ['cluster'], checks: { cluster: { ok: false, processes } } });
     joined = true;
     expect(await check()).toMatchObject({ ready: true, checks: { cluster: { ok: true, processes } } });
@@ -93,7 +137,10 @@ describe('readiness', () => {
   it('passes the chats check for a process that runs no chat (a watcher alone)', async () => {
     const s = store();
     expect((await createReadiness({ store: s, chats: () => [], streams: streams([]) })()).notReady).toEqual(['chats']);
-    expect(await createReadiness({ store: s, chats: () => [], chatsExpected: false, streams: streams([]) })()).toMatchObject({ ready: true, checks: { chats: { ok: true } } });
+    expect(await createReadiness({ store: s, chats: () => [], chatsExpected: false, streams: streams([]) })()).toMatchObject({
+      ready: true,
+      checks: { chats: { ok: true } },
+    });
     await s.close();
   });
 });

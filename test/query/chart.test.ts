@@ -8,7 +8,15 @@ import { silentLogger } from '../../src/log';
 import { MarketClient } from '../../src/market/client';
 import { CHART_HEIGHT, CHART_LAYOUT, CHART_WIDTH } from '../../src/charts/candleChart';
 import { CHART_COLORS } from '../../src/charts/theme';
-import { chartCard, chartSpan, chartWindow, keepWindowCandles, DEFAULT_CHART_INTERVAL_SECS, DEFAULT_CHART_RANGE_SECS, MAX_CHART_CANDLES } from '../../src/query/chartQuery';
+import {
+  chartCard,
+  chartSpan,
+  chartWindow,
+  keepWindowCandles,
+  DEFAULT_CHART_INTERVAL_SECS,
+  DEFAULT_CHART_RANGE_SECS,
+  MAX_CHART_CANDLES,
+} from '../../src/query/chartQuery';
 import type { Candle } from '../../src/market/schemas';
 import { countColor, decodePng } from '../charts/pixels';
 import { startTestMarket, type TestMarket } from '../support/market';
@@ -34,7 +42,9 @@ afterAll(async () => {
 });
 
 async function rawCandles(token: string, rangeSecs: number, intervalSecs: number): Promise<RawCandle[]> {
-  const body = await m.raw<{ candles: RawCandle[] }>(`/api/chart-history?base=${token}&from=${to - rangeSecs}&to=${to}&intervalSecs=${intervalSecs}`);
+  const body = await m.raw<{ candles: RawCandle[] }>(
+    `/api/chart-history?base=${token}&from=${to - rangeSecs}&to=${to}&intervalSecs=${intervalSecs}`,
+  );
   return body.candles;
 }
 
@@ -112,7 +122,10 @@ describe('chart card against the simulator', () => {
     const token = m.listing.tokens[2]?.address ?? '';
     const window = chartWindow({ address: token, intervalSecs: 86_400, rangeSecs: 3600 }, now);
     const raw = await rawCandles(token, 3600, 86_400);
-    const kept = keepWindowCandles(raw.map((c) => ({ ...c, time: new Date(c.timestamp).toISOString() })), window).candles;
+    const kept = keepWindowCandles(
+      raw.map((c) => ({ ...c, time: new Date(c.timestamp).toISOString() })),
+      window,
+    ).candles;
     expect(kept.length).toBeGreaterThan(0);
     const start = (kept[0]?.timestamp ?? 0) / 1000;
     // The candle starts at a midnight, well before the hour asked for.
@@ -124,7 +137,9 @@ describe('chart card against the simulator', () => {
     expect(shown.Change).toBe(expected(kept).Change);
     expect(card.footer).toContain("1d candles reach past the last 1h: measured from the first one's start");
     // The picture's title names the same span as the card: its description is made from it.
-    expect(card.image?.description).toBe(`Candlestick chart of ${m.listing.tokens[2]?.symbol}: 1d candles since ${cardTime(new Date(start * 1000))}, prices in SOL`);
+    expect(card.image?.description).toBe(
+      `Candlestick chart of ${m.listing.tokens[2]?.symbol}: 1d candles since ${cardTime(new Date(start * 1000))}, prices in SOL`,
+    );
   });
 
   it('draws a token younger than the range from its first candle, across the whole picture, and says so', async () => {
@@ -141,7 +156,9 @@ describe('chart card against the simulator', () => {
     const pixels = await decodePng(card.image?.data ?? new Uint8Array());
     const { plotLeft, plotRight, priceTop, priceBottom } = CHART_LAYOUT;
     const quarter = plotLeft + (plotRight - plotLeft) / 4;
-    const left = countColor(pixels, CHART_COLORS.up, plotLeft, priceTop, quarter, priceBottom) + countColor(pixels, CHART_COLORS.down, plotLeft, priceTop, quarter, priceBottom);
+    const left =
+      countColor(pixels, CHART_COLORS.up, plotLeft, priceTop, quarter, priceBottom) +
+      countColor(pixels, CHART_COLORS.down, plotLeft, priceTop, quarter, priceBottom);
     expect(left).toBeGreaterThan(0);
   });
 
@@ -194,25 +211,42 @@ describe('chart card against the simulator', () => {
 
 describe('chartSpan', () => {
   const HOUR = 3600;
-  const candleAt = (secs: number): Candle => ({ time: new Date(secs * 1000).toISOString(), timestamp: secs * 1000, open: 1, high: 1, low: 1, close: 1, volume: 1 });
+  const candleAt = (secs: number): Candle => ({
+    time: new Date(secs * 1000).toISOString(),
+    timestamp: secs * 1000,
+    open: 1,
+    high: 1,
+    low: 1,
+    close: 1,
+    volume: 1,
+  });
   const at = new Date(Date.UTC(2026, 10, 23, 14, 30));
   const midnight = Date.UTC(2026, 10, 23) / 1000;
 
   it('is the range asked for when the candles start at it', () => {
     const window = chartWindow({ address: 'x', intervalSecs: 900, rangeSecs: 86_400 }, at);
-    expect(chartSpan(window, [candleAt(Math.floor(window.from / 900) * 900)], midnight - 30 * 86_400)).toEqual({ fromSecs: window.from, since: null });
+    expect(chartSpan(window, [candleAt(Math.floor(window.from / 900) * 900)], midnight - 30 * 86_400)).toEqual({
+      fromSecs: window.from,
+      since: null,
+    });
     expect(chartSpan(window, [], null)).toEqual({ fromSecs: window.from, since: null });
   });
 
   it('starts at the first candle of a token younger than the range', () => {
     const window = chartWindow({ address: 'x', intervalSecs: HOUR, rangeSecs: 7 * 86_400 }, at);
     const first = midnight - 2 * 86_400 + 5 * HOUR;
-    expect(chartSpan(window, [candleAt(first), candleAt(first + HOUR)], first - 120)).toEqual({ fromSecs: first, since: { secs: first, why: 'younger' } });
+    expect(chartSpan(window, [candleAt(first), candleAt(first + HOUR)], first - 120)).toEqual({
+      fromSecs: first,
+      since: { secs: first, why: 'younger' },
+    });
   });
 
   it('starts where candles longer than the range start', () => {
     const window = chartWindow({ address: 'x', intervalSecs: 86_400, rangeSecs: HOUR }, at);
-    expect(chartSpan(window, [candleAt(midnight)], midnight - 30 * 86_400)).toEqual({ fromSecs: window.from, since: { secs: midnight, why: 'long-candles' } });
+    expect(chartSpan(window, [candleAt(midnight)], midnight - 30 * 86_400)).toEqual({
+      fromSecs: window.from,
+      since: { secs: midnight, why: 'long-candles' },
+    });
   });
 });
 
@@ -226,12 +260,15 @@ describe('chart request sizing', () => {
         const window = chartWindow({ address: 'x', intervalSecs, rangeSecs }, now);
         const label = `${intervalName} over ${rangeName}`;
         expect(window.countBack, label).toBeLessThanOrEqual(MAX_CHART_CANDLES);
-        expect(window.countBack, label).toBe(Math.floor(window.to / window.intervalSecs) - Math.floor(window.from / window.intervalSecs) + 1);
+        expect(window.countBack, label).toBe(
+          Math.floor(window.to / window.intervalSecs) - Math.floor(window.from / window.intervalSecs) + 1,
+        );
         expect(Object.values(intervals), label).toContain(window.intervalSecs);
         expect(window.intervalSecs, label).toBeGreaterThanOrEqual(intervalSecs);
       }
     }
-    const shown = (interval: number, range: number) => chartWindow({ address: 'x', intervalSecs: interval, rangeSecs: range }, now).intervalSecs;
+    const shown = (interval: number, range: number) =>
+      chartWindow({ address: 'x', intervalSecs: interval, rangeSecs: range }, now).intervalSecs;
     expect(shown(60, 21_600)).toBe(60);
     expect(shown(60, 86_400)).toBe(300);
     expect(shown(900, 604_800)).toBe(3600);
@@ -279,7 +316,7 @@ describe('chart card against a service that sends more than was asked', () => {
       const candles: RawCandle[] = [];
       for (let t = Math.floor((to - 365 * DAY) / 900) * 900; t <= to + 30 * DAY; t += 900) {
         const inside = t >= Math.floor(from / 900) * 900 && t <= to;
-        const p = inside ? 1 + ((t - from) / DAY) : 1000;
+        const p = inside ? 1 + (t - from) / DAY : 1000;
         const c = { timestamp: t * 1000, open: p, high: p * 1.01, low: p * 0.99, close: p * 1.005, volume: inside ? 1 : 1e9 };
         candles.push(c);
         if (inside) candles.push({ ...c, open: 5000, high: 5000 });
@@ -295,12 +332,19 @@ describe('chart card against a service that sends more than was asked', () => {
     expect(Number(shown.High?.replace(/[^\d.]/g, ''))).toBeLessThan(3);
     expect(shown.Volume).toMatch(/^[\d.,K]+ SOL$/);
     const said = plainText(card.description ?? []);
-    expect(said).toMatch(/^The service sent [\d,]+ candles for the last 24h; [\d,]+ outside that range, repeated or beyond the number asked for were left out\.$/);
+    expect(said).toMatch(
+      /^The service sent [\d,]+ candles for the last 24h; [\d,]+ outside that range, repeated or beyond the number asked for were left out\.$/,
+    );
     expect(card.image?.contentType).toBe('image/png');
   });
 
   it('says so on a card with no candles left', async () => {
-    answer = () => ({ candles: [{ timestamp: 1000, open: 1, high: 1, low: 1, close: 1, volume: 1 }, { timestamp: 'soon', open: 'up' }] });
+    answer = () => ({
+      candles: [
+        { timestamp: 1000, open: 1, high: 1, low: 1, close: 1, volume: 1 },
+        { timestamp: 'soon', open: 'up' },
+      ],
+    });
     // Another range than above, so the client's cache cannot answer.
     const card = await chartCard(client, { address: TOKEN, intervalSecs: 900, rangeSecs: 6 * 3600 }, now);
     expect(card.title).toBe(`No chart for ${TOKEN.slice(0, 4)}…${TOKEN.slice(-4)}`);

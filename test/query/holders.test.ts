@@ -52,7 +52,9 @@ describe('/holders against the simulator', () => {
       expect(card.footer).toBe(`${shortAddress(address())} · ${card.fields.length} of ${raw.length} wallets that ever held it`);
       raw.slice(0, HOLDERS_SHOWN).forEach((holder, i) => {
         const share = (Number(holder.currentlyHoldingAmount) / Number(token.totalSupply)) * 100;
-        expect(card.fields[i]?.name).toBe(`#${i + 1} · ${holder.currentlyHoldingAmount === '0' ? 'exited' : `${percent(share)} of supply`}`);
+        expect(card.fields[i]?.name).toBe(
+          `#${i + 1} · ${holder.currentlyHoldingAmount === '0' ? 'exited' : `${percent(share)} of supply`}`,
+        );
         expect(card.fields[i]?.value[0]?.url).toBe(`https://solscan.io/account/${holder.address}`);
         const [first, money] = lines(card, i);
         expect(first).toBe(

@@ -69,7 +69,9 @@ describe('/technicals against the simulator', () => {
       const largest = [...buyers].sort((a, b) => Number(b.buyAmount) - Number(a.buyAmount))[0];
       if (largest) {
         const first = fieldText(card, 'Largest Initial Buyers').split('\n')[0] ?? '';
-        expect(first.startsWith(`${shortAddress(largest.walletAddress)} · bought ${formatTokenAmount(BigInt(largest.buyAmount), 6)} `)).toBe(true);
+        expect(
+          first.startsWith(`${shortAddress(largest.walletAddress)} · bought ${formatTokenAmount(BigInt(largest.buyAmount), 6)} `),
+        ).toBe(true);
       }
     }
   });

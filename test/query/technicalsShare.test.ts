@@ -40,7 +40,13 @@ async function dispatcherWith(options: { perChat: number; botLimit?: number }): 
   clients.push(client);
   const now = () => new Date(nowMs);
   const query = new QueryService(client, now, { technicalsPerChatPerMinute: options.perChat });
-  return new Dispatcher({ commands: await loadCommands(), services: { query }, actionKeys: new MemoryActionKeyStore(), logger: silentLogger, now });
+  return new Dispatcher({
+    commands: await loadCommands(),
+    services: { query },
+    actionKeys: new MemoryActionKeyStore(),
+    logger: silentLogger,
+    now,
+  });
 }
 
 async function technicals(dispatcher: Dispatcher, chat: ChatRef, userId: string, address: string): Promise<Card> {

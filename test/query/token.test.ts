@@ -131,14 +131,26 @@ describe('/token against the simulator', () => {
 });
 
 describe('/token price changes and volume from the day’s candles', () => {
-  interface RawCandle { timestamp: number; open: number; close: number; volume: number }
+  interface RawCandle {
+    timestamp: number;
+    open: number;
+    close: number;
+    volume: number;
+  }
   const FIVE_MIN = 300_000;
 
   /** The day's 5-minute candles as the service sends them, from the boundary the card asks from. */
   async function rawCandles(address: string): Promise<RawCandle[]> {
     const from = Math.floor((NOW.getTime() / 1000 - 86_400) / 300) * 300 - 300;
-    const body = await market.raw<{ candles: Array<Record<string, string | number>> }>(`/api/chart-history?base=${address}&from=${from}&intervalSecs=300`);
-    return body.candles.map((c) => ({ timestamp: Number(c.timestamp), open: Number(c.open), close: Number(c.close), volume: Number(c.volume) }));
+    const body = await market.raw<{ candles: Array<Record<string, string | number>> }>(
+      `/api/chart-history?base=${address}&from=${from}&intervalSecs=300`,
+    );
+    return body.candles.map((c) => ({
+      timestamp: Number(c.timestamp),
+      open: Number(c.open),
+      close: Number(c.close),
+      volume: Number(c.volume),
+    }));
   }
 
   it('shows the change over each window against the close of the last candle before it, and the day’s volume', async () => {
@@ -152,7 +164,12 @@ describe('/token price changes and volume from the day’s candles', () => {
       const card = await tokenCard(market.client, address, NOW);
       const shown = fieldText(card, 'Price change').split(' · ');
       const newest = candles[candles.length - 1];
-      const windows: Array<[string, number]> = [['5m', 300], ['1h', 3600], ['6h', 21_600], ['24h', 86_400]];
+      const windows: Array<[string, number]> = [
+        ['5m', 300],
+        ['1h', 3600],
+        ['6h', 21_600],
+        ['24h', 86_400],
+      ];
       windows.forEach(([label, secs], index) => {
         const start = NOW.getTime() - secs * 1000;
         if (created !== null && Number(created) * 1000 > start) {
@@ -238,7 +255,10 @@ describe('rateFromTrades', () => {
   const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 
   it('reads the newest SOL trade that carries both prices', () => {
-    expect(rateFromTrades([trade(1, WSOL, T, '0.001', '0.15'), trade(3, T, USDC, '2', '2'), trade(2, T, WSOL, '0.002', '0')])).toBeCloseTo(150, 9);
+    expect(rateFromTrades([trade(1, WSOL, T, '0.001', '0.15'), trade(3, T, USDC, '2', '2'), trade(2, T, WSOL, '0.002', '0')])).toBeCloseTo(
+      150,
+      9,
+    );
     expect(rateFromTrades([trade(2, WSOL, T, '0.002', '0.4'), trade(1, WSOL, T, '0.001', '0.15')])).toBeCloseTo(200, 9);
     expect(rateFromTrades([])).toBeNull();
   });

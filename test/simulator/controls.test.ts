@@ -107,7 +107,12 @@ describe('in-process controls', () => {
     const probe = await Probe.open(sim.wsUrl, '/ws/token-feed');
     try {
       probe.send({ tokenAddress: T, apiKey: KEY });
-      const snapshot = (await probe.next(isType('token', (f) => f.snapshot === true), 'the snapshot')).data as WireToken;
+      const snapshot = (
+        await probe.next(
+          isType('token', (f) => f.snapshot === true),
+          'the snapshot',
+        )
+      ).data as WireToken;
       expect(Math.max(...quoteReserves(snapshot))).toBeGreaterThan(0);
       const before = probe.messages.length;
       sim.controls.liquidity({ tokenAddress: T, pull: true });
@@ -117,14 +122,19 @@ describe('in-process controls', () => {
       expect(pushed.riskStatus).toBe('DANGER');
       const rest = await restToken(sim, T);
       // syncedAt is the time of reading, which may have moved on a second between the push and the REST call.
-      const unsynced = (pools: WireToken['liquidityPools']) => JSON.parse(JSON.stringify(pools, (key, value: unknown) => (key === 'syncedAt' ? undefined : value))) as unknown;
+      const unsynced = (pools: WireToken['liquidityPools']) =>
+        JSON.parse(JSON.stringify(pools, (key, value: unknown) => (key === 'syncedAt' ? undefined : value))) as unknown;
       expect(unsynced(pushed.liquidityPools)).toEqual(unsynced(rest.liquidityPools));
       expect(pushed.riskStatus).toBe(rest.riskStatus);
       // Every pool is pulled in one control: the changes are pushed together, as one Token. A later
       // control's push follows any second push of the pull on this socket, so the next Token is that one.
       const marker = 'PullSentinelMint111111111111111111111111111';
       sim.controls.risk({ tokenAddress: T, riskAnalysis: { mintAuthority: marker } });
-      await probe.next(isType('token', (f) => (f.data as WireToken).riskAnalysis.mintAuthority === marker), 'the next control’s push', before);
+      await probe.next(
+        isType('token', (f) => (f.data as WireToken).riskAnalysis.mintAuthority === marker),
+        'the next control’s push',
+        before,
+      );
       const tokensPushed = probe.find(isType('token'), before);
       expect(tokensPushed).toHaveLength(2);
       expect((tokensPushed[1]?.data as WireToken).riskAnalysis.mintAuthority).toBe(marker);
@@ -271,7 +281,9 @@ describe('controls over HTTP', () => {
           holder: { address: sim.market.wallets()[1] },
         });
         expect((await post(sim, 'liquidity', { tokenAddress: T, factor: 1.5 })).status).toBe(200);
-        expect((await post(sim, 'faults', { 'token-data': { script: ['429'] } })).body).toEqual({ faults: { 'token-data': { script: ['429'] } } });
+        expect((await post(sim, 'faults', { 'token-data': { script: ['429'] } })).body).toEqual({
+          faults: { 'token-data': { script: ['429'] } },
+        });
         expect((await get(sim, `/api/token-data?address=${T}`)).status).toBe(429);
         expect((await post(sim, 'faults', {})).body).toEqual({ faults: {} });
         expect(await post(sim, 'drop', {})).toMatchObject({ status: 200, body: { dropped: 1 } });
@@ -296,7 +308,11 @@ describe('controls over HTTP', () => {
         [post(sim, 'faults', { 'token-data': { script: ['boom'] } }), 400, 'Bad Request'],
         [post(sim, 'risk', { tokenAddress: UNKNOWN_ADDRESS, riskStatus: 'DANGER' }), 404, 'Not Found'],
         [post(sim, 'trade', { wallet: UNKNOWN_ADDRESS, tokenAddress: T, side: 'sell', amountUSD: 5 }), 409, 'Conflict'],
-        [post(sim, 'holder', { tokenAddress: T, wallet: UNKNOWN_ADDRESS, supplyPct: 1, padding: 'x'.repeat(70_000) }), 413, 'Payload Too Large'],
+        [
+          post(sim, 'holder', { tokenAddress: T, wallet: UNKNOWN_ADDRESS, supplyPct: 1, padding: 'x'.repeat(70_000) }),
+          413,
+          'Payload Too Large',
+        ],
       ];
       for (const [answer, status, error] of cases) {
         const { status: got, body } = await answer;
@@ -351,7 +367,12 @@ describe('a script that knows only the docs', () => {
 
       const probe = await Probe.open(settings.ws ?? '', '/ws/token-feed');
       probe.send({ tokenAddress: tokenLine, apiKey: key });
-      await probe.next(isType('token', (f) => f.snapshot === true), 'the snapshot', 0, 15_000);
+      await probe.next(
+        isType('token', (f) => f.snapshot === true),
+        'the snapshot',
+        0,
+        15_000,
+      );
       const before = probe.messages.length;
       const answer = await fetch(`${base}/_control/risk`, {
         method: 'POST',

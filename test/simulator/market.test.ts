@@ -52,7 +52,10 @@ describe('determinism', () => {
     const b = new Market({ seed: 42, now: () => NOW });
     const addresses = a.tokenAddresses().slice(0, 8);
     const forward = addresses.map((address) => a.token(address));
-    const backward = [...addresses].reverse().map((address) => b.token(address)).reverse();
+    const backward = [...addresses]
+      .reverse()
+      .map((address) => b.token(address))
+      .reverse();
     expect(backward).toEqual(forward);
   });
 });
@@ -156,7 +159,9 @@ describe('a market that holds together (seed 42)', () => {
       }
       const stats = technicals.tokenStats[0];
       if (!stats) throw new Error('tokenStats missing');
-      const main = Object.values(token.liquidityPools).sort((a, b) => Number(b.suspectedQuoteTokenReserves) - Number(a.suspectedQuoteTokenReserves))[0];
+      const main = Object.values(token.liquidityPools).sort(
+        (a, b) => Number(b.suspectedQuoteTokenReserves) - Number(a.suspectedQuoteTokenReserves),
+      )[0];
       expect(stats.priceNative).toBeCloseTo(Number(main?.suspectedBaseTokenPrice), 15);
       expect(stats.devDeployedTokensCount).toBe(stats.devDeployedTokens.length);
       const dev = holders.find((holder) => holder.address === token.deployerAddress);
@@ -212,7 +217,22 @@ describe('a market that holds together (seed 42)', () => {
     expect(hostile.length).toBe(HOSTILE_METADATA.length);
     const tokens = hostile.map((address) => market.token(address)).filter((t): t is WireToken => t !== null);
     const text = tokens.map((t) => `${t.name} ${t.symbol}`).join(' ');
-    for (const needle of ['@everyone', '@here', '<@&123456789012345678>', '<b>', '</a>', '<script>', '**', '__', '||', '`', '[x](javascript:alert(1))', '\u200B', '\uFEFF', '\u202E']) {
+    for (const needle of [
+      '@everyone',
+      '@here',
+      '<@&123456789012345678>',
+      '<b>',
+      '</a>',
+      '<script>',
+      '**',
+      '__',
+      '||',
+      '`',
+      '[x](javascript:alert(1))',
+      '\u200B',
+      '\uFEFF',
+      '\u202E',
+    ]) {
       expect(text).toContain(needle);
     }
     expect(tokens.some((t) => t.name.length === 300)).toBe(true);
@@ -247,7 +267,9 @@ describe('live changes', () => {
     expect(Number(after.holdersCount)).toBe(Number(before.holdersCount) + 1);
     const pool = after.liquidityPools[buy.poolAddress];
     const poolBefore = before.liquidityPools[buy.poolAddress];
-    expect(BigInt(pool?.suspectedQuoteTokenReserves ?? 0) - BigInt(poolBefore?.suspectedQuoteTokenReserves ?? 0)).toBe(BigInt(buy.amountIn));
+    expect(BigInt(pool?.suspectedQuoteTokenReserves ?? 0) - BigInt(poolBefore?.suspectedQuoteTokenReserves ?? 0)).toBe(
+      BigInt(buy.amountIn),
+    );
     expect(BigInt(poolBefore?.suspectedBaseTokenReserves ?? 0) - BigInt(pool?.suspectedBaseTokenReserves ?? 0)).toBe(BigInt(buy.amountOut));
     expect(Number(pool?.suspectedBaseTokenPrice)).toBeGreaterThan(Number(poolBefore?.suspectedBaseTokenPrice));
     const holder = market.holder(address, wallet);
@@ -262,7 +284,10 @@ describe('live changes', () => {
     expect(market.holder(address, wallet)?.currentlyHoldingAmount).toBe('0');
     expect(market.token(address)?.holdersCount).toBe(before.holdersCount);
     expect(sell.makerData.totalSellTransactions).toBe(1);
-    expect(market.tokenTrades(address, [wallet])?.tradeHistory.map((t) => t.transactionHash)).toEqual([sell.transactionHash, buy.transactionHash]);
+    expect(market.tokenTrades(address, [wallet])?.tradeHistory.map((t) => t.transactionHash)).toEqual([
+      sell.transactionHash,
+      buy.transactionHash,
+    ]);
 
     expect(changes.map((c) => c.kind)).toEqual(['trade', 'candle', 'holder', 'token', 'trade', 'candle', 'holder', 'token']);
     const tokenChange = changes[3];
@@ -291,7 +316,9 @@ describe('live changes', () => {
 
     const before = market.token(address);
     const pulled = market.changeLiquidity(address, { factor: 0 });
-    const mainBefore = Object.values(before?.liquidityPools ?? {}).sort((a, b) => Number(b.suspectedQuoteTokenReserves) - Number(a.suspectedQuoteTokenReserves))[0];
+    const mainBefore = Object.values(before?.liquidityPools ?? {}).sort(
+      (a, b) => Number(b.suspectedQuoteTokenReserves) - Number(a.suspectedQuoteTokenReserves),
+    )[0];
     const mainAfter = pulled.liquidityPools[mainBefore?.poolAddress ?? ''];
     expect(Number(mainAfter?.suspectedQuoteTokenReserves)).toBeLessThan(Number(mainBefore?.suspectedQuoteTokenReserves) / 100);
     expect(Number(mainAfter?.suspectedBaseTokenPrice)).toBeCloseTo(Number(mainBefore?.suspectedBaseTokenPrice), 8);

@@ -135,7 +135,9 @@ describe('the built-in simulator’s pace', () => {
     const result = run(42, LIFELIKE_PACE);
     const { worst, median, missed } = timesToFirstAlert(result);
     // The figure docs/simulator.md gives: `npx vitest run test/simulator/pace.test.ts` prints it.
-    console.info(`shipped pace, seed 42, banner tokens: first alert-worthy change after ${median} s (median), ${worst} s at worst, over ${RUN_SECS / 60} simulated minutes`);
+    console.info(
+      `shipped pace, seed 42, banner tokens: first alert-worthy change after ${median} s (median), ${worst} s at worst, over ${RUN_SECS / 60} simulated minutes`,
+    );
     expect(missed).toEqual([]);
     expect(worst).toBeLessThanOrEqual(WINDOW_SECS);
   });
@@ -157,7 +159,8 @@ describe('the built-in simulator’s pace', () => {
   });
 
   it('is the same for a seed, and differs for another', () => {
-    const kinds = (seed: number) => run(seed, LIFELIKE_PACE, 2 * 60).surprises.map((event) => `${event.atMs}|${event.tokenAddress}|${event.kind}`);
+    const kinds = (seed: number) =>
+      run(seed, LIFELIKE_PACE, 2 * 60).surprises.map((event) => `${event.atMs}|${event.tokenAddress}|${event.kind}`);
     expect(kinds(42)).toEqual(kinds(42));
     expect(kinds(42)).not.toEqual(kinds(43));
   });

@@ -23,7 +23,14 @@ describe('the real wire style', () => {
     const pools = Object.values(token?.liquidityPools ?? {});
     expect(pools.length).toBeGreaterThan(0);
     for (const pool of pools) {
-      expect(pool).toMatchObject({ token0Address: WSOL, token1Address: address, token0Decimals: 9, token1Decimals: 6, suspectedBaseToken: address, suspectedQuoteToken: WSOL });
+      expect(pool).toMatchObject({
+        token0Address: WSOL,
+        token1Address: address,
+        token0Decimals: 9,
+        token1Decimals: 6,
+        suspectedBaseToken: address,
+        suspectedQuoteToken: WSOL,
+      });
     }
     expect(token).toMatchObject({ goplusStats: null, limits: {}, searchGraphData: null });
   });

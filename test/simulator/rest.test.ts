@@ -117,7 +117,10 @@ describe('token-data', () => {
   });
 
   it('takes the union of address and addresses and omits unknown tokens', async () => {
-    const answer = await get<WireTokenEnvelope>(sim, `/api/token-data?address=${token(0)}&addresses=${token(1)},${UNKNOWN_ADDRESS},${token(0)}`);
+    const answer = await get<WireTokenEnvelope>(
+      sim,
+      `/api/token-data?address=${token(0)}&addresses=${token(1)},${UNKNOWN_ADDRESS},${token(0)}`,
+    );
     expect(answer.status).toBe(200);
     expect(Object.keys(answer.body.data).sort()).toEqual([token(0), token(1)].sort());
   });
@@ -147,7 +150,10 @@ describe('token-data', () => {
 
 describe('token-technicals', () => {
   it('answers the four members with the chosen shapes', async () => {
-    const answer = await get<{ statusCode: number; message: string; data: WireTechnicals }>(sim, `/api/token-technicals?address=${token(2)}`);
+    const answer = await get<{ statusCode: number; message: string; data: WireTechnicals }>(
+      sim,
+      `/api/token-technicals?address=${token(2)}`,
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.statusCode).toBe(200);
     expect(answer.body.message).toBe('OK');
@@ -161,7 +167,12 @@ describe('token-technicals', () => {
         syncedAt: expect.stringMatching(ISO),
         holdersCount: expect.any(Number),
         tagsCount: expect.any(Number),
-        topHoldersSupply: { '10': expect.stringMatching(INTEGER_TEXT), '20': expect.any(String), '50': expect.any(String), '100': expect.any(String) },
+        topHoldersSupply: {
+          '10': expect.stringMatching(INTEGER_TEXT),
+          '20': expect.any(String),
+          '50': expect.any(String),
+          '100': expect.any(String),
+        },
         topHoldersSupplyPerc: { '10': expect.any(Number), '20': expect.any(Number), '50': expect.any(Number), '100': expect.any(Number) },
       });
     }
@@ -372,14 +383,23 @@ describe('chart-history', () => {
     }
     const stamps = candles.map((c) => c.timestamp);
     expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
-    const explicit = await get<{ candles: WireCandle[] }>(sim, `/api/chart-history?base=${token(6)}&from=${now - 86400}&to=${now}&intervalSecs=60`);
+    const explicit = await get<{ candles: WireCandle[] }>(
+      sim,
+      `/api/chart-history?base=${token(6)}&from=${now - 86400}&to=${now}&intervalSecs=60`,
+    );
     expect(explicit.body.candles).toEqual(candles);
   });
 
   it('countBack keeps the newest N up to `to`', async () => {
     const now = sim.market.now();
-    const all = await get<{ candles: WireCandle[] }>(sim, `/api/chart-history?base=${token(6)}&from=${now - 7 * 86400}&to=${now - 3600}&intervalSecs=300`);
-    const some = await get<{ candles: WireCandle[] }>(sim, `/api/chart-history?base=${token(6)}&from=${now - 7 * 86400}&to=${now - 3600}&intervalSecs=300&countBack=5`);
+    const all = await get<{ candles: WireCandle[] }>(
+      sim,
+      `/api/chart-history?base=${token(6)}&from=${now - 7 * 86400}&to=${now - 3600}&intervalSecs=300`,
+    );
+    const some = await get<{ candles: WireCandle[] }>(
+      sim,
+      `/api/chart-history?base=${token(6)}&from=${now - 7 * 86400}&to=${now - 3600}&intervalSecs=300&countBack=5`,
+    );
     expect(some.body.candles).toEqual(all.body.candles.slice(-5));
     expect(all.body.candles.at(-1)?.timestamp ?? 0).toBeLessThanOrEqual((now - 3600) * 1000);
   });
@@ -430,7 +450,12 @@ describe('wallet-tracker', () => {
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual({ tradeHistory: [], tokensMetadata: {} });
     const tooMany = Array.from({ length: 51 }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`).join(',');
-    for (const path of ['/api/wallet-tracker', '/api/wallet-tracker?wallets=', '/api/wallet-tracker?wallets=nope', `/api/wallet-tracker?wallets=${tooMany}`]) {
+    for (const path of [
+      '/api/wallet-tracker',
+      '/api/wallet-tracker?wallets=',
+      '/api/wallet-tracker?wallets=nope',
+      `/api/wallet-tracker?wallets=${tooMany}`,
+    ]) {
       const answer = await get(sim, path);
       expect(answer.status, path).toBe(400);
       expect(answer.body).toEqual({ error: expect.any(String), message: expect.any(String) });

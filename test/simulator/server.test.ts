@@ -153,7 +153,9 @@ describe('fault injection', () => {
     expect(() => parseFaultConfig({ 'token-data': { error500Rate: 2 } })).toThrow(/fault configuration/);
     expect(() => parseFaultConfig({ nope: {} })).toThrow(/fault configuration/);
     expect(() => parseFaultConfig({ '*': { script: ['boom'] } })).toThrow(/fault configuration/);
-    expect(parseFaultConfig({ '*': { script: ['reset', 'ok'], latencyMs: 5 } })).toEqual({ '*': { script: ['reset', 'ok'], latencyMs: 5 } });
+    expect(parseFaultConfig({ '*': { script: ['reset', 'ok'], latencyMs: 5 } })).toEqual({
+      '*': { script: ['reset', 'ok'], latencyMs: 5 },
+    });
   });
 });
 
@@ -176,7 +178,9 @@ describe('load and lifecycle', () => {
   it('keeps connections alive', async () => {
     const sim = await start();
     try {
-      const answer = await fetch(`${sim.baseUrl}/api/token-data?address=${sim.market.tokenAddresses()[0] ?? ''}`, { headers: { 'x-api-key': KEY } });
+      const answer = await fetch(`${sim.baseUrl}/api/token-data?address=${sim.market.tokenAddresses()[0] ?? ''}`, {
+        headers: { 'x-api-key': KEY },
+      });
       await answer.arrayBuffer();
       expect(answer.headers.get('connection')).toBe('keep-alive');
     } finally {

@@ -76,7 +76,11 @@ describe('token-feed', () => {
       expect(withoutSync(snapshot.data)).toEqual(withoutSync(await restToken(T)));
 
       const before = probe.messages.length;
-      sim.controls.risk({ tokenAddress: T, riskStatus: 'DANGER', riskAnalysis: { mintAuthority: 'MintAuthority1111111111111111111111111111111' } });
+      sim.controls.risk({
+        tokenAddress: T,
+        riskStatus: 'DANGER',
+        riskAnalysis: { mintAuthority: 'MintAuthority1111111111111111111111111111111' },
+      });
       const change = await probe.next(isType('token'), 'the change', before);
       expect(change.snapshot).toBeUndefined();
       const pushed = change.data as WireToken;
@@ -105,7 +109,11 @@ describe('token-feed', () => {
       // One mutation, one push: the trade's token, holder and candle changes are coalesced. A later
       // mutation's push follows any second push of the trade on this socket, so the next Token is that one.
       sim.controls.risk({ tokenAddress: T, riskStatus: 'DANGER', riskAnalysis: { mintAuthority: SENTINEL } });
-      await probe.next(isType('token', (f) => (f.data as WireToken).riskAnalysis.mintAuthority === SENTINEL), 'the next mutation’s push', before);
+      await probe.next(
+        isType('token', (f) => (f.data as WireToken).riskAnalysis.mintAuthority === SENTINEL),
+        'the next mutation’s push',
+        before,
+      );
       const tokensPushed = probe.find(isType('token'), before);
       expect(tokensPushed).toHaveLength(2);
       expect((tokensPushed[1]?.data as WireToken).riskAnalysis.mintAuthority).toBe(SENTINEL);
@@ -161,7 +169,11 @@ describe('holders-live', () => {
     const T = token(4);
     const probe = await subscribe('/ws/holders-live', { tokenAddress: T, apiKey: KEY });
     try {
-      const snapshot = await probe.count(isType('holder', (f) => f.snapshot === true), SNAPSHOT_HOLDERS, 'snapshot holders');
+      const snapshot = await probe.count(
+        isType('holder', (f) => f.snapshot === true),
+        SNAPSHOT_HOLDERS,
+        'snapshot holders',
+      );
       const rest = await get<WireHolder[]>(sim, `/api/holders-history?address=${T}`);
       const top = rest.body.filter((holder) => holder.currentlyHoldingAmount !== '0').slice(0, SNAPSHOT_HOLDERS);
       expect(snapshot.map((frame) => frame.wallet)).toEqual(top.map((holder) => holder.address));
@@ -170,7 +182,11 @@ describe('holders-live', () => {
       const W = wallets[5] ?? '';
       const before = probe.messages.length;
       const { holder } = sim.controls.holder({ tokenAddress: T, wallet: W, supplyPct: 3 });
-      const pushed = await probe.next(isType('holder', (f) => f.wallet === W), 'the holder change', before);
+      const pushed = await probe.next(
+        isType('holder', (f) => f.wallet === W),
+        'the holder change',
+        before,
+      );
       expect(pushed).toMatchObject({ tokenAddress: T, wallet: W });
       expect(pushed.snapshot).toBeUndefined();
       expect(withoutSync(pushed.data)).toEqual(withoutSync(holder));
@@ -187,7 +203,11 @@ describe('trades-live', () => {
     const T = token(5);
     const probe = await subscribe('/ws/trades-live', { tokenAddress: T, apiKey: KEY });
     try {
-      const snapshot = await probe.count(isType('trade', (f) => f.snapshot === true), SNAPSHOT_TRADES, 'snapshot trades');
+      const snapshot = await probe.count(
+        isType('trade', (f) => f.snapshot === true),
+        SNAPSHOT_TRADES,
+        'snapshot trades',
+      );
       const latest = sim.market.tokenTrades(T, undefined, SNAPSHOT_TRADES)?.tradeHistory ?? [];
       expect(snapshot.map((frame) => frame.data)).toEqual([...latest].reverse());
       expect(snapshot.every((frame) => frame.wallet === (frame.data as WireTrade).makerData.address)).toBe(true);
@@ -209,7 +229,11 @@ describe('trades-live', () => {
     const probe = await subscribe('/ws/trades-live', { wallets: `${W1}, ${W2}`, apiKey: KEY });
     try {
       expect(probe.messages[0]).toEqual({ type: 'subscribed', stream: 'trades-live', wallets: [W1, W2] });
-      const snapshot = await probe.count(isType('trade', (f) => f.snapshot === true), SNAPSHOT_TRADES, 'snapshot trades');
+      const snapshot = await probe.count(
+        isType('trade', (f) => f.snapshot === true),
+        SNAPSHOT_TRADES,
+        'snapshot trades',
+      );
       const times = snapshot.map((frame) => (frame.data as WireTrade).timestamp);
       expect(times).toEqual([...times].sort((a, b) => a - b));
       expect(snapshot.every((frame) => [W1, W2].includes(String(frame.wallet)))).toBe(true);
@@ -218,7 +242,11 @@ describe('trades-live', () => {
       const first = sim.controls.trade({ wallet: W1, tokenAddress: token(6), side: 'buy', amountUSD: 100 }).trade;
       sim.controls.trade({ wallet: wallets[3] ?? '', tokenAddress: token(6), side: 'buy', amountUSD: 100 });
       const second = sim.controls.trade({ wallet: W2, tokenAddress: token(7), side: 'buy', amountUSD: 100 }).trade;
-      const pushed = await probe.count(isType('trade', (f) => f.snapshot !== true), 2, 'two wallet trades');
+      const pushed = await probe.count(
+        isType('trade', (f) => f.snapshot !== true),
+        2,
+        'two wallet trades',
+      );
       expect(pushed).toEqual([
         { type: 'trade', tokenAddress: token(6), wallet: W1, data: first },
         { type: 'trade', tokenAddress: token(7), wallet: W2, data: second },
@@ -237,10 +265,16 @@ describe('trades-live', () => {
     await probe.count(isType('subscribed'), 2, 'both acknowledgements');
     try {
       const { trade } = sim.controls.trade({ wallet: W, tokenAddress: T, side: 'buy', amountUSD: 100 });
-      await probe.next(isType('trade', (f) => (f.data as WireTrade).transactionHash === trade.transactionHash), 'the trade');
+      await probe.next(
+        isType('trade', (f) => (f.data as WireTrade).transactionHash === trade.transactionHash),
+        'the trade',
+      );
       // Another wallet's trade in the token, pushed after: once it is here, a second copy of the first would be too.
       const later = sim.controls.trade({ wallet: wallets[6] ?? '', tokenAddress: T, side: 'buy', amountUSD: 100 }).trade;
-      await probe.next(isType('trade', (f) => (f.data as WireTrade).transactionHash === later.transactionHash), 'the later trade');
+      await probe.next(
+        isType('trade', (f) => (f.data as WireTrade).transactionHash === later.transactionHash),
+        'the later trade',
+      );
       expect(probe.find(isType('trade', (f) => (f.data as WireTrade).transactionHash === trade.transactionHash))).toHaveLength(1);
     } finally {
       probe.close();
@@ -269,7 +303,11 @@ describe('wallet snapshots', () => {
     const probe = await subscribe('/ws/trades-live', { wallets: followed, apiKey: KEY });
     try {
       const expected = Math.min(SNAPSHOT_TRADES, sim.market.walletTrades(followed).tradeHistory.length);
-      const frames = await probe.count(isType('trade', (f) => f.snapshot === true), expected, 'snapshot trades');
+      const frames = await probe.count(
+        isType('trade', (f) => f.snapshot === true),
+        expected,
+        'snapshot trades',
+      );
       return frames.map((frame) => frame.data as WireTrade);
     } finally {
       probe.close();
@@ -326,7 +364,11 @@ describe('the snapshot cache', () => {
       for (const address of market.tokenAddresses()) {
         const probe = await Probe.open(wsUrl, '/ws/holders-live');
         probe.send({ tokenAddress: address, apiKey: KEY });
-        await probe.count(isType('holder', (f) => f.snapshot === true), 1, 'a snapshot holder');
+        await probe.count(
+          isType('holder', (f) => f.snapshot === true),
+          1,
+          'a snapshot holder',
+        );
         probe.close();
         expect(hub.cachedSnapshotBytes()).toBeLessThanOrEqual(LIMIT);
       }
@@ -359,11 +401,24 @@ describe('several subscriptions on one socket', () => {
       const before = probe.messages.length;
       sim.controls.risk({ tokenAddress: A, riskStatus: 'WARNING' });
       sim.controls.risk({ tokenAddress: B, riskStatus: 'WARNING' });
-      await probe.next(isType('token', (f) => f.tokenAddress === B), 'the change of B', before);
+      await probe.next(
+        isType('token', (f) => f.tokenAddress === B),
+        'the change of B',
+        before,
+      );
       // A mutation of B after A's: its push follows anything A's could have sent on this socket.
       sim.controls.risk({ tokenAddress: B, riskStatus: 'DANGER' });
-      await probe.next(isType('token', (f) => f.tokenAddress === B && (f.data as WireToken).riskStatus === 'DANGER'), 'the second change of B', before);
-      expect(probe.find(isType('token', (f) => f.tokenAddress === A), before)).toEqual([]);
+      await probe.next(
+        isType('token', (f) => f.tokenAddress === B && (f.data as WireToken).riskStatus === 'DANGER'),
+        'the second change of B',
+        before,
+      );
+      expect(
+        probe.find(
+          isType('token', (f) => f.tokenAddress === A),
+          before,
+        ),
+      ).toEqual([]);
     } finally {
       probe.close();
     }
@@ -376,7 +431,10 @@ describe('several subscriptions on one socket', () => {
       const [A, B] = [token(11), token(12)];
       const probe = await Probe.open(strict.wsUrl, '/ws/token-feed');
       probe.send({ tokenAddress: A, apiKey: KEY });
-      await probe.next(isType('token', (f) => f.tokenAddress === A), 'the first snapshot');
+      await probe.next(
+        isType('token', (f) => f.tokenAddress === A),
+        'the first snapshot',
+      );
       // A repeat of the same subscription is no second one.
       probe.send({ tokenAddress: A, apiKey: KEY });
       await probe.count(isType('subscribed'), 2, 'the repeat acknowledged');
@@ -440,18 +498,39 @@ describe('refusals', () => {
       { path: '/ws/token-feed', frame: JSON.stringify({ apiKey: KEY }), message: /tokenAddress is required/ },
       { path: '/ws/token-feed', frame: JSON.stringify({ tokenAddress: 42, apiKey: KEY }), message: /tokenAddress must be a string/ },
       { path: '/ws/token-feed', frame: JSON.stringify({ tokenAddress: 'abc', apiKey: KEY }), message: /not a valid address/ },
-      { path: '/ws/token-feed', frame: JSON.stringify({ tokenAddress: token(0), intervalSecs: 60, apiKey: KEY }), message: /chart-live only/ },
+      {
+        path: '/ws/token-feed',
+        frame: JSON.stringify({ tokenAddress: token(0), intervalSecs: 60, apiKey: KEY }),
+        message: /chart-live only/,
+      },
       { path: '/ws/chart-live', frame: JSON.stringify({ tokenAddress: token(0), intervalSecs: 0, apiKey: KEY }), message: /intervalSecs/ },
-      { path: '/ws/chart-live', frame: JSON.stringify({ tokenAddress: token(0), intervalSecs: 1.5, apiKey: KEY }), message: /intervalSecs/ },
-      { path: '/ws/chart-live', frame: JSON.stringify({ tokenAddress: token(0), intervalSecs: 'soon', apiKey: KEY }), message: /intervalSecs/ },
+      {
+        path: '/ws/chart-live',
+        frame: JSON.stringify({ tokenAddress: token(0), intervalSecs: 1.5, apiKey: KEY }),
+        message: /intervalSecs/,
+      },
+      {
+        path: '/ws/chart-live',
+        frame: JSON.stringify({ tokenAddress: token(0), intervalSecs: 'soon', apiKey: KEY }),
+        message: /intervalSecs/,
+      },
       { path: '/ws/holders-live', frame: JSON.stringify({ wallets: [wallets[0]], apiKey: KEY }), message: /Only trades-live/ },
       { path: '/ws/trades-live', frame: JSON.stringify({ wallets: [], apiKey: KEY }), message: /at least one/ },
       { path: '/ws/trades-live', frame: JSON.stringify({ wallets: ['x'], apiKey: KEY }), message: /not a valid address/ },
       { path: '/ws/trades-live', frame: JSON.stringify({ wallets: {}, apiKey: KEY }), message: /wallets must be/ },
-      { path: '/ws/trades-live', frame: JSON.stringify({ tokenAddress: token(0), wallets: [wallets[0]], apiKey: KEY }), message: /not both/ },
+      {
+        path: '/ws/trades-live',
+        frame: JSON.stringify({ tokenAddress: token(0), wallets: [wallets[0]], apiKey: KEY }),
+        message: /not both/,
+      },
       { path: '/ws/trades-live', frame: JSON.stringify({ action: 'follow', tokenAddress: token(0), apiKey: KEY }), message: /action/ },
       { path: '/ws/trades-live', frame: JSON.stringify({ action: 'unsubscribe' }), message: /required to unsubscribe/ },
-      { path: '/ws/token-feed', frame: Buffer.from(JSON.stringify({ tokenAddress: token(0), apiKey: KEY })), binary: true, message: /Binary/ },
+      {
+        path: '/ws/token-feed',
+        frame: Buffer.from(JSON.stringify({ tokenAddress: token(0), apiKey: KEY })),
+        binary: true,
+        message: /Binary/,
+      },
     ];
     try {
       for (const { path, frame, binary, message } of cases) {
@@ -459,7 +538,9 @@ describe('refusals', () => {
         probe.ws.send(frame, { binary: binary ?? false });
         const closed = await probe.closed;
         expect(closed.code, `${path} ${String(frame)}`).toBe(CLOSE_BAD_REQUEST);
-        expect(probe.messages, `${path} ${String(frame)}`).toEqual([{ type: 'error', error: 'Bad Request', message: expect.stringMatching(message) }]);
+        expect(probe.messages, `${path} ${String(frame)}`).toEqual([
+          { type: 'error', error: 'Bad Request', message: expect.stringMatching(message) },
+        ]);
       }
       const before = healthy.messages.length;
       sim.controls.risk({ tokenAddress: token(12), riskStatus: 'WARNING' });
@@ -621,7 +702,11 @@ describe('connections', () => {
           return other;
         }),
       );
-      await probe.count(isType('trade', (f) => f.snapshot !== true), 5, 'live trades from the driver');
+      await probe.count(
+        isType('trade', (f) => f.snapshot !== true),
+        5,
+        'live trades from the driver',
+      );
       for (const other of others) {
         await other.next((f) => f.type !== 'subscribed' && f.snapshot !== true, 'a live change of the token', 0, 10_000);
         other.close();

@@ -31,7 +31,10 @@ describe.each(STORE_KINDS)('action keys (%s)', (_kind, makeHome) => {
     }
     expect(keys.size).toBe(200);
     const key = await issueOne(store.actionKeys, { command: 'chart', args: ['TokenA', '1h'] }, chat('1'), LATER);
-    expect(await store.actionKeys.resolve(key, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'chart', args: ['TokenA', '1h'] } });
+    expect(await store.actionKeys.resolve(key, chat('1'), NOW)).toEqual({
+      status: 'ok',
+      action: { command: 'chart', args: ['TokenA', '1h'] },
+    });
     // Bound to the thread too, as the in-memory store binds it.
     expect((await store.actionKeys.resolve(key, chat('1', 'telegram', '3'), NOW)).status).toBe('wrong-chat');
     const inTopic = await issueOne(store.actionKeys, { command: 'chart', args: [] }, chat('1', 'telegram', '3'), LATER);
@@ -42,7 +45,15 @@ describe.each(STORE_KINDS)('action keys (%s)', (_kind, makeHome) => {
   it('keeps a chat within its budget across a restart that follows the issue at once', async () => {
     const budget = { perPerson: 10, perChat: 2 };
     const [oldest] = await store.actionKeys.issueAll([{ command: 'holders', args: ['a'] }], chat('1'), LATER, { userId: null, budget });
-    const newer = await store.actionKeys.issueAll([{ command: 'holders', args: ['b'] }, { command: 'holders', args: ['c'] }], chat('1'), LATER, { userId: null, budget });
+    const newer = await store.actionKeys.issueAll(
+      [
+        { command: 'holders', args: ['b'] },
+        { command: 'holders', args: ['c'] },
+      ],
+      chat('1'),
+      LATER,
+      { userId: null, budget },
+    );
     await store.close();
     store = await home.open();
     expect((await store.actionKeys.resolve(oldest ?? '', chat('1'), NOW)).status).toBe('unknown');
@@ -52,7 +63,10 @@ describe.each(STORE_KINDS)('action keys (%s)', (_kind, makeHome) => {
   it('keeps the Refresh flag of an action, and only when set', async () => {
     const refresh = await issueOne(store.actionKeys, { command: 'token', args: ['TokenA'], refresh: true }, chat('1'), LATER);
     const plain = await issueOne(store.actionKeys, { command: 'token', args: ['TokenA'], refresh: false }, chat('1'), LATER);
-    expect(await store.actionKeys.resolve(refresh, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'], refresh: true } });
+    expect(await store.actionKeys.resolve(refresh, chat('1'), NOW)).toEqual({
+      status: 'ok',
+      action: { command: 'token', args: ['TokenA'], refresh: true },
+    });
     expect(await store.actionKeys.resolve(plain, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'] } });
   });
 
@@ -72,7 +86,10 @@ describe.each(STORE_KINDS)('action keys (%s)', (_kind, makeHome) => {
     const brief = await issueOne(store.actionKeys, { command: 'token', args: ['TokenB'] }, chat('1'), new Date(NOW.getTime() + 1000));
     await store.close();
     store = await home.open();
-    expect(await store.actionKeys.resolve(lasting, chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'] } });
+    expect(await store.actionKeys.resolve(lasting, chat('1'), NOW)).toEqual({
+      status: 'ok',
+      action: { command: 'token', args: ['TokenA'] },
+    });
     expect(await store.actionKeys.prune(new Date(NOW.getTime() + 999))).toBe(0);
     expect(await store.actionKeys.prune(new Date(NOW.getTime() + 1000))).toBe(1);
     expect(await store.actionKeys.resolve(brief, chat('1'), NOW)).toEqual({ status: 'unknown' });

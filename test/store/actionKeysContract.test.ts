@@ -40,7 +40,10 @@ describe.each(STORES)('the %s action key store', (_name, make) => {
     const here = chat('1', 'telegram', '4');
     const key = await issueOne(keys, { command: 'holders', args: ['TokenA', '2'], refresh: true }, here, LATER);
     expect(key).toMatch(/^[A-Za-z0-9_-]{1,20}$/);
-    expect(await keys.resolve(key, here, NOW)).toEqual({ status: 'ok', action: { command: 'holders', args: ['TokenA', '2'], refresh: true } });
+    expect(await keys.resolve(key, here, NOW)).toEqual({
+      status: 'ok',
+      action: { command: 'holders', args: ['TokenA', '2'], refresh: true },
+    });
     expect(await keys.resolve(key, chat('1', 'telegram', null), NOW)).toEqual({ status: 'wrong-chat' });
     expect(await keys.resolve(key, chat('2', 'telegram', '4'), NOW)).toEqual({ status: 'wrong-chat' });
     expect(await keys.resolve(key, chat('1', 'discord', '4'), NOW)).toEqual({ status: 'wrong-chat' });
@@ -50,7 +53,7 @@ describe.each(STORES)('the %s action key store', (_name, make) => {
     expect(await keys.resolve('unknownkey', here, NOW)).toEqual({ status: 'unknown' });
   });
 
-  it('issues a card\'s keys together, in order, as one by one', async () => {
+  it("issues a card's keys together, in order, as one by one", async () => {
     const keys = await make();
     const actions = [
       { label: 'Chart', command: 'chart', args: ['TokenA'] },
@@ -61,7 +64,10 @@ describe.each(STORES)('the %s action key store', (_name, make) => {
     expect(new Set(issued).size).toBe(2);
     actions[0]?.args.push('changed');
     expect(await keys.resolve(issued[0] ?? '', chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'chart', args: ['TokenA'] } });
-    expect(await keys.resolve(issued[1] ?? '', chat('1'), NOW)).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'], refresh: true } });
+    expect(await keys.resolve(issued[1] ?? '', chat('1'), NOW)).toEqual({
+      status: 'ok',
+      action: { command: 'token', args: ['TokenA'], refresh: true },
+    });
     expect(await keys.resolve(issued[1] ?? '', chat('2'), NOW)).toEqual({ status: 'wrong-chat' });
   });
 
@@ -92,7 +98,13 @@ describe.each(STORES)('the %s action key store', (_name, make) => {
     const [k6, k7] = await keys.issueAll([action(6), action(7)], chat('2'), LATER, { userId: null, budget });
     await settled();
     expect(await keys.resolve(k3 ?? '', chat('2'), NOW)).toEqual({ status: 'unknown' });
-    for (const [key, n] of [[k4, 4], [k5, 5], [k6, 6], [k7, 7]] as const) expect(await keys.resolve(key ?? '', chat('2'), NOW)).toEqual(ok(n));
+    for (const [key, n] of [
+      [k4, 4],
+      [k5, 5],
+      [k6, 6],
+      [k7, 7],
+    ] as const)
+      expect(await keys.resolve(key ?? '', chat('2'), NOW)).toEqual(ok(n));
     // Topics of a chat share its budget; another chat's keys are untouched.
     const [k8] = await keys.issueAll([action(8)], chat('2', 'telegram', '9'), LATER, { userId: null, budget });
     await settled();

@@ -83,8 +83,37 @@ describe.each(STORE_KINDS)('call commands (%s)', (_kind, makeHome) => {
   /** A call `hoursAgo` ago whose peak is `peak` times its entry and whose last price is `last` times it. */
   async function call(userId: string, userName: string, address: string, hoursAgo: number, peak: number, last = peak): Promise<void> {
     const calledAt = new Date(NOW.getTime() - hoursAgo * HOUR);
-    const { call: made } = await store.calls.record({ chat: group, address, symbol: address.slice(0, 4), name: `Token ${address}`, userId, userName, messageId: `m-${address}`, calledAt, priceSol: 0.002, priceUsd: 0.3, solUsd: 150, mcapSol: 200, mcapUsd: 30_000 });
-    await store.calls.recordPeaks([{ id: made.id, peakSol: 0.002 * peak, peakAt: calledAt, lastSol: 0.002 * last, lastAt: calledAt, checkedTo: 0, nextCheckAt: null, toldMultiple: 0 }], [], NOW);
+    const { call: made } = await store.calls.record({
+      chat: group,
+      address,
+      symbol: address.slice(0, 4),
+      name: `Token ${address}`,
+      userId,
+      userName,
+      messageId: `m-${address}`,
+      calledAt,
+      priceSol: 0.002,
+      priceUsd: 0.3,
+      solUsd: 150,
+      mcapSol: 200,
+      mcapUsd: 30_000,
+    });
+    await store.calls.recordPeaks(
+      [
+        {
+          id: made.id,
+          peakSol: 0.002 * peak,
+          peakAt: calledAt,
+          lastSol: 0.002 * last,
+          lastAt: calledAt,
+          checkedTo: 0,
+          nextCheckAt: null,
+          toldMultiple: 0,
+        },
+      ],
+      [],
+      NOW,
+    );
   }
 
   it('ranks callers by the median peak multiple, with a dead token counted, hit rates and best calls', async () => {
@@ -110,7 +139,16 @@ describe.each(STORE_KINDS)('call commands (%s)', (_kind, makeHome) => {
     expect(month.fields.map((f) => f.name)).toEqual(['1. Dave', '2. Alice', '3. everyone']);
 
     const list = await say('/calls 24h');
-    expect(list.fields.map((f) => f.name)).toEqual(['Token TokCarol1 (TokC)', 'Token TokCarol2 (TokC)', 'Token TokAlice1 (TokA)', 'Token TokBob1 (TokB)', 'Token TokBobDead (TokB)', 'Token TokBob3 (TokB)', 'Token TokAliceDead (TokA)', 'Token TokAlice3 (TokA)']);
+    expect(list.fields.map((f) => f.name)).toEqual([
+      'Token TokCarol1 (TokC)',
+      'Token TokCarol2 (TokC)',
+      'Token TokAlice1 (TokA)',
+      'Token TokBob1 (TokB)',
+      'Token TokBobDead (TokB)',
+      'Token TokBob3 (TokB)',
+      'Token TokAliceDead (TokA)',
+      'Token TokAlice3 (TokA)',
+    ]);
     expect(plainText(list.fields[6]?.value ?? [])).toBe('×1.0 peak · ×0.00 now · Alice · 10h ago at $30K');
 
     const caller = await say('/caller @Alice', 'u-other', false);

@@ -28,7 +28,13 @@ let token: string;
 
 beforeAll(async () => {
   sim = await startSimulator({ apiKey: KEY, port: 0, seed: 42, control: true, tradesPerSecond: 0, now: () => clockMs });
-  client = new MarketClient({ baseUrl: sim.baseUrl, apiKey: KEY, logger: silentLogger, maxRetries: 0, cacheTtlMs: { 'token-data': 0, 'chart-history': 0 } });
+  client = new MarketClient({
+    baseUrl: sim.baseUrl,
+    apiKey: KEY,
+    logger: silentLogger,
+    maxRetries: 0,
+    cacheTtlMs: { 'token-data': 0, 'chart-history': 0 },
+  });
   const hostile = new Set(sim.market.hostileTokens());
   token = sim.market.tokenAddresses().filter((address) => !hostile.has(address))[3] ?? '';
 });
@@ -71,7 +77,11 @@ describe.each(STORE_KINDS)('the peak job (%s)', (_kind, makeHome) => {
     expect(call?.messageId).toBe('msg-alice');
     expect(first.fields.at(-1)?.name).toBe('Call');
     // The later post's card names the first caller, as text: the leading @ is left off, and nobody is pinged.
-    const line = second.fields.at(-1)?.value.map((span) => span.text).join('') ?? '';
+    const line =
+      second.fields
+        .at(-1)
+        ?.value.map((span) => span.text)
+        .join('') ?? '';
     expect(line).toMatch(/^called by everyone alice just now at \$[\d.]+[KM]? mcap · ×1\.0$/);
     expect(line).not.toContain('@everyone');
 
@@ -102,7 +112,9 @@ describe.each(STORE_KINDS)('the peak job (%s)', (_kind, makeHome) => {
     expect(rows[0]?.chat).toEqual(group);
     const card = callMilestoneCard(event);
     expect(card.replyTo).toBe('msg-alice');
-    expect(card.description?.map((span) => span.text).join('')).toMatch(/^×3\.\d since everyone alice’s call 5m ago: \$[\d.]+[KM] → \$[\d.]+[KM] mcap$/);
+    expect(card.description?.map((span) => span.text).join('')).toMatch(
+      /^×3\.\d since everyone alice’s call 5m ago: \$[\d.]+[KM] → \$[\d.]+[KM] mcap$/,
+    );
 
     // A restart: a new store and job on the same records; later runs tell nothing more.
     await store.close();
@@ -134,8 +146,11 @@ describe.each(STORE_KINDS)('the peak job (%s)', (_kind, makeHome) => {
     // Its slot is 5 minutes after the first read: without the live price nothing is read yet.
     expect(await job().runOnce()).toEqual({ calls: 0, requests: 0, milestones: 0 });
     const livePrice = callMarket(await tokenAnswer(client, token, new Date(clockMs)))?.priceSol ?? null;
-    const live = (price: number | null) => ({ tokens: async (addresses: string[]) => new Map(addresses.map((address) => [address, { priceNative: price }])) });
-    const hurried = (price: number | null) => new CallPeaks({ calls: store.calls, market: client, now: () => new Date(clockMs), logger: silentLogger, live: live(price) });
+    const live = (price: number | null) => ({
+      tokens: async (addresses: string[]) => new Map(addresses.map((address) => [address, { priceNative: price }])),
+    });
+    const hurried = (price: number | null) =>
+      new CallPeaks({ calls: store.calls, market: client, now: () => new Date(clockMs), logger: silentLogger, live: live(price) });
     // A live price below ×2 of the entry hurries nothing.
     const entry = (await store.calls.get(group, token))?.priceSol ?? 0;
     expect((await hurried(entry * 1.5).runOnce()).calls).toBe(0);

@@ -61,7 +61,10 @@ describe.each(STORE_KINDS)('calls (%s)', (_kind, makeHome) => {
     expect(second.call.id).toBe(first.call.id);
     expect(second.call.userId).toBe('alice');
     // Two posts at once: exactly one is the call (which one is the database's order), and both answers name it.
-    const race = await Promise.all([store.calls.record(newCall(group, 'TokenB', 'dave')), store.calls.record(newCall(group, 'TokenB', 'erin'))]);
+    const race = await Promise.all([
+      store.calls.record(newCall(group, 'TokenB', 'dave')),
+      store.calls.record(newCall(group, 'TokenB', 'erin')),
+    ]);
     expect(race.map((answer) => answer.created).sort()).toEqual([false, true]);
     expect(race[0]?.call.id).toBe(race[1]?.call.id);
     const later = await store.calls.record(newCall(group, 'TokenA', 'carol', { calledAt: new Date(T0.getTime() + 60_000) }));
@@ -70,7 +73,14 @@ describe.each(STORE_KINDS)('calls (%s)', (_kind, makeHome) => {
     expect((await store.calls.record(newCall(chat('-200'), 'TokenA', 'bob'))).created).toBe(true);
 
     const read = await store.calls.get(group, 'TokenA');
-    expect(read).toMatchObject({ userId: 'alice', userName: 'name of alice', messageId: 'm-alice-TokenA', priceSol: 0.001, peakSol: 0.001, toldMultiple: 0 });
+    expect(read).toMatchObject({
+      userId: 'alice',
+      userName: 'name of alice',
+      messageId: 'm-alice-TokenA',
+      priceSol: 0.001,
+      peakSol: 0.001,
+      toldMultiple: 0,
+    });
     expect(read?.calledAt).toEqual(T0);
     expect(read?.nextCheckAt).toEqual(T0);
   });
@@ -92,14 +102,39 @@ describe.each(STORE_KINDS)('calls (%s)', (_kind, makeHome) => {
     expect((await store.calls.due(T0, 10)).map((due) => due.id)).toEqual([call.id]);
 
     const next = new Date(T0.getTime() + 300_000);
-    const event = { kind: 'risk-status' as const, key: `call:${call.id}:x2`, at: T0.getTime(), token: { address: 'TokenA', symbol: 'TOK', name: 'Token' }, from: null, to: null, flags: [] };
+    const event = {
+      kind: 'risk-status' as const,
+      key: `call:${call.id}:x2`,
+      at: T0.getTime(),
+      token: { address: 'TokenA', symbol: 'TOK', name: 'Token' },
+      from: null,
+      to: null,
+      flags: [],
+    };
     const added = await store.calls.recordPeaks(
-      [{ id: call.id, peakSol: 0.0025, peakAt: T0, lastSol: 0.002, lastAt: T0, checkedTo: 1_800_000_240, nextCheckAt: next, toldMultiple: 2 }],
+      [
+        {
+          id: call.id,
+          peakSol: 0.0025,
+          peakAt: T0,
+          lastSol: 0.002,
+          lastAt: T0,
+          checkedTo: 1_800_000_240,
+          nextCheckAt: next,
+          toldMultiple: 2,
+        },
+      ],
       [{ event, to: [{ chat: group, label: null }] }],
       T0,
     );
     expect(added).toBe(1);
-    expect(await store.calls.get(group, 'TokenA')).toMatchObject({ peakSol: 0.0025, lastSol: 0.002, checkedTo: 1_800_000_240, toldMultiple: 2, nextCheckAt: next });
+    expect(await store.calls.get(group, 'TokenA')).toMatchObject({
+      peakSol: 0.0025,
+      lastSol: 0.002,
+      checkedTo: 1_800_000_240,
+      toldMultiple: 2,
+      nextCheckAt: next,
+    });
     expect(await store.calls.due(T0, 10)).toEqual([]);
     // The same milestone again (a restart that read the call before the write) adds no row.
     expect(await store.calls.recordPeaks([], [{ event, to: [{ chat: group, label: null }] }], T0)).toBe(0);
@@ -115,7 +150,10 @@ describe.each(STORE_KINDS)('calls (%s)', (_kind, makeHome) => {
     await store.chats.migrate('telegram', '-100', '-1009');
     expect(await store.calls.enabled(chat('-1009'))).toBe(true);
     expect(await store.calls.enabled(chat('-100'))).toBe(false);
-    expect((await store.calls.list(chat('-1009'), null)).map((call) => `${call.address}:${call.userId}`).sort()).toEqual(['TokenA:alice', 'TokenB:bob']);
+    expect((await store.calls.list(chat('-1009'), null)).map((call) => `${call.address}:${call.userId}`).sort()).toEqual([
+      'TokenA:alice',
+      'TokenB:bob',
+    ]);
     expect(await store.calls.list(chat('-100'), null)).toEqual([]);
   });
 

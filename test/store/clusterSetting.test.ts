@@ -43,10 +43,35 @@ describe.each(STORE_KINDS)('the wallet cluster setting (%s)', (_kind, makeHome) 
   });
 
   it('reads back the alerts of one kind a chat was told of since a moment, delivered or not', async () => {
-    const trade = (key: string, wallet: string): WalletTradeEvent => ({ kind: 'wallet-trade', key, at: 0, token: { address: 'TokenA', symbol: 'A', name: 'A' }, wallet, side: 'buy', tokenAmount: '1', decimals: 0, nativeAmount: null, amountUsd: null, price: null, transactionHash: key, timestamp: 0 });
+    const trade = (key: string, wallet: string): WalletTradeEvent => ({
+      kind: 'wallet-trade',
+      key,
+      at: 0,
+      token: { address: 'TokenA', symbol: 'A', name: 'A' },
+      wallet,
+      side: 'buy',
+      tokenAmount: '1',
+      decimals: 0,
+      nativeAmount: null,
+      amountUsd: null,
+      price: null,
+      transactionHash: key,
+      timestamp: 0,
+    });
     const thread = chat('1', 'telegram', '7');
     await store.outbox.add([{ event: trade('t-old', 'W0'), to: [{ chat: thread, label: null }] }], new Date(1_000));
-    await store.outbox.add([{ event: trade('t-1', 'W1'), to: [{ chat: thread, label: '<b>one</b>' }, { chat: chat('2'), label: null }] }], new Date(5_000));
+    await store.outbox.add(
+      [
+        {
+          event: trade('t-1', 'W1'),
+          to: [
+            { chat: thread, label: '<b>one</b>' },
+            { chat: chat('2'), label: null },
+          ],
+        },
+      ],
+      new Date(5_000),
+    );
     await store.outbox.add([{ event: priceEvent('TokenA', 'p-1'), to: [{ chat: thread, label: null }] }], new Date(6_000));
     await store.outbox.add([{ event: trade('t-2', 'W2'), to: [{ chat: thread, label: null }] }], new Date(7_000));
     const [first] = await store.outbox.due('telegram', new Date(10_000), 10);

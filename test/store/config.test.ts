@@ -21,7 +21,9 @@ describe('DATABASE_URL', () => {
     expect(loadConfig({}).databaseUrl).toBeNull();
     expect(loadConfig({ DATABASE_URL: '  ' }).databaseUrl).toBeNull();
     expect(loadConfig({ DATABASE_URL: 'postgres://bot:pw@db:5432/tokenwatch' }).databaseUrl).toBe('postgres://bot:pw@db:5432/tokenwatch');
-    expect(loadConfig({ DATABASE_URL: ' postgresql://bot@/tokenwatch?host=/run/postgresql ' }).databaseUrl).toBe('postgresql://bot@/tokenwatch?host=/run/postgresql');
+    expect(loadConfig({ DATABASE_URL: ' postgresql://bot@/tokenwatch?host=/run/postgresql ' }).databaseUrl).toBe(
+      'postgresql://bot@/tokenwatch?host=/run/postgresql',
+    );
     // An empty DATABASE_PATH beside it is no second store (an image that sets it can be told DATABASE_PATH=).
     expect(loadConfig({ DATABASE_URL: 'postgres://db/tw', DATABASE_PATH: '' }).databaseUrl).toBe('postgres://db/tw');
   });
@@ -38,6 +40,8 @@ describe('DATABASE_URL', () => {
   it('refuses DATABASE_URL and DATABASE_PATH together in one line naming both', () => {
     const attempt = () => loadConfig({ DATABASE_URL: 'postgres://bot:hunter22@db/tw', DATABASE_PATH: 'data/tokenwatch.db' });
     expect(attempt).toThrow(ConfigError);
-    expect(attempt).toThrow('Invalid configuration: DATABASE_URL and DATABASE_PATH are both set: DATABASE_URL selects PostgreSQL, DATABASE_PATH the SQLite file; set only one');
+    expect(attempt).toThrow(
+      'Invalid configuration: DATABASE_URL and DATABASE_PATH are both set: DATABASE_URL selects PostgreSQL, DATABASE_PATH the SQLite file; set only one',
+    );
   });
 });

@@ -12,7 +12,19 @@ import { STORE_KINDS, type ContractStore, type StoreHome } from './support/store
 const PARIS: DigestSetting = { time: '09:00', zone: 'Europe/Paris', threadId: '7', scopeId: null, since: 1_700_000_000_000 };
 
 function watchlist(key: string): DailyDigestEvent {
-  return { kind: 'daily-digest', key, at: 1_700_000_000_000, token: { address: '', symbol: '', name: '' }, day: '2023-11-14', time: '09:00', zone: 'UTC', tokens: [], tokensUnread: 0, wallets: [], walletsUnread: 0 };
+  return {
+    kind: 'daily-digest',
+    key,
+    at: 1_700_000_000_000,
+    token: { address: '', symbol: '', name: '' },
+    day: '2023-11-14',
+    time: '09:00',
+    zone: 'UTC',
+    tokens: [],
+    tokensUnread: 0,
+    wallets: [],
+    walletsUnread: 0,
+  };
 }
 
 describe.each(STORE_KINDS)('daily watchlists (%s)', (_kind, makeHome) => {
@@ -38,7 +50,10 @@ describe.each(STORE_KINDS)('daily watchlists (%s)', (_kind, makeHome) => {
     expect((await store.chats.settings(chat('1'))).digest).toEqual(PARIS);
     expect(await store.chats.digests()).toEqual([
       { chat: { platform: 'telegram', chatId: '1', threadId: '7', scopeId: null }, digest: PARIS },
-      { chat: { platform: 'telegram', chatId: '2', threadId: null, scopeId: null }, digest: { ...PARIS, time: '18:30', zone: 'UTC', threadId: null } },
+      {
+        chat: { platform: 'telegram', chatId: '2', threadId: null, scopeId: null },
+        digest: { ...PARIS, time: '18:30', zone: 'UTC', threadId: null },
+      },
     ]);
     await store.chats.pause(chat('2'), 'gone', new Date(1_700_000_000_000));
     expect((await store.chats.digests()).map((entry) => entry.chat.chatId)).toEqual(['1']);

@@ -95,12 +95,25 @@ describe.runIf(postgresRunning())('Discord gateway processes over one PostgreSQL
   it('a process started in place of a killed one resumes its shard’s session', async () => {
     const guild = snowflakeInShard(1, 2);
     const channel = nextSnowflake();
-    fake = await FakeDiscord.start({ appId: APP_ID, token: TOKEN, shards: 2, guilds: [{ id: guild, name: 'Server on shard 1', channels: [{ id: channel, name: 'general' }] }] });
+    fake = await FakeDiscord.start({
+      appId: APP_ID,
+      token: TOKEN,
+      shards: 2,
+      guilds: [{ id: guild, name: 'Server on shard 1', channels: [{ id: channel, name: 'general' }] }],
+    });
     const watcher = pool();
 
     const [command, args] = tsNode('test/store/support/discordGatewayProcess.ts');
     const child = spawn(command, args, {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATABASE_URL: url, DISCORD_TOKEN: TOKEN, DISCORD_REST_API: fake.restApi, SHARD_IDS: '1', SHARD_COUNT: '2' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        DATABASE_URL: url,
+        DISCORD_TOKEN: TOKEN,
+        DISCORD_REST_API: fake.restApi,
+        SHARD_IDS: '1',
+        SHARD_COUNT: '2',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
@@ -130,14 +143,21 @@ describe.runIf(postgresRunning())('Discord gateway processes over one PostgreSQL
     await exited;
     const identifies = fake.identifyLog.length;
 
-    const replacement = createDiscordClient({ restApi: fake.restApi, shards: { ids: [1], count: 2 }, gateway: new PgDiscordGateway(pool()), logger: createLogger('info', { write: () => undefined }) });
+    const replacement = createDiscordClient({
+      restApi: fake.restApi,
+      shards: { ids: [1], count: 2 },
+      gateway: new PgDiscordGateway(pool()),
+      logger: createLogger('info', { write: () => undefined }),
+    });
     clients.push(replacement);
     await started(replacement);
 
     expect(fake.resumeLog).toEqual([{ shard: 1, sessionId: opened, sequence: left?.sequence, resumed: true }]);
     expect(fake.identifyLog).toHaveLength(identifies);
     expect(replacement.user?.id).toBe(fake.botId);
-    const interaction = new Promise<string>((resolve) => replacement.once(Events.InteractionCreate, (created) => resolve(created.guildId ?? '')));
+    const interaction = new Promise<string>((resolve) =>
+      replacement.once(Events.InteractionCreate, (created) => resolve(created.guildId ?? '')),
+    );
     fake.slashCommand('status', {}, { guildId: guild, channelId: channel });
     expect(await interaction).toBe(guild);
     expect(output).not.toContain(TOKEN);

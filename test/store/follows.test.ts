@@ -18,14 +18,33 @@ describe.each(STORE_KINDS)('follows (%s)', (_kind, makeHome) => {
 
   it('adds a follow, then updates its options and label instead of adding a second', async () => {
     const group = chat('-100');
-    const added = await store.follows.upsert(newFollow(group, 'WalletA', { kind: 'wallet', label: 'whale', options: { events: ['wallet-trade'], minUsd: 500, thresholdPct: 0, side: 'buy' } }));
+    const added = await store.follows.upsert(
+      newFollow(group, 'WalletA', {
+        kind: 'wallet',
+        label: 'whale',
+        options: { events: ['wallet-trade'], minUsd: 500, thresholdPct: 0, side: 'buy' },
+      }),
+    );
     expect(added.created).toBe(true);
-    expect(added.follow).toMatchObject({ chat: group, kind: 'wallet', address: 'WalletA', label: 'whale', mutedUntil: null, addedBy: 'user-1' });
+    expect(added.follow).toMatchObject({
+      chat: group,
+      kind: 'wallet',
+      address: 'WalletA',
+      label: 'whale',
+      mutedUntil: null,
+      addedBy: 'user-1',
+    });
     expect(added.follow.options).toEqual({ events: ['wallet-trade'], minUsd: 500, thresholdPct: 0, side: 'buy' });
     expect(added.follow.addedAt.getTime()).toBe(1_700_000_000_000);
 
     const updated = await store.follows.upsert(
-      newFollow(group, 'WalletA', { kind: 'wallet', label: 'big whale', options: { events: [], minUsd: 1000, thresholdPct: 0, side: 'sell' }, addedBy: 'user-2', now: new Date(1_800_000_000_000) }),
+      newFollow(group, 'WalletA', {
+        kind: 'wallet',
+        label: 'big whale',
+        options: { events: [], minUsd: 1000, thresholdPct: 0, side: 'sell' },
+        addedBy: 'user-2',
+        now: new Date(1_800_000_000_000),
+      }),
     );
     expect(updated.created).toBe(false);
     expect(updated.follow.id).toBe(added.follow.id);
@@ -45,7 +64,11 @@ describe.each(STORE_KINDS)('follows (%s)', (_kind, makeHome) => {
     await store.follows.upsert(newFollow(chat('-100'), 'TokenA'));
     expect(await store.follows.countForChat(chat('-100'))).toBe(1);
     expect(await store.follows.countForChat(chat('-100', 'telegram', '7'))).toBe(1);
-    expect((await store.follows.followersOf('token', 'TokenA')).map((f) => f.chat)).toEqual([chat('-100'), chat('-100', 'telegram', '7'), chat('-100', 'discord')]);
+    expect((await store.follows.followersOf('token', 'TokenA')).map((f) => f.chat)).toEqual([
+      chat('-100'),
+      chat('-100', 'telegram', '7'),
+      chat('-100', 'discord'),
+    ]);
     expect(await store.follows.totals()).toEqual({ follows: 3, chats: 2 });
   });
 
@@ -108,7 +131,9 @@ describe.each(STORE_KINDS)('follows (%s)', (_kind, makeHome) => {
     expect(await store.follows.followersOf('token', 'TokenA')).toEqual([]);
     await store.follows.upsert(newFollow(chat('1'), 'TokenA'));
     expect((await store.follows.followersOf('token', 'TokenA')).length).toBe(1);
-    await store.follows.upsert(newFollow(chat('1'), 'TokenA', { options: { events: ['price'], minUsd: 0, thresholdPct: 25, side: 'both' } }));
+    await store.follows.upsert(
+      newFollow(chat('1'), 'TokenA', { options: { events: ['price'], minUsd: 0, thresholdPct: 25, side: 'both' } }),
+    );
     expect((await store.follows.followersOf('token', 'TokenA'))[0]?.options.thresholdPct).toBe(25);
     // Re-tracked as a wallet: it leaves the token list.
     await store.follows.upsert(newFollow(chat('1'), 'TokenA', { kind: 'wallet' }));

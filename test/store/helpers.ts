@@ -20,7 +20,16 @@ export function chat(chatId: string, platform: ChatRef['platform'] = 'telegram',
 export const DEFAULT_OPTIONS: FollowOptions = { events: [], minUsd: 0, thresholdPct: 10, side: 'both' };
 
 export function newFollow(to: ChatRef, address: string, overrides: Partial<NewFollow> = {}): NewFollow {
-  return { chat: to, kind: 'token', address, label: null, options: DEFAULT_OPTIONS, addedBy: 'user-1', now: new Date(1_700_000_000_000), ...overrides };
+  return {
+    chat: to,
+    kind: 'token',
+    address,
+    label: null,
+    options: DEFAULT_OPTIONS,
+    addedBy: 'user-1',
+    now: new Date(1_700_000_000_000),
+    ...overrides,
+  };
 }
 
 export function tokenSnapshot(address: string, seenAt = 1_700_000_000_000): TokenSnapshot {

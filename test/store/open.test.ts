@@ -41,8 +41,23 @@ describe('opening the store', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     // SQLite's own tables (sqlite_sequence, made for an AUTOINCREMENT key) are not the schema's.
-    const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((row) => row.name).filter((name) => !name.startsWith('sqlite_'));
-    expect(tables).toEqual(['action_keys', 'call_chats', 'calls', 'chats', 'events', 'follows', 'outbox', 'store_market', 'token_state', 'wallet_state']);
+    const tables = db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .all()
+      .map((row) => row.name)
+      .filter((name) => !name.startsWith('sqlite_'));
+    expect(tables).toEqual([
+      'action_keys',
+      'call_chats',
+      'calls',
+      'chats',
+      'events',
+      'follows',
+      'outbox',
+      'store_market',
+      'token_state',
+      'wallet_state',
+    ]);
     db.close();
   });
 
@@ -64,11 +79,22 @@ describe('opening the store', () => {
     const old = new Database(path);
     old.exec(MIGRATIONS[0]!.sql);
     old.pragma('user_version = 1');
-    old.prepare("INSERT INTO action_keys (key, platform, chat_id, command, args, expires_at) VALUES ('oldkey', 'telegram', '1', 'token', '[\"TokenA\"]', ?)").run(Date.now() + 60_000);
-    old.prepare("INSERT INTO follows (platform, chat_id, kind, address, added_by, added_at) VALUES ('telegram', '1', 'token', 'TokenA', 'u', 1)").run();
+    old
+      .prepare(
+        "INSERT INTO action_keys (key, platform, chat_id, command, args, expires_at) VALUES ('oldkey', 'telegram', '1', 'token', '[\"TokenA\"]', ?)",
+      )
+      .run(Date.now() + 60_000);
+    old
+      .prepare(
+        "INSERT INTO follows (platform, chat_id, kind, address, added_by, added_at) VALUES ('telegram', '1', 'token', 'TokenA', 'u', 1)",
+      )
+      .run();
     old.close();
     const store = openSqliteStore(path);
-    expect(await store.actionKeys.resolve('oldkey', chat('1'), new Date())).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'] } });
+    expect(await store.actionKeys.resolve('oldkey', chat('1'), new Date())).toEqual({
+      status: 'ok',
+      action: { command: 'token', args: ['TokenA'] },
+    });
     expect(await store.follows.countForChat(chat('1'))).toBe(1);
     await store.close();
     const db = new Database(path, { readonly: true });

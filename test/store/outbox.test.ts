@@ -61,7 +61,11 @@ describe.each(STORE_KINDS)('the %s store', (_kind, makeHome) => {
   describe('commits made together', () => {
     it('are written in one go, each resolving with its own rows, the last state winning', async () => {
       const commits = Array.from({ length: 300 }, (_, i) =>
-        store.state.commitToken(tokenSnapshot(`Token${i % 10}`, i), i % 3 === 0 ? [{ event: priceEvent(`Token${i % 10}`, `k${i % 30}`), to: [{ chat: chat('1'), label: null }] }] : [], T0),
+        store.state.commitToken(
+          tokenSnapshot(`Token${i % 10}`, i),
+          i % 3 === 0 ? [{ event: priceEvent(`Token${i % 10}`, `k${i % 30}`), to: [{ chat: chat('1'), label: null }] }] : [],
+          T0,
+        ),
       );
       const added = await Promise.all(commits);
       // Keys k0..k29 every third commit: the first commit of each key adds its row, the repeats none.
@@ -73,7 +77,11 @@ describe.each(STORE_KINDS)('the %s store', (_kind, makeHome) => {
 
     it('fail one by one: only the commit at fault rejects', async () => {
       const broken = { ...priceEvent('TokenB', 'bad'), at: 10n as unknown as number };
-      const good = store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'good'), to: [{ chat: chat('1'), label: null }] }], T0);
+      const good = store.state.commitToken(
+        tokenSnapshot('TokenA'),
+        [{ event: priceEvent('TokenA', 'good'), to: [{ chat: chat('1'), label: null }] }],
+        T0,
+      );
       const bad = store.state.commitToken(tokenSnapshot('TokenB'), [{ event: broken, to: [{ chat: chat('1'), label: null }] }], T0);
       const wallet = store.state.commitWallet(walletSnapshot('WalletA'), [], T0);
       await expect(good).resolves.toBe(1);
@@ -90,7 +98,13 @@ describe.each(STORE_KINDS)('the %s store', (_kind, makeHome) => {
         {
           tokens: [
             { snapshot: tokenSnapshot('TokenA', 2), alerts: [{ event: priceEvent('TokenA', 'a1'), to }] },
-            { snapshot: tokenSnapshot('TokenB', 2), alerts: [{ event: priceEvent('TokenB', 'b1'), to }, { event: priceEvent('TokenB', 'a1'), to }] },
+            {
+              snapshot: tokenSnapshot('TokenB', 2),
+              alerts: [
+                { event: priceEvent('TokenB', 'b1'), to },
+                { event: priceEvent('TokenB', 'a1'), to },
+              ],
+            },
           ],
           wallets: [{ snapshot: walletSnapshot('WalletA'), alerts: [] }],
         },
@@ -101,7 +115,16 @@ describe.each(STORE_KINDS)('the %s store', (_kind, makeHome) => {
       expect(await store.state.wallet('WalletA')).toEqual(walletSnapshot('WalletA'));
       const broken = { ...priceEvent('TokenC', 'c1'), at: 10n as unknown as number };
       await expect(
-        store.state.commitMany({ tokens: [{ snapshot: tokenSnapshot('TokenC'), alerts: [] }, { snapshot: tokenSnapshot('TokenD'), alerts: [{ event: broken, to }] }], wallets: [] }, T0),
+        store.state.commitMany(
+          {
+            tokens: [
+              { snapshot: tokenSnapshot('TokenC'), alerts: [] },
+              { snapshot: tokenSnapshot('TokenD'), alerts: [{ event: broken, to }] },
+            ],
+            wallets: [],
+          },
+          T0,
+        ),
       ).rejects.toThrow();
       expect(await store.state.token('TokenC')).toBeNull();
     });
@@ -116,7 +139,11 @@ describe.each(STORE_KINDS)('the %s store', (_kind, makeHome) => {
     });
 
     it('are visible to a read made before they were awaited, and written by close', async () => {
-      void store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k1'), to: [{ chat: chat('1'), label: null }] }], T0);
+      void store.state.commitToken(
+        tokenSnapshot('TokenA'),
+        [{ event: priceEvent('TokenA', 'k1'), to: [{ chat: chat('1'), label: null }] }],
+        T0,
+      );
       expect((await store.outbox.due('telegram', T0, 10)).length).toBe(1);
       const late = store.state.commitWallet(walletSnapshot('WalletA'), [], T0);
       await store.close();
@@ -129,12 +156,26 @@ describe.each(STORE_KINDS)('the %s store', (_kind, makeHome) => {
   describe('the outbox', () => {
     it('writes one row per alert per chat with the state, skipping an event key a chat already has', async () => {
       const event = priceEvent('TokenA', 'price:TokenA:1');
-      const to = [{ chat: chat('1'), label: null }, { chat: chat('2'), label: 'mine' }];
+      const to = [
+        { chat: chat('1'), label: null },
+        { chat: chat('2'), label: 'mine' },
+      ];
       expect(await store.state.commitToken(tokenSnapshot('TokenA'), [{ event, to }], T0)).toBe(2);
       // The same change seen again (by reconciliation), now also for a third chat: only that row is new.
-      expect(await store.state.commitToken(tokenSnapshot('TokenA'), [{ event, to: [...to, { chat: chat('3'), label: null }] }], at(10))).toBe(1);
+      expect(
+        await store.state.commitToken(tokenSnapshot('TokenA'), [{ event, to: [...to, { chat: chat('3'), label: null }] }], at(10)),
+      ).toBe(1);
       // The same key twice in one commit counts once.
-      expect(await store.state.commitToken(tokenSnapshot('TokenA'), [{ event, to }, { event, to }], at(20))).toBe(0);
+      expect(
+        await store.state.commitToken(
+          tokenSnapshot('TokenA'),
+          [
+            { event, to },
+            { event, to },
+          ],
+          at(20),
+        ),
+      ).toBe(0);
       const due = await store.outbox.due('telegram', at(100), 10);
       expect(due.map((row) => [row.chat.chatId, row.label, row.event])).toEqual([
         ['1', null, event],
@@ -162,14 +203,20 @@ describe.each(STORE_KINDS)('the %s store', (_kind, makeHome) => {
 
     it('writes state and rows all or nothing', async () => {
       const broken = { ...priceEvent('TokenA', 'k1'), at: 10n as unknown as number };
-      await expect(store.state.commitToken(tokenSnapshot('TokenA', 5), [{ event: broken, to: [{ chat: chat('1'), label: null }] }], T0)).rejects.toThrow();
+      await expect(
+        store.state.commitToken(tokenSnapshot('TokenA', 5), [{ event: broken, to: [{ chat: chat('1'), label: null }] }], T0),
+      ).rejects.toThrow();
       expect(await store.state.token('TokenA')).toBeNull();
       expect(await store.outbox.pending()).toEqual({ count: 0, oldest: null });
     });
 
     it('gives due rows oldest first, up to the limit, and not before their next attempt', async () => {
       for (let i = 0; i < 5; i += 1) {
-        await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', `k${i}`), to: [{ chat: chat('1'), label: null }] }], at(i));
+        await store.state.commitToken(
+          tokenSnapshot('TokenA'),
+          [{ event: priceEvent('TokenA', `k${i}`), to: [{ chat: chat('1'), label: null }] }],
+          at(i),
+        );
       }
       const firstTwo = await store.outbox.due('telegram', at(10), 2);
       expect(firstTwo.map((row) => row.event.key)).toEqual(['k0', 'k1']);
@@ -184,7 +231,19 @@ describe.each(STORE_KINDS)('the %s store', (_kind, makeHome) => {
     });
 
     it('never gives a delivered row again, and marking twice is harmless', async () => {
-      await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k1'), to: [{ chat: chat('1'), label: null }, { chat: chat('2'), label: null }] }], T0);
+      await store.state.commitToken(
+        tokenSnapshot('TokenA'),
+        [
+          {
+            event: priceEvent('TokenA', 'k1'),
+            to: [
+              { chat: chat('1'), label: null },
+              { chat: chat('2'), label: null },
+            ],
+          },
+        ],
+        T0,
+      );
       const [first, second] = await store.outbox.due('telegram', T0, 10);
       await store.outbox.markDelivered([first!.id], at(5));
       await store.outbox.markDelivered([first!.id], at(6));
@@ -192,11 +251,21 @@ describe.each(STORE_KINDS)('the %s store', (_kind, makeHome) => {
       expect((await store.outbox.due('telegram', at(100), 10)).map((row) => row.id)).toEqual([second!.id]);
       expect(await store.outbox.pending()).toEqual({ count: 1, oldest: T0 });
       // Delivered rows still block the same key for that chat.
-      expect(await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k1'), to: [{ chat: chat('1'), label: null }] }], at(10))).toBe(0);
+      expect(
+        await store.state.commitToken(
+          tokenSnapshot('TokenA'),
+          [{ event: priceEvent('TokenA', 'k1'), to: [{ chat: chat('1'), label: null }] }],
+          at(10),
+        ),
+      ).toBe(0);
     });
 
     it('skips paused chats and defers a whole chat', async () => {
-      const to = [{ chat: chat('1'), label: null }, { chat: chat('1', 'telegram', '9'), label: null }, { chat: chat('2'), label: null }];
+      const to = [
+        { chat: chat('1'), label: null },
+        { chat: chat('1', 'telegram', '9'), label: null },
+        { chat: chat('2'), label: null },
+      ];
       await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k1'), to }], T0);
       await store.chats.pause(chat('2'), 'Forbidden: bot was kicked', T0);
       expect((await store.outbox.due('telegram', T0, 10)).map((row) => row.chat.chatId)).toEqual(['1', '1']);
@@ -212,8 +281,24 @@ describe.each(STORE_KINDS)('the %s store', (_kind, makeHome) => {
     });
 
     it('prunes delivered rows older than the cut, keeping undelivered ones and their events', async () => {
-      await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k1'), to: [{ chat: chat('1'), label: null }, { chat: chat('2'), label: null }] }], T0);
-      await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k2'), to: [{ chat: chat('1'), label: null }] }], T0);
+      await store.state.commitToken(
+        tokenSnapshot('TokenA'),
+        [
+          {
+            event: priceEvent('TokenA', 'k1'),
+            to: [
+              { chat: chat('1'), label: null },
+              { chat: chat('2'), label: null },
+            ],
+          },
+        ],
+        T0,
+      );
+      await store.state.commitToken(
+        tokenSnapshot('TokenA'),
+        [{ event: priceEvent('TokenA', 'k2'), to: [{ chat: chat('1'), label: null }] }],
+        T0,
+      );
       const rows = await store.outbox.due('telegram', T0, 10);
       await store.outbox.markDelivered([rows[0]!.id, rows[2]!.id], at(100));
       expect(await store.outbox.prune(at(100))).toBe(0);
@@ -221,15 +306,27 @@ describe.each(STORE_KINDS)('the %s store', (_kind, makeHome) => {
       const left = await store.outbox.due('telegram', T0, 10);
       expect(left.map((row) => [row.chat.chatId, row.event.key])).toEqual([['2', 'k1']]);
       // k2 is forgotten entirely: it may be written again.
-      expect(await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k2'), to: [{ chat: chat('1'), label: null }] }], at(200))).toBe(1);
+      expect(
+        await store.state.commitToken(
+          tokenSnapshot('TokenA'),
+          [{ event: priceEvent('TokenA', 'k2'), to: [{ chat: chat('1'), label: null }] }],
+          at(200),
+        ),
+      ).toBe(1);
     });
 
     it('writes free text holding a NUL (a label, a pause reason, an error) without failing, PostgreSQL as U+FFFD', async () => {
       const asWritten = (text: string | null | undefined) => text?.replaceAll('\uFFFD', '\u0000');
-      const follow = await store.follows.upsert(newFollow(chat('1'), 'WalletA', { kind: 'wallet', label: 'dev\u0000wallet', addedBy: 'user\u0000x' }));
+      const follow = await store.follows.upsert(
+        newFollow(chat('1'), 'WalletA', { kind: 'wallet', label: 'dev\u0000wallet', addedBy: 'user\u0000x' }),
+      );
       expect(asWritten(follow.follow.label)).toBe('dev\u0000wallet');
       expect(asWritten((await store.follows.get(chat('1'), 'WalletA'))?.addedBy)).toBe('user\u0000x');
-      await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k1'), to: [{ chat: chat('1'), label: 'dev\u0000wallet' }] }], T0);
+      await store.state.commitToken(
+        tokenSnapshot('TokenA'),
+        [{ event: priceEvent('TokenA', 'k1'), to: [{ chat: chat('1'), label: 'dev\u0000wallet' }] }],
+        T0,
+      );
       const [row] = await store.outbox.due('telegram', T0, 10);
       expect(asWritten(row?.label)).toBe('dev\u0000wallet');
       await store.outbox.retryAt([row!.id], at(10), 'Bad Request: \u0000');
@@ -244,7 +341,11 @@ describe.each(STORE_KINDS)('the %s store', (_kind, makeHome) => {
       await store.follows.upsert(newFollow(group, 'TokenB'));
       await store.follows.upsert(newFollow(supergroup, 'TokenB', { label: 'already here' }));
       await store.chats.updateSettings(group, { detectAddresses: true });
-      await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'k1'), to: [{ chat: group, label: null }] }], T0);
+      await store.state.commitToken(
+        tokenSnapshot('TokenA'),
+        [{ event: priceEvent('TokenA', 'k1'), to: [{ chat: group, label: null }] }],
+        T0,
+      );
       const key = await issueOne(store.actionKeys, { command: 'token', args: ['TokenA'] }, group, at(60_000));
       expect((await store.follows.followersOf('token', 'TokenA')).map((f) => f.chat.chatId)).toEqual(['-42']);
 

@@ -46,9 +46,15 @@ describe.runIf(postgresRunning())('the PostgreSQL outbox with two senders', () =
     const [first, second] = await twoSenders(2);
     const rows = await first.outbox.due('telegram', T0, 10);
     expect(rows).toHaveLength(2);
-    await second.outbox.markDelivered(rows.map((row) => row.id), at(1));
+    await second.outbox.markDelivered(
+      rows.map((row) => row.id),
+      at(1),
+    );
     expect((await first.outbox.pending()).count).toBe(2);
-    await first.outbox.markDelivered(rows.map((row) => row.id), at(2));
+    await first.outbox.markDelivered(
+      rows.map((row) => row.id),
+      at(2),
+    );
     expect((await first.outbox.pending()).count).toBe(0);
   });
 
@@ -59,7 +65,9 @@ describe.runIf(postgresRunning())('the PostgreSQL outbox with two senders', () =
     expect(await second.outbox.due('telegram', T0, 10)).toEqual([]);
     // A sender that died holds its claims until the lease runs out.
     expect(await second.outbox.due('telegram', at(CLAIM_LEASE_MS - 1), 10)).toEqual([]);
-    expect((await second.outbox.due('telegram', at(CLAIM_LEASE_MS), 10)).map((row) => row.id).sort()).toEqual(taken.map((row) => row.id).sort());
+    expect((await second.outbox.due('telegram', at(CLAIM_LEASE_MS), 10)).map((row) => row.id).sort()).toEqual(
+      taken.map((row) => row.id).sort(),
+    );
     // One that closed gives them back: the second sender's claims, released, go to a third.
     await second.close();
     stores = stores.filter((store) => store !== second);

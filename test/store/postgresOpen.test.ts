@@ -57,7 +57,9 @@ describe.runIf(postgresRunning())('opening a PostgreSQL store', () => {
     const refusal = await openPostgresStore(url).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(StoreOpenError);
     expect(refusal).toMatchObject({ reason: 'newer-schema' });
-    expect((refusal as Error).message).toMatch(/^Cannot open the database postgres:\/\/.*: it has schema version \d+, newer than this TokenWatch knows/);
+    expect((refusal as Error).message).toMatch(
+      /^Cannot open the database postgres:\/\/.*: it has schema version \d+, newer than this TokenWatch knows/,
+    );
     expect(await sql<{ version: number }>(url, 'SELECT version FROM tokenwatch_schema')).toEqual([{ version: PG_SCHEMA_VERSION + 1 }]);
   });
 
@@ -71,7 +73,9 @@ describe.runIf(postgresRunning())('opening a PostgreSQL store', () => {
   });
 
   it('refuses a server that does not answer in one line, without the password', async () => {
-    const refusal = await openPostgresStore('postgres://bot:s3cret-pass@localhost/tokenwatch?host=/nonexistent-folder&port=5999').catch((error: unknown) => error);
+    const refusal = await openPostgresStore('postgres://bot:s3cret-pass@localhost/tokenwatch?host=/nonexistent-folder&port=5999').catch(
+      (error: unknown) => error,
+    );
     expect(refusal).toBeInstanceOf(StoreOpenError);
     expect(refusal).toMatchObject({ reason: 'unreachable' });
     const message = (refusal as Error).message;

@@ -24,7 +24,9 @@ describe('the PostgreSQL global setup', () => {
     const teardown = await startSharedPostgres(project, { find: () => null, env: {}, print });
     expect(teardown).toBeUndefined();
     expect(printed).toHaveLength(1);
-    expect(printed[0]).toMatch(/^PostgreSQL half of the store tests skipped: no initdb and pg_ctl on PATH or under \/usr\/lib\/postgresql\/\*\/bin .*\n$/);
+    expect(printed[0]).toMatch(
+      /^PostgreSQL half of the store tests skipped: no initdb and pg_ctl on PATH or under \/usr\/lib\/postgresql\/\*\/bin .*\n$/,
+    );
     expect(provided).toEqual([{ adminUrl: null, binaries: null, skipped: expect.stringContaining('no initdb') }]);
   });
 

@@ -22,13 +22,20 @@ describe.each(STORE_KINDS)('closing and reopening the %s store in the middle of 
     cleanups.push(home.remove);
     let store = await home.open();
     for (let i = 0; i < 10; i += 1) {
-      await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', `k${i}`), to: CHATS.map((id) => ({ chat: chat(id), label: null })) }], T0);
+      await store.state.commitToken(
+        tokenSnapshot('TokenA'),
+        [{ event: priceEvent('TokenA', `k${i}`), to: CHATS.map((id) => ({ chat: chat(id), label: null })) }],
+        T0,
+      );
     }
     const sent: string[] = [];
     // Take a batch, "send" half of it, and stop before marking the rest.
     const batch = await store.outbox.due('telegram', T0, 12);
     for (const row of batch.slice(0, 6)) sent.push(`${row.chat.chatId}/${row.event.key}`);
-    await store.outbox.markDelivered(batch.slice(0, 6).map((row) => row.id), T0);
+    await store.outbox.markDelivered(
+      batch.slice(0, 6).map((row) => row.id),
+      T0,
+    );
     await store.close();
 
     store = await home.open();
@@ -36,7 +43,10 @@ describe.each(STORE_KINDS)('closing and reopening the %s store in the middle of 
       const rows = await store.outbox.due('telegram', T0, 7);
       if (rows.length === 0) break;
       for (const row of rows) sent.push(`${row.chat.chatId}/${row.event.key}`);
-      await store.outbox.markDelivered(rows.map((row) => row.id), T0);
+      await store.outbox.markDelivered(
+        rows.map((row) => row.id),
+        T0,
+      );
       await store.close();
       store = await home.open();
     }
@@ -57,14 +67,45 @@ describe.each(STORE_KINDS)('closing and reopening the %s store in the middle of 
       | { op: 'pause' | 'resume'; chatId: number }
       | { op: 'defer'; chatId: number; ticks: number };
     const opArb: fc.Arbitrary<Op> = fc.oneof(
-      { arbitrary: fc.record({ op: fc.constant('commit' as const), key: fc.integer({ min: 0, max: 15 }), chats: fc.uniqueArray(fc.integer({ min: 0, max: 3 }), { maxLength: 4 }) }), weight: 3 },
-      { arbitrary: fc.record({ op: fc.constant('deliver' as const), take: fc.integer({ min: 1, max: 6 }), send: fc.integer({ min: 0, max: 6 }) }), weight: 3 },
+      {
+        arbitrary: fc.record({
+          op: fc.constant('commit' as const),
+          key: fc.integer({ min: 0, max: 15 }),
+          chats: fc.uniqueArray(fc.integer({ min: 0, max: 3 }), { maxLength: 4 }),
+        }),
+        weight: 3,
+      },
+      {
+        arbitrary: fc.record({
+          op: fc.constant('deliver' as const),
+          take: fc.integer({ min: 1, max: 6 }),
+          send: fc.integer({ min: 0, max: 6 }),
+        }),
+        weight: 3,
+      },
       { arbitrary: fc.record({ op: fc.constant('fail' as const), take: fc.integer({ min: 1, max: 3 }) }), weight: 3 },
       // A reopen costs a checkpointer thread's start and stop (tens of ms): rarer than the rest.
       { arbitrary: fc.constant({ op: 'reopen' as const }), weight: 1 },
-      { arbitrary: fc.record({ op: fc.constantFrom('pause' as const, 'resume' as const), chatId: fc.integer({ min: 0, max: 3 }) }), weight: 3 },
-      { arbitrary: fc.record({ op: fc.constant('defer' as const), chatId: fc.integer({ min: 0, max: 3 }), ticks: fc.integer({ min: 1, max: 5 }) }), weight: 3 },
-      { arbitrary: fc.record({ op: fc.constant('burst' as const), keys: fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 1, maxLength: 5 }), chatId: fc.integer({ min: 0, max: 3 }) }), weight: 3 },
+      {
+        arbitrary: fc.record({ op: fc.constantFrom('pause' as const, 'resume' as const), chatId: fc.integer({ min: 0, max: 3 }) }),
+        weight: 3,
+      },
+      {
+        arbitrary: fc.record({
+          op: fc.constant('defer' as const),
+          chatId: fc.integer({ min: 0, max: 3 }),
+          ticks: fc.integer({ min: 1, max: 5 }),
+        }),
+        weight: 3,
+      },
+      {
+        arbitrary: fc.record({
+          op: fc.constant('burst' as const),
+          keys: fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 1, maxLength: 5 }),
+          chatId: fc.integer({ min: 0, max: 3 }),
+        }),
+        weight: 3,
+      },
     );
 
     await fc.assert(
@@ -83,7 +124,10 @@ describe.each(STORE_KINDS)('closing and reopening the %s store in the middle of 
           for (const row of rows) expect(paused.has(row.chat.chatId)).toBe(false);
           const delivered = rows.slice(0, send);
           for (const row of delivered) sent.push(`${row.chat.chatId}/${row.event.key}`);
-          await store.outbox.markDelivered(delivered.map((row) => row.id), new Date(clock));
+          await store.outbox.markDelivered(
+            delivered.map((row) => row.id),
+            new Date(clock),
+          );
         };
         try {
           for (const op of ops) {
@@ -96,7 +140,9 @@ describe.each(STORE_KINDS)('closing and reopening the %s store in the middle of 
               for (const key of op.keys) {
                 wanted.add(`${op.chatId}/k${key}`);
                 const to = [{ chat: chat(String(op.chatId)), label: null }];
-                unawaited.push(store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', `k${key}`), to }], new Date(clock)));
+                unawaited.push(
+                  store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', `k${key}`), to }], new Date(clock)),
+                );
               }
             } else if (op.op === 'pause') {
               paused.add(String(op.chatId));
@@ -110,7 +156,11 @@ describe.each(STORE_KINDS)('closing and reopening the %s store in the middle of 
               await drain(op.take, op.send);
             } else if (op.op === 'fail') {
               const rows = await store.outbox.due('telegram', new Date(clock), op.take);
-              await store.outbox.retryAt(rows.map((row) => row.id), new Date(clock + 1), 'boom');
+              await store.outbox.retryAt(
+                rows.map((row) => row.id),
+                new Date(clock + 1),
+                'boom',
+              );
             } else {
               await store.close();
               store = await home.open();

@@ -42,7 +42,8 @@ async function sqliteFile(): Promise<string> {
 /** Runs `run` over `items`, `width` at a time: processes on a small machine. */
 async function inBatches<T, R>(items: readonly T[], width: number, run: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
-  for (let index = 0; index < items.length; index += width) results.push(...(await Promise.all(items.slice(index, index + width).map(run))));
+  for (let index = 0; index < items.length; index += width)
+    results.push(...(await Promise.all(items.slice(index, index + width).map(run))));
   return results;
 }
 
@@ -98,7 +99,13 @@ describe('a database password holding reserved characters', () => {
       expect(leakedFragments(password, printed), printed).toEqual([]);
     }
     // The refusal of an address of another kind names it without the password too.
-    const [command, args] = tsNode('src/cli/storeCopy.ts', '--from', await sqliteFile(), '--to', 'mysql://tw:Xq7v@/#?Zr9wKp2m@db/tokenwatch');
+    const [command, args] = tsNode(
+      'src/cli/storeCopy.ts',
+      '--from',
+      await sqliteFile(),
+      '--to',
+      'mysql://tw:Xq7v@/#?Zr9wKp2m@db/tokenwatch',
+    );
     const refused = await runToEnd(command, args, { input: '' });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('Cannot copy to mysql://tw:***@db/tokenwatch');
@@ -134,15 +141,25 @@ describe('a database password holding reserved characters', () => {
         cleanups.push(cleanup);
         const { logger, lines } = capturedLogger();
         const app = await startApp({
-          config: loadConfig({ DATABASE_URL: await addressWith(password), HTTP_PORT: String(await freePort()), RECONCILE_CRON: '0 0 1 1 *' }),
+          config: loadConfig({
+            DATABASE_URL: await addressWith(password),
+            HTTP_PORT: String(await freePort()),
+            RECONCILE_CRON: '0 0 1 1 *',
+          }),
           logger,
           console: { input: new PassThrough(), output: new PassThrough(), interactive: false, outDir: dir },
         });
         try {
           const status = await app.dispatcher.runLine('/status', { chat: chat('1'), userId: 'manager-1', isManager: async () => true });
           const address = app.ops?.address ?? '';
-          const pages = await Promise.all(['/readyz', '/healthz', '/metrics'].map(async (path) => (await fetch(`${address}${path}`)).text()));
-          const printed = [status === null ? '' : renderCardText(status.card, { width: 200 }), ...pages, ...lines.map((line) => JSON.stringify(line))].join('\n');
+          const pages = await Promise.all(
+            ['/readyz', '/healthz', '/metrics'].map(async (path) => (await fetch(`${address}${path}`)).text()),
+          );
+          const printed = [
+            status === null ? '' : renderCardText(status.card, { width: 200 }),
+            ...pages,
+            ...lines.map((line) => JSON.stringify(line)),
+          ].join('\n');
           expect(printed).toContain('ready');
           expect(leakedFragments(password, printed), password).toEqual([]);
         } finally {

@@ -48,22 +48,65 @@ async function sqliteWithData(): Promise<{ path: string; live: string; expired: 
   cleanups.push(cleanup);
   const store = openSqliteStore(path);
   await store.follows.upsert(newFollow(chat('1'), 'TokenA', { label: 'first' }));
-  await store.follows.upsert(newFollow(chat('1', 'telegram', '7'), 'WalletA', { kind: 'wallet', options: { events: ['wallet-trade'], minUsd: 500, thresholdPct: 0, side: 'buy' } }));
-  await store.follows.upsert(newFollow(chat('2', 'discord'), 'TokenA', { options: { events: ['price'], minUsd: 0, thresholdPct: 25, side: 'both', direction: 'up' } }));
+  await store.follows.upsert(
+    newFollow(chat('1', 'telegram', '7'), 'WalletA', {
+      kind: 'wallet',
+      options: { events: ['wallet-trade'], minUsd: 500, thresholdPct: 0, side: 'buy' },
+    }),
+  );
+  await store.follows.upsert(
+    newFollow(chat('2', 'discord'), 'TokenA', {
+      options: { events: ['price'], minUsd: 0, thresholdPct: 25, side: 'both', direction: 'up' },
+    }),
+  );
   await store.follows.setMutedUntil(chat('1'), 'TokenA', FAR);
-  await store.chats.updateSettings(chat('1'), { detectAddresses: true, quiet: { from: '22:00', to: '07:00', zone: 'Europe/Paris', strict: true }, budget: 30 });
+  await store.chats.updateSettings(chat('1'), {
+    detectAddresses: true,
+    quiet: { from: '22:00', to: '07:00', zone: 'Europe/Paris', strict: true },
+    budget: 30,
+  });
   await store.chats.pause(chat('3'), 'Forbidden: bot was kicked', T0);
-  await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'sent'), to: [{ chat: chat('1'), label: null }] }], T0);
+  await store.state.commitToken(
+    tokenSnapshot('TokenA'),
+    [{ event: priceEvent('TokenA', 'sent'), to: [{ chat: chat('1'), label: null }] }],
+    T0,
+  );
   await store.state.commitWallet(walletSnapshot('WalletA'), [], T0);
   const [delivered] = await store.outbox.due('telegram', T0, 10);
   // Held for quiet hours, then sent in their digest: /history says so after the copy too.
   await store.outbox.hold([delivered!.id], T0, 'quiet');
   await store.outbox.markDelivered([delivered!.id], T0);
-  await store.state.commitToken(tokenSnapshot('TokenA', 2), [{ event: priceEvent('TokenA', 'waiting'), to: [{ chat: chat('1'), label: 'mine' }, { chat: chat('2'), label: null }] }], T0);
+  await store.state.commitToken(
+    tokenSnapshot('TokenA', 2),
+    [
+      {
+        event: priceEvent('TokenA', 'waiting'),
+        to: [
+          { chat: chat('1'), label: 'mine' },
+          { chat: chat('2'), label: null },
+        ],
+      },
+    ],
+    T0,
+  );
   const live = await issueOne(store.actionKeys, { command: 'token', args: ['TokenA'], refresh: true }, chat('1'), FAR);
   const expired = await issueOne(store.actionKeys, { command: 'token', args: ['TokenB'] }, chat('1'), new Date(Date.now() - 1000));
   await store.calls.setEnabled(chat('1'), true, T0);
-  await store.calls.record({ chat: chat('1'), address: 'TokenA', symbol: 'TOK', name: 'Token', userId: 'alice', userName: 'Alice', messageId: '42', calledAt: T0, priceSol: 0.001, priceUsd: null, solUsd: null, mcapSol: 1_000, mcapUsd: null });
+  await store.calls.record({
+    chat: chat('1'),
+    address: 'TokenA',
+    symbol: 'TOK',
+    name: 'Token',
+    userId: 'alice',
+    userName: 'Alice',
+    messageId: '42',
+    calledAt: T0,
+    priceSol: 0.001,
+    priceUsd: null,
+    solUsd: null,
+    mcapSol: 1_000,
+    mcapUsd: null,
+  });
   await store.close();
   return { path, live, expired };
 }
@@ -84,17 +127,54 @@ describe.runIf(postgresRunning())('npm run store:copy', () => {
     try {
       const [follow] = (await store.follows.list(chat('1'), { offset: 0, limit: 10 })).follows;
       expect(follow).toMatchObject({ address: 'TokenA', label: 'first', mutedUntil: FAR, addedBy: 'user-1' });
-      expect((await store.follows.get(chat('1', 'telegram', '7'), 'WalletA'))?.options).toEqual({ events: ['wallet-trade'], minUsd: 500, thresholdPct: 0, side: 'buy' });
+      expect((await store.follows.get(chat('1', 'telegram', '7'), 'WalletA'))?.options).toEqual({
+        events: ['wallet-trade'],
+        minUsd: 500,
+        thresholdPct: 0,
+        side: 'buy',
+      });
       expect(await store.follows.totals()).toEqual({ follows: 3, chats: 2 });
       // Columns later migrations added to both schemas come along too.
-      expect((await store.follows.get(chat('2', 'discord'), 'TokenA'))?.options).toMatchObject({ events: ['price'], thresholdPct: 25, direction: 'up' });
-      expect(await store.chats.settings(chat('1'))).toMatchObject({ detectAddresses: true, quiet: { from: '22:00', to: '07:00', zone: 'Europe/Paris', strict: true }, budget: 30 });
+      expect((await store.follows.get(chat('2', 'discord'), 'TokenA'))?.options).toMatchObject({
+        events: ['price'],
+        thresholdPct: 25,
+        direction: 'up',
+      });
+      expect(await store.chats.settings(chat('1'))).toMatchObject({
+        detectAddresses: true,
+        quiet: { from: '22:00', to: '07:00', zone: 'Europe/Paris', strict: true },
+        budget: 30,
+      });
       expect((await store.outbox.history(chat('1'), 5)).map((alert) => [alert.event.key, alert.held])).toEqual([['sent', 'quiet']]);
       expect(await store.chats.pausedReason(chat('3'))).toBe('Forbidden: bot was kicked');
       // Calls and their setting come along, and a new call after the copy takes the next id.
       expect(await store.calls.enabled(chat('1'))).toBe(true);
-      expect(await store.calls.get(chat('1'), 'TokenA')).toMatchObject({ id: 1, userName: 'Alice', messageId: '42', priceSol: 0.001, mcapUsd: null });
-      expect((await store.calls.record({ chat: chat('1'), address: 'TokenB', symbol: 'B', name: 'B', userId: 'bob', userName: 'Bob', messageId: null, calledAt: T0, priceSol: 1, priceUsd: null, solUsd: null, mcapSol: null, mcapUsd: null })).call.id).toBe(2);
+      expect(await store.calls.get(chat('1'), 'TokenA')).toMatchObject({
+        id: 1,
+        userName: 'Alice',
+        messageId: '42',
+        priceSol: 0.001,
+        mcapUsd: null,
+      });
+      expect(
+        (
+          await store.calls.record({
+            chat: chat('1'),
+            address: 'TokenB',
+            symbol: 'B',
+            name: 'B',
+            userId: 'bob',
+            userName: 'Bob',
+            messageId: null,
+            calledAt: T0,
+            priceSol: 1,
+            priceUsd: null,
+            solUsd: null,
+            mcapSol: null,
+            mcapUsd: null,
+          })
+        ).call.id,
+      ).toBe(2);
       expect((await store.state.token('TokenA'))?.seenAt).toBe(2);
       expect(await store.state.wallet('WalletA')).toEqual(walletSnapshot('WalletA'));
       // The alert not yet delivered is due; the delivered one comes as the record of what was sent.
@@ -105,7 +185,10 @@ describe.runIf(postgresRunning())('npm run store:copy', () => {
       ]);
       expect((await store.outbox.pending()).count).toBe(2);
       expect(await store.outbox.known(['sent', 'waiting'])).toEqual(new Set(['sent', 'waiting']));
-      expect(await store.actionKeys.resolve(source.live, chat('1'), new Date())).toEqual({ status: 'ok', action: { command: 'token', args: ['TokenA'], refresh: true } });
+      expect(await store.actionKeys.resolve(source.live, chat('1'), new Date())).toEqual({
+        status: 'ok',
+        action: { command: 'token', args: ['TokenA'], refresh: true },
+      });
       expect(await store.actionKeys.resolve(source.expired, chat('1'), new Date(0))).toEqual({ status: 'unknown' });
       // New rows get ids past the copied ones.
       expect((await store.follows.upsert(newFollow(chat('4'), 'TokenZ'))).follow.id).toBeGreaterThan(follow!.id);
@@ -123,7 +206,9 @@ describe.runIf(postgresRunning())('npm run store:copy', () => {
     const run = await storeCopy(['--from', source.path, '--to', target.url]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^Cannot copy into postgres:\/\/.*: it is not empty \(1 rows of TokenWatch's tables\); copy into an empty database\n$/);
+    expect(run.stderr).toMatch(
+      /^Cannot copy into postgres:\/\/.*: it is not empty \(1 rows of TokenWatch's tables\); copy into an empty database\n$/,
+    );
     const store = await target.open();
     expect(await store.follows.totals()).toEqual({ follows: 1, chats: 1 });
     await store.close();
@@ -136,7 +221,9 @@ describe.runIf(postgresRunning())('npm run store:copy', () => {
     cleanups.unshift(() => running.close());
     const locked = await storeCopy(['--from', source.path, '--to', target.url]);
     expect(locked.code).toBe(1);
-    expect(locked.stderr).toMatch(/^Cannot open the database .*: it is locked by another process \(is TokenWatch already running on it\?\)\n$/);
+    expect(locked.stderr).toMatch(
+      /^Cannot open the database .*: it is locked by another process \(is TokenWatch already running on it\?\)\n$/,
+    );
     const usage = await storeCopy(['--from', source.path]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/^Usage: npm run store:copy -- --from SQLITE_FILE --to postgres:\/\//);
@@ -147,21 +234,52 @@ describe.runIf(postgresRunning())('npm run store:copy', () => {
     expect(await store.follows.totals()).toEqual({ follows: 0, chats: 0 });
     await store.close();
   });
-  it('carries what was already sent, so the first start on PostgreSQL repeats nothing: the day\'s watchlist, a target told, the market', async () => {
+  it("carries what was already sent, so the first start on PostgreSQL repeats nothing: the day's watchlist, a target told, the market", async () => {
     const { path, cleanup } = tempDir();
     cleanups.push(cleanup);
     const now = new Date('2023-11-14T10:00:00Z');
     const group = chat('5');
-    const sqlite = await openStore({ databasePath: path, databaseUrl: null, market: null, simulatorSeed: 42, storeMarketReset: false }, { logger: silentLogger });
+    const sqlite = await openStore(
+      { databasePath: path, databaseUrl: null, market: null, simulatorSeed: 42, storeMarketReset: false },
+      { logger: silentLogger },
+    );
     // The day's watchlist, set yesterday for 09:00 UTC, was sent at 09:00.
-    await sqlite.chats.updateSettings(group, { digest: { time: '09:00', zone: 'UTC', threadId: null, scopeId: null, since: Date.parse('2023-11-13T00:00:00Z') } });
-    const sentWatchlist: DailyDigestEvent = { kind: 'daily-digest', key: digestKey(group, '2023-11-14'), at: now.getTime(), token: { address: '', symbol: '', name: '' }, day: '2023-11-14', time: '09:00', zone: 'UTC', tokens: [], tokensUnread: 0, wallets: [], walletsUnread: 0 };
+    await sqlite.chats.updateSettings(group, {
+      digest: { time: '09:00', zone: 'UTC', threadId: null, scopeId: null, since: Date.parse('2023-11-13T00:00:00Z') },
+    });
+    const sentWatchlist: DailyDigestEvent = {
+      kind: 'daily-digest',
+      key: digestKey(group, '2023-11-14'),
+      at: now.getTime(),
+      token: { address: '', symbol: '', name: '' },
+      day: '2023-11-14',
+      time: '09:00',
+      zone: 'UTC',
+      tokens: [],
+      tokensUnread: 0,
+      wallets: [],
+      walletsUnread: 0,
+    };
     await sqlite.outbox.add([{ event: sentWatchlist, to: [{ chat: group, label: null }] }], now);
     // A target crossed and told; the bot stopped before it removed the target.
-    const { follow } = await sqlite.follows.upsert(newFollow(group, 'TokenT', { options: { ...DEFAULT_OPTIONS, target: { metric: 'price', side: 'above', value: 0.0012 } } }));
-    const told: TargetEvent = { kind: 'target', key: targetEventKey('TokenT', follow.id), at: now.getTime(), token: { address: 'TokenT', symbol: 'TT', name: 'Token T' }, followId: follow.id, target: { metric: 'price', side: 'above', value: 0.0012 }, from: 0.001, to: 0.0013 };
+    const { follow } = await sqlite.follows.upsert(
+      newFollow(group, 'TokenT', { options: { ...DEFAULT_OPTIONS, target: { metric: 'price', side: 'above', value: 0.0012 } } }),
+    );
+    const told: TargetEvent = {
+      kind: 'target',
+      key: targetEventKey('TokenT', follow.id),
+      at: now.getTime(),
+      token: { address: 'TokenT', symbol: 'TT', name: 'Token T' },
+      followId: follow.id,
+      target: { metric: 'price', side: 'above', value: 0.0012 },
+      from: 0.001,
+      to: 0.0013,
+    };
     await sqlite.state.commitToken(tokenSnapshot('TokenT'), [{ event: told, to: [{ chat: group, label: null }] }], now);
-    await sqlite.outbox.markDelivered((await sqlite.outbox.due('telegram', now, 10)).map((row) => row.id), now);
+    await sqlite.outbox.markDelivered(
+      (await sqlite.outbox.due('telegram', now, 10)).map((row) => row.id),
+      now,
+    );
     await sqlite.close();
 
     const target = await postgresDatabase();
@@ -170,7 +288,10 @@ describe.runIf(postgresRunning())('npm run store:copy', () => {
     expect(run.stdout).toContain('0 pending alerts and 2 sent (2 events)');
 
     // The first start on PostgreSQL, on the same market: the store opens, the watchlist is not written again, the target goes as told.
-    const store = await openStore({ databasePath: '', databaseUrl: target.url, market: null, simulatorSeed: 42, storeMarketReset: false }, { logger: silentLogger });
+    const store = await openStore(
+      { databasePath: '', databaseUrl: target.url, market: null, simulatorSeed: 42, storeMarketReset: false },
+      { logger: silentLogger },
+    );
     try {
       const market = new MarketClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused', maxRetries: 0 });
       cleanups.push(() => market.close());
@@ -183,6 +304,11 @@ describe.runIf(postgresRunning())('npm run store:copy', () => {
       await store.close();
     }
     // And the market came along: another one is refused on PostgreSQL as it was on the file.
-    await expect(openStore({ databasePath: '', databaseUrl: target.url, market: null, simulatorSeed: 7, storeMarketReset: false }, { logger: silentLogger })).rejects.toThrow(/belongs to the market simulator seed 42, not simulator seed 7/);
+    await expect(
+      openStore(
+        { databasePath: '', databaseUrl: target.url, market: null, simulatorSeed: 7, storeMarketReset: false },
+        { logger: silentLogger },
+      ),
+    ).rejects.toThrow(/belongs to the market simulator seed 42, not simulator seed 7/);
   });
 });

@@ -65,10 +65,18 @@ describe.each(STORE_KINDS)('the %s store belongs to one market', (kind, makeHome
     cleanups.push(home.remove);
     const store = await open(home, { market: null });
     await store.follows.upsert(newFollow(chat('1'), 'TokenA'));
-    await store.state.commitToken(tokenSnapshot('TokenA'), [{ event: priceEvent('TokenA', 'sent'), to: [{ chat: chat('1'), label: null }] }], T0);
+    await store.state.commitToken(
+      tokenSnapshot('TokenA'),
+      [{ event: priceEvent('TokenA', 'sent'), to: [{ chat: chat('1'), label: null }] }],
+      T0,
+    );
     const [sent] = await store.outbox.due('telegram', T0, 10);
     await store.outbox.markDelivered([sent!.id], T0);
-    await store.state.commitToken(tokenSnapshot('TokenA', 2), [{ event: priceEvent('TokenA', 'waiting'), to: [{ chat: chat('1'), label: null }] }], T0);
+    await store.state.commitToken(
+      tokenSnapshot('TokenA', 2),
+      [{ event: priceEvent('TokenA', 'waiting'), to: [{ chat: chat('1'), label: null }] }],
+      T0,
+    );
     await store.close();
     return home;
   }
@@ -112,7 +120,9 @@ describe.each(STORE_KINDS)('the %s store belongs to one market', (kind, makeHome
     // The move is made once: the flag left set changes nothing on the same market, and the old one is now refused.
     const again = await open(home, { market: service, reset: true });
     await again.close();
-    expect((await refusal(home, { market: null })).message).toContain('it belongs to the market https://data.example.com, not simulator seed 42;');
+    expect((await refusal(home, { market: null })).message).toContain(
+      'it belongs to the market https://data.example.com, not simulator seed 42;',
+    );
   });
 });
 

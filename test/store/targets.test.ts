@@ -48,7 +48,11 @@ describe.each(STORE_KINDS)('targets and directions (%s)', (_kind, makeHome) => {
     expect((await store.follows.targetsOf(group)).map((follow) => follow.options.target)).toEqual([ABOVE.target, BELOW.target]);
     expect(await store.follows.countForChat(group)).toBe(3);
     expect((await store.follows.list(group, { offset: 0, limit: 10 })).total).toBe(3);
-    expect((await store.follows.followersOf('token', 'TokenA')).map((follow) => follow.id)).toEqual([tracked.follow.id, above.follow.id, below.follow.id]);
+    expect((await store.follows.followersOf('token', 'TokenA')).map((follow) => follow.id)).toEqual([
+      tracked.follow.id,
+      above.follow.id,
+      below.follow.id,
+    ]);
     expect((await store.follows.targets()).tokens).toEqual(['TokenA']);
 
     expect(await store.follows.setMutedUntil(group, 'TokenA', new Date(1_900_000_000_000))).toBe(true);
@@ -82,7 +86,9 @@ describe.each(STORE_KINDS)('targets and directions (%s)', (_kind, makeHome) => {
       to: 0.0013,
     };
     // The watcher's commit: the state and the outbox row of the crossing, together.
-    expect(await store.state.commitToken(tokenSnapshot('TokenA'), [{ event, to: [{ chat: group, label: null }] }], new Date(1_700_000_000_000))).toBe(1);
+    expect(
+      await store.state.commitToken(tokenSnapshot('TokenA'), [{ event, to: [{ chat: group, label: null }] }], new Date(1_700_000_000_000)),
+    ).toBe(1);
     expect(await store.follows.followersOf('token', 'TokenA')).toHaveLength(3);
 
     expect(await store.follows.removeReachedTargets()).toEqual(['TokenA']);

@@ -60,7 +60,10 @@ describe('the WAL checkpointer', () => {
     const { db, path } = openTemp();
     const problems: string[] = [];
     // A path that is not the database's: the thread cannot open it as one.
-    const checkpointer = new WalCheckpointer(db, `${path}-missing-dir/none.db`, { intervalMs: 20, onProblem: (message) => problems.push(message) });
+    const checkpointer = new WalCheckpointer(db, `${path}-missing-dir/none.db`, {
+      intervalMs: 20,
+      onProblem: (message) => problems.push(message),
+    });
     await waitFor(() => problems.length > 0, 'the problem report');
     await waitFor(() => db.pragma('wal_autocheckpoint', { simple: true }) === 1_000, 'the writer’s own checkpoint back on');
     await checkpointer.stop();

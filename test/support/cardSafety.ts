@@ -43,7 +43,8 @@ export function expectSafeCard(card: Card, options: { titleMax?: number } = {}):
 }
 
 /** What must never reach a terminal from a stranger, written out independently of the renderer. */
-const FORBIDDEN_IN_TEXT = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069]|\p{Cs}/u;
+const FORBIDDEN_IN_TEXT =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069]|\p{Cs}/u;
 
 /** A card as the console prints it: no control or invisible character, no live mention, only web links. */
 function expectSafeText(output: string): void {

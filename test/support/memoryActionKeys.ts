@@ -5,7 +5,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chatKey, type ChatRef } from '../../src/model/chat';
-import { DEFAULT_ACTION_KEY_BUDGET, type ActionKeyStore, type KeyIssuer, type ResolvedAction, type StoredAction } from '../../src/store/actionKeys';
+import {
+  DEFAULT_ACTION_KEY_BUDGET,
+  type ActionKeyStore,
+  type KeyIssuer,
+  type ResolvedAction,
+  type StoredAction,
+} from '../../src/store/actionKeys';
 
 /** 12 random bytes: 16 characters of base64url, inside the 20 the contract allows. */
 const KEY_BYTES = 12;

@@ -30,10 +30,18 @@ export interface Run {
  * directory by default, so a run reads no developer's .env and writes into no data/), with only
  * PATH, HOME and `env` set.
  */
-export function runToEnd(command: string, args: string[], options: { input: string; env?: Record<string, string>; cwd?: string }): Promise<Run> {
+export function runToEnd(
+  command: string,
+  args: string[],
+  options: { input: string; env?: Record<string, string>; cwd?: string },
+): Promise<Run> {
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'tokenwatch-run-'));
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: cwd, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -55,7 +63,11 @@ export interface BotProcess {
 /** `npm start` (src/main.ts) as a process of its own in `cwd`, with only PATH, HOME and `env` set. */
 export function startBotProcess(cwd: string, env: Record<string, string>): BotProcess {
   const [command, args] = tsNode('src/main.ts');
-  const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return { child, stderr: () => stderr, exit: new Promise((resolve) => child.on('close', (code) => resolve(code))) };

@@ -26,7 +26,9 @@ function matches(labels: Record<string, string> | undefined, wanted: Record<stri
 export function sampleValue(families: Families, name: string, labels: Record<string, string> = {}): number {
   const family = families.get(name);
   if (family === undefined) return 0;
-  return family.metrics.filter((sample) => 'value' in sample && matches(sample.labels, labels)).reduce((sum, sample) => sum + Number((sample as { value: string }).value), 0);
+  return family.metrics
+    .filter((sample) => 'value' in sample && matches(sample.labels, labels))
+    .reduce((sum, sample) => sum + Number((sample as { value: string }).value), 0);
 }
 
 /**

@@ -4,7 +4,22 @@ import { BLANK, KEPT, ONE_UNIT, charClass } from '../../src/text/charClass';
 import { cleanText, graphemeCount, stripUnsafeChars, truncateText } from '../../src/text/sanitize';
 
 /** What `\s` matches in JavaScript (ECMAScript's WhiteSpace and LineTerminator), the line feed aside. */
-const BLANKS = new Set([0x09, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, ...Array.from({ length: 11 }, (_, index) => 0x2000 + index), 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]);
+const BLANKS = new Set([
+  0x09,
+  0x0b,
+  0x0c,
+  0x0d,
+  0x20,
+  0xa0,
+  0x1680,
+  ...Array.from({ length: 11 }, (_, index) => 0x2000 + index),
+  0x2028,
+  0x2029,
+  0x202f,
+  0x205f,
+  0x3000,
+  0xfeff,
+]);
 
 describe('charClass', () => {
   const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -30,7 +45,8 @@ describe('charClass', () => {
   });
 
   it('counts printable ASCII, Latin letters, punctuation, arrows and box drawing as one unit', () => {
-    for (const char of ['a', '~', ' ', 'é', 'ß', '·', '…', '₅', '€', '→', '│', '■']) expect(charClass(char.charCodeAt(0)) & ONE_UNIT, char).toBe(ONE_UNIT);
+    for (const char of ['a', '~', ' ', 'é', 'ß', '·', '…', '₅', '€', '→', '│', '■'])
+      expect(charClass(char.charCodeAt(0)) & ONE_UNIT, char).toBe(ONE_UNIT);
     for (const char of ['\u0301', '\u200b', '\u202e', '\ud83d', '\n']) expect(charClass(char.charCodeAt(0)) & ONE_UNIT, char).toBe(0);
   });
 });
@@ -42,7 +58,32 @@ describe('cleanText on text that is already clean', () => {
     const result = once(s);
     return result === '' ? once(fallback) : result;
   };
-  const unit = fc.constantFrom('a', 'Z', '0', ' ', '  ', '·', '…', '₅', '│', 'é', '\u00a0', '\u00ad', '\u2028', '\t', '\n', '\u200b', '✅', '⚠️', '\u0301', '😀', '\ud800', '\u001b[1m', '<', '@');
+  const unit = fc.constantFrom(
+    'a',
+    'Z',
+    '0',
+    ' ',
+    '  ',
+    '·',
+    '…',
+    '₅',
+    '│',
+    'é',
+    '\u00a0',
+    '\u00ad',
+    '\u2028',
+    '\t',
+    '\n',
+    '\u200b',
+    '✅',
+    '⚠️',
+    '\u0301',
+    '😀',
+    '\ud800',
+    '\u001b[1m',
+    '<',
+    '@',
+  );
   it('returns what cleaning it the long way returns', () => {
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 16 }), fc.integer({ min: 1, max: 24 }), (parts, max) => {

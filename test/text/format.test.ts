@@ -1,6 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { age, compact, duration, formatTokenAmount, fromSmallestUnit, percent, price, relativeTime, shortAddress, sol, solFromLamports, toDecimalString, usd } from '../../src/text/format';
+import {
+  age,
+  compact,
+  duration,
+  formatTokenAmount,
+  fromSmallestUnit,
+  percent,
+  price,
+  relativeTime,
+  shortAddress,
+  sol,
+  solFromLamports,
+  toDecimalString,
+  usd,
+} from '../../src/text/format';
 import { explorerAccountUrl, explorerTokenUrl, explorerTxUrl } from '../../src/cards/explorer';
 import { parseDuration } from '../../src/duration';
 import { safeUrl } from '../../src/text/sanitize';
@@ -78,7 +92,14 @@ const HALF_PERCENT = [5n, 1000n] as const;
 const finite = fc.double({ noNaN: true, noDefaultInfinity: true });
 const nonZeroFinite = finite.filter((n) => n !== 0);
 
-const NUMBER_FORMATTERS = { compact, price, usd, sol, percent: (n: number) => percent(n), signedPercent: (n: number) => percent(n, { signed: true }) };
+const NUMBER_FORMATTERS = {
+  compact,
+  price,
+  usd,
+  sol,
+  percent: (n: number) => percent(n),
+  signedPercent: (n: number) => percent(n, { signed: true }),
+};
 
 describe('number formatters', () => {
   for (const [name, format] of Object.entries(NUMBER_FORMATTERS)) {
@@ -132,17 +153,23 @@ describe('number formatters', () => {
 
   it('price keeps 4 significant digits below 10¹⁵', () => {
     fc.assert(
-      fc.property(nonZeroFinite.filter((n) => Math.abs(n) < 1e15), (n) => {
-        expect(isClose(readExact(price(n)), exactOf(n), [5n, 10_000n]), price(n)).toBe(true);
-      }),
+      fc.property(
+        nonZeroFinite.filter((n) => Math.abs(n) < 1e15),
+        (n) => {
+          expect(isClose(readExact(price(n)), exactOf(n), [5n, 10_000n]), price(n)).toBe(true);
+        },
+      ),
     );
   });
 
   it('compact reads back within 5% for |n| ≥ 1 (the brief’s bound)', () => {
     fc.assert(
-      fc.property(finite.filter((n) => Math.abs(n) >= 1), (n) => {
-        expect(isClose(readExact(compact(n)), exactOf(n), [5n, 100n])).toBe(true);
-      }),
+      fc.property(
+        finite.filter((n) => Math.abs(n) >= 1),
+        (n) => {
+          expect(isClose(readExact(compact(n)), exactOf(n), [5n, 100n])).toBe(true);
+        },
+      ),
     );
   });
 
@@ -226,11 +253,14 @@ describe('number formatters', () => {
 
   it('percent: reads back within its rounding, tiny values aside', () => {
     fc.assert(
-      fc.property(finite.filter((n) => Math.abs(n) >= 0.01), (n) => {
-        const shown = percent(n, { signed: true });
-        expect(shown.startsWith(n < 0 ? '−' : '+')).toBe(true);
-        expect(isClose(readExact(shown), exactOf(n), HALF_PERCENT, { mantissa: 5n, exp: -3 }), shown).toBe(true);
-      }),
+      fc.property(
+        finite.filter((n) => Math.abs(n) >= 0.01),
+        (n) => {
+          const shown = percent(n, { signed: true });
+          expect(shown.startsWith(n < 0 ? '−' : '+')).toBe(true);
+          expect(isClose(readExact(shown), exactOf(n), HALF_PERCENT, { mantissa: 5n, exp: -3 }), shown).toBe(true);
+        },
+      ),
     );
   });
 });

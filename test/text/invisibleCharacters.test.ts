@@ -34,7 +34,8 @@ describe('invisible and blank-looking characters', () => {
   });
 
   it('removes the characters seen passing and the blank-looking ones', () => {
-    for (const code of [...SEEN_PASSING, ...BLANK_LOOKING]) expect(stripUnsafeChars(`U${String.fromCodePoint(code)}SDC`), hex(code)).toBe('USDC');
+    for (const code of [...SEEN_PASSING, ...BLANK_LOOKING])
+      expect(stripUnsafeChars(`U${String.fromCodePoint(code)}SDC`), hex(code)).toBe('USDC');
   });
 
   it('keeps an emoji presentation selector after a pictograph, where it hides nothing', () => {

@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanMultilineText, cleanText, defuseMentions, graphemeCount, untrusted, MAX_URL_LENGTH, safeUrl, stripUnsafeChars, truncateText } from '../../src/text/sanitize';
+import {
+  cleanMultilineText,
+  cleanText,
+  defuseMentions,
+  graphemeCount,
+  untrusted,
+  MAX_URL_LENGTH,
+  safeUrl,
+  stripUnsafeChars,
+  truncateText,
+} from '../../src/text/sanitize';
 
 /** The classes the brief forbids, written out here independently of the implementation. */
 const FORBIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069]/u;
@@ -167,7 +177,9 @@ describe('safeUrl', () => {
     expect(safeUrl(' https://x.com/bonk ')).toBe('https://x.com/bonk');
     expect(safeUrl('http://192.168.1.1:8080/a')).toBe('http://192.168.1.1:8080/a');
     expect(safeUrl('https://münchen.de/')).toBe('https://xn--mnchen-3ya.de/');
-    expect(safeUrl('https://evil.example/"><script>alert(1)</script>')).toBe('https://evil.example/%22%3E%3Cscript%3Ealert(1)%3C/script%3E');
+    expect(safeUrl('https://evil.example/"><script>alert(1)</script>')).toBe(
+      'https://evil.example/%22%3E%3Cscript%3Ealert(1)%3C/script%3E',
+    );
     expect(safeUrl('https://t.me/bonk_inu')).toBe('https://t.me/bonk_inu');
   });
 
@@ -210,7 +222,9 @@ describe('defuseMentions', () => {
 
   it('leaves no mention Discord would parse, and is idempotent', () => {
     const text = fc
-      .array(fc.oneof(fc.string(), fc.constantFrom('@everyone', '@EVERYONE', '@here', '<@123>', '<@!1>', '<@&1>', '<#1>', '@', '<')), { maxLength: 20 })
+      .array(fc.oneof(fc.string(), fc.constantFrom('@everyone', '@EVERYONE', '@here', '<@123>', '<@!1>', '<@&1>', '<#1>', '@', '<')), {
+        maxLength: 20,
+      })
       .map((parts) => parts.join(''));
     fc.assert(
       fc.property(text, (s) => {
@@ -231,7 +245,24 @@ describe('defuseMentions', () => {
 describe('graphemeCount', () => {
   const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   const reference = (s: string): number => [...segmenter.segment(s)].length;
-  const pieces = fc.constantFrom('a', ' ', '€', '₅', '│', 'é', 'e\u0301', '\u00ad', '\u200d', '👍🏽', '🇫🇷', '한', '\u202e', '·', '…', '\u0300');
+  const pieces = fc.constantFrom(
+    'a',
+    ' ',
+    '€',
+    '₅',
+    '│',
+    'é',
+    'e\u0301',
+    '\u00ad',
+    '\u200d',
+    '👍🏽',
+    '🇫🇷',
+    '한',
+    '\u202e',
+    '·',
+    '…',
+    '\u0300',
+  );
 
   it('agrees with Intl.Segmenter on any mix of plain and joining characters', () => {
     fc.assert(

@@ -33,7 +33,10 @@ async function started() {
   const dir = tempDir();
   cleanup = dir.cleanup;
   store = openSqliteStore(dir.path);
-  await store.follows.upsert({ ...newFollow(chat('1'), T1), options: { events: ['risk-status'], minUsd: 0, thresholdPct: 10, side: 'both' } });
+  await store.follows.upsert({
+    ...newFollow(chat('1'), T1),
+    options: { events: ['risk-status'], minUsd: 0, thresholdPct: 10, side: 'both' },
+  });
   let handler: EventHandler | null = null;
   const streams = {
     subscribe: (stream: string, _target: unknown, onEvent: EventHandler) => {
@@ -46,7 +49,13 @@ async function started() {
   await running.start();
   const push = (riskStatus: string, second: number, snapshot = false) => {
     if (handler === null) throw new Error('no token-feed subscription');
-    void handler({ stream: 'token-feed', kind: 'token', tokenAddress: T1, snapshot, token: makeToken({ riskStatus, syncedAt: at(second) }) });
+    void handler({
+      stream: 'token-feed',
+      kind: 'token',
+      tokenAddress: T1,
+      snapshot,
+      token: makeToken({ riskStatus, syncedAt: at(second) }),
+    });
   };
   return { running, push };
 }

@@ -34,7 +34,10 @@ async function started() {
   const dir = tempDir();
   cleanup = dir.cleanup;
   store = openSqliteStore(dir.path);
-  await store.follows.upsert({ ...newFollow(chat('1'), RECORDED_TOKEN), options: { events: ['liquidity'], minUsd: 0, thresholdPct: 10, side: 'both' } });
+  await store.follows.upsert({
+    ...newFollow(chat('1'), RECORDED_TOKEN),
+    options: { events: ['liquidity'], minUsd: 0, thresholdPct: 10, side: 'both' },
+  });
   let handler: EventHandler | null = null;
   const streams = {
     subscribe: (stream: string, _target: unknown, onEvent: EventHandler) => {
@@ -47,16 +50,27 @@ async function started() {
   await running.start();
   const push = (second: number, snapshot = false) => {
     if (handler === null) throw new Error('no token-feed subscription');
-    void handler({ stream: 'token-feed', kind: 'token', tokenAddress: RECORDED_TOKEN, snapshot, token: TokenSchema.parse(recordedTokenFrame({ syncedAt: at(second) })) });
+    void handler({
+      stream: 'token-feed',
+      kind: 'token',
+      tokenAddress: RECORDED_TOKEN,
+      snapshot,
+      token: TokenSchema.parse(recordedTokenFrame({ syncedAt: at(second) })),
+    });
   };
   const answer = (second: number, withPool = true, readSince?: number) =>
-    running.applyTokens([TokenSchema.parse(withPool ? recordedTokenAnswer({ syncedAt: at(second) }) : recordedTokenFrame({ syncedAt: at(second) }))], readSince);
+    running.applyTokens(
+      [TokenSchema.parse(withPool ? recordedTokenAnswer({ syncedAt: at(second) }) : recordedTokenFrame({ syncedAt: at(second) }))],
+      readSince,
+    );
   return { running, push, answer };
 }
 
 async function liquidityAlerts(): Promise<string[]> {
   const rows = (await store?.outbox.due('telegram', FAR, 100)) ?? [];
-  return rows.flatMap((row) => (row.event.kind === 'liquidity' ? row.event.pools.map((pool) => `${pool.from} → ${pool.gone ? 'gone' : pool.to}`) : []));
+  return rows.flatMap((row) =>
+    row.event.kind === 'liquidity' ? row.event.pools.map((pool) => `${pool.from} → ${pool.gone ? 'gone' : pool.to}`) : [],
+  );
 }
 
 describe('pools a stream frame leaves out', () => {

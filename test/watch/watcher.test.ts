@@ -65,7 +65,13 @@ afterEach(async () => {
   dir.cleanup();
 });
 
-async function follow(to: ChatRef, address: string, kind: 'token' | 'wallet' = 'token', options: Partial<FollowOptions> = {}, label: string | null = null): Promise<void> {
+async function follow(
+  to: ChatRef,
+  address: string,
+  kind: 'token' | 'wallet' = 'token',
+  options: Partial<FollowOptions> = {},
+  label: string | null = null,
+): Promise<void> {
   await store.follows.upsert({ chat: to, kind, address, label, options: { ...ALL, ...options }, addedBy: 'tester', now: new Date() });
 }
 
@@ -129,7 +135,10 @@ describe('the watcher over the simulator', () => {
     // Read once settled (holders-live is a socket of its own, which may still be subscribing when
     // token-feed's snapshots set the baselines). Whale alerts are wanted for T (every kind), not
     // for T2 (price only).
-    await waitFor(() => sim.streams.subscriptionCount('token-feed') === 2 && sim.streams.subscriptionCount('holders-live') === 1, 'two token-feed subscriptions and one holders-live');
+    await waitFor(
+      () => sim.streams.subscriptionCount('token-feed') === 2 && sim.streams.subscriptionCount('holders-live') === 1,
+      'two token-feed subscriptions and one holders-live',
+    );
     expect(watcher.status().subscriptions).toMatchObject({ 'token-feed': 2, 'holders-live': 1 });
     expect(await outbox()).toEqual([]);
 
@@ -233,7 +242,9 @@ describe('the watcher over the simulator', () => {
   it('liquidity pulled, a price move and a whale each alert once', async () => {
     const T = tokens[6] ?? '';
     // A wallet holding none of T yet, so 5% is a whale coming in.
-    const holding = new Set((sim.market.holders(T) ?? []).filter((holder) => holder.currentlyHoldingAmount !== '0').map((holder) => holder.address));
+    const holding = new Set(
+      (sim.market.holders(T) ?? []).filter((holder) => holder.currentlyHoldingAmount !== '0').map((holder) => holder.address),
+    );
     const W = wallets.find((wallet) => !holding.has(wallet)) ?? '';
     await follow(A, T, 'token', { thresholdPct: 20 });
     await watcher.start();

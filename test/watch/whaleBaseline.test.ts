@@ -54,7 +54,8 @@ async function startWatcher(path: string, clock: { now: number }) {
   };
   const running = watcher;
   return {
-    token: (snapshot: boolean) => push(`token-feed|${T1}`, { stream: 'token-feed', kind: 'token', tokenAddress: T1, snapshot, token: makeToken() }),
+    token: (snapshot: boolean) =>
+      push(`token-feed|${T1}`, { stream: 'token-feed', kind: 'token', tokenAddress: T1, snapshot, token: makeToken() }),
     /** `served`: the socket opening that carried the record, as the stream client numbers them. */
     holder: (wallet: string, amount: string, snapshot: boolean, served = 1) =>
       push(`holders-live|${T1}`, {

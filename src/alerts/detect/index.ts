@@ -38,7 +38,13 @@ export function detectHolderChanges(last: TokenSnapshot, update: HolderUpdate): 
 }
 
 /** The alerts a wallet's trades tell, by every kind that reads trades. */
-export function detectTradeChanges(last: WalletSnapshot | null, wallet: string, trades: readonly Trade[], at: number, name: TokenNamer): AlertEvent[] {
+export function detectTradeChanges(
+  last: WalletSnapshot | null,
+  wallet: string,
+  trades: readonly Trade[],
+  at: number,
+  name: TokenNamer,
+): AlertEvent[] {
   let found: AlertEvent[] | null = null;
   for (const kind of kindsReading('trades')) {
     const events = kind.detectTrades(last, wallet, trades, at, name);

@@ -69,12 +69,24 @@ export function callMilestoneCard(event: CallMilestoneEvent): Card {
   const fields =
     event.calls.length === 1
       ? []
-      : shown.map((milestone) => field(`${tokenName({ address: milestone.address, symbol: milestone.symbol, name: milestone.name })} ×${milestone.milestone}`, milestoneLine(milestone, event.at)));
+      : shown.map((milestone) =>
+          field(
+            `${tokenName({ address: milestone.address, symbol: milestone.symbol, name: milestone.name })} ×${milestone.milestone}`,
+            milestoneLine(milestone, event.at),
+          ),
+        );
   const more = event.calls.length - shown.length;
   return {
-    title: event.calls.length === 1 ? `${tokenName(event.token)} reached ×${first?.milestone ?? ''}` : `${event.calls.length} calls reached a milestone`,
+    title:
+      event.calls.length === 1
+        ? `${tokenName(event.token)} reached ×${first?.milestone ?? ''}`
+        : `${event.calls.length} calls reached a milestone`,
     ...(url === null || event.calls.length > 1 ? {} : { url }),
-    description: rich(event.calls.length === 1 && first !== undefined ? milestoneLine(first, event.at) : `Peaks since the calls, from candle highs.${more > 0 ? ` ${more} more in /calls.` : ''}`),
+    description: rich(
+      event.calls.length === 1 && first !== undefined
+        ? milestoneLine(first, event.at)
+        : `Peaks since the calls, from candle highs.${more > 0 ? ` ${more} more in /calls.` : ''}`,
+    ),
     color: 'info',
     fields,
     footer: 'call milestone · /calls · /leaderboard',

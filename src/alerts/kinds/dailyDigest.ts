@@ -77,8 +77,14 @@ function usdOr(solValue: number | null, solUsd: number | null): string {
 
 /** "Neon Mochi (MOCHI) +12.3% · $0.0012 · vol $45.1K · liq $160K · SAFE" */
 function tokenLine(token: WatchlistToken): string {
-  const change = token.ageSecs !== null ? `new, ${age(0, token.ageSecs)} old` : token.change24hPct === null ? `${UNKNOWN}` : percent(token.change24hPct, { signed: true });
-  const priceText = token.priceUsd !== null ? `$${price(token.priceUsd)}` : token.priceNative !== null ? `${price(token.priceNative)} SOL` : UNKNOWN;
+  const change =
+    token.ageSecs !== null
+      ? `new, ${age(0, token.ageSecs)} old`
+      : token.change24hPct === null
+        ? `${UNKNOWN}`
+        : percent(token.change24hPct, { signed: true });
+  const priceText =
+    token.priceUsd !== null ? `$${price(token.priceUsd)}` : token.priceNative !== null ? `${price(token.priceNative)} SOL` : UNKNOWN;
   return `${tokenName(token)} ${change} · ${priceText} · vol ${usdOr(token.volumeSol, token.solUsd)} · liq ${usdOr(token.liquiditySol, token.solUsd)} · ${status(token.riskStatus)}`;
 }
 
@@ -109,7 +115,10 @@ function walletFields(event: DailyDigestEvent): CardField[] {
   const trades = event.wallets.reduce((sum, wallet) => sum + wallet.buys + wallet.sells, 0);
   const known = event.wallets.filter((wallet) => wallet.usd !== null);
   const total = known.length === 0 ? UNKNOWN : usd(known.reduce((sum, wallet) => sum + (wallet.usd ?? 0), 0));
-  return [field('Wallet trades in the day', lines.join('\n')), field('Wallets in all', `${trades} trade${trades === 1 ? '' : 's'}, ${trades === 0 ? usd(0) : total}`, true)];
+  return [
+    field('Wallet trades in the day', lines.join('\n')),
+    field('Wallets in all', `${trades} trade${trades === 1 ? '' : 's'}, ${trades === 0 ? usd(0) : total}`, true),
+  ];
 }
 
 function dailyDigestCard(event: DailyDigestEvent): Card {

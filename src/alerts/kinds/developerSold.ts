@@ -76,7 +76,8 @@ function developerSoldCard(event: DeveloperSoldEvent): Card {
     field('Token', tokenLink(event.token), true),
     ...marketFields(event.token),
   ];
-  const title = event.line >= 100 ? `Developer sold out: ${tokenName(event.token)}` : `Developer sold ${event.line}%: ${tokenName(event.token)}`;
+  const title =
+    event.line >= 100 ? `Developer sold out: ${tokenName(event.token)}` : `Developer sold ${event.line}%: ${tokenName(event.token)}`;
   return base(event, title, fields, tokenActions(event.token, [{ label: 'Wallet', command: 'wallet', args: [event.wallet] }]));
 }
 

@@ -45,11 +45,21 @@ export function detectLiquidity(last: TokenSnapshot | null, next: TokenSnapshot)
     const current = BigInt(after.quoteReserves);
     if (current >= peak) continue;
     const drop = dropPct(peak, current);
-    if (drop >= LIQUIDITY_DROP_PCT) changes.push({ poolAddress: before.poolAddress, from: peakText, to: after.quoteReserves, gone: false, dropPct: drop });
+    if (drop >= LIQUIDITY_DROP_PCT)
+      changes.push({ poolAddress: before.poolAddress, from: peakText, to: after.quoteReserves, gone: false, dropPct: drop });
   }
   if (changes.length === 0) return [];
   const parts = changes.flatMap((change) => [change.poolAddress, change.gone ? 'gone' : 'drop', change.to]);
-  return [{ kind: 'liquidity', key: eventKey('liquidity', next.address, [...parts, last.seenAt]), at: next.seenAt, token: tokenRef(next), syncedAt: ownSyncedAt(last, next), pools: changes }];
+  return [
+    {
+      kind: 'liquidity',
+      key: eventKey('liquidity', next.address, [...parts, last.seenAt]),
+      at: next.seenAt,
+      token: tokenRef(next),
+      syncedAt: ownSyncedAt(last, next),
+      pools: changes,
+    },
+  ];
 }
 
 const POOL_LINES = 5;
@@ -57,7 +67,8 @@ const POOL_LINES = 5;
 /** "Pool AbCd…WxYz: 120 SOL → 30 SOL, 75% pulled", the pool linked to the explorer. */
 function poolLine(pool: LiquidityEvent['pools'][number]): RichText {
   const name = link(shortAddress(untrusted(pool.poolAddress, 64, '?')), explorerAccountUrl(pool.poolAddress));
-  if (pool.gone) return rich('Pool ', name, `: ${lamports(pool.from)} → gone, ${pool.dropPct === null ? 'all' : percent(pool.dropPct)} pulled`);
+  if (pool.gone)
+    return rich('Pool ', name, `: ${lamports(pool.from)} → gone, ${pool.dropPct === null ? 'all' : percent(pool.dropPct)} pulled`);
   const pulled = pool.dropPct === null ? '' : `, ${percent(pool.dropPct)} pulled`;
   return rich('Pool ', name, `: ${lamports(pool.from)} → ${lamports(pool.to)}${pulled}`);
 }

@@ -70,7 +70,8 @@ export const priceKind = defineAlertKind({
   name: 'price',
   family: 'token',
   words: [],
-  describe: (options) => `price ${options.direction === 'up' ? 'rises' : options.direction === 'down' ? 'falls' : 'moves'} of ${options.thresholdPct}% or more`,
+  describe: (options) =>
+    `price ${options.direction === 'up' ? 'rises' : options.direction === 'down' ? 'falls' : 'moves'} of ${options.thresholdPct}% or more`,
   detector: { input: 'token', detect: (last, next) => detectPriceMove(last, next) },
   // Told when the move crosses the follow's threshold: |previous change| below it, |change| at or
   // above it (or the move turned direction), and goes the follow's way (up, down or both). Below
@@ -93,7 +94,12 @@ export const priceKind = defineAlertKind({
     // draws, and the renderer's native library is some 20 MB of every process that loads it.
     const { renderMoveChart } = await import('../../charts/moveChart');
     // The picture's title says the card's change and window, not its own reading of the points.
-    const png = await renderMoveChart(points, { symbol: event.token.symbol, quote: 'SOL', basePrice: event.from, change: { pct: event.changePct, windowSecs: event.windowSecs } });
+    const png = await renderMoveChart(points, {
+      symbol: event.token.symbol,
+      quote: 'SOL',
+      basePrice: event.from,
+      change: { pct: event.changePct, windowSecs: event.windowSecs },
+    });
     return { filename: 'price-move.png', contentType: 'image/png', data: png, description: 'Price over the move window' };
   },
 });

@@ -28,7 +28,9 @@ export const OWNER_JUMP_PCT_OF_SUPPLY = WHALE_SHARE_PCT;
 
 /** Whether the snapshot's risk analysis was read at all (every flag null: it was not). */
 export function analysisRead(snapshot: TokenSnapshot): boolean {
-  return snapshot.mintAuthority !== null || snapshot.freezeAuthority !== null || snapshot.isMutable !== null || snapshot.ownerBalance !== null;
+  return (
+    snapshot.mintAuthority !== null || snapshot.freezeAuthority !== null || snapshot.isMutable !== null || snapshot.ownerBalance !== null
+  );
 }
 
 function blankToNull(value: string | null): string | null {
@@ -134,7 +136,11 @@ function ownerAmount(value: string | null, token: TokenRef): { amount: string; s
   const symbol = untrusted(token.symbol, 16);
   const share = sharePercent(amount, bigintOf(token.totalSupply));
   if (decimals === null || decimals === undefined) return { amount: `${formatTokenAmount(amount, 0)} units`, share: null, sharePct: share };
-  return { amount: symbol === '' ? formatTokenAmount(amount, decimals) : `${formatTokenAmount(amount, decimals)} ${symbol}`, share: share === null ? null : percent(share), sharePct: share };
+  return {
+    amount: symbol === '' ? formatTokenAmount(amount, decimals) : `${formatTokenAmount(amount, decimals)} ${symbol}`,
+    share: share === null ? null : percent(share),
+    sharePct: share,
+  };
 }
 
 /** "25.2M MOCHI (5.04%) → 17.8M MOCHI (3.56% of supply)": the last share named says what the shares are of. */
@@ -182,7 +188,10 @@ export function flagStateText(state: FlagState, token: TokenRef): { text: string
     case 'ownerBalance': {
       const owner = ownerAmount(state.value, token);
       const text = owner.share === null ? owner.amount : `${owner.amount} (${owner.share} of supply)`;
-      return { text: `${label}: ${text}`, ok: owner.sharePct === null ? (state.value === null ? true : null) : owner.sharePct < OWNER_SHARE_WARNING_PERCENT };
+      return {
+        text: `${label}: ${text}`,
+        ok: owner.sharePct === null ? (state.value === null ? true : null) : owner.sharePct < OWNER_SHARE_WARNING_PERCENT,
+      };
     }
   }
 }

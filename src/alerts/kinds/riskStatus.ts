@@ -65,21 +65,30 @@ function behindIt(event: RiskStatusEvent, to: string): string | null {
   const safe = to === 'SAFE';
   const agreeing = event.flagsNow.map((state) => flagStateText(state, event.token)).filter((state) => state.ok === safe);
   if (agreeing.length > 0) return agreeing.map((state) => state.text).join('\n');
-  return safe ? 'No flag is clear; the service weighs more than the flags' : 'No risk flag is set; the service weighs more than the flags: liquidity, and how much the largest holders own';
+  return safe
+    ? 'No flag is clear; the service weighs more than the flags'
+    : 'No risk flag is set; the service weighs more than the flags: liquidity, and how much the largest holders own';
 }
 
 function riskStatusCard(event: RiskStatusEvent): Card {
   const from = status(event.from);
   const to = status(event.to);
   const fields = [field('Status', rich(bold(from), ' → ', bold(to)), true), field('Token', tokenLink(event.token), true)];
-  if (event.flags.length > 0) fields.push(field('Changed with it', event.flags.map((change) => flagChangeText(change, event.token)).join('\n')));
+  if (event.flags.length > 0)
+    fields.push(field('Changed with it', event.flags.map((change) => flagChangeText(change, event.token)).join('\n')));
   else {
     const behind = behindIt(event, to);
     if (behind !== null) fields.push(field('Behind it', behind));
   }
   // The status field says the risk already: the market's own would repeat it.
   fields.push(...marketFields(event.token).filter((entry) => entry.name !== 'Risk'));
-  return base(event, `Risk ${from} → ${to}: ${tokenName(event.token)}`, fields, tokenActions(event.token), rich('Risk status changed from ', bold(from), ' to ', bold(to), '.'));
+  return base(
+    event,
+    `Risk ${from} → ${to}: ${tokenName(event.token)}`,
+    fields,
+    tokenActions(event.token),
+    rich('Risk status changed from ', bold(from), ' to ', bold(to), '.'),
+  );
 }
 
 export const riskStatusKind = defineAlertKind({

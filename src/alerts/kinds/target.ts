@@ -116,12 +116,22 @@ function targetCard(event: TargetEvent): Card {
   const { target } = event;
   const fields = [
     field('Target', targetText(target), true),
-    field(target.metric === 'price' ? 'Price' : 'Market cap', rich(`${targetValue(target.metric, event.from)} → `, bold(targetValue(target.metric, event.to))), true),
+    field(
+      target.metric === 'price' ? 'Price' : 'Market cap',
+      rich(`${targetValue(target.metric, event.from)} → `, bold(targetValue(target.metric, event.to))),
+      true,
+    ),
     field('Token', tokenLink(event.token), true),
     // The price is in the field above when the target was on it.
     ...marketFields(event.token, { withPrice: target.metric !== 'price' }),
   ];
-  const description = rich('This target is done: it is told once and now removed. Set another with ', code('/target'), '; see the others with ', code('/targets'), '.');
+  const description = rich(
+    'This target is done: it is told once and now removed. Set another with ',
+    code('/target'),
+    '; see the others with ',
+    code('/targets'),
+    '.',
+  );
   return base(event, `Target reached: ${tokenName(event.token)} ${targetText(target)}`, fields, tokenActions(event.token), description);
 }
 

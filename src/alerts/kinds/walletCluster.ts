@@ -38,7 +38,14 @@ function walletClusterCard(event: WalletClusterEvent): Card {
   const verb = event.side === 'buy' ? 'bought' : 'sold';
   const more = event.wallets.length - SHOWN;
   const fields = [
-    field('Wallets', rich(bold(String(event.wallets.length)), ` of yours ${verb} within ${changeWindow(Math.max(0, event.lastTimestamp - event.firstTimestamp))}`), true),
+    field(
+      'Wallets',
+      rich(
+        bold(String(event.wallets.length)),
+        ` of yours ${verb} within ${changeWindow(Math.max(0, event.lastTimestamp - event.firstTimestamp))}`,
+      ),
+      true,
+    ),
     field('Token', tokenLink(event.token), true),
     ...event.wallets.slice(0, SHOWN).map((wallet) => walletField(wallet, event.decimals, symbol)),
     ...(more > 0 ? [field('More', `${more} more wallets`)] : []),

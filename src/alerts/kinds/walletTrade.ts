@@ -63,7 +63,13 @@ export function walletTradeEvent(wallet: string, trade: Trade, name: TokenNamer,
   };
 }
 
-export function detectWalletTrades(last: WalletSnapshot | null, wallet: string, trades: readonly Trade[], at: number, name: TokenNamer = bareTokenRef): WalletTradeEvent[] {
+export function detectWalletTrades(
+  last: WalletSnapshot | null,
+  wallet: string,
+  trades: readonly Trade[],
+  at: number,
+  name: TokenNamer = bareTokenRef,
+): WalletTradeEvent[] {
   if (last === null) return [];
   const seen = new Set<string>();
   const events: WalletTradeEvent[] = [];
@@ -81,7 +87,10 @@ export function detectWalletTrades(last: WalletSnapshot | null, wallet: string, 
 const SIDE_WORDS = { buy: 'buys', sell: 'sells', both: 'buys and sells' } as const;
 
 function walletTradeCard(event: WalletTradeEvent, label: string | null): Card {
-  const who = label === null ? shortAddress(untrusted(event.wallet, 64, '?')) : untrusted(label, LABEL_MAX, shortAddress(untrusted(event.wallet, 64, '?')));
+  const who =
+    label === null
+      ? shortAddress(untrusted(event.wallet, 64, '?'))
+      : untrusted(label, LABEL_MAX, shortAddress(untrusted(event.wallet, 64, '?')));
   let amount = UNKNOWN;
   try {
     const units = BigInt(event.tokenAmount);
@@ -101,17 +110,12 @@ function walletTradeCard(event: WalletTradeEvent, label: string | null): Card {
     ...marketFields(event.token, { withPrice: false }),
   ];
   const verb = event.side === 'buy' ? 'bought' : 'sold';
-  return base(
-    event,
-    `${who} ${verb} ${tokenName(event.token)}`,
-    fields,
-    [
-      { label: 'Token', command: 'token', args: [event.token.address] },
-      { label: 'Trades', command: 'trades', args: [event.token.address, event.wallet] },
-      { label: 'Wallet', command: 'wallet', args: [event.wallet] },
-      muteAction(event.wallet),
-    ],
-  );
+  return base(event, `${who} ${verb} ${tokenName(event.token)}`, fields, [
+    { label: 'Token', command: 'token', args: [event.token.address] },
+    { label: 'Trades', command: 'trades', args: [event.token.address, event.wallet] },
+    { label: 'Wallet', command: 'wallet', args: [event.wallet] },
+    muteAction(event.wallet),
+  ]);
 }
 
 export const walletTradeKind = defineAlertKind({

@@ -58,7 +58,8 @@ export async function answerLine(line: string, dispatcher: Dispatcher): Promise<
   // Quoted whole, or cut between graphemes with an ellipsis: never in a way that looks damaged.
   const quoted = truncateText(trimmed, MAX_QUOTED + 1);
   const guess = closestCommand(dispatcher.commands, trimmed.split(/\s+/, 1)[0]?.toLowerCase() ?? '');
-  const advice = guess === null ? 'Commands start with /, such as /help.' : `Did you mean /${guess.name}? Commands start with /, such as /help.`;
+  const advice =
+    guess === null ? 'Commands start with /, such as /help.' : `Did you mean /${guess.name}? Commands start with /, such as /help.`;
   return cardForError(new UsageError(`"${quoted}" is not a command`, null, advice));
 }
 

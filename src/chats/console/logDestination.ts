@@ -47,5 +47,7 @@ function isLevel(level: string): level is Level {
 
 /** The banner's line: where the logs are, and at which level. */
 export function logPlaceLine(place: LogPlace, level: string): string {
-  return place.kind === 'file' ? `Logs (LOG_LEVEL ${level}) go to ${place.path}, not to this terminal.` : `Logs (LOG_LEVEL ${level}) go to standard error.`;
+  return place.kind === 'file'
+    ? `Logs (LOG_LEVEL ${level}) go to ${place.path}, not to this terminal.`
+    : `Logs (LOG_LEVEL ${level}) go to standard error.`;
 }

@@ -363,7 +363,10 @@ interface ReadField {
 function readField(field: CardField, color: boolean): ReadField {
   const name = cleanText(field.name, MAX_FIELD_NAME);
   const value = readRich(Array.isArray(field.value) ? field.value : [], true, color);
-  return { name: name === '' ? [] : wordsOf(`${name}:`, NAME_ANSI, color), value: value.length > 0 ? value : [[ownWord(EMPTY_VALUE, undefined, false, color)]] };
+  return {
+    name: name === '' ? [] : wordsOf(`${name}:`, NAME_ANSI, color),
+    value: value.length > 0 ? value : [[ownWord(EMPTY_VALUE, undefined, false, color)]],
+  };
 }
 
 /** A field on lines of its own: a one-paragraph value follows the name, a longer one goes below it. */

@@ -54,7 +54,16 @@ const DEFINITION = {
       forms: ['risk'],
       choices: ['safe', 'warning', 'danger', 'auto'].map((value) => ({ value, label: value })),
     },
-    { name: 'change', type: 'number', description: 'Price change in percent (25 or -30)', required: true, min: -99, max: 10_000, percent: true, forms: ['price'] },
+    {
+      name: 'change',
+      type: 'number',
+      description: 'Price change in percent (25 or -30)',
+      required: true,
+      min: -99,
+      max: 10_000,
+      percent: true,
+      forms: ['price'],
+    },
     { name: 'wallet', type: 'address', description: 'The trading wallet’s address', required: true, forms: ['trade'] },
     {
       name: 'side',
@@ -67,8 +76,25 @@ const DEFINITION = {
         { value: 'sell', label: 'sell' },
       ],
     },
-    { name: 'usd', type: 'number', description: 'The trade’s size in USD', required: true, min: 0.01, max: 1_000_000_000, forms: ['trade'] },
-    { name: 'share', type: 'number', description: 'Share of the liquidity pulled, in percent (default 100)', required: false, min: 1, max: 100, percent: true, forms: ['pull'] },
+    {
+      name: 'usd',
+      type: 'number',
+      description: 'The trade’s size in USD',
+      required: true,
+      min: 0.01,
+      max: 1_000_000_000,
+      forms: ['trade'],
+    },
+    {
+      name: 'share',
+      type: 'number',
+      description: 'Share of the liquidity pulled, in percent (default 100)',
+      required: false,
+      min: 1,
+      max: 100,
+      percent: true,
+      forms: ['pull'],
+    },
   ],
 } as const;
 
@@ -125,11 +151,15 @@ function perform(target: SimulateTarget, args: Args): Card {
         const status = text(args, 'status');
         const riskStatus = status === 'auto' ? null : status === 'safe' ? 'SAFE' : status === 'warning' ? 'WARNING' : 'DANGER';
         const { token } = controls.risk({ tokenAddress, riskStatus });
-        return resultCard(status === 'auto' ? `risk status back to its data’s (${token.riskStatus})` : `risk status set to ${token.riskStatus}`, token);
+        return resultCard(
+          status === 'auto' ? `risk status back to its data’s (${token.riskStatus})` : `risk status set to ${token.riskStatus}`,
+          token,
+        );
       }
       case 'price': {
         const change = number(args, 'change') ?? 0;
-        if (change === 0) throw new UsageError('change must not be 0', null, 'A rise is a positive percentage (25), a fall a negative one (-30).');
+        if (change === 0)
+          throw new UsageError('change must not be 0', null, 'A rise is a positive percentage (25), a fall a negative one (-30).');
         const { token } = controls.price({ tokenAddress, changePct: change });
         return resultCard(`price ${change > 0 ? '+' : ''}${change}%`, token);
       }
@@ -155,7 +185,10 @@ function perform(target: SimulateTarget, args: Args): Card {
         const usd = number(args, 'usd') ?? 0;
         const wallet = text(args, 'wallet');
         const { token } = controls.trade({ wallet, tokenAddress, side, amountUSD: usd });
-        return resultCard(`${wallet.slice(0, 4)}…${wallet.slice(-4)} ${side === 'buy' ? 'bought' : 'sold'} $${usd.toLocaleString('en-US')}`, token);
+        return resultCard(
+          `${wallet.slice(0, 4)}…${wallet.slice(-4)} ${side === 'buy' ? 'bought' : 'sold'} $${usd.toLocaleString('en-US')}`,
+          token,
+        );
       }
       default:
         throw new UsageError(`"${event}" is not an event`, null, `event is one of ${EVENTS.join(', ')}.`);

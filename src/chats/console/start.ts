@@ -31,7 +31,10 @@ export interface ConsoleIo {
 export function addressesToTry(market: Market): { tokens: string[]; wallets: string[] } {
   const hostile = new Set(market.hostileTokens());
   const shared = market.wallets();
-  const tokens = market.tokenAddresses().filter((address) => !hostile.has(address)).slice(0, 3);
+  const tokens = market
+    .tokenAddresses()
+    .filter((address) => !hostile.has(address))
+    .slice(0, 3);
   const first = tokens[0];
   const traded = first === undefined ? [] : (market.tokenTrades(first, shared)?.tradeHistory ?? []).map((trade) => trade.makerData.address);
   const wallets = [...new Set([...traded, ...shared])].slice(0, 2);
@@ -54,10 +57,20 @@ export function createConsoleChat(io: ConsoleIo, simulator: RunningSimulator | n
   return async ({ dispatcher: botDispatcher, config, logger }) => {
     io.output.write(banner(simulator, config.simulatorSeed, baseUrl));
     // /simulate exists only here: in the console, on the built-in simulator.
-    const dispatcher = simulator === null ? botDispatcher : withConsoleCommands(botDispatcher, [simulateCommand(simulator)], { markCard: withSimulatedData, logger });
+    const dispatcher =
+      simulator === null
+        ? botDispatcher
+        : withConsoleCommands(botDispatcher, [simulateCommand(simulator)], { markCard: withSimulatedData, logger });
     if (io.logs !== undefined) io.output.write(`${io.logs}\n`);
     const abort = new AbortController();
-    const ended = runConsoleChat({ input: io.input, output: io.output, dispatcher, outDir: io.outDir, interactive: io.interactive, signal: abort.signal });
+    const ended = runConsoleChat({
+      input: io.input,
+      output: io.output,
+      dispatcher,
+      outDir: io.outDir,
+      interactive: io.interactive,
+      signal: abort.signal,
+    });
     return {
       name: 'console',
       sender: createConsoleAlertSender({ output: io.output, interactive: io.interactive, outDir: io.outDir }),

@@ -9,7 +9,14 @@
  * of discord.js's cache until the shard next identifies (a RESUME replays events, not servers).
  * Commands and buttons carry what they need; /status counts those servers as none meanwhile.
  */
-import { GatewayDispatchEvents, GatewayOpcodes, Routes, type GatewayReadyDispatchData, type ManagerShardEventsMap, type WebSocketOptions } from 'discord.js';
+import {
+  GatewayDispatchEvents,
+  GatewayOpcodes,
+  Routes,
+  type GatewayReadyDispatchData,
+  type ManagerShardEventsMap,
+  type WebSocketOptions,
+} from 'discord.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Logger } from '../../log';
@@ -49,7 +56,10 @@ export async function announceResumedReady(manager: GatewayManager, shardId: num
   let retryMs = FIRST_RETRY_MS;
   for (;;) {
     try {
-      const [user, application] = await Promise.all([manager.options.rest.get(Routes.user()), manager.options.rest.get(Routes.currentApplication())]);
+      const [user, application] = await Promise.all([
+        manager.options.rest.get(Routes.user()),
+        manager.options.rest.get(Routes.currentApplication()),
+      ]);
       const session = await manager.options.retrieveSessionInfo(shardId);
       if (signal.aborted || session === null) return;
       const data: GatewayReadyDispatchData = {
@@ -63,7 +73,10 @@ export async function announceResumedReady(manager: GatewayManager, shardId: num
       };
       // In the gateway's order: the shard's ready, then the READY event itself.
       manager.emit(SHARD_READY, { shardId, data });
-      manager.emit(SHARD_DISPATCH, { shardId, data: { op: GatewayOpcodes.Dispatch, t: GatewayDispatchEvents.Ready, s: session.sequence, d: data } });
+      manager.emit(SHARD_DISPATCH, {
+        shardId,
+        data: { op: GatewayOpcodes.Dispatch, t: GatewayDispatchEvents.Ready, s: session.sequence, d: data },
+      });
       return;
     } catch (error) {
       if (signal.aborted) return;

@@ -21,7 +21,9 @@ export interface AlertRestOptions {
 
 export function createAlertSender(options: AlertRestOptions): DiscordAlertSender {
   const rest = new REST(discordRestOptions(options.restApi)).setToken(options.token);
-  rest.on('invalidRequestWarning', (info) => options.logger.warn({ count: info.count, remainingMs: info.remainingTime }, 'discord invalid requests are adding up (alerts)'));
+  rest.on('invalidRequestWarning', (info) =>
+    options.logger.warn({ count: info.count, remainingMs: info.remainingTime }, 'discord invalid requests are adding up (alerts)'),
+  );
   options.requests.watch(rest);
   return new DiscordAlertSender({ rest, logger: options.logger });
 }

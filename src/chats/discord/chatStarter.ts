@@ -87,7 +87,11 @@ async function gatewayChat(deps: DiscordChatDeps, settings: DiscordConfig): Prom
 /** Alerts only, over REST: no gateway connection, so no shards, and nothing to wait for to be connected. */
 async function senderOnlyChat(deps: DiscordChatDeps, settings: DiscordConfig): Promise<RunningDiscordChat> {
   registerSecret(settings.token);
-  const [{ createAlertSender }, { DiscordRequestCounts }, { DEFAULT_REST_API }] = await Promise.all([import('./alertRest'), import('./requestCounts'), import('./start')]);
+  const [{ createAlertSender }, { DiscordRequestCounts }, { DEFAULT_REST_API }] = await Promise.all([
+    import('./alertRest'),
+    import('./requestCounts'),
+    import('./start'),
+  ]);
   const requests = new DiscordRequestCounts();
   const sender = createAlertSender({ token: settings.token, restApi: settings.restApi ?? DEFAULT_REST_API, logger: deps.logger, requests });
   deps.logger.info({ roles: [...deps.roles] }, 'discord alerts sent over REST only; this process runs no Discord gateway');

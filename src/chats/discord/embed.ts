@@ -71,7 +71,13 @@ const MIN_CUT = 1;
 const VALID_KEY = /^[A-Za-z0-9_-]{1,100}$/;
 
 /** Extensions Discord shows inline in an embed, by content type. */
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'text/csv': 'csv' };
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'text/csv': 'csv',
+};
 
 /** An attachment's name reduced to [A-Za-z0-9._-] with the extension its content type needs. */
 export function attachmentName(filename: string, contentType: string): string {
@@ -146,7 +152,9 @@ function fitTotal(parts: Part[], title: Part): void {
 
 /** Buttons as rows of five, at most five rows; keys Discord would refuse are left off. */
 export function buttonRows(buttons: readonly ActionButton[]): ButtonRow[] {
-  const usable = (Array.isArray(buttons) ? buttons : []).filter((b) => typeof b.key === 'string' && VALID_KEY.test(b.key) && b.key.length <= CUSTOM_ID_MAX);
+  const usable = (Array.isArray(buttons) ? buttons : []).filter(
+    (b) => typeof b.key === 'string' && VALID_KEY.test(b.key) && b.key.length <= CUSTOM_ID_MAX,
+  );
   const seen = new Set<string>();
   const unique = usable.filter((b) => !seen.has(b.key) && seen.add(b.key) !== undefined);
   const kept = unique.slice(0, BUTTONS_PER_ROW * ROWS_MAX);
@@ -202,8 +210,15 @@ export function renderCard(card: Card): RenderedCard {
   const files: DiscordFile[] = [];
   const image = card.image;
   if (image !== undefined && image.data instanceof Uint8Array && image.data.length > 0) {
-    const name = attachmentName(typeof image.filename === 'string' ? image.filename : '', typeof image.contentType === 'string' ? image.contentType : '');
-    const file: DiscordFile = { name, data: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength), contentType: image.contentType };
+    const name = attachmentName(
+      typeof image.filename === 'string' ? image.filename : '',
+      typeof image.contentType === 'string' ? image.contentType : '',
+    );
+    const file: DiscordFile = {
+      name,
+      data: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength),
+      contentType: image.contentType,
+    };
     // The description is alt text: plain, short.
     const alt = cleanText(image.description, 1024);
     if (alt !== '') file.description = alt;

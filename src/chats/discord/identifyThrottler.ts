@@ -60,15 +60,23 @@ export class ClusterIdentifyThrottler implements IIdentifyThrottler {
     const mine = new Promise<void>((resolve) => {
       through = resolve;
     });
-    this.lines.set(bucket, before.then(() => mine));
+    this.lines.set(
+      bucket,
+      before.then(() => mine),
+    );
     try {
       await untilAborted(before, signal);
       try {
         await this.coordination.waitForIdentify(bucket, signal);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
-        this.logger.warn({ err: error, shard: shardId, bucket }, 'discord identify not paced with the other processes (coordination failed); paced in this process only');
-        await sleep(Math.max(0, (this.lastHere.get(bucket) ?? Number.NEGATIVE_INFINITY) + IDENTIFY_SPACING_MS - Date.now()), undefined, { signal });
+        this.logger.warn(
+          { err: error, shard: shardId, bucket },
+          'discord identify not paced with the other processes (coordination failed); paced in this process only',
+        );
+        await sleep(Math.max(0, (this.lastHere.get(bucket) ?? Number.NEGATIVE_INFINITY) + IDENTIFY_SPACING_MS - Date.now()), undefined, {
+          signal,
+        });
       }
       this.lastHere.set(bucket, Date.now());
     } finally {

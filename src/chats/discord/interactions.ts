@@ -58,10 +58,17 @@ const NO_MENTIONS = { parse: [] as [] };
  * The chat of an interaction: its channel, scoped to its server; or the direct message between a
  * person and the bot, a chat of its own with no server. Null anywhere else (a group DM).
  */
-export function chatOf(interaction: { guildId: string | null; channelId: string | null; context?: InteractionContextType | null }): ChatRef | null {
+export function chatOf(interaction: {
+  guildId: string | null;
+  channelId: string | null;
+  context?: InteractionContextType | null;
+}): ChatRef | null {
   if (interaction.channelId === null) return null;
-  if (interaction.guildId !== null) return { platform: 'discord', chatId: interaction.channelId, threadId: null, scopeId: interaction.guildId };
-  return interaction.context === InteractionContextType.BotDM ? { platform: 'discord', chatId: interaction.channelId, threadId: null, scopeId: null } : null;
+  if (interaction.guildId !== null)
+    return { platform: 'discord', chatId: interaction.channelId, threadId: null, scopeId: interaction.guildId };
+  return interaction.context === InteractionContextType.BotDM
+    ? { platform: 'discord', chatId: interaction.channelId, threadId: null, scopeId: null }
+    : null;
 }
 
 function callerOf(interaction: RepliableInteraction | AutocompleteInteraction, chat: ChatRef): CommandCaller {
@@ -69,7 +76,10 @@ function callerOf(interaction: RepliableInteraction | AutocompleteInteraction, c
     chat,
     userId: interaction.user.id,
     // A slash /token is a post that may make a call: its author's name as the server shows it (text, never a mention). No message of theirs to reply to.
-    userName: (interaction.member !== null && 'nick' in interaction.member ? interaction.member.nick : null) ?? interaction.user.globalName ?? interaction.user.username,
+    userName:
+      (interaction.member !== null && 'nick' in interaction.member ? interaction.member.nick : null) ??
+      interaction.user.globalName ??
+      interaction.user.username,
     // In a server, Discord sends the member's permissions in the channel with every interaction (no
     // request needed); a direct message is the person's own, and they manage it.
     isManager: async () => chat.scopeId === null || isManagerPermissions(interaction.memberPermissions?.bitfield ?? null),
@@ -81,7 +91,11 @@ function replyOptions(reply: ChatReply): InteractionReplyOptions & InteractionEd
   return {
     embeds: message.embeds,
     components: message.components,
-    files: message.files.map((file) => ({ attachment: file.data, name: file.name, ...(file.description === undefined ? {} : { description: file.description }) })),
+    files: message.files.map((file) => ({
+      attachment: file.data,
+      name: file.name,
+      ...(file.description === undefined ? {} : { description: file.description }),
+    })),
     allowedMentions: NO_MENTIONS,
   };
 }
@@ -90,11 +104,18 @@ function replyOptions(reply: ChatReply): InteractionReplyOptions & InteractionEd
  * Runs `work`, deferring the interaction with `defer` if it is not done within `afterMs`, or at
  * once when `now` is set. Resolves with the work's result and whether a defer went out.
  */
-async function withDeadline<T>(work: () => Promise<T>, defer: () => Promise<unknown>, afterMs: number, now: boolean): Promise<{ value: T; deferred: boolean }> {
+async function withDeadline<T>(
+  work: () => Promise<T>,
+  defer: () => Promise<unknown>,
+  afterMs: number,
+  now: boolean,
+): Promise<{ value: T; deferred: boolean }> {
   let deferring: Promise<unknown> | null = now ? defer() : null;
-  const timer = now ? null : setTimeout(() => {
-    deferring = defer();
-  }, afterMs);
+  const timer = now
+    ? null
+    : setTimeout(() => {
+        deferring = defer();
+      }, afterMs);
   try {
     const value = await work();
     return { value, deferred: deferring !== null };
@@ -135,7 +156,11 @@ export class InteractionHandler {
   }
 
   private async notInServer(interaction: RepliableInteraction): Promise<void> {
-    await interaction.reply({ content: 'TokenWatch answers in servers and in a direct message with it.', flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+    await interaction.reply({
+      content: 'TokenWatch answers in servers and in a direct message with it.',
+      flags: MessageFlags.Ephemeral,
+      allowedMentions: NO_MENTIONS,
+    });
   }
 
   /**
@@ -158,7 +183,10 @@ export class InteractionHandler {
     if (chat === null) return this.notInServer(interaction);
     const { dispatcher, deferAfterMs, queue } = this.deps;
     const name = interaction.commandName;
-    const values = optionValues(interaction, dispatcher.commands.find((c) => c.name === name));
+    const values = optionValues(
+      interaction,
+      dispatcher.commands.find((c) => c.name === name),
+    );
     const offer = queue.offer(chatKey(chat), () => dispatcher.run(name, { kind: 'options', values }, callerOf(interaction, chat)));
     if (!offer.accepted) return this.skipped(interaction);
     // The deadline counts from now, the interaction's arrival, whether or not its turn has come.
@@ -226,11 +254,16 @@ export class InteractionHandler {
     try {
       const { follows } = await this.deps.store.follows.list(chat, { offset: 0, limit: 100 });
       choices = follows
-        .filter((follow) => typed === '' || follow.address.toLowerCase().includes(typed) || (follow.label ?? '').toLowerCase().includes(typed))
+        .filter(
+          (follow) => typed === '' || follow.address.toLowerCase().includes(typed) || (follow.label ?? '').toLowerCase().includes(typed),
+        )
         .slice(0, AUTOCOMPLETE_CHOICES_MAX)
         .map((follow) => {
           const label = cleanText(follow.label, 40);
-          return { name: cleanText(`${label === '' ? follow.kind : label} · ${follow.address}`, CHOICE_TEXT_MAX), value: follow.address.slice(0, CHOICE_TEXT_MAX) };
+          return {
+            name: cleanText(`${label === '' ? follow.kind : label} · ${follow.address}`, CHOICE_TEXT_MAX),
+            value: follow.address.slice(0, CHOICE_TEXT_MAX),
+          };
         });
     } catch (error) {
       this.deps.logger.warn({ err: error, chat: chat.chatId }, 'autocomplete: follows not read');

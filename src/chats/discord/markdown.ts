@@ -204,7 +204,10 @@ function tidy(pieces: Piece[], multiline: boolean): Piece[] {
   let tail = '';
   for (const piece of pieces) {
     let raw = multiline
-      ? piece.raw.replace(/[^\S\n]+/gu, ' ').replace(/ *\n */g, '\n').replace(/\n{3,}/g, '\n\n')
+      ? piece.raw
+          .replace(/[^\S\n]+/gu, ' ')
+          .replace(/ *\n */g, '\n')
+          .replace(/\n{3,}/g, '\n\n')
       : piece.raw.replace(/\s+/gu, ' ');
     if (tail === '') {
       raw = raw.replace(/^\s+/u, '');

@@ -27,7 +27,12 @@ const Removal = z.discriminatedUnion('t', [
   z.object({ t: z.literal('CHANNEL_CREATE'), d: z.object({ id: z.string(), guild_id: z.string() }) }),
   z.object({
     t: z.literal('GUILD_CREATE'),
-    d: z.object({ id: z.string(), unavailable: z.boolean().optional(), channels: z.array(z.object({ id: z.string() })).default([]), threads: z.array(z.object({ id: z.string() })).default([]) }),
+    d: z.object({
+      id: z.string(),
+      unavailable: z.boolean().optional(),
+      channels: z.array(z.object({ id: z.string() })).default([]),
+      threads: z.array(z.object({ id: z.string() })).default([]),
+    }),
   }),
 ]);
 type RemovalEvent = z.infer<typeof Removal>;
@@ -97,7 +102,8 @@ export function watchRemovals(options: RemovalOptions): { settled: () => Promise
     if (!parsed.success) return;
     // Read now: the raw event comes before discord.js drops the server from its cache, and the
     // handling below waits its turn, by when the server's channels and threads are gone from it.
-    const serverChannels = parsed.data.t === 'GUILD_DELETE' ? [...(client.guilds.cache.get(parsed.data.d.id)?.channels.cache.keys() ?? [])] : [];
+    const serverChannels =
+      parsed.data.t === 'GUILD_DELETE' ? [...(client.guilds.cache.get(parsed.data.d.id)?.channels.cache.keys() ?? [])] : [];
     queue = queue
       .then(async () => {
         if ((await handle(parsed.data, serverChannels)) > 0) options.onPausesChanged?.();

@@ -52,7 +52,11 @@ export function messageBody(message: DiscordCardMessage): { body: Record<string,
       embeds: message.embeds,
       components: message.components,
       allowed_mentions: { parse: [] },
-      attachments: message.files.map((file, id) => ({ id, filename: file.name, ...(file.description === undefined ? {} : { description: file.description }) })),
+      attachments: message.files.map((file, id) => ({
+        id,
+        filename: file.name,
+        ...(file.description === undefined ? {} : { description: file.description }),
+      })),
     },
     files: message.files.map((file) => ({ name: file.name, data: file.data, contentType: file.contentType })),
   };
@@ -64,7 +68,8 @@ export function outcomeOfError(error: unknown): SendOutcome {
     const code = typeof error.code === 'number' ? error.code : Number.NaN;
     const known = GONE_CODES.get(code);
     if (known !== undefined) return { status: 'gone', reason: `${known} (${code})` };
-    if (error.status === 403 || error.status === 404) return { status: 'gone', reason: `HTTP ${error.status}: ${error.message.slice(0, 120)}` };
+    if (error.status === 403 || error.status === 404)
+      return { status: 'gone', reason: `HTTP ${error.status}: ${error.message.slice(0, 120)}` };
     if (error.status === 401) return { status: 'retry', afterMs: UNAUTHORIZED_RETRY_MS, reason: 'bot token refused (401)' };
     return { status: 'retry', afterMs: null, reason: `HTTP ${error.status} (${String(error.code)})` };
   }
@@ -105,7 +110,8 @@ export class DiscordAlertSender implements AlertSender {
     const message = messageBody({ ...this.render(card), components: buttonRows(buttons) });
     const keyed = key === undefined ? message.body : { ...message.body, nonce: nonceOf(key), enforce_nonce: true };
     // A call's milestone answers the post that made it; a post deleted since only loses the reply.
-    const body = card.replyTo === undefined ? keyed : { ...keyed, message_reference: { message_id: card.replyTo, fail_if_not_exists: false } };
+    const body =
+      card.replyTo === undefined ? keyed : { ...keyed, message_reference: { message_id: card.replyTo, fail_if_not_exists: false } };
     const files = message.files;
     await this.pacer.take(channel);
     // A send that waited for its slot may find the channel gone meanwhile.
@@ -119,7 +125,10 @@ export class DiscordAlertSender implements AlertSender {
       const outcome = outcomeOfError(error);
       if (outcome.status === 'gone') {
         this.remember(channel, outcome.reason);
-        this.options.logger.warn({ channel, guild: chat.scopeId, reason: outcome.reason }, 'discord channel cannot be written to; its alerts pause');
+        this.options.logger.warn(
+          { channel, guild: chat.scopeId, reason: outcome.reason },
+          'discord channel cannot be written to; its alerts pause',
+        );
       } else if (outcome.status === 'retry') {
         this.options.logger.info({ channel, reason: outcome.reason }, 'discord alert send failed; delivery retries');
       }

@@ -14,7 +14,12 @@ const MessageCreate = z.object({
     // Absent in a direct message.
     guild_id: z.string(),
     content: z.string(),
-    author: z.object({ id: z.string(), bot: z.boolean().optional(), username: z.string().optional(), global_name: z.string().nullable().optional() }),
+    author: z.object({
+      id: z.string(),
+      bot: z.boolean().optional(),
+      username: z.string().optional(),
+      global_name: z.string().nullable().optional(),
+    }),
     member: z.object({ nick: z.string().nullable().optional() }).optional(),
   }),
 });
@@ -38,5 +43,13 @@ export function serverMessageOf(packet: unknown): ServerMessage | null {
   const parsed = MessageCreate.safeParse(packet);
   if (!parsed.success) return null;
   const message = parsed.data.d;
-  return { id: message.id, channelId: message.channel_id, guildId: message.guild_id, authorId: message.author.id, authorName: message.member?.nick ?? message.author.global_name ?? message.author.username ?? null, byBot: message.author.bot === true, content: message.content };
+  return {
+    id: message.id,
+    channelId: message.channel_id,
+    guildId: message.guild_id,
+    authorId: message.author.id,
+    authorName: message.member?.nick ?? message.author.global_name ?? message.author.username ?? null,
+    byBot: message.author.bot === true,
+    content: message.content,
+  };
 }

@@ -79,13 +79,23 @@ export class SessionWrites {
     const row: GatewaySession | null =
       session === null
         ? null
-        : { sessionId: session.sessionId, sequence: session.sequence, resumeURL: session.resumeURL, shardId: session.shardId, shardCount: session.shardCount };
+        : {
+            sessionId: session.sessionId,
+            sequence: session.sequence,
+            resumeURL: session.resumeURL,
+            shardId: session.shardId,
+            shardCount: session.shardCount,
+          };
     try {
       await this.coordination.writeSession(this.shardId, row);
       if (this.failing) this.logger.info({ shard: this.shardId }, 'discord session stored again');
       this.failing = false;
     } catch (error) {
-      if (!this.failing) this.logger.warn({ err: error, shard: this.shardId }, 'discord session not stored; a process started in place of this one would identify the shard again');
+      if (!this.failing)
+        this.logger.warn(
+          { err: error, shard: this.shardId },
+          'discord session not stored; a process started in place of this one would identify the shard again',
+        );
       this.failing = true;
     }
   }

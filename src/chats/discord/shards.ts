@@ -18,7 +18,10 @@ export const MAX_GUILDS_PER_SHARD = 2_500;
 
 /** Close codes after which discord.js never reconnects the shard, with what the operator must do. */
 const FATAL_CLOSES: Record<number, { name: string; advice: string }> = {
-  4004: { name: 'authentication failed', advice: 'DISCORD_TOKEN was refused: reset the token in the Developer Portal (Bot → Reset Token) and set it again' },
+  4004: {
+    name: 'authentication failed',
+    advice: 'DISCORD_TOKEN was refused: reset the token in the Developer Portal (Bot → Reset Token) and set it again',
+  },
   4010: { name: 'invalid shard', advice: 'DISCORD_SHARDS names a shard at or past DISCORD_SHARD_COUNT' },
   4011: {
     name: 'sharding required',
@@ -28,7 +31,8 @@ const FATAL_CLOSES: Record<number, { name: string; advice: string }> = {
   4013: { name: 'invalid intents', advice: 'the bot asked for intents Discord does not know: update the bot' },
   4014: {
     name: 'disallowed intents',
-    advice: 'the bot asks for the Message Content intent (DISCORD_DETECT_ADDRESSES=1), which is not switched on: enable it in the Developer Portal (Bot → Privileged Gateway Intents), or set DISCORD_DETECT_ADDRESSES=0',
+    advice:
+      'the bot asks for the Message Content intent (DISCORD_DETECT_ADDRESSES=1), which is not switched on: enable it in the Developer Portal (Bot → Privileged Gateway Intents), or set DISCORD_DETECT_ADDRESSES=0',
   },
 };
 
@@ -69,7 +73,12 @@ export function shardStates(client: Client, closedFor: ReadonlyMap<number, numbe
   return [...client.ws.shards.values()]
     .map((shard) => {
       const code = closedFor.get(shard.id);
-      return { id: shard.id, state: STATUS_WORDS[shard.status] ?? 'unknown', guilds: guilds.get(shard.id) ?? 0, closedFor: code === undefined ? null : fatalCloseReason(code) };
+      return {
+        id: shard.id,
+        state: STATUS_WORDS[shard.status] ?? 'unknown',
+        guilds: guilds.get(shard.id) ?? 0,
+        closedFor: code === undefined ? null : fatalCloseReason(code),
+      };
     })
     .sort((a, b) => a.id - b.id);
 }

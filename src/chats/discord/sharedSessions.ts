@@ -43,7 +43,10 @@ export class SharedSessions {
     private readonly logger: Logger,
   ) {
     const options = manager.options;
-    this.own = { retrieveSessionInfo: options.retrieveSessionInfo.bind(options), updateSessionInfo: options.updateSessionInfo.bind(options) };
+    this.own = {
+      retrieveSessionInfo: options.retrieveSessionInfo.bind(options),
+      updateSessionInfo: options.updateSessionInfo.bind(options),
+    };
     options.retrieveSessionInfo = (shardId) => this.retrieve(shardId);
     options.updateSessionInfo = (shardId, session) => this.update(shardId, session);
     manager.on(SHARD_RESUMED, ({ shardId }) => this.resumed(shardId));

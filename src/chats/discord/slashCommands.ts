@@ -42,16 +42,28 @@ function optionJson(option: OptionSpec): APIApplicationCommandBasicOption {
       return { ...base, type: ApplicationCommandOptionType.String, min_length: 1, max_length: ADDRESS_MAX, autocomplete: true };
     case 'addresses':
       // Several addresses in one field, separated by spaces or commas, as in a typed command.
-      return { ...base, type: ApplicationCommandOptionType.String, min_length: 1, max_length: Math.min(TEXT_MAX, option.max * (ADDRESS_MAX + 1)) };
+      return {
+        ...base,
+        type: ApplicationCommandOptionType.String,
+        min_length: 1,
+        max_length: Math.min(TEXT_MAX, option.max * (ADDRESS_MAX + 1)),
+      };
     case 'choice':
       return {
         ...base,
         type: ApplicationCommandOptionType.String,
-        choices: option.choices.slice(0, 25).map((choice) => ({ name: cut(choice.label, CHOICE_TEXT_MAX), value: cut(choice.value, CHOICE_TEXT_MAX) })),
+        choices: option.choices
+          .slice(0, 25)
+          .map((choice) => ({ name: cut(choice.label, CHOICE_TEXT_MAX), value: cut(choice.value, CHOICE_TEXT_MAX) })),
       };
     case 'number': {
-      const limits = { ...(option.min === undefined ? {} : { min_value: option.min }), ...(option.max === undefined ? {} : { max_value: option.max }) };
-      return option.integer === true ? { ...base, type: ApplicationCommandOptionType.Integer, ...limits } : { ...base, type: ApplicationCommandOptionType.Number, ...limits };
+      const limits = {
+        ...(option.min === undefined ? {} : { min_value: option.min }),
+        ...(option.max === undefined ? {} : { max_value: option.max }),
+      };
+      return option.integer === true
+        ? { ...base, type: ApplicationCommandOptionType.Integer, ...limits }
+        : { ...base, type: ApplicationCommandOptionType.Number, ...limits };
     }
     case 'duration':
       // Typed as in every chat ("15m", "4h", "7d"), read by the pipeline's one duration grammar.
@@ -80,7 +92,9 @@ function optionsJson(command: AnyCommand): APIApplicationCommandOption[] {
     type: ApplicationCommandOptionType.Subcommand,
     name: choice.value,
     description: cut(`${command.description} (${choice.label})`, 100),
-    options: rest.filter((option) => option.forms === undefined || option.forms.includes(choice.value)).map(optionJson) as APIApplicationCommandBasicOption[],
+    options: rest
+      .filter((option) => option.forms === undefined || option.forms.includes(choice.value))
+      .map(optionJson) as APIApplicationCommandBasicOption[],
   }));
 }
 

@@ -12,15 +12,7 @@
  * other processes run the bot's other shards, a GatewayCoordination paces the IDENTIFYs of them all
  * and shares the sessions, for a replacement process to resume (clusterGateway.ts).
  */
-import {
-  Client,
-  Events,
-  GatewayIntentBits,
-  MessageFlags,
-  Options,
-  Routes,
-  type Interaction,
-} from 'discord.js';
+import { Client, Events, GatewayIntentBits, MessageFlags, Options, Routes, type Interaction } from 'discord.js';
 import { ChatQueue, DEFAULT_CHAT_QUEUE, type ChatQueueOptions } from '../../dispatch/chatQueue';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { newErrorId } from '../../dispatch/dispatcher';
@@ -120,7 +112,9 @@ function makeCache() {
 }
 
 export function discordIntents(detectAddresses: boolean): GatewayIntentBits[] {
-  return detectAddresses ? [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent] : [GatewayIntentBits.Guilds];
+  return detectAddresses
+    ? [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent]
+    : [GatewayIntentBits.Guilds];
 }
 
 export interface DiscordClientOptions {
@@ -152,7 +146,12 @@ export function createDiscordClient(options: DiscordClientOptions): Client {
   });
 }
 
-export async function registerCommands(client: Pick<Client, 'rest'>, appId: string, guildId: string | null, dispatcher: Pick<Dispatcher, 'commands'>): Promise<number> {
+export async function registerCommands(
+  client: Pick<Client, 'rest'>,
+  appId: string,
+  guildId: string | null,
+  dispatcher: Pick<Dispatcher, 'commands'>,
+): Promise<number> {
   const body = slashCommandsJson(dispatcher.commands);
   const route = guildId === null ? Routes.applicationCommands(appId) : Routes.applicationGuildCommands(appId, guildId);
   await client.rest.put(route, { body });
@@ -163,7 +162,13 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
   const { dispatcher, logger } = options;
   registerSecret(options.token);
   const detectAddresses = options.detectAddresses === true;
-  const client = createDiscordClient({ restApi: options.restApi, detectAddresses, shards: options.shards, gateway: options.gateway ?? null, logger });
+  const client = createDiscordClient({
+    restApi: options.restApi,
+    detectAddresses,
+    shards: options.shards,
+    gateway: options.gateway ?? null,
+    logger,
+  });
   const queue = new ChatQueue(options.chatQueue ?? DEFAULT_CHAT_QUEUE);
   const handler = new InteractionHandler({
     dispatcher,
@@ -183,7 +188,10 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
       else if (interaction.isAutocomplete()) await handler.autocomplete(interaction);
     } catch (error) {
       const errorId = newErrorId();
-      logger.error({ err: error, errorId, interaction: interaction.type, guild: interaction.guildId, channel: interaction.channelId }, 'discord interaction failed');
+      logger.error(
+        { err: error, errorId, interaction: interaction.type, guild: interaction.guildId, channel: interaction.channelId },
+        'discord interaction failed',
+      );
       // One last, short answer when nothing was sent yet; never the error itself.
       if (interaction.isRepliable() && !interaction.replied) {
         const content = `Something went wrong. Error id ${errorId}.`;
@@ -217,11 +225,18 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
       const text = found.address;
       // In the channel's queue with its commands; a paste past its cap is not answered, as a paste is no question.
       const offer = queue.offer(chatKey(chat), async () => {
-        const reply = await dispatcher.run('token', { kind: 'text', text }, { chat, userId: message.authorId, userName: message.authorName, messageId: message.id, isManager: async () => false });
+        const reply = await dispatcher.run(
+          'token',
+          { kind: 'text', text },
+          { chat, userId: message.authorId, userName: message.authorName, messageId: message.id, isManager: async () => false },
+        );
         // A pasted address that is not a token stays unanswered: the paste was not a question.
         if (reply.errorId !== null || reply.ephemeral) return;
         const { body, files } = messageBody(renderCardMessage(reply.card, reply.buttons));
-        await client.rest.post(Routes.channelMessages(message.channelId), { body: { ...body, message_reference: { message_id: message.id, fail_if_not_exists: false } }, files: files.length > 0 ? files : undefined });
+        await client.rest.post(Routes.channelMessages(message.channelId), {
+          body: { ...body, message_reference: { message_id: message.id, fail_if_not_exists: false } },
+          files: files.length > 0 ? files : undefined,
+        });
       });
       if (!offer.accepted) return;
       const run = offer.done
@@ -231,7 +246,12 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
     });
   }
 
-  const removals = watchRemovals({ client, store: options.store, logger, ...(options.onPausesChanged === undefined ? {} : { onPausesChanged: options.onPausesChanged }) });
+  const removals = watchRemovals({
+    client,
+    store: options.store,
+    logger,
+    ...(options.onPausesChanged === undefined ? {} : { onPausesChanged: options.onPausesChanged }),
+  });
 
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
@@ -249,10 +269,14 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
     if (line !== null) logger.error({ shard: shardId, code }, line);
     else logger.error({ shard: shardId, code }, 'discord shard closed for good');
   });
-  client.rest.on('invalidRequestWarning', (info) => logger.warn({ count: info.count, remainingMs: info.remainingTime }, 'discord invalid requests are adding up'));
+  client.rest.on('invalidRequestWarning', (info) =>
+    logger.warn({ count: info.count, remainingMs: info.remainingTime }, 'discord invalid requests are adding up'),
+  );
   const requests = new DiscordRequestCounts();
   requests.watch(client.rest);
-  client.rest.on('rateLimited', (info) => logger.debug({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
+  client.rest.on('rateLimited', (info) =>
+    logger.debug({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'),
+  );
 
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   try {
@@ -263,7 +287,9 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
         const login = client.login(options.token).then(() => ready);
         // Destroyed at the deadline, the client may still reject the login left behind; nobody waits for it then.
         login.catch(() => undefined);
-        const spent = new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('start time spent')), { once: true }));
+        const spent = new Promise<never>((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(new Error('start time spent')), { once: true }),
+        );
         await Promise.race([login, spent]);
       },
       retryable: () => false,
@@ -273,14 +299,21 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
     if (error instanceof ChatStartTimeoutError) {
       // Not waited for: discord.js's close of a gateway that never said HELLO waits on that gateway too.
       void client.destroy().catch(() => undefined);
-      throw new Error(`Discord: the gateway was not reached: ${error.message}; check DISCORD_REST_API and the network, or raise CHAT_START_TIMEOUT`);
+      throw new Error(
+        `Discord: the gateway was not reached: ${error.message}; check DISCORD_REST_API and the network, or raise CHAT_START_TIMEOUT`,
+      );
     }
     await client.destroy();
     // Start-up stops with the line that says what to do, rather than discord.js's own words.
     throw fatalClose === null ? error : new Error(fatalClose);
   }
   logger.info(
-    { guilds: client.guilds.cache.size, shards: client.ws.shards.size, shardCount: client.options.shardCount, intents: discordIntents(detectAddresses).length },
+    {
+      guilds: client.guilds.cache.size,
+      shards: client.ws.shards.size,
+      shardCount: client.options.shardCount,
+      intents: discordIntents(detectAddresses).length,
+    },
     'discord chat ready',
   );
 

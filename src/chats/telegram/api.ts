@@ -39,7 +39,6 @@ export const PACED_METHODS: ReadonlySet<string> = new Set([
   'editMessageReplyMarkup',
 ]);
 
-
 export interface TelegramBotOptions {
   token: string;
   /** A Bot API server other than Telegram's (no trailing slash). */
@@ -82,7 +81,8 @@ function waitUntil(at: number, signal: Abort): Promise<void> {
 export function pacedTransformer(pace: TelegramPace = DEFAULT_PACE): Transformer {
   const slots = new SendSlots(pace);
   return async (prev, method, payload, signal) => {
-    const chatId = PACED_METHODS.has(method) && payload !== undefined && payload !== null && 'chat_id' in payload ? String(payload.chat_id) : null;
+    const chatId =
+      PACED_METHODS.has(method) && payload !== undefined && payload !== null && 'chat_id' in payload ? String(payload.chat_id) : null;
     if (chatId !== null) await waitUntil(slots.reserve(chatId), signal);
     return prev(method, payload, signal);
   };

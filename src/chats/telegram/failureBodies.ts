@@ -21,7 +21,9 @@ const FailureBodySchema = z.object({
 /** What a failed answer says about itself, cleaned and cut; the body's shape is the server's own. */
 export function describeFailure(body: unknown): string {
   const parsed = FailureBodySchema.safeParse(body);
-  const said = parsed.success ? [parsed.data.description, parsed.data.message, parsed.data.error].find((text) => text !== undefined && text.trim() !== '') : undefined;
+  const said = parsed.success
+    ? [parsed.data.description, parsed.data.message, parsed.data.error].find((text) => text !== undefined && text.trim() !== '')
+    : undefined;
   if (said === undefined) return 'the Bot API server answered a failure without saying why';
   return stripUnsafeChars(said).trim().slice(0, MAX_DESCRIPTION);
 }

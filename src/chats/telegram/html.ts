@@ -393,8 +393,23 @@ export function renderCardMessages(card: Card, buttons: readonly ActionButton[] 
     }
     const caption = packSections([title], MAX_CAPTION_LENGTH, 1)[0] ?? [title];
     const texts = packSections(body, MAX_MESSAGE_LENGTH, MAX_TEXT_MESSAGES);
-    const photo: TelegramPhotoMessage = { kind: 'photo', image, caption: sectionsHtml(caption), keyboard: texts.length === 0 ? keyboard : null };
-    return [photo, ...texts.map((sections, i): TelegramTextMessage => ({ kind: 'text', html: sectionsHtml(sections), keyboard: i === texts.length - 1 ? keyboard : null, previewUrl: null }))];
+    const photo: TelegramPhotoMessage = {
+      kind: 'photo',
+      image,
+      caption: sectionsHtml(caption),
+      keyboard: texts.length === 0 ? keyboard : null,
+    };
+    return [
+      photo,
+      ...texts.map(
+        (sections, i): TelegramTextMessage => ({
+          kind: 'text',
+          html: sectionsHtml(sections),
+          keyboard: i === texts.length - 1 ? keyboard : null,
+          previewUrl: null,
+        }),
+      ),
+    ];
   }
 
   const texts = packSections([title, ...body], MAX_MESSAGE_LENGTH, MAX_TEXT_MESSAGES);

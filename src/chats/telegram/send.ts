@@ -26,14 +26,16 @@ function sendOne(api: Api, target: SendTarget, message: TelegramMessage, reply: 
   if (message.kind === 'photo') {
     const caption = plain ? { caption: htmlToPlainText(message.caption) } : { caption: message.caption, parse_mode: 'HTML' as const };
     // A file that is no picture (a CSV export) goes as a document.
-    if (!message.image.contentType.startsWith('image/')) return api.sendDocument(target.chatId, new InputFile(message.image.data, message.image.filename), { ...common, ...caption });
+    if (!message.image.contentType.startsWith('image/'))
+      return api.sendDocument(target.chatId, new InputFile(message.image.data, message.image.filename), { ...common, ...caption });
     return api.sendPhoto(target.chatId, new InputFile(message.image.data, message.image.filename), { ...common, ...caption });
   }
   return api.sendMessage(target.chatId, plain ? htmlToPlainText(message.html) : message.html, {
     ...common,
     ...(plain ? {} : { parse_mode: 'HTML' as const }),
     // Only the card's own logo is previewed; a stranger's link in the text never is.
-    link_preview_options: message.previewUrl === null || plain ? { is_disabled: true } : { url: message.previewUrl, prefer_small_media: true },
+    link_preview_options:
+      message.previewUrl === null || plain ? { is_disabled: true } : { url: message.previewUrl, prefer_small_media: true },
   });
 }
 
@@ -43,7 +45,8 @@ async function sendWithFallbacks(api: Api, target: SendTarget, message: Telegram
   } catch (error) {
     const failure = classifyTelegramError(error);
     if (failure.kind === 'bad-message') return sendOne(api, target, message, reply, true);
-    if (failure.kind === 'thread-gone' && target.threadId !== null) return sendOne(api, { ...target, threadId: null }, message, reply, false);
+    if (failure.kind === 'thread-gone' && target.threadId !== null)
+      return sendOne(api, { ...target, threadId: null }, message, reply, false);
     throw error;
   }
 }

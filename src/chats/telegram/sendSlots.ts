@@ -50,7 +50,8 @@ export class SendSlots {
     let at = Math.max(now, this.chatNext.get(chatId) ?? 0);
     const group = chatId.startsWith('-');
     const sends = group ? (this.groupSends.get(chatId) ?? []) : [];
-    if (group && sends.length >= this.pace.perGroup) at = Math.max(at, (sends[sends.length - this.pace.perGroup] ?? 0) + this.pace.groupWindowMs);
+    if (group && sends.length >= this.pace.perGroup)
+      at = Math.max(at, (sends[sends.length - this.pace.perGroup] ?? 0) + this.pace.groupWindowMs);
     // The first time at or after `at` at least `gap` from every reserved slot.
     let index = 0;
     for (; index < this.reserved.length; index += 1) {

@@ -60,7 +60,11 @@ export class TelegramAlertSender implements AlertSender {
     try {
       // A call's milestone answers the post that made it (Telegram sends it plainly when the post is gone).
       const replyTo = card.replyTo === undefined ? null : Number(card.replyTo);
-      await sendRendered(this.options.api, { ...targetOf(chat), replyTo: replyTo !== null && Number.isSafeInteger(replyTo) ? replyTo : null }, messages);
+      await sendRendered(
+        this.options.api,
+        { ...targetOf(chat), replyTo: replyTo !== null && Number.isSafeInteger(replyTo) ? replyTo : null },
+        messages,
+      );
       return { status: 'sent' };
     } catch (error) {
       return this.outcomeOf(chat, error, messages);
@@ -76,7 +80,10 @@ export class TelegramAlertSender implements AlertSender {
         this.waitUntil.set(chat.chatId, this.now() + failure.retryAfterMs);
         return { status: 'retry', afterMs: failure.retryAfterMs, reason: failure.reason };
       case 'migrated': {
-        this.options.logger.info({ chat: chat.chatId, to: failure.toChatId }, 'Telegram group became a supergroup: its follows move to the new id');
+        this.options.logger.info(
+          { chat: chat.chatId, to: failure.toChatId },
+          'Telegram group became a supergroup: its follows move to the new id',
+        );
         try {
           await this.options.onMigrated?.(chat.chatId, failure.toChatId);
           // The supergroup has no topics of the old group: the alert goes to the chat itself.
@@ -84,7 +91,9 @@ export class TelegramAlertSender implements AlertSender {
           return { status: 'sent' };
         } catch (retryError) {
           const again = classifyTelegramError(retryError);
-          return again.kind === 'gone' ? { status: 'gone', reason: again.reason } : { status: 'retry', afterMs: null, reason: again.reason };
+          return again.kind === 'gone'
+            ? { status: 'gone', reason: again.reason }
+            : { status: 'retry', afterMs: null, reason: again.reason };
         }
       }
       case 'thread-gone':

@@ -143,7 +143,11 @@ function logPollingFailures(logger: Logger): Transformer {
     if (method !== 'getUpdates') return prev(method, payload, signal);
     try {
       const answer = await prev(method, payload, signal);
-      if (!answer.ok) logger.warn({ reason: classifyTelegramError(new GrammyError('getUpdates failed', answer, method, payload)).reason }, 'Telegram getUpdates failed');
+      if (!answer.ok)
+        logger.warn(
+          { reason: classifyTelegramError(new GrammyError('getUpdates failed', answer, method, payload)).reason },
+          'Telegram getUpdates failed',
+        );
       return answer;
     } catch (error) {
       if (signal?.aborted !== true) logger.warn({ reason: classifyTelegramError(error).reason }, 'Telegram getUpdates failed');
@@ -178,7 +182,9 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     });
   } catch (error) {
     if (error instanceof ChatStartTimeoutError) {
-      throw new Error(`Telegram: the Bot API at ${redactUrl(options.apiRoot ?? 'https://api.telegram.org')} did not answer getMe: ${error.message}; check TELEGRAM_API_ROOT and the network, or raise CHAT_START_TIMEOUT`);
+      throw new Error(
+        `Telegram: the Bot API at ${redactUrl(options.apiRoot ?? 'https://api.telegram.org')} did not answer getMe: ${error.message}; check TELEGRAM_API_ROOT and the network, or raise CHAT_START_TIMEOUT`,
+      );
     }
     const failure = classifyTelegramError(error);
     throw new Error(`Telegram: the Bot API refused to start the bot (${failure.reason}); check TELEGRAM_BOT_TOKEN and TELEGRAM_API_ROOT`);
@@ -190,7 +196,12 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
   /** Notices that a chat's input was skipped, on their way (stop waits for them). */
   const notices = new Set<Promise<void>>();
   // Telegram's menu names (underscores) and our own (dashes) both lead to the command.
-  const byName = new Map(dispatcher.commands.flatMap((command) => [[telegramCommandName(command.name), command.name] as const, [command.name, command.name] as const]));
+  const byName = new Map(
+    dispatcher.commands.flatMap((command) => [
+      [telegramCommandName(command.name), command.name] as const,
+      [command.name, command.name] as const,
+    ]),
+  );
   const sender = new TelegramAlertSender({
     api: bot.api,
     logger,
@@ -209,14 +220,18 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
   const callerOf = (message: Message, userId: number): CommandCaller => ({
     chat: chatRefOf(message),
     userId: String(userId),
-    isManager: () => admins.isManager({ chatId: message.chat.id, chatType: message.chat.type, userId, senderChatId: message.sender_chat?.id ?? null }),
+    isManager: () =>
+      admins.isManager({ chatId: message.chat.id, chatType: message.chat.type, userId, senderChatId: message.sender_chat?.id ?? null }),
   });
 
   const answer = async (reply: ChatReply, target: SendTarget): Promise<void> => {
     try {
       await sendRendered(bot.api, target, renderCardMessages(reply.card, reply.buttons));
     } catch (error) {
-      logger.warn({ chat: String(target.chatId), reason: classifyTelegramError(error).reason, errorId: reply.errorId }, 'Telegram reply not sent');
+      logger.warn(
+        { chat: String(target.chatId), reason: classifyTelegramError(error).reason, errorId: reply.errorId },
+        'Telegram reply not sent',
+      );
     }
   };
 
@@ -255,10 +270,19 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
       return true;
     }
     if (offer.notice) {
-      logger.info({ chat: chatKey(chat), skippedSinceStart: queue.counts().dropped }, 'Telegram chat sent more than its queue holds: the rest is skipped');
-      const notice = sendRendered(bot.api, { ...target, replyTo: null }, [{ kind: 'text', html: escapeHtml(SKIPPED_NOTICE), keyboard: null, previewUrl: null }]).then(
+      logger.info(
+        { chat: chatKey(chat), skippedSinceStart: queue.counts().dropped },
+        'Telegram chat sent more than its queue holds: the rest is skipped',
+      );
+      const notice = sendRendered(bot.api, { ...target, replyTo: null }, [
+        { kind: 'text', html: escapeHtml(SKIPPED_NOTICE), keyboard: null, previewUrl: null },
+      ]).then(
         () => undefined,
-        (error: unknown) => logger.warn({ chat: String(target.chatId), reason: classifyTelegramError(error).reason }, 'Telegram notice of skipped commands not sent'),
+        (error: unknown) =>
+          logger.warn(
+            { chat: String(target.chatId), reason: classifyTelegramError(error).reason },
+            'Telegram notice of skipped commands not sent',
+          ),
       );
       notices.add(notice);
       void notice.finally(() => notices.delete(notice));
@@ -335,7 +359,11 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     }
     const message = pressed as Message;
     const caller = callerOf(message, query.from.id);
-    const target: SendTarget = { chatId: message.chat.id, threadId: caller.chat.threadId === null ? null : Number(caller.chat.threadId), replyTo: null };
+    const target: SendTarget = {
+      chatId: message.chat.id,
+      threadId: caller.chat.threadId === null ? null : Number(caller.chat.threadId),
+      replyTo: null,
+    };
     if (enqueue(caller.chat, target, () => press(message, query.id, query.data, caller, target))) return;
     // Telegram shows the presser a spinner until the press is answered: a skipped one is told so, to the presser alone.
     await ctx.answerCallbackQuery({ text: SKIPPED_NOTICE });
@@ -347,11 +375,22 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     if (from === undefined || (from.is_bot && !isAnonymousAdmin(message))) return;
     const text = message.text ?? message.caption ?? '';
     // A post names its author and itself: a token's first post may be recorded as that person's call.
-    const caller: CommandCaller = { ...callerOf(message, from.id), userName: displayNameOf(message), messageId: String(message.message_id) };
-    const target: SendTarget = { chatId: message.chat.id, threadId: caller.chat.threadId === null ? null : Number(caller.chat.threadId), replyTo: message.message_id };
+    const caller: CommandCaller = {
+      ...callerOf(message, from.id),
+      userName: displayNameOf(message),
+      messageId: String(message.message_id),
+    };
+    const target: SendTarget = {
+      chatId: message.chat.id,
+      threadId: caller.chat.threadId === null ? null : Number(caller.chat.threadId),
+      replyTo: message.message_id,
+    };
     if (text.startsWith('/')) {
       const command = commandOf(message, text);
-      if (command !== null) enqueue(caller.chat, target, async () => answer(await dispatcher.run(command.name, { kind: 'text', text: command.args }, caller), target));
+      if (command !== null)
+        enqueue(caller.chat, target, async () =>
+          answer(await dispatcher.run(command.name, { kind: 'text', text: command.args }, caller), target),
+        );
       return;
     }
     if (!(await detectionOn(caller.chat, message.chat.type))) return;
@@ -362,7 +401,10 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     if (waitMs > 0) {
       // A group is not told (the answer would be the flood the limits keep out); in a private chat the
       // person is the only reader, and silence would look like a dead bot: they are told how long to wait.
-      if (isPrivate) enqueue(caller.chat, target, () => answer({ card: cooldownCard('token', waitMs), buttons: [], ephemeral: true, errorId: null }, target));
+      if (isPrivate)
+        enqueue(caller.chat, target, () =>
+          answer({ card: cooldownCard('token', waitMs), buttons: [], ephemeral: true, errorId: null }, target),
+        );
       return;
     }
     enqueue(caller.chat, target, async () => {
@@ -432,14 +474,22 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     // The runner gives up on what retrying cannot mend (401: the token was revoked; 409: another
     // process polls with it); its task would end in an unhandled rejection. Alerts still go out.
     started.task()?.catch((error: unknown) => {
-      logger.error({ reason: classifyTelegramError(error).reason }, 'Telegram long polling stopped: commands are not received until the bot restarts');
+      logger.error(
+        { reason: classifyTelegramError(error).reason },
+        'Telegram long polling stopped: commands are not received until the bot restarts',
+      );
     });
   };
   const stopPolling = async (): Promise<void> => {
     if (runner?.isRunning() === true) await runner.stop();
   };
   if (updates === 'poll') await startPolling();
-  const modes = { webhook: 'webhook', poll: 'long polling', held: 'long polling while this process holds the poller lease', none: 'alerts only, no updates' } as const;
+  const modes = {
+    webhook: 'webhook',
+    poll: 'long polling',
+    held: 'long polling while this process holds the poller lease',
+    none: 'alerts only, no updates',
+  } as const;
   logger.info({ bot: username, mode: modes[updates] }, 'Telegram chat started');
 
   return {

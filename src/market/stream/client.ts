@@ -74,10 +74,21 @@ export class StreamClient {
   private readonly subscriptions = new Map<number, Subscription>();
   private readonly authListeners = new Set<(info: AuthFailureInfo) => void>();
   private readonly closing = new Set<Promise<void>>();
-  private readonly counters: StreamCounters = { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 };
+  private readonly counters: StreamCounters = {
+    received: 0,
+    delivered: 0,
+    unreadable: 0,
+    dropped: 0,
+    reconnects: 0,
+    authFailures: 0,
+    oversized: 0,
+  };
   /** A subscription's consumer threw or rejected (SubscriptionHooks): logged, and the queue goes on. One function for all. */
   private readonly consumerFailed = (stream: StreamName, target: CheckedTarget, error: unknown): void => {
-    this.settings.logger.warn({ stream, target: describeTarget(target), error: this.redact(errorMessage(error)) }, 'stream consumer failed; continuing with the next event');
+    this.settings.logger.warn(
+      { stream, target: describeTarget(target), error: this.redact(errorMessage(error)) },
+      'stream consumer failed; continuing with the next event',
+    );
   };
   private nextId = 0;
   private attemptSeq = 0;
@@ -117,15 +128,26 @@ export class StreamClient {
 
   subscribe(stream: StreamName, target: StreamTarget, onEvent: EventHandler, options: SubscribeOptions = {}): () => void {
     if (this.ended) throw new Error('The stream client is closed');
-    if (!(STREAMS as readonly string[]).includes(stream)) throw new Error(`Unknown stream "${String(stream)}"; expected one of ${STREAMS.join(', ')}`);
+    if (!(STREAMS as readonly string[]).includes(stream))
+      throw new Error(`Unknown stream "${String(stream)}"; expected one of ${STREAMS.join(', ')}`);
     if (typeof onEvent !== 'function') throw new Error(`${stream}: onEvent must be a function`);
     if (options === null || typeof options !== 'object') throw new Error(`${stream}: options must be an object`);
     const { onRejected } = options;
     if (onRejected !== undefined && typeof onRejected !== 'function') throw new Error(`${stream}: onRejected must be a function`);
     const checked = checkTarget(stream, target);
     const hooks = new SubscriptionHooks(this.counters, this.consumerFailed, stream, checked, onEvent);
-    const queue = new DeliveryQueue<StreamEvent, Connection>({ events: this.settings.queueLimit, bytes: this.settings.queueMaxBytes }, hooks);
-    const subscription: Subscription = { id: ++this.nextId, stream, target: checked, keys: routingKeys(checked), queue, onRejected: onRejected ?? null };
+    const queue = new DeliveryQueue<StreamEvent, Connection>(
+      { events: this.settings.queueLimit, bytes: this.settings.queueMaxBytes },
+      hooks,
+    );
+    const subscription: Subscription = {
+      id: ++this.nextId,
+      stream,
+      target: checked,
+      keys: routingKeys(checked),
+      queue,
+      onRejected: onRejected ?? null,
+    };
     this.subscriptions.set(subscription.id, subscription);
     this.place(subscription, false);
     // Bound, not a closure over this call: a watcher keeps 20,000 of these.
@@ -239,7 +261,8 @@ export class StreamClient {
       this.waitingForRoom.delete(subscription);
       this.place(subscription, isolated);
     }
-    if (this.waitingForRoom.size === 0) this.settings.logger.info({ sockets: this.connections.size }, 'every stream subscription has a socket again');
+    if (this.waitingForRoom.size === 0)
+      this.settings.logger.info({ sockets: this.connections.size }, 'every stream subscription has a socket again');
   }
 
   /**
@@ -356,9 +379,11 @@ export class StreamClient {
           connection.noteError(message);
           this.packing.errorFrame(connection, message);
           // A refused key is reported once per outage by onAuthFailed, not at every retry's error message.
-          if (looksLikeAuth(message)) this.settings.logger.debug({ url: connection.shownUrl, error: message }, 'stream server refused the key');
+          if (looksLikeAuth(message))
+            this.settings.logger.debug({ url: connection.shownUrl, error: message }, 'stream server refused the key');
           // A socket just split apart was expected to hear this: the service's refusal of its second subscription.
-          else if (this.split.has(connection)) this.settings.logger.debug({ url: connection.shownUrl, error: message }, 'stream server refused a packed subscription');
+          else if (this.split.has(connection))
+            this.settings.logger.debug({ url: connection.shownUrl, error: message }, 'stream server refused a packed subscription');
           else this.warnOnce(connection, message, 'stream server reported an error');
           break;
         }
@@ -373,8 +398,7 @@ export class StreamClient {
               connection.markServed(routed.subscription);
               this.packing.served(connection);
             }
-          }
-          else if (routed.type === 'unroutable') this.unreadable(connection, 'an event naming no token or wallet on a shared socket');
+          } else if (routed.type === 'unroutable') this.unreadable(connection, 'an event naming no token or wallet on a shared socket');
           break;
         }
         case 'unsubscribed':
@@ -457,7 +481,8 @@ export class StreamClient {
    * subscriber is told (once), and the connection retries it slowly.
    */
   private onRejected(connection: Connection, code: number, reason: string): void {
-    if (this.split.has(connection)) this.settings.logger.debug({ url: connection.shownUrl, code, reason }, 'stream server closed a socket split apart');
+    if (this.split.has(connection))
+      this.settings.logger.debug({ url: connection.shownUrl, code, reason }, 'stream server closed a socket split apart');
     else this.warnOnce(connection, `closed ${code}: ${reason}`, 'stream server refused a subscription');
     if (connection.size > 1) {
       for (const subscription of connection.unacknowledged()) {
@@ -502,7 +527,9 @@ function readOptions(options: StreamClientOptions): Settings {
     apiKey,
     logger: options.logger ?? silentLogger,
     subscriptionsPerSocket:
-      options.subscriptionsPerSocket === 'auto' ? 'auto' : positiveInteger('subscriptionsPerSocket', options.subscriptionsPerSocket, STREAM_DEFAULTS.subscriptionsPerSocket),
+      options.subscriptionsPerSocket === 'auto'
+        ? 'auto'
+        : positiveInteger('subscriptionsPerSocket', options.subscriptionsPerSocket, STREAM_DEFAULTS.subscriptionsPerSocket),
     maxSockets: options.maxSockets === undefined ? null : positiveInteger('maxSockets', options.maxSockets, 1),
     packProbeMs: positiveInteger('packProbeMs', options.packProbeMs, STREAM_DEFAULTS.packProbeMs),
     maxConnecting: positiveInteger('maxConnecting', options.maxConnecting, STREAM_DEFAULTS.maxConnecting),

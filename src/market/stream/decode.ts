@@ -102,7 +102,8 @@ function decodeValue(stream: StreamName, value: unknown): Decoded[] {
   const meta = { tokenAddress: textOrNull(value.tokenAddress), wallet: textOrNull(value.wallet), snapshot: value.snapshot === true };
   const data = 'data' in value ? value.data : undefined;
   // The usual frame, an envelope around one payload: read with no list made around it.
-  if (isRecord(data)) return [REQUIRED_FIELD[kind] in data ? readPayload(kind, data, meta) : unreadable(`an envelope whose data is no ${kind}`)];
+  if (isRecord(data))
+    return [REQUIRED_FIELD[kind] in data ? readPayload(kind, data, meta) : unreadable(`an envelope whose data is no ${kind}`)];
   if (Array.isArray(data)) {
     if (data.length === 0) return [unreadable('an envelope with an empty list')];
     const out: Decoded[] = [];
@@ -126,19 +127,37 @@ function readPayload(kind: StreamEventKind, item: unknown, meta: Meta): Decoded 
       const parsed = parseToken(item);
       if (!parsed.success) return unreadable(`not a token: ${firstIssue(parsed.error)}`);
       const token = parsed.data;
-      return { type: 'event', payload: { kind, token }, tokenAddress: meta.tokenAddress ?? token.address, wallet: meta.wallet, snapshot: meta.snapshot };
+      return {
+        type: 'event',
+        payload: { kind, token },
+        tokenAddress: meta.tokenAddress ?? token.address,
+        wallet: meta.wallet,
+        snapshot: meta.snapshot,
+      };
     }
     case 'candle': {
       const parsed = CandleSchema.safeParse(item);
       if (!parsed.success) return unreadable(`not a candle: ${firstIssue(parsed.error)}`);
-      return { type: 'event', payload: { kind, candle: parsed.data }, tokenAddress: meta.tokenAddress, wallet: meta.wallet, snapshot: meta.snapshot };
+      return {
+        type: 'event',
+        payload: { kind, candle: parsed.data },
+        tokenAddress: meta.tokenAddress,
+        wallet: meta.wallet,
+        snapshot: meta.snapshot,
+      };
     }
     case 'holder': {
       // As for tokens: the hand-written reader first (readHolder.ts), then the schema.
       const parsed = parseHolder(item);
       if (!parsed.success) return unreadable(`not a holder: ${firstIssue(parsed.error)}`);
       const holder = parsed.data;
-      return { type: 'event', payload: { kind, holder }, tokenAddress: meta.tokenAddress ?? holder.tokenAddress, wallet: meta.wallet, snapshot: meta.snapshot };
+      return {
+        type: 'event',
+        payload: { kind, holder },
+        tokenAddress: meta.tokenAddress ?? holder.tokenAddress,
+        wallet: meta.wallet,
+        snapshot: meta.snapshot,
+      };
     }
     case 'trade': {
       const parsed = TradeSchema.safeParse(item);

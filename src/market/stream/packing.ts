@@ -136,7 +136,10 @@ export class PackingProbe {
         this.timers.delete(socket);
         if (!this.checking || !socket.isOpen) return;
         if (socket.servedThisOpening >= 2) this.accept(socket);
-        else if (socket.servedThisOpening === 1) this.refuse(`it sent nothing for a second subscription on a socket within ${this.options.probeMs} ms, while the first one's data arrived`);
+        else if (socket.servedThisOpening === 1)
+          this.refuse(
+            `it sent nothing for a second subscription on a socket within ${this.options.probeMs} ms, while the first one's data arrived`,
+          );
         // Nothing served at all says nothing about packing: the service is slow; look again later.
         else this.arm(socket);
       }, this.options.probeMs),

@@ -8,9 +8,7 @@ import type { StreamName } from '../endpoints';
 import type { StreamTarget } from './types';
 
 /** A target after validation: addresses kept as given, wallets de-duplicated. */
-export type CheckedTarget =
-  | { kind: 'token'; tokenAddress: string; intervalSecs: number | null }
-  | { kind: 'wallets'; wallets: string[] };
+export type CheckedTarget = { kind: 'token'; tokenAddress: string; intervalSecs: number | null } | { kind: 'wallets'; wallets: string[] };
 
 /**
  * Throws a clear Error for a target the stream can never take: the server would refuse it at every
@@ -91,7 +89,9 @@ export function routingKeys(target: CheckedTarget): string[] {
 /** A checked target in the shape callers give (for reports back to them). */
 export function publicTarget(target: CheckedTarget): StreamTarget {
   if (target.kind === 'wallets') return { wallets: [...target.wallets] };
-  return target.intervalSecs === null ? { tokenAddress: target.tokenAddress } : { tokenAddress: target.tokenAddress, intervalSecs: target.intervalSecs };
+  return target.intervalSecs === null
+    ? { tokenAddress: target.tokenAddress }
+    : { tokenAddress: target.tokenAddress, intervalSecs: target.intervalSecs };
 }
 
 /** For logs: a target without anything secret, short enough for one line. */

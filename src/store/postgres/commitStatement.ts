@@ -18,7 +18,10 @@ import { pgText } from './pgText';
 export type Alerts = ReadonlyArray<{ event: AlertEvent; to: readonly AlertDelivery[] }>;
 
 /** One commitToken or commitWallet, or one entry of a commitMany batch. */
-export type StateWrite = { now: number; alerts: Alerts } & ({ kind: 'token'; snapshot: TokenSnapshot } | { kind: 'wallet'; snapshot: WalletSnapshot });
+export type StateWrite = { now: number; alerts: Alerts } & (
+  | { kind: 'token'; snapshot: TokenSnapshot }
+  | { kind: 'wallet'; snapshot: WalletSnapshot }
+);
 
 export const COMMIT_SQL = `
 WITH
@@ -75,7 +78,10 @@ export class CommitValues {
   private readonly tokens = new Map<string, [json: string, now: number]>();
   private readonly wallets = new Map<string, [json: string, now: number]>();
   private readonly events = new Map<string, [kind: string, json: string, now: number]>();
-  private readonly rows = new Map<string, { write: number; values: [string, string, string, string, string | null, string | null, number] }>();
+  private readonly rows = new Map<
+    string,
+    { write: number; values: [string, string, string, string, string | null, string | null, number] }
+  >();
 
   /**
    * Adds one write, serialised now: a snapshot or event that cannot be written as JSON throws here,
@@ -91,7 +97,11 @@ export class CommitValues {
       for (const { chat, label } of to) {
         const thread = threadColumn(chat.threadId);
         const id = rowId(event.key, chat.platform, chat.chatId, thread);
-        if (!this.rows.has(id)) this.rows.set(id, { write: index, values: [event.key, chat.platform, chat.chatId, thread, chat.scopeId, pgText(label), write.now] });
+        if (!this.rows.has(id))
+          this.rows.set(id, {
+            write: index,
+            values: [event.key, chat.platform, chat.chatId, thread, chat.scopeId, pgText(label), write.now],
+          });
       }
     }
   }

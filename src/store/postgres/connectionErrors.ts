@@ -12,14 +12,25 @@ const CONNECTION_STATES = new Set([
   '53300', // too_many_connections
 ]);
 
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOENT', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOENT',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
 
 /**
  * node-postgres says these in words, without a code. "Query read timeout" is its own wait for an
  * answer running out (pgDatabase.ts SESSION_LIMITS): a server that says nothing for that long is
  * out of reach, whatever the socket still claims.
  */
-const LOST_MESSAGES = /Connection terminated|connection error|not queryable|timeout exceeded when trying to connect|Client was closed|Query read timeout/i;
+const LOST_MESSAGES =
+  /Connection terminated|connection error|not queryable|timeout exceeded when trying to connect|Client was closed|Query read timeout/i;
 
 function field(error: object, name: string): string {
   const value: unknown = (error as Record<string, unknown>)[name];

@@ -61,7 +61,12 @@ const TABLES: ReadonlyArray<{ table: string; where?: string; order?: string; ide
  * a column a later migration adds to both is copied without a change here.
  */
 async function sharedColumns(source: SqliteDatabase, target: PoolClient, table: string): Promise<Array<[name: string, type: string]>> {
-  const inSqlite = new Set(source.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`).all().map((row) => row.name));
+  const inSqlite = new Set(
+    source
+      .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
+      .all()
+      .map((row) => row.name),
+  );
   const { rows } = await target.query<{ column_name: string; data_type: string }>(
     'SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position',
     [table],
@@ -74,7 +79,13 @@ function asBoolean(value: Value): boolean | null {
   return value === null ? null : Number(value) !== 0;
 }
 
-async function insertAll(client: PoolClient, table: string, columns: ReadonlyArray<[string, string]>, rows: readonly Value[][], identity: string | undefined): Promise<void> {
+async function insertAll(
+  client: PoolClient,
+  table: string,
+  columns: ReadonlyArray<[string, string]>,
+  rows: readonly Value[][],
+  identity: string | undefined,
+): Promise<void> {
   const names = columns.map(([name]) => name).join(', ');
   const arrays = columns.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ');
   const overriding = identity === undefined ? '' : ' OVERRIDING SYSTEM VALUE';
@@ -84,12 +95,16 @@ async function insertAll(client: PoolClient, table: string, columns: ReadonlyArr
     await client.query(
       unbounded(
         text,
-        columns.map(([, type], column) => chunk.map((row) => (type === 'boolean' ? asBoolean(row[column] ?? null) : (row[column] ?? null)))),
+        columns.map(([, type], column) =>
+          chunk.map((row) => (type === 'boolean' ? asBoolean(row[column] ?? null) : (row[column] ?? null))),
+        ),
       ),
     );
   }
   if (identity !== undefined) {
-    await client.query(`SELECT setval(pg_get_serial_sequence('${table}', '${identity}'), GREATEST((SELECT max(${identity}) FROM ${table}), 1))`);
+    await client.query(
+      `SELECT setval(pg_get_serial_sequence('${table}', '${identity}'), GREATEST((SELECT max(${identity}) FROM ${table}), 1))`,
+    );
   }
 }
 
@@ -118,7 +133,9 @@ export async function copySqliteToPostgres(source: SqliteDatabase, target: PoolC
     await target.query('SET LOCAL statement_timeout = 0');
     // Nothing else writes to the tables until this transaction ends: the emptiness seen is the emptiness written into.
     await target.query(unbounded(`LOCK TABLE ${TABLES.map(({ table }) => table).join(', ')} IN EXCLUSIVE MODE`));
-    const counted = await target.query<{ n: number }>(`SELECT (${TABLES.map(({ table }) => `(SELECT count(*) FROM ${table})`).join(' + ')})::int AS n`);
+    const counted = await target.query<{ n: number }>(
+      `SELECT (${TABLES.map(({ table }) => `(SELECT count(*) FROM ${table})`).join(' + ')})::int AS n`,
+    );
     const existing = counted.rows[0]?.n ?? 0;
     if (existing > 0) throw new TargetNotEmptyError(existing);
     for (const { table, identity } of TABLES) await insertAll(target, table, columns.get(table) ?? [], found.get(table) ?? [], identity);

@@ -34,7 +34,11 @@ export async function migrate(client: PoolClient, where: string, market: StoreMa
     await client.query(unbounded('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]));
     const found = await schemaVersion(client);
     if (found !== null && found > PG_SCHEMA_VERSION) {
-      throw new StoreOpenError(where, 'newer-schema', `it has schema version ${found}, newer than this TokenWatch knows (${PG_SCHEMA_VERSION}); upgrade TokenWatch or restore a backup`);
+      throw new StoreOpenError(
+        where,
+        'newer-schema',
+        `it has schema version ${found}, newer than this TokenWatch knows (${PG_SCHEMA_VERSION}); upgrade TokenWatch or restore a backup`,
+      );
     }
     if (found === null) {
       await client.query('CREATE TABLE tokenwatch_schema (version integer NOT NULL)');
@@ -74,5 +78,7 @@ async function checkMarket(client: PoolClient, market: StoreMarket): Promise<Mar
     'INSERT INTO store_market (one, market, recorded_at) VALUES (true, $1, $2) ON CONFLICT (one) DO UPDATE SET market = excluded.market, recorded_at = excluded.recorded_at',
     [market.id, Date.now()],
   );
-  return decision === 'reset' && recorded !== null ? { kind: 'reset', market: market.id, from: recorded } : { kind: 'recorded', market: market.id };
+  return decision === 'reset' && recorded !== null
+    ? { kind: 'reset', market: market.id, from: recorded }
+    : { kind: 'recorded', market: market.id };
 }

@@ -37,7 +37,12 @@ export class PgActionKeys implements ActionKeyStore {
     private readonly logger: Logger,
   ) {}
 
-  async issueAll(actions: readonly StoredAction[], chat: ChatRef, expiresAt: Date, issuer: KeyIssuer = { userId: null }): Promise<string[]> {
+  async issueAll(
+    actions: readonly StoredAction[],
+    chat: ChatRef,
+    expiresAt: Date,
+    issuer: KeyIssuer = { userId: null },
+  ): Promise<string[]> {
     if (actions.length === 0) return [];
     if (!this.db.available) {
       // Fails at once, with the store's own error: no key is handed out that could not be kept.
@@ -67,7 +72,13 @@ export class PgActionKeys implements ActionKeyStore {
           issued.map(() => this.order.next(nowMs)),
         ],
       })
-      .then(() => this.db.durableQuery({ name: 'tw_action_keys_trim', text: TRIM, values: [chat.platform, userId, budget.perPerson, chat.chatId, budget.perChat] }))
+      .then(() =>
+        this.db.durableQuery({
+          name: 'tw_action_keys_trim',
+          text: TRIM,
+          values: [chat.platform, userId, budget.perPerson, chat.chatId, budget.perChat],
+        }),
+      )
       .then(
         () => undefined,
         (error: unknown) => {

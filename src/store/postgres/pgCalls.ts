@@ -19,7 +19,10 @@ export class PgCalls implements CallRepository {
   ) {}
 
   async enabled(chat: CallChat): Promise<boolean> {
-    const { rows } = await this.db.query<{ enabled: boolean }>({ text: 'SELECT enabled FROM call_chats WHERE platform = $1 AND chat_id = $2', values: [chat.platform, chat.chatId] });
+    const { rows } = await this.db.query<{ enabled: boolean }>({
+      text: 'SELECT enabled FROM call_chats WHERE platform = $1 AND chat_id = $2',
+      values: [chat.platform, chat.chatId],
+    });
     return rows[0]?.enabled === true;
   }
 
@@ -64,7 +67,10 @@ export class PgCalls implements CallRepository {
   }
 
   async get(chat: CallChat, address: string): Promise<Call | null> {
-    const { rows } = await this.db.query<CallRow>({ text: `SELECT ${CALL_COLUMNS} FROM calls WHERE platform = $1 AND chat_id = $2 AND address = $3`, values: [chat.platform, chat.chatId, address] });
+    const { rows } = await this.db.query<CallRow>({
+      text: `SELECT ${CALL_COLUMNS} FROM calls WHERE platform = $1 AND chat_id = $2 AND address = $3`,
+      values: [chat.platform, chat.chatId, address],
+    });
     const row = rows[0];
     return row === undefined ? null : callOf(row, this.chats);
   }
@@ -79,7 +85,9 @@ export class PgCalls implements CallRepository {
 
   async due(now: Date, limit: number): Promise<Call[]> {
     const { rows } = await this.db.query<CallRow>({
-      text: `SELECT ${CALL_COLUMNS.split(', ').map((column) => `c.${column}`).join(', ')} FROM calls c
+      text: `SELECT ${CALL_COLUMNS.split(', ')
+        .map((column) => `c.${column}`)
+        .join(', ')} FROM calls c
              JOIN call_chats s ON s.platform = c.platform AND s.chat_id = c.chat_id AND s.enabled
              WHERE c.next_check_at IS NOT NULL AND c.next_check_at <= $1 ORDER BY c.next_check_at, c.id LIMIT $2`,
       values: [now.getTime(), limit],
@@ -89,7 +97,9 @@ export class PgCalls implements CallRepository {
 
   async active(limit: number): Promise<Call[]> {
     const { rows } = await this.db.query<CallRow>({
-      text: `SELECT ${CALL_COLUMNS.split(', ').map((column) => `c.${column}`).join(', ')} FROM calls c
+      text: `SELECT ${CALL_COLUMNS.split(', ')
+        .map((column) => `c.${column}`)
+        .join(', ')} FROM calls c
              JOIN call_chats s ON s.platform = c.platform AND s.chat_id = c.chat_id AND s.enabled
              WHERE c.next_check_at IS NOT NULL ORDER BY c.next_check_at, c.id LIMIT $1`,
       values: [limit],
@@ -109,13 +119,27 @@ export class PgCalls implements CallRepository {
       for (const update of updates) {
         await client.query({
           text: 'UPDATE calls SET peak_sol = $1, peak_at = $2, last_sol = $3, last_at = $4, checked_to = $5, next_check_at = $6, told_multiple = $7 WHERE id = $8',
-          values: [update.peakSol, update.peakAt.getTime(), update.lastSol, update.lastAt.getTime(), update.checkedTo, update.nextCheckAt?.getTime() ?? null, update.toldMultiple, update.id],
+          values: [
+            update.peakSol,
+            update.peakAt.getTime(),
+            update.lastSol,
+            update.lastAt.getTime(),
+            update.checkedTo,
+            update.nextCheckAt?.getTime() ?? null,
+            update.toldMultiple,
+            update.id,
+          ],
         });
       }
       let added = 0;
       // A handful at a time (milestones are rare): plain statements, with a commit's rules.
       for (const { event, to } of alerts) {
-        await client.query('INSERT INTO events (key, kind, event, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING', [event.key, event.kind, pgText(JSON.stringify(event)), at]);
+        await client.query('INSERT INTO events (key, kind, event, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING', [
+          event.key,
+          event.kind,
+          pgText(JSON.stringify(event)),
+          at,
+        ]);
         for (const { chat, label } of to) {
           const result = await client.query(
             `INSERT INTO outbox (event_id, platform, chat_id, thread_id, scope_id, label, created_at, next_attempt_at)
@@ -138,7 +162,10 @@ export class PgCalls implements CallRepository {
   }
 
   async clear(chat: CallChat): Promise<number> {
-    const result = await this.db.query({ text: 'DELETE FROM calls WHERE platform = $1 AND chat_id = $2', values: [chat.platform, chat.chatId] });
+    const result = await this.db.query({
+      text: 'DELETE FROM calls WHERE platform = $1 AND chat_id = $2',
+      values: [chat.platform, chat.chatId],
+    });
     return result.rowCount ?? 0;
   }
 }

@@ -6,7 +6,15 @@
 import { isPlatform, type ChatRef, type Platform } from '../../model/chat';
 import type { ChatRepository, ChatSettings, ClusterSetting, DigestSetting } from '../store';
 import { DIGEST_COLUMNS, digestOf, type DigestColumns } from '../digestRows';
-import { ALERT_CONTROL_COLUMNS, budgetOf, clusterColumn, clusterOf, quietColumn, quietOf, type AlertControlColumns } from '../alertControlRows';
+import {
+  ALERT_CONTROL_COLUMNS,
+  budgetOf,
+  clusterColumn,
+  clusterOf,
+  quietColumn,
+  quietOf,
+  type AlertControlColumns,
+} from '../alertControlRows';
 import type { PgDatabase } from './pgDatabase';
 import { pgText } from './pgText';
 
@@ -56,7 +64,10 @@ export class PgChats implements ChatRepository {
   }
 
   async resume(chat: ChatId): Promise<void> {
-    await this.db.query({ text: 'UPDATE chats SET paused_at = NULL, pause_reason = NULL WHERE platform = $1 AND chat_id = $2', values: [chat.platform, chat.chatId] });
+    await this.db.query({
+      text: 'UPDATE chats SET paused_at = NULL, pause_reason = NULL WHERE platform = $1 AND chat_id = $2',
+      values: [chat.platform, chat.chatId],
+    });
     this.changed();
   }
 
@@ -67,7 +78,10 @@ export class PgChats implements ChatRepository {
   }
 
   async pausedCount(platform: Platform): Promise<number> {
-    const { rows } = await this.db.query<{ count: number }>({ text: 'SELECT count(*)::int AS count FROM chats WHERE platform = $1 AND paused_at IS NOT NULL', values: [platform] });
+    const { rows } = await this.db.query<{ count: number }>({
+      text: 'SELECT count(*)::int AS count FROM chats WHERE platform = $1 AND paused_at IS NOT NULL',
+      values: [platform],
+    });
     return rows[0]?.count ?? 0;
   }
 
@@ -92,7 +106,9 @@ export class PgChats implements ChatRepository {
     });
     return rows.flatMap((row) => {
       const digest = digestOf(row);
-      return digest === null || !isPlatform(row.platform) ? [] : [{ chat: { platform: row.platform, chatId: row.chat_id, threadId: digest.threadId, scopeId: digest.scopeId }, digest }];
+      return digest === null || !isPlatform(row.platform)
+        ? []
+        : [{ chat: { platform: row.platform, chatId: row.chat_id, threadId: digest.threadId, scopeId: digest.scopeId }, digest }];
     });
   }
 
@@ -113,7 +129,15 @@ export class PgChats implements ChatRepository {
         text: `INSERT INTO chats (platform, chat_id, digest_time, digest_zone, digest_thread_id, digest_scope_id, digest_since) VALUES ($1, $2, $3, $4, $5, $6, $7)
                ON CONFLICT (platform, chat_id) DO UPDATE SET digest_time = excluded.digest_time, digest_zone = excluded.digest_zone,
                  digest_thread_id = excluded.digest_thread_id, digest_scope_id = excluded.digest_scope_id, digest_since = excluded.digest_since`,
-        values: [chat.platform, chat.chatId, digest?.time ?? null, digest?.zone ?? null, digest?.threadId ?? null, digest?.scopeId ?? null, digest?.since ?? null],
+        values: [
+          chat.platform,
+          chat.chatId,
+          digest?.time ?? null,
+          digest?.zone ?? null,
+          digest?.threadId ?? null,
+          digest?.scopeId ?? null,
+          digest?.since ?? null,
+        ],
       });
     }
     if (settings.quiet !== undefined) {
@@ -151,8 +175,15 @@ export class PgChats implements ChatRepository {
     this.changed();
   }
 
-  private async select(chat: ChatId): Promise<({ paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null } & DigestColumns & AlertControlColumns) | undefined> {
-    const { rows } = await this.db.query<{ paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null } & DigestColumns & AlertControlColumns>({
+  private async select(
+    chat: ChatId,
+  ): Promise<
+    | ({ paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null } & DigestColumns & AlertControlColumns)
+    | undefined
+  > {
+    const { rows } = await this.db.query<
+      { paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null } & DigestColumns & AlertControlColumns
+    >({
       name: 'tw_chat_settings_v2',
       text: `SELECT paused_at, pause_reason, detect_addresses, ${DIGEST_COLUMNS}, ${ALERT_CONTROL_COLUMNS} FROM chats WHERE platform = $1 AND chat_id = $2`,
       values: [chat.platform, chat.chatId],

@@ -57,7 +57,11 @@ export function unbounded(text: string, values?: unknown[]): QueryConfig {
 }
 
 /** The server-side limits as a connection's startup settings. */
-export function sessionSettings(limits: { statementTimeoutMs: number; idleInTransactionMs: number; lockTimeoutMs?: number }): pg.PoolConfig {
+export function sessionSettings(limits: {
+  statementTimeoutMs: number;
+  idleInTransactionMs: number;
+  lockTimeoutMs?: number;
+}): pg.PoolConfig {
   const keepalives = `-c tcp_keepalives_idle=${SESSION_LIMITS.keepAliveIdleS} -c tcp_keepalives_interval=${SESSION_LIMITS.keepAliveIntervalS} -c tcp_keepalives_count=${SESSION_LIMITS.keepAliveCount}`;
   return {
     statement_timeout: limits.statementTimeoutMs,
@@ -78,7 +82,9 @@ const INT8_OID = 20;
  */
 export const PG_TYPES: CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID && format !== 'binary' ? (text: string) => Number(text) : pg.types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
+    oid === INT8_OID && format !== 'binary'
+      ? (text: string) => Number(text)
+      : pg.types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
 };
 
 /** A statement: its text, its values, and a name when it is hot enough to be prepared once per connection. */

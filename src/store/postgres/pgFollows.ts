@@ -96,7 +96,9 @@ export class PgFollows implements FollowRepository {
         if (chunk.length === 0) return;
         const width = 17;
         const values = chunk.flatMap(upsertParams);
-        const tuples = chunk.map((_, row) => `(${Array.from({ length: width }, (_unused, column) => `$${row * width + column + 1}`).join(', ')})`).join(', ');
+        const tuples = chunk
+          .map((_, row) => `(${Array.from({ length: width }, (_unused, column) => `$${row * width + column + 1}`).join(', ')})`)
+          .join(', ');
         const text = UPSERT.replace(/VALUES \([^)]*\)/, `VALUES ${tuples}`);
         const { rows } = await client.query<FollowRow>(text, values);
         const byKey = new Map(rows.map((row) => [rowKey(row), row]));
@@ -122,25 +124,38 @@ export class PgFollows implements FollowRepository {
   }
 
   async remove(chat: ChatRef, address: string): Promise<boolean> {
-    const { rowCount } = await this.db.query({ text: `DELETE FROM follows WHERE ${WHERE_TRACKING}`, values: [...chatParams(chat), address] });
+    const { rowCount } = await this.db.query({
+      text: `DELETE FROM follows WHERE ${WHERE_TRACKING}`,
+      values: [...chatParams(chat), address],
+    });
     const changed = (rowCount ?? 0) > 0;
     if (changed) this.forget(address);
     return changed;
   }
 
   async get(chat: ChatRef, address: string): Promise<Follow | null> {
-    const { rows } = await this.db.query<FollowColumns>({ name: 'tw_follow_get', text: `SELECT ${COLUMNS} FROM follows WHERE ${WHERE_TRACKING}`, values: [...chatParams(chat), address] });
+    const { rows } = await this.db.query<FollowColumns>({
+      name: 'tw_follow_get',
+      text: `SELECT ${COLUMNS} FROM follows WHERE ${WHERE_TRACKING}`,
+      values: [...chatParams(chat), address],
+    });
     const row = rows[0];
     return row ? this.reader.follow(row) : null;
   }
 
   async targetsOf(chat: ChatRef): Promise<Follow[]> {
-    const { rows } = await this.db.query<FollowColumns>({ text: `SELECT ${COLUMNS} FROM follows WHERE ${WHERE_CHAT} AND target_metric <> '' ORDER BY id`, values: chatParams(chat) });
+    const { rows } = await this.db.query<FollowColumns>({
+      text: `SELECT ${COLUMNS} FROM follows WHERE ${WHERE_CHAT} AND target_metric <> '' ORDER BY id`,
+      values: chatParams(chat),
+    });
     return rows.map((row) => this.reader.follow(row));
   }
 
   async removeTargets(chat: ChatRef, address: string): Promise<number> {
-    const { rowCount } = await this.db.query({ text: `DELETE FROM follows WHERE ${WHERE_CHAT} AND address = $4 AND target_metric <> ''`, values: [...chatParams(chat), address] });
+    const { rowCount } = await this.db.query({
+      text: `DELETE FROM follows WHERE ${WHERE_CHAT} AND address = $4 AND target_metric <> ''`,
+      values: [...chatParams(chat), address],
+    });
     const removed = rowCount ?? 0;
     if (removed > 0) this.forget(address);
     return removed;
@@ -162,14 +177,21 @@ export class PgFollows implements FollowRepository {
     const follows =
       limit === 0
         ? []
-        : (await this.db.query<FollowColumns>({ text: `SELECT ${COLUMNS} FROM follows WHERE ${WHERE_CHAT} ORDER BY id LIMIT $4 OFFSET $5`, values: [...chatParams(chat), limit, offset] })).rows.map((row) =>
-            this.reader.follow(row),
-          );
+        : (
+            await this.db.query<FollowColumns>({
+              text: `SELECT ${COLUMNS} FROM follows WHERE ${WHERE_CHAT} ORDER BY id LIMIT $4 OFFSET $5`,
+              values: [...chatParams(chat), limit, offset],
+            })
+          ).rows.map((row) => this.reader.follow(row));
     return { follows, total: await this.countForChat(chat) };
   }
 
   async countForChat(chat: ChatRef): Promise<number> {
-    const { rows } = await this.db.query<{ n: number }>({ name: 'tw_follow_count', text: `SELECT count(*)::int AS n FROM follows WHERE ${WHERE_CHAT}`, values: chatParams(chat) });
+    const { rows } = await this.db.query<{ n: number }>({
+      name: 'tw_follow_count',
+      text: `SELECT count(*)::int AS n FROM follows WHERE ${WHERE_CHAT}`,
+      values: chatParams(chat),
+    });
     return rows[0]?.n ?? 0;
   }
 
@@ -206,7 +228,7 @@ export class PgFollows implements FollowRepository {
     });
     // The rows' address is the one asked for: one string for all of them instead of a copy per row.
     const follows = rows.map((row) => this.reader.follow(row, address));
-    return writes === this.writes ? this.cache.set(kind, address, follows) : Object.freeze(follows) as Follow[];
+    return writes === this.writes ? this.cache.set(kind, address, follows) : (Object.freeze(follows) as Follow[]);
   }
 
   async targets(): Promise<{ tokens: string[]; wallets: string[] }> {
@@ -214,7 +236,10 @@ export class PgFollows implements FollowRepository {
     const { rows } = await this.db.durableQuery<{ kind: string; address: string }>({
       text: `SELECT DISTINCT kind, address COLLATE "C" AS address FROM follows f WHERE ${NOT_PAUSED} ORDER BY kind, address`,
     });
-    return { tokens: rows.filter((row) => row.kind === 'token').map((row) => row.address), wallets: rows.filter((row) => row.kind === 'wallet').map((row) => row.address) };
+    return {
+      tokens: rows.filter((row) => row.kind === 'token').map((row) => row.address),
+      wallets: rows.filter((row) => row.kind === 'wallet').map((row) => row.address),
+    };
   }
 
   async totals(): Promise<{ follows: number; chats: number }> {
@@ -225,7 +250,9 @@ export class PgFollows implements FollowRepository {
   }
 
   async countByKind(): Promise<Record<FollowKind, number>> {
-    const { rows } = await this.db.query<{ kind: string; count: number }>({ text: 'SELECT kind, count(*)::int AS count FROM follows GROUP BY kind' });
+    const { rows } = await this.db.query<{ kind: string; count: number }>({
+      text: 'SELECT kind, count(*)::int AS count FROM follows GROUP BY kind',
+    });
     const counts: Record<FollowKind, number> = { token: 0, wallet: 0 };
     for (const row of rows) if (row.kind === 'token' || row.kind === 'wallet') counts[row.kind] = row.count;
     return counts;

@@ -40,7 +40,13 @@ export interface LeaseRow {
  * renewal, and renewed every 3 s), so a step that cannot finish gives way to the next tick before
  * what it holds runs out; long enough that a busy machine's slow answer is not taken for a cut.
  */
-export const LEASE_LIMITS = { lockTimeoutMs: 500, statementTimeoutMs: 3_000, idleInTransactionMs: 3_000, queryTimeoutMs: 4_000, connectTimeoutMs: 3_000 } as const;
+export const LEASE_LIMITS = {
+  lockTimeoutMs: 500,
+  statementTimeoutMs: 3_000,
+  idleInTransactionMs: 3_000,
+  queryTimeoutMs: 4_000,
+  connectTimeoutMs: 3_000,
+} as const;
 
 const TAKE = `
 WITH wanted AS (SELECT DISTINCT unnest($1::text[]) AS name),
@@ -100,15 +106,16 @@ export class PgLeases {
       // Epochs and times left are bigint columns: read as numbers, as the store reads them.
       types: PG_TYPES,
       connectionTimeoutMillis: LEASE_LIMITS.connectTimeoutMs,
-      ...sessionSettings({ statementTimeoutMs: LEASE_LIMITS.statementTimeoutMs, idleInTransactionMs: LEASE_LIMITS.idleInTransactionMs, lockTimeoutMs: LEASE_LIMITS.lockTimeoutMs }),
+      ...sessionSettings({
+        statementTimeoutMs: LEASE_LIMITS.statementTimeoutMs,
+        idleInTransactionMs: LEASE_LIMITS.idleInTransactionMs,
+        lockTimeoutMs: LEASE_LIMITS.lockTimeoutMs,
+      }),
       query_timeout: LEASE_LIMITS.queryTimeoutMs,
     });
     // An idle connection the server drops is reported here; unheard, it would stop the process. The next step connects again.
     pool.on('error', (error) => logger.debug({ reason: connectionErrorText(error) }, 'a lease connection was dropped while idle'));
-    return new PgLeases(
-      { query: async <R extends QueryResultRow>(statement: Statement) => pool.query<R>(statement) },
-      () => pool.end(),
-    );
+    return new PgLeases({ query: async <R extends QueryResultRow>(statement: Statement) => pool.query<R>(statement) }, () => pool.end());
   }
 
   /** Ends the leases' own pool (nothing for a connection lent to it). */
@@ -122,7 +129,11 @@ export class PgLeases {
    */
   async take(names: readonly string[], owner: string, ttlMs: number, info: Record<string, unknown> = {}): Promise<Map<string, number>> {
     if (names.length === 0) return new Map();
-    const { rows } = await this.db.query<{ name: string; epoch: number }>({ name: 'tw_lease_take', text: TAKE, values: [names, owner, ttlMs, JSON.stringify(info)] });
+    const { rows } = await this.db.query<{ name: string; epoch: number }>({
+      name: 'tw_lease_take',
+      text: TAKE,
+      values: [names, owner, ttlMs, JSON.stringify(info)],
+    });
     return new Map(rows.map((row) => [row.name, row.epoch]));
   }
 

@@ -65,7 +65,8 @@ export function listen(url: string, logger: Logger, onPayload: (payload: string)
       if (heartbeat !== null) clearInterval(heartbeat);
       if (client !== next || closed) return;
       client = null;
-      if (error !== undefined) logger.warn({ reason: errorText(error) }, 'notification listener lost its connection; connecting again (polls go on meanwhile)');
+      if (error !== undefined)
+        logger.warn({ reason: errorText(error) }, 'notification listener lost its connection; connecting again (polls go on meanwhile)');
       next.end().catch(() => undefined);
       timer = setTimeout(() => void connect(), delay);
       timer.unref();

@@ -56,7 +56,11 @@ export class PgOutbox implements OutboxRepository {
     if (count === 0) return [];
     await this.settle();
     const at = now.getTime();
-    const { rows } = await this.db.durableQuery<DueRow>({ name: 'tw_outbox_claim', text: CLAIM_DUE, values: [platform, at, count, this.claimer, at + CLAIM_LEASE_MS] });
+    const { rows } = await this.db.durableQuery<DueRow>({
+      name: 'tw_outbox_claim',
+      text: CLAIM_DUE,
+      values: [platform, at, count, this.claimer, at + CLAIM_LEASE_MS],
+    });
     return entriesOf(rows, this.chats);
   }
 
@@ -119,7 +123,12 @@ export class PgOutbox implements OutboxRepository {
     return this.db.transaction(async (client) => {
       let added = 0;
       for (const { event, to } of alerts) {
-        await client.query('INSERT INTO events (key, kind, event, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING', [event.key, event.kind, pgText(JSON.stringify(event)), at]);
+        await client.query('INSERT INTO events (key, kind, event, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING', [
+          event.key,
+          event.kind,
+          pgText(JSON.stringify(event)),
+          at,
+        ]);
         for (const { chat, label } of to) {
           const result = await client.query(
             `INSERT INTO outbox (event_id, platform, chat_id, thread_id, scope_id, label, created_at, next_attempt_at)
@@ -135,7 +144,10 @@ export class PgOutbox implements OutboxRepository {
 
   async known(keys: readonly string[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
-    const { rows } = await this.db.query<{ key: string }>({ text: 'SELECT key FROM events WHERE key = ANY($1::text[])', values: [[...keys]] });
+    const { rows } = await this.db.query<{ key: string }>({
+      text: 'SELECT key FROM events WHERE key = ANY($1::text[])',
+      values: [[...keys]],
+    });
     return new Set(rows.map((row) => row.key));
   }
 
@@ -183,7 +195,8 @@ export class PgOutbox implements OutboxRepository {
 
   async prune(before: Date): Promise<number> {
     return this.db.transaction(async (client) => {
-      const removed = (await client.query('DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < $1', [before.getTime()])).rowCount ?? 0;
+      const removed =
+        (await client.query('DELETE FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < $1', [before.getTime()])).rowCount ?? 0;
       if (removed > 0) await client.query('DELETE FROM events e WHERE NOT EXISTS (SELECT 1 FROM outbox o WHERE o.event_id = e.id)');
       return removed;
     });
@@ -191,7 +204,10 @@ export class PgOutbox implements OutboxRepository {
 
   /** Gives back every claim of this store on rows not delivered, so that the next start (or another sender) takes them at once. */
   async releaseClaims(): Promise<void> {
-    await this.db.query({ text: 'UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = $1 AND delivered_at IS NULL', values: [this.claimer] });
+    await this.db.query({
+      text: 'UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = $1 AND delivered_at IS NULL',
+      values: [this.claimer],
+    });
   }
 
   /**

@@ -24,7 +24,8 @@ import { isStoreUnavailable } from '../storeUnavailable';
 type Commit = StateWrite & { resolve: (rows: number) => void; reject: (error: unknown) => void };
 
 /** A commit's fence: its leases as this owner holds them now, locked until the commit ends (see commitMany). */
-export const FENCE_SQL = 'SELECT name, epoch FROM leases WHERE name = ANY($1::text[]) AND owner = $2 AND expires_at > clock_timestamp() FOR KEY SHARE';
+export const FENCE_SQL =
+  'SELECT name, epoch FROM leases WHERE name = ANY($1::text[]) AND owner = $2 AND expires_at > clock_timestamp() FOR KEY SHARE';
 
 /** A bound on one shared statement, so that a burst is written in steps. */
 const MAX_GROUP = 2_000;
@@ -39,14 +40,22 @@ export class PgState implements StateRepository {
 
   async token(address: string): Promise<TokenSnapshot | null> {
     await this.flush();
-    const { rows } = await this.db.durableQuery<{ snapshot: string }>({ name: 'tw_token_state', text: 'SELECT snapshot FROM token_state WHERE address = $1', values: [address] });
+    const { rows } = await this.db.durableQuery<{ snapshot: string }>({
+      name: 'tw_token_state',
+      text: 'SELECT snapshot FROM token_state WHERE address = $1',
+      values: [address],
+    });
     // Written by this store from a TokenSnapshot: read back as what it was.
     return rows[0] ? (JSON.parse(rows[0].snapshot) as TokenSnapshot) : null;
   }
 
   async wallet(address: string): Promise<WalletSnapshot | null> {
     await this.flush();
-    const { rows } = await this.db.durableQuery<{ snapshot: string }>({ name: 'tw_wallet_state', text: 'SELECT snapshot FROM wallet_state WHERE address = $1', values: [address] });
+    const { rows } = await this.db.durableQuery<{ snapshot: string }>({
+      name: 'tw_wallet_state',
+      text: 'SELECT snapshot FROM wallet_state WHERE address = $1',
+      values: [address],
+    });
     return rows[0] ? (JSON.parse(rows[0].snapshot) as WalletSnapshot) : null;
   }
 

@@ -46,10 +46,14 @@ export class PostgresStore implements Store {
     this.actionKeys = new PgActionKeys(db, logger);
     const settle = () => this.state.flush();
     // A move waits for the keys on their way too, so that they move with the rest.
-    this.chats = new PgChats(db, () => this.follows.forgetAll(), async () => {
-      await settle();
-      await this.actionKeys.settled();
-    });
+    this.chats = new PgChats(
+      db,
+      () => this.follows.forgetAll(),
+      async () => {
+        await settle();
+        await this.actionKeys.settled();
+      },
+    );
     this.outbox = new PgOutbox(db, settle);
     this.calls = new PgCalls(db, settle);
   }
@@ -75,13 +79,19 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   // Before the first connection: a driver's error may echo the password, or a piece of it it took for a host or a database.
   registerUrlSecrets(url);
   const logger = options.logger ?? silentLogger;
-  const db = new PgDatabase({ url, logger, ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }), ...(options.outageWaitMs === undefined ? {} : { outageWaitMs: options.outageWaitMs }) });
+  const db = new PgDatabase({
+    url,
+    logger,
+    ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+    ...(options.outageWaitMs === undefined ? {} : { outageWaitMs: options.outageWaitMs }),
+  });
   try {
     let client;
     try {
       client = await db.pool.connect();
     } catch (error) {
-      if (isConnectionError(error)) throw new StoreOpenError(where, 'unreachable', `the server does not answer (${connectionErrorText(error)})`);
+      if (isConnectionError(error))
+        throw new StoreOpenError(where, 'unreachable', `the server does not answer (${connectionErrorText(error)})`);
       throw new StoreOpenError(where, 'unreadable', connectionErrorText(error));
     }
     try {

@@ -32,9 +32,16 @@ export const holdersUpKind = defineAlertKind({
       const from = last.holdersCount;
       const to = next.holdersCount;
       if (from === null || to === null || to <= from) return [];
-      return [{ kind: 'holders-up', key: eventKey('holders-up', next.address, [from, to]), at: next.seenAt, token: tokenRef(next), from, to }];
+      return [
+        { kind: 'holders-up', key: eventKey('holders-up', next.address, [from, to]), at: next.seenAt, token: tokenRef(next), from, to },
+      ];
     },
   },
   card: (event) =>
-    base(event, `Holders up: ${tokenName(event.token)}`, [field('Holders', rich(`${event.from} → `, bold(String(event.to))), true), field('Token', tokenLink(event.token), true)], tokenActions(event.token)),
+    base(
+      event,
+      `Holders up: ${tokenName(event.token)}`,
+      [field('Holders', rich(`${event.from} → `, bold(String(event.to))), true), field('Token', tokenLink(event.token), true)],
+      tokenActions(event.token),
+    ),
 });

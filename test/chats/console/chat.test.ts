@@ -24,10 +24,22 @@ const commands = [
       return { title: `Token ${args.address}`, color: 'info', fields: [], actions: [{ label: 'Help', command: 'help', args: ['token'] }] };
     },
   }),
-  defineCommand({ name: 'setup', description: 'Managers only', help: 'Test.', manager: true, options: [], run: async () => ({ title: 'Set up', color: 'info', fields: [], actions: [] }) }),
+  defineCommand({
+    name: 'setup',
+    description: 'Managers only',
+    help: 'Test.',
+    manager: true,
+    options: [],
+    run: async () => ({ title: 'Set up', color: 'info', fields: [], actions: [] }),
+  }),
 ];
 
-const dispatcher = new Dispatcher({ commands, services: { query: undefined as unknown as QueryService }, actionKeys: new MemoryActionKeyStore(), logger: silentLogger });
+const dispatcher = new Dispatcher({
+  commands,
+  services: { query: undefined as unknown as QueryService },
+  actionKeys: new MemoryActionKeyStore(),
+  logger: silentLogger,
+});
 
 describe('the console chat', () => {
   it('is one chat whose person manages it', async () => {

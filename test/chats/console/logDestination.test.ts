@@ -31,12 +31,17 @@ describe('the log destination', () => {
     const logger = createLogger('info', logDestination({ kind: 'file', path }, 'info'));
     logger.debug('a debug line');
     logger.info({ chat: 'console' }, 'an info line');
-    const lines = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toEqual([expect.objectContaining({ level: 30, msg: 'an info line' })]);
   });
 
   it('is named in the banner', () => {
-    expect(logPlaceLine({ kind: 'file', path: CONSOLE_LOG_FILE }, 'debug')).toBe('Logs (LOG_LEVEL debug) go to data/tokenwatch.log, not to this terminal.');
+    expect(logPlaceLine({ kind: 'file', path: CONSOLE_LOG_FILE }, 'debug')).toBe(
+      'Logs (LOG_LEVEL debug) go to data/tokenwatch.log, not to this terminal.',
+    );
   });
 });
 
@@ -46,7 +51,11 @@ describe('npm start at a terminal', () => {
     const [node, args] = tsNode('src/main.ts');
     const quoted = [node, ...args].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
     // script(1) runs the bot on a pseudo-terminal: its standard output and error are a terminal, as at a desk.
-    const child = spawn('script', ['-qec', quoted, '/dev/null'], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qec', quoted, '/dev/null'], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: cwd, TERM: 'dumb' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));

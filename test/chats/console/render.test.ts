@@ -89,12 +89,28 @@ describe('renderCardText', () => {
   });
 
   it('keeps punctuation that follows a link against it, and a space where the text has one', () => {
-    const card = baseCard({ description: rich(link('one', 'https://a.example/'), ', ', link('two', 'https://b.example/'), '. Go', link('', 'https://c.example/'), ' end') });
+    const card = baseCard({
+      description: rich(
+        link('one', 'https://a.example/'),
+        ', ',
+        link('two', 'https://b.example/'),
+        '. Go',
+        link('', 'https://c.example/'),
+        ' end',
+      ),
+    });
     expect(renderCardText(card).split('\n')[3]).toBe('  one <https://a.example/>, two <https://b.example/>. Go https://c.example/ end');
   });
 
   it('marks the risk status from the colour', () => {
-    const markers: Record<CardColor, string> = { safe: '[SAFE] ', warning: '[WARNING] ', danger: '[DANGER] ', error: '[ERROR] ', info: '', neutral: '' };
+    const markers: Record<CardColor, string> = {
+      safe: '[SAFE] ',
+      warning: '[WARNING] ',
+      danger: '[DANGER] ',
+      error: '[ERROR] ',
+      info: '',
+      neutral: '',
+    };
     for (const [color, marker] of Object.entries(markers)) {
       expect(renderCardText(baseCard({ color: color as CardColor })).split('\n')[0]).toBe(`${marker}Bonk (BONK)`);
     }
@@ -182,7 +198,10 @@ describe('renderCardText', () => {
       baseCard({
         url: 'javascript:alert(1)',
         thumbnailUrl: 'data:image/png;base64,AAAA',
-        fields: [field('Site', link('site', 'https://ok.example')), { name: 'Raw', value: [{ text: 'click', url: 'javascript:alert(1)' }] }],
+        fields: [
+          field('Site', link('site', 'https://ok.example')),
+          { name: 'Raw', value: [{ text: 'click', url: 'javascript:alert(1)' }] },
+        ],
         actions: [{ label: 'x', command: '\u001b[31m', args: [] }],
       }),
     );
@@ -216,7 +235,12 @@ describe('renderCardText with hostile text', () => {
         title: hostile,
         color: 'danger',
         description: [text(hostile), link(hostile, hostile)],
-        fields: [field('Name', hostile, true), field('Symbol', hostile, true), { name: hostile, value: [text(hostile)] }, field('Website', link(hostile, hostile))],
+        fields: [
+          field('Name', hostile, true),
+          field('Symbol', hostile, true),
+          { name: hostile, value: [text(hostile)] },
+          field('Website', link(hostile, hostile)),
+        ],
         footer: hostile,
         thumbnailUrl: hostile,
         actions: [{ label: hostile, command: 'chart', args: [hostile] }],
@@ -246,7 +270,11 @@ describe('renderCardText with hostile text', () => {
         url: token.website ?? undefined,
         description: token.description ? [text(token.description)] : undefined,
         color: 'warning',
-        fields: [field('Symbol', token.symbol, true), field('Links', links.length > 0 ? links : '—'), field('Website', link('website', token.website))],
+        fields: [
+          field('Symbol', token.symbol, true),
+          field('Links', links.length > 0 ? links : '—'),
+          field('Website', link('website', token.website)),
+        ],
         thumbnailUrl: token.logo,
         actions: [{ label: 'Chart', command: 'chart', args: [ADDRESS] }],
       };
@@ -263,7 +291,20 @@ describe('renderCardText with hostile text', () => {
     .array(
       fc.oneof(
         fc.string({ unit: 'binary', maxLength: 20 }),
-        fc.constantFrom('\u001b[31m', '\u001b]0;x\u0007', '\u202e', '\u200b', '\n', '\r', '\t', '@everyone', '<@&1>', 'https://ok.example/a', 'javascript:x', ' '),
+        fc.constantFrom(
+          '\u001b[31m',
+          '\u001b]0;x\u0007',
+          '\u202e',
+          '\u200b',
+          '\n',
+          '\r',
+          '\t',
+          '@everyone',
+          '<@&1>',
+          'https://ok.example/a',
+          'javascript:x',
+          ' ',
+        ),
       ),
       { maxLength: 12 },
     )
@@ -283,7 +324,9 @@ describe('renderCardText with hostile text', () => {
     thumbnailUrl: fc.option(hostileText, { nil: undefined }),
     footer: fc.option(hostileText, { nil: undefined }),
     timestamp: fc.option(fc.date(), { nil: undefined }),
-    actions: fc.array(fc.record({ label: hostileText, command: hostileText, args: fc.array(hostileText, { maxLength: 3 }) }), { maxLength: 3 }),
+    actions: fc.array(fc.record({ label: hostileText, command: hostileText, args: fc.array(hostileText, { maxLength: 3 }) }), {
+      maxLength: 3,
+    }),
   });
 
   it('any card: clean, within the width, same text with and without colour', () => {

@@ -8,7 +8,18 @@ import type { ChatRef } from '../../../src/model/chat';
 import { DEFAULT_REST_API, startDiscordChat } from '../../../src/chats/discord/start';
 import { DISCORD_ERRORS, PLAIN_MEMBER, MANAGE_CHANNELS, MANAGE_GUILD, type FakeMessage } from '../../support/discord/fakeDiscord';
 import { expectSafeMarkdown } from '../../support/discord/markdownCheck';
-import { ALERT_CHANNEL, APP_ID, CHANNEL, GONE_CHANNEL, GUILD, OTHER_CHANNEL, OTHER_GUILD, TOKEN, startHarness, type Harness } from './harness';
+import {
+  ALERT_CHANNEL,
+  APP_ID,
+  CHANNEL,
+  GONE_CHANNEL,
+  GUILD,
+  OTHER_CHANNEL,
+  OTHER_GUILD,
+  TOKEN,
+  startHarness,
+  type Harness,
+} from './harness';
 
 let h: Harness;
 let token: string;
@@ -50,12 +61,17 @@ describe('the Discord chat', () => {
     expect(h.fake.identifies).toHaveLength(1);
     expect(h.fake.identifies[0]?.intents).toBe(GatewayIntentBits.Guilds);
     expect(h.fake.identifies[0]?.token).toBe(TOKEN);
-    const registered = (h.fake.commands.get(GUILD) ?? []) as Array<{ name: string; default_member_permissions?: string; options?: Array<{ name: string; type: number; required?: boolean; options?: Array<{ name: string }> }> }>;
+    const registered = (h.fake.commands.get(GUILD) ?? []) as Array<{
+      name: string;
+      default_member_permissions?: string;
+      options?: Array<{ name: string; type: number; required?: boolean; options?: Array<{ name: string }> }>;
+    }>;
     expect(registered.map((c) => c.name).sort()).toEqual(h.dispatcher.commands.map((c) => c.name).sort());
     expect(registered.find((c) => c.name === 'track')?.default_member_permissions).toBe(MANAGE_CHANNELS.toString());
     expect(registered.find((c) => c.name === 'token')?.default_member_permissions).toBeUndefined();
     expect(registered.find((c) => c.name === 'token')?.options?.[0]).toMatchObject({ name: 'address', required: true, autocomplete: true });
-    for (const name of ['track', 'untrack', 'mute', 'unmute']) expect(registered.find((c) => c.name === name)?.default_member_permissions, name).toBe(MANAGE_CHANNELS.toString());
+    for (const name of ['track', 'untrack', 'mute', 'unmute'])
+      expect(registered.find((c) => c.name === name)?.default_member_permissions, name).toBe(MANAGE_CHANNELS.toString());
     // /track token, /track wallet and /track cluster: one subcommand per form, each with its own options.
     const track = registered.find((c) => c.name === 'track');
     expect(track?.options?.map((o) => [o.name, o.type])).toEqual([
@@ -82,14 +98,20 @@ describe('the Discord chat', () => {
     expect(embed.title).toBe(card.title);
     expect(embed.fields?.map((f) => f.name)).toEqual(card.fields.map((f) => f.name));
     const labels = buttonsOf(message).map((b) => b.label);
-    expect(labels).toEqual(card.actions.map((a) => a.label).concat(labels.includes('Refresh') && !card.actions.some((a) => a.label === 'Refresh') ? ['Refresh'] : []));
+    expect(labels).toEqual(
+      card.actions
+        .map((a) => a.label)
+        .concat(labels.includes('Refresh') && !card.actions.some((a) => a.label === 'Refresh') ? ['Refresh'] : []),
+    );
     expect(labels).toContain('Refresh');
     for (const button of buttonsOf(message)) expect(button.custom_id.length).toBeLessThanOrEqual(100);
     // Each button carries a key the store resolves in this channel, and only here.
     const chat: ChatRef = { platform: 'discord', chatId: CHANNEL, threadId: null, scopeId: GUILD };
     const first = buttonsOf(message)[0]!;
     expect((await h.store.actionKeys.resolve(first.custom_id, chat, new Date())).status).toBe('ok');
-    expect((await h.store.actionKeys.resolve(first.custom_id, { ...chat, chatId: OTHER_CHANNEL, scopeId: OTHER_GUILD }, new Date())).status).toBe('wrong-chat');
+    expect(
+      (await h.store.actionKeys.resolve(first.custom_id, { ...chat, chatId: OTHER_CHANNEL, scopeId: OTHER_GUILD }, new Date())).status,
+    ).toBe('wrong-chat');
   });
 
   it('a button click answers with the next card; Refresh edits the card in place', async () => {
@@ -137,7 +159,9 @@ describe('the Discord chat', () => {
   });
 
   it('track needs Manage Server or Manage Channels, checked at run time', async () => {
-    const refused = await h.fake.answerTo(h.fake.slashCommand('track', { address: token }, { ...here, permissions: PLAIN_MEMBER }, 'token'));
+    const refused = await h.fake.answerTo(
+      h.fake.slashCommand('track', { address: token }, { ...here, permissions: PLAIN_MEMBER }, 'token'),
+    );
     expect(refused.ephemeral).toBe(true);
     expect(embedOf(refused).title).toBe('Managers only');
     expect(await h.store.follows.get(chatHere, token)).toBeNull();
@@ -151,7 +175,9 @@ describe('the Discord chat', () => {
     // Another server neither sees nor changes it.
     const elsewhere: ChatRef = { platform: 'discord', chatId: OTHER_CHANNEL, threadId: null, scopeId: OTHER_GUILD };
     expect((await h.store.follows.list(elsewhere, { offset: 0, limit: 10 })).total).toBe(0);
-    const untrack = await h.fake.answerTo(h.fake.slashCommand('untrack', { address: token }, { guildId: OTHER_GUILD, channelId: OTHER_CHANNEL, permissions: MANAGE_GUILD }));
+    const untrack = await h.fake.answerTo(
+      h.fake.slashCommand('untrack', { address: token }, { guildId: OTHER_GUILD, channelId: OTHER_CHANNEL, permissions: MANAGE_GUILD }),
+    );
     expect(JSON.stringify(untrack.body)).not.toContain('Untracked');
     expect(await h.store.follows.get(chatHere, token)).not.toBeNull();
     await h.store.follows.remove(chatHere, token);
@@ -179,7 +205,9 @@ describe('the Discord chat', () => {
     expect(callbackTypes(interaction)).toEqual([5]);
     expect(answer.edits).toBe(1);
     expect(embedOf(answer).title).toBe('Slow answer');
-    const edit = h.fake.requests.find((r) => r.method === 'PATCH' && r.path === `/webhooks/${APP_ID}/${interaction.token}/messages/@original`);
+    const edit = h.fake.requests.find(
+      (r) => r.method === 'PATCH' && r.path === `/webhooks/${APP_ID}/${interaction.token}/messages/@original`,
+    );
     expect(edit).toBeDefined();
   });
 
@@ -196,7 +224,15 @@ describe('the Discord chat', () => {
 
   it('autocompletes addresses from the channel’s follows, never another server’s', async () => {
     const chat: ChatRef = { platform: 'discord', chatId: CHANNEL, threadId: null, scopeId: GUILD };
-    await h.store.follows.upsert({ chat, kind: 'token', address: token, label: null, options: { events: [], minUsd: 0, thresholdPct: 10, side: 'both' }, addedBy: 'u', now: new Date() });
+    await h.store.follows.upsert({
+      chat,
+      kind: 'token',
+      address: token,
+      label: null,
+      options: { events: [], minUsd: 0, thresholdPct: 10, side: 'both' },
+      addedBy: 'u',
+      now: new Date(),
+    });
     await h.watcher.resync(token);
     const mine = h.fake.autocomplete('token', 'address', token.slice(0, 4), here);
     await h.fake.until(() => h.fake.callbacks(mine).length === 1, 10_000, 'autocomplete');
@@ -233,7 +269,14 @@ describe('alerts in Discord channels', () => {
   it('an alert made with the simulator’s controls reaches the following channel once', async () => {
     const hostile = new Set(h.market.sim.market.hostileTokens());
     const address = h.market.listing.tokens.filter((t) => !hostile.has(t.address))[3]?.address ?? '';
-    const tracked = await h.fake.answerTo(h.fake.slashCommand('track', { address, events: 'risk' }, { guildId: GUILD, channelId: ALERT_CHANNEL, permissions: MANAGE_CHANNELS }, 'token'));
+    const tracked = await h.fake.answerTo(
+      h.fake.slashCommand(
+        'track',
+        { address, events: 'risk' },
+        { guildId: GUILD, channelId: ALERT_CHANNEL, permissions: MANAGE_CHANNELS },
+        'token',
+      ),
+    );
     expect(tracked.ephemeral).toBe(false);
     await baseline(address);
     const to = otherStatus(address);
@@ -255,7 +298,14 @@ describe('alerts in Discord channels', () => {
   it('a 403 on a channel pauses it, after one request', async () => {
     const hostile = new Set(h.market.sim.market.hostileTokens());
     const address = h.market.listing.tokens.filter((t) => !hostile.has(t.address))[4]?.address ?? '';
-    await h.fake.answerTo(h.fake.slashCommand('track', { address, events: 'risk' }, { guildId: GUILD, channelId: GONE_CHANNEL, permissions: MANAGE_CHANNELS }, 'token'));
+    await h.fake.answerTo(
+      h.fake.slashCommand(
+        'track',
+        { address, events: 'risk' },
+        { guildId: GUILD, channelId: GONE_CHANNEL, permissions: MANAGE_CHANNELS },
+        'token',
+      ),
+    );
     await baseline(address);
     h.fake.failChannel(GONE_CHANNEL, DISCORD_ERRORS.missingAccess);
     h.market.sim.controls.risk({ tokenAddress: address, riskStatus: otherStatus(address) });
@@ -280,9 +330,19 @@ describe('alerts in Discord channels', () => {
 describe('pasted addresses (DISCORD_DETECT_ADDRESSES=1)', () => {
   it('asks for the message intents and answers a message that is only a token address', async () => {
     await h.chat.stop();
-    const detecting = await startDiscordChat({ token: TOKEN, appId: APP_ID, restApi: h.fake.restApi, dispatcher: h.dispatcher, store: h.store, logger: h.logger, detectAddresses: true });
+    const detecting = await startDiscordChat({
+      token: TOKEN,
+      appId: APP_ID,
+      restApi: h.fake.restApi,
+      dispatcher: h.dispatcher,
+      store: h.store,
+      logger: h.logger,
+      detectAddresses: true,
+    });
     try {
-      expect(h.fake.identifies.at(-1)?.intents).toBe(GatewayIntentBits.Guilds | GatewayIntentBits.GuildMessages | GatewayIntentBits.MessageContent);
+      expect(h.fake.identifies.at(-1)?.intents).toBe(
+        GatewayIntentBits.Guilds | GatewayIntentBits.GuildMessages | GatewayIntentBits.MessageContent,
+      );
       const before = h.fake.channelMessages(CHANNEL).length;
       h.fake.postMessage(GUILD, CHANNEL, 'gm, what do we think of this one?');
       const pasted = h.fake.postMessage(GUILD, CHANNEL, `  ${token}  `);
@@ -300,7 +360,15 @@ describe('pasted addresses (DISCORD_DETECT_ADDRESSES=1)', () => {
 
   it('reads an address inside a link, as Telegram does, and answers it once', async () => {
     await h.chat.stop();
-    const detecting = await startDiscordChat({ token: TOKEN, appId: APP_ID, restApi: h.fake.restApi, dispatcher: h.dispatcher, store: h.store, logger: h.logger, detectAddresses: true });
+    const detecting = await startDiscordChat({
+      token: TOKEN,
+      appId: APP_ID,
+      restApi: h.fake.restApi,
+      dispatcher: h.dispatcher,
+      store: h.store,
+      logger: h.logger,
+      detectAddresses: true,
+    });
     try {
       const hostile = new Set(h.market.sim.market.hostileTokens());
       const other = h.market.listing.tokens.filter((t) => !hostile.has(t.address) && t.address !== token)[0]?.address ?? '';
@@ -313,7 +381,10 @@ describe('pasted addresses (DISCORD_DETECT_ADDRESSES=1)', () => {
       const sentinel = h.fake.postMessage(GUILD, CHANNEL, `https://birdeye.so/token/${other}?chain=solana`, '200000000000000002');
       await h.fake.until(() => h.fake.channelMessages(CHANNEL).length >= before + 2, 15_000, 'the answers to the two pastes');
       const answers = h.fake.channelMessages(CHANNEL).slice(before);
-      expect(answers.map((answer) => answer.body.message_reference)).toEqual([expect.objectContaining({ message_id: pasted }), expect.objectContaining({ message_id: sentinel })]);
+      expect(answers.map((answer) => answer.body.message_reference)).toEqual([
+        expect.objectContaining({ message_id: pasted }),
+        expect.objectContaining({ message_id: sentinel }),
+      ]);
       expect(embedOf(answers[0]!).title).toBe((await h.market.query.token(token)).title);
     } finally {
       await detecting.stop();

@@ -24,7 +24,19 @@ import { startTestMarket, type TestMarket } from '../../support/market';
 const ADDRESS = 'So11111111111111111111111111111111111111112';
 
 /** Every limit, written out here rather than imported, so a wrong constant in src cannot hide. */
-const LIMIT = { title: 256, description: 4096, fields: 25, name: 256, value: 1024, footer: 2048, total: 6000, customId: 100, label: 80, perRow: 5, rows: 5 };
+const LIMIT = {
+  title: 256,
+  description: 4096,
+  fields: 25,
+  name: 256,
+  value: 1024,
+  footer: 2048,
+  total: 6000,
+  customId: 100,
+  label: 80,
+  perRow: 5,
+  rows: 5,
+};
 
 function expectWithinLimits(message: DiscordCardMessage, keys: readonly string[], where: string): void {
   expect(message.embeds, where).toHaveLength(1);
@@ -43,7 +55,11 @@ function expectWithinLimits(message: DiscordCardMessage, keys: readonly string[]
     expect(f.value.length, `${where}: field value`).toBeLessThanOrEqual(LIMIT.value);
   }
   expect(embed.footer?.text.length ?? 0, `${where}: footer`).toBeLessThanOrEqual(LIMIT.footer);
-  const sum = title.length + (embed.description?.length ?? 0) + fields.reduce((n, f) => n + f.name.length + f.value.length, 0) + (embed.footer?.text.length ?? 0);
+  const sum =
+    title.length +
+    (embed.description?.length ?? 0) +
+    fields.reduce((n, f) => n + f.name.length + f.value.length, 0) +
+    (embed.footer?.text.length ?? 0);
   expect(sum, `${where}: total`).toBeLessThanOrEqual(LIMIT.total);
   expect(embedLength(embed)).toBe(sum);
   expect(Object.values(EMBED_COLORS)).toContain(embed.color);
@@ -85,7 +101,11 @@ function expectSafeMessage(message: DiscordCardMessage, where: string): void {
 
 function check(card: Card, buttons: ActionButton[], where: string): DiscordCardMessage {
   const message = renderCardMessage(card, buttons);
-  expectWithinLimits(message, buttons.map((b) => b.key), where);
+  expectWithinLimits(
+    message,
+    buttons.map((b) => b.key),
+    where,
+  );
   expectSafeMessage(message, where);
   return message;
 }
@@ -120,9 +140,15 @@ describe('renderCardMessage on every card the bot makes', () => {
     const commands = await loadCommands();
     cards.push({ where: 'help', card: helpCard(commands) });
     for (const command of commands) cards.push({ where: `help ${command.name}`, card: helpCard(commands, command.name) });
-    cards.push({ where: 'usage error', card: cardForError(new UsageError('Missing <address>. Usage: /token <address>', commands[0] ?? null)) });
+    cards.push({
+      where: 'usage error',
+      card: cardForError(new UsageError('Missing <address>. Usage: /token <address>', commands[0] ?? null)),
+    });
     cards.push({ where: 'unknown command', card: cardForError(new UsageError('"/nope" is not a command', null)) });
-    cards.push({ where: 'market error', card: cardForError(new MarketError({ kind: 'rate-limited', endpoint: null, message: 'busy', retryAfterMs: 45_000 })) });
+    cards.push({
+      where: 'market error',
+      card: cardForError(new MarketError({ kind: 'rate-limited', endpoint: null, message: 'busy', retryAfterMs: 45_000 })),
+    });
     cards.push({ where: 'crash', card: cardForError(new Error('at /secret/path.ts:1')) });
   }, 120_000);
   afterAll(async () => {
@@ -148,7 +174,8 @@ describe('renderCardMessage on every card the bot makes', () => {
     for (const { where, message } of longest) {
       const embed = message.embeds[0]!;
       expect(embedLength(embed), where).toBeGreaterThan(300);
-      for (const f of embed.fields ?? []) expect(f.value.endsWith('…') && !f.value.endsWith(' …'), `${where}: ${f.name} was cut`).toBe(false);
+      for (const f of embed.fields ?? [])
+        expect(f.value.endsWith('…') && !f.value.endsWith(' …'), `${where}: ${f.name} was cut`).toBe(false);
     }
   });
 
@@ -181,7 +208,11 @@ describe('renderCardMessage on hostile and oversized cards', () => {
         url: hostile,
         color: 'danger',
         description: rich(text(hostile), ' ', link(hostile, hostile), ' ', bold(hostile), ' ', italic(hostile), ' ', code(hostile)),
-        fields: [field(hostile, hostile, true), field('Link', link(hostile, 'https://ok.example/a_(b)')), { name: 'Bad link', value: [{ text: hostile, url: 'javascript:alert(1)' }] }],
+        fields: [
+          field(hostile, hostile, true),
+          field('Link', link(hostile, 'https://ok.example/a_(b)')),
+          { name: 'Bad link', value: [{ text: hostile, url: 'javascript:alert(1)' }] },
+        ],
         thumbnailUrl: hostile,
         footer: hostile,
         actions: [],
@@ -213,15 +244,25 @@ describe('renderCardMessage on hostile and oversized cards', () => {
     expect(embedLength(embed)).toBeGreaterThan(5900);
 
     // Alone, each piece is cut only to its own limit.
-    const alone = renderCardMessage({ title: long(400), description: [text(long(5000))], color: 'info', fields: [], actions: [] }).embeds[0]!;
+    const alone = renderCardMessage({ title: long(400), description: [text(long(5000))], color: 'info', fields: [], actions: [] })
+      .embeds[0]!;
     expect(alone.title?.length).toBeGreaterThan(240);
     expect(alone.description?.length).toBeGreaterThan(4000);
     expectSafeMarkdown(alone.description ?? '', 'alone');
   });
 
   it('cuts a long link, bold run or code span without breaking its markup', () => {
-    for (const span of [link('x'.repeat(3000), 'https://ok.example/'), bold('b'.repeat(3000)), code('c'.repeat(3000)), italic('🚀'.repeat(3000))]) {
-      const message = check({ title: 't', color: 'info', fields: [field('f', [text('a '), span])], actions: [] }, [], `cut ${span.style ?? 'link'}`);
+    for (const span of [
+      link('x'.repeat(3000), 'https://ok.example/'),
+      bold('b'.repeat(3000)),
+      code('c'.repeat(3000)),
+      italic('🚀'.repeat(3000)),
+    ]) {
+      const message = check(
+        { title: 't', color: 'info', fields: [field('f', [text('a '), span])], actions: [] },
+        [],
+        `cut ${span.style ?? 'link'}`,
+      );
       const value = message.embeds[0]!.fields![0]!.value;
       expect(value.length).toBeLessThanOrEqual(1024);
       expect(value.length).toBeGreaterThan(900);
@@ -232,7 +273,13 @@ describe('renderCardMessage on hostile and oversized cards', () => {
   it('attaches the picture and shows it in the embed', () => {
     const data = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
     const message = check(
-      { title: 'Chart', color: 'info', fields: [], actions: [], image: { filename: '../../etc/chart of <@&1>.png', contentType: 'image/png', data, description: 'price <@&1>' } },
+      {
+        title: 'Chart',
+        color: 'info',
+        fields: [],
+        actions: [],
+        image: { filename: '../../etc/chart of <@&1>.png', contentType: 'image/png', data, description: 'price <@&1>' },
+      },
       [],
       'image',
     );
@@ -252,7 +299,10 @@ describe('renderCardMessage on hostile and oversized cards', () => {
     expect(message.components.map((row) => row.components.length)).toEqual([5, 5, 5, 5, 5]);
     expect(message.components[0]?.components.map((b) => b.custom_id)).toEqual(['key_0', 'key_1', 'key_2', 'key_3', 'key_4']);
     expect(message.components[0]?.components[0]?.label?.endsWith('…')).toBe(true);
-    expect(check({ title: 't', color: 'info', fields: [], actions: [] }, [{ label: '', key: 'k'.repeat(100) }], 'long key').components[0]?.components[0]).toMatchObject({
+    expect(
+      check({ title: 't', color: 'info', fields: [], actions: [] }, [{ label: '', key: 'k'.repeat(100) }], 'long key').components[0]
+        ?.components[0],
+    ).toMatchObject({
       custom_id: 'k'.repeat(100),
       label: 'Open',
     });
@@ -262,13 +312,43 @@ describe('renderCardMessage on hostile and oversized cards', () => {
     .array(
       fc.oneof(
         fc.string({ unit: 'binary', maxLength: 20 }),
-        fc.constantFrom('\u001b[31m', '\u202e', '\u200b', '\n', '\r', '\t', '@everyone', '<@&1>', '<#2>', 'https://ok.example/a', 'javascript:x', ' ', '**', '`', '\\', '[', '](', '#', '> ', '- ', '1. ', '||', '~~', '__', '…'),
+        fc.constantFrom(
+          '\u001b[31m',
+          '\u202e',
+          '\u200b',
+          '\n',
+          '\r',
+          '\t',
+          '@everyone',
+          '<@&1>',
+          '<#2>',
+          'https://ok.example/a',
+          'javascript:x',
+          ' ',
+          '**',
+          '`',
+          '\\',
+          '[',
+          '](',
+          '#',
+          '> ',
+          '- ',
+          '1. ',
+          '||',
+          '~~',
+          '__',
+          '…',
+        ),
       ),
       { maxLength: 12 },
     )
     .map((parts) => parts.join(''));
   const span: fc.Arbitrary<Span> = fc.record(
-    { text: hostileText, style: fc.constantFrom('bold' as const, 'italic' as const, 'code' as const), url: fc.oneof(hostileText, fc.constant('https://ok.example/(x)')) },
+    {
+      text: hostileText,
+      style: fc.constantFrom('bold' as const, 'italic' as const, 'code' as const),
+      url: fc.oneof(hostileText, fc.constant('https://ok.example/(x)')),
+    },
     { requiredKeys: ['text'] },
   );
   const richText: fc.Arbitrary<RichText> = fc.array(span, { maxLength: 6 });

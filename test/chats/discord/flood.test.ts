@@ -57,8 +57,26 @@ beforeAll(async () => {
   market = await startTestMarket({ client: { cacheTtlMs: { 'token-data': 0 } } });
   dir = mkdtempSync(join(tmpdir(), 'tokenwatch-discord-flood-'));
   store = openSqliteStore(join(dir, 'tokenwatch.db'));
-  const dispatcher = new Dispatcher({ commands: [...(await loadCommands()), hold], services: { query: market.query }, actionKeys: store.actionKeys, logger: silentLogger });
-  fake = await FakeDiscord.start({ appId: APP_ID, token: TOKEN, guilds: [{ id: GUILD, name: 'Busy server', channels: [{ id: FLOODED, name: 'flooded' }, { id: OTHER, name: 'other' }] }] });
+  const dispatcher = new Dispatcher({
+    commands: [...(await loadCommands()), hold],
+    services: { query: market.query },
+    actionKeys: store.actionKeys,
+    logger: silentLogger,
+  });
+  fake = await FakeDiscord.start({
+    appId: APP_ID,
+    token: TOKEN,
+    guilds: [
+      {
+        id: GUILD,
+        name: 'Busy server',
+        channels: [
+          { id: FLOODED, name: 'flooded' },
+          { id: OTHER, name: 'other' },
+        ],
+      },
+    ],
+  });
   // Deferral soon after arrival, so that the waiting commands are seen deferred while they are held;
   // every skipped one answered however loaded the machine (Discord itself would refuse the late ones).
   chat = await startDiscordChat({
@@ -102,7 +120,10 @@ describe('a Discord channel that floods the bot', () => {
     const floodKey = `discord:${FLOODED}`;
     const rssBefore = process.memoryUsage().rss;
     const flood: SentInteraction[] = [];
-    for (let i = 0; i < FLOOD; i++) flood.push(fake.slashCommand('hold', {}, { guildId: GUILD, channelId: FLOODED, userId: String(300_000_000_000_000_000n + BigInt(i)) }));
+    for (let i = 0; i < FLOOD; i++)
+      flood.push(
+        fake.slashCommand('hold', {}, { guildId: GUILD, channelId: FLOODED, userId: String(300_000_000_000_000_000n + BigInt(i)) }),
+      );
     const asked = performance.now();
     const other = fake.slashCommand('token', { address }, { guildId: GUILD, channelId: OTHER });
 

@@ -72,7 +72,13 @@ export async function startHarness(): Promise<Harness> {
   const store = openSqliteStore(join(dir, 'tokenwatch.db'));
   const logLines: string[] = [];
   const logger = createLogger('debug', { write: (line: string) => void logLines.push(line) });
-  const streams = new StreamClient({ wsUrl: market.sim.wsUrl, apiKey: TEST_API_KEY, heartbeatMs: 1_000, reconnectBaseMs: 50, reconnectMaxMs: 200 });
+  const streams = new StreamClient({
+    wsUrl: market.sim.wsUrl,
+    apiKey: TEST_API_KEY,
+    heartbeatMs: 1_000,
+    reconnectBaseMs: 50,
+    reconnectMaxMs: 200,
+  });
   const watcher = createWatcher({ store, streams, logger, describeToken: (address) => market.client.token(address) });
   const follows = new FollowService({ store, resync: (address) => watcher.resync(address ?? undefined), logger });
   const commands = [...(await loadCommands()), ...TEST_COMMANDS];
@@ -81,12 +87,37 @@ export async function startHarness(): Promise<Harness> {
     appId: APP_ID,
     token: TOKEN,
     guilds: [
-      { id: GUILD, name: 'Server one', channels: [{ id: CHANNEL, name: 'lookups' }, { id: ALERT_CHANNEL, name: 'alerts' }, { id: GONE_CHANNEL, name: 'gone' }] },
+      {
+        id: GUILD,
+        name: 'Server one',
+        channels: [
+          { id: CHANNEL, name: 'lookups' },
+          { id: ALERT_CHANNEL, name: 'alerts' },
+          { id: GONE_CHANNEL, name: 'gone' },
+        ],
+      },
       { id: OTHER_GUILD, name: 'Server two', channels: [{ id: OTHER_CHANNEL, name: 'general' }] },
     ],
   });
-  const chat = await startDiscordChat({ token: TOKEN, appId: APP_ID, guildId: GUILD, registerOnStart: true, restApi: fake.restApi, dispatcher, store, logger, onPausesChanged: () => void watcher.resync() });
-  const delivery = createDelivery({ store, senders: [chat.sender], buttonsFor: (card, to) => dispatcher.buttonsFor(card, to), alertCard, logger, pollMs: 200 });
+  const chat = await startDiscordChat({
+    token: TOKEN,
+    appId: APP_ID,
+    guildId: GUILD,
+    registerOnStart: true,
+    restApi: fake.restApi,
+    dispatcher,
+    store,
+    logger,
+    onPausesChanged: () => void watcher.resync(),
+  });
+  const delivery = createDelivery({
+    store,
+    senders: [chat.sender],
+    buttonsFor: (card, to) => dispatcher.buttonsFor(card, to),
+    alertCard,
+    logger,
+    pollMs: 200,
+  });
   watcher.onAlerts(() => delivery.notify());
   await watcher.start();
   delivery.start();

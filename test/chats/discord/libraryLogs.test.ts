@@ -27,7 +27,11 @@ afterEach(async () => {
 
 describe('discord.js errors in the log', () => {
   it('a gateway error (Discord ends the session: disallowed intents) is one JSON log line, token-free', async () => {
-    const fake = await FakeDiscord.start({ appId: APP_ID, token: TOKEN, guilds: [{ id: GUILD, name: 'Server', channels: [{ id: nextSnowflake(), name: 'general' }] }] });
+    const fake = await FakeDiscord.start({
+      appId: APP_ID,
+      token: TOKEN,
+      guilds: [{ id: GUILD, name: 'Server', channels: [{ id: nextSnowflake(), name: 'general' }] }],
+    });
     cleanups.push(() => fake.close());
     const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-discord-logs-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,7 +40,12 @@ describe('discord.js errors in the log', () => {
     // No command runs here: the client is never asked.
     const market = new MarketClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused-key' });
     cleanups.push(() => market.close());
-    const dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query: new QueryService(market) }, actionKeys: store.actionKeys, logger: createLogger('silent') });
+    const dispatcher = new Dispatcher({
+      commands: await loadCommands(),
+      services: { query: new QueryService(market) },
+      actionKeys: store.actionKeys,
+      logger: createLogger('silent'),
+    });
 
     const lines: string[] = [];
     const logger = createLogger('debug', { write: (line: string) => void lines.push(line) });
@@ -44,7 +53,10 @@ describe('discord.js errors in the log', () => {
     cleanups.push(() => chat.stop());
 
     fake.closeGateway(4014, 'Disallowed intent(s).');
-    await vi.waitFor(() => expect(lines.some((line) => line.includes('discord gateway error'))).toBe(true), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(lines.some((line) => line.includes('discord gateway error'))).toBe(true), {
+      timeout: 10_000,
+      interval: 20,
+    });
 
     const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     const gateway = parsed.filter((line) => line.msg === 'discord gateway error');

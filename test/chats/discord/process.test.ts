@@ -21,7 +21,11 @@ let fake: FakeDiscord;
 let cwd: string;
 
 beforeEach(async () => {
-  fake = await FakeDiscord.start({ appId: APP_ID, token: TOKEN, guilds: [{ id: GUILD, name: 'Server', channels: [{ id: CHANNEL, name: 'general' }] }] });
+  fake = await FakeDiscord.start({
+    appId: APP_ID,
+    token: TOKEN,
+    guilds: [{ id: GUILD, name: 'Server', channels: [{ id: CHANNEL, name: 'general' }] }],
+  });
   cwd = mkdtempSync(join(tmpdir(), 'tokenwatch-discord-proc-'));
 });
 afterEach(async () => {
@@ -40,7 +44,15 @@ function run(script: string, env: Record<string, string>): Running {
   const [command, args] = tsNode(script);
   const child = spawn(command, args, {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: cwd, DISCORD_TOKEN: TOKEN, DISCORD_APP_ID: APP_ID, DISCORD_REST_API: fake.restApi, DATABASE_PATH: join(cwd, 'bot.db'), ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: cwd,
+      DISCORD_TOKEN: TOKEN,
+      DISCORD_APP_ID: APP_ID,
+      DISCORD_REST_API: fake.restApi,
+      DATABASE_PATH: join(cwd, 'bot.db'),
+      ...env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -27,7 +27,10 @@ describe('Discord removals', () => {
   it('pause on leaving a server or losing a channel, let the streams go, and resume on coming back', async () => {
     const hostile = new Set(h.market.sim.market.hostileTokens());
     const [first, second] = h.market.listing.tokens.filter((t) => !hostile.has(t.address)).map((t) => t.address);
-    const track = (address: string, guildId: string, channelId: string) => h.fake.answerTo(h.fake.slashCommand('track', { address, events: 'risk' }, { guildId, channelId, permissions: MANAGE_CHANNELS }, 'token'));
+    const track = (address: string, guildId: string, channelId: string) =>
+      h.fake.answerTo(
+        h.fake.slashCommand('track', { address, events: 'risk' }, { guildId, channelId, permissions: MANAGE_CHANNELS }, 'token'),
+      );
     await track(first ?? '', GUILD, ALERT_CHANNEL);
     await track(second ?? '', OTHER_GUILD, OTHER_CHANNEL);
     await vi.waitFor(() => expect(streams()).toBeGreaterThanOrEqual(2), WAIT);

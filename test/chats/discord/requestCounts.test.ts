@@ -20,8 +20,12 @@ describe('the Discord chat’s request counts', () => {
     h = await startHarness();
     h.fake.failChannel(GONE_CHANNEL, DISCORD_ERRORS.missingAccess);
     const before = h.chat.requests();
-    expect(await h.chat.sender.send({ platform: 'discord', chatId: ALERT_CHANNEL, threadId: null, scopeId: GUILD }, card, [])).toEqual({ status: 'sent' });
-    expect(await h.chat.sender.send({ platform: 'discord', chatId: GONE_CHANNEL, threadId: null, scopeId: GUILD }, card, [])).toMatchObject({ status: 'gone' });
+    expect(await h.chat.sender.send({ platform: 'discord', chatId: ALERT_CHANNEL, threadId: null, scopeId: GUILD }, card, [])).toEqual({
+      status: 'sent',
+    });
+    expect(await h.chat.sender.send({ platform: 'discord', chatId: GONE_CHANNEL, threadId: null, scopeId: GUILD }, card, [])).toMatchObject(
+      { status: 'gone' },
+    );
     const after = h.chat.requests();
     expect((after['403'] ?? 0) - (before['403'] ?? 0)).toBe(1);
     expect((after['200'] ?? 0) - (before['200'] ?? 0)).toBe(1);

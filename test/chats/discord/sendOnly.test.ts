@@ -33,12 +33,21 @@ let query: QueryService;
 let deps: Omit<DiscordChatDeps, 'roles'>;
 
 beforeAll(async () => {
-  fake = await FakeDiscord.start({ appId: APP_ID, token: TOKEN, guilds: [{ id: GUILD, name: 'Server', channels: [{ id: CHANNEL, name: 'alerts' }] }] });
+  fake = await FakeDiscord.start({
+    appId: APP_ID,
+    token: TOKEN,
+    guilds: [{ id: GUILD, name: 'Server', channels: [{ id: CHANNEL, name: 'alerts' }] }],
+  });
   dir = mkdtempSync(join(tmpdir(), 'tokenwatch-send-only-'));
   store = openSqliteStore(join(dir, 'tokenwatch.db'));
   // No command runs here: a client that is never asked stands in for the market.
   query = new QueryService(new MarketClient({ baseUrl: 'http://127.0.0.1:9', apiKey: TEST_API_KEY }));
-  const dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query }, actionKeys: store.actionKeys, logger: silentLogger });
+  const dispatcher = new Dispatcher({
+    commands: await loadCommands(),
+    services: { query },
+    actionKeys: store.actionKeys,
+    logger: silentLogger,
+  });
   const config = loadConfig({ DISCORD_TOKEN: TOKEN, DISCORD_APP_ID: APP_ID, DISCORD_REST_API: fake.restApi, TMDS_BASE_URL: 'simulator' });
   deps = { config, logger: silentLogger, dispatcher, store };
 });

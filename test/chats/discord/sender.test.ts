@@ -82,8 +82,12 @@ describe('DiscordAlertSender', () => {
     const [message] = fake.channelMessages(OK);
     expect(message?.body.allowed_mentions).toEqual({ parse: [] });
     expect((message?.body.embeds as Array<{ image: { url: string } }>)[0]?.image.url).toBe('attachment://move.png');
-    expect(message?.files.map((f) => [f.filename, f.contentType, [...f.data]])).toEqual([['move.png', 'image/png', [0x89, 0x50, 0x4e, 0x47]]]);
-    expect((message?.body.components as Array<{ components: Array<{ custom_id: string }> }>)[0]?.components[0]?.custom_id).toBe('abcDEF123_-');
+    expect(message?.files.map((f) => [f.filename, f.contentType, [...f.data]])).toEqual([
+      ['move.png', 'image/png', [0x89, 0x50, 0x4e, 0x47]],
+    ]);
+    expect((message?.body.components as Array<{ components: Array<{ custom_id: string }> }>)[0]?.components[0]?.custom_id).toBe(
+      'abcDEF123_-',
+    );
   });
 
   it('uploads the picture whichever undici owns the process-wide dispatcher', async () => {
@@ -92,10 +96,18 @@ describe('DiscordAlertSender', () => {
     const agent = new Agent();
     setGlobalDispatcher(agent);
     try {
-      const sender = new DiscordAlertSender({ rest: new REST({ ...discordRestOptions(fake.restApi), retries: 0 }).setToken(TOKEN), logger: silentLogger });
+      const sender = new DiscordAlertSender({
+        rest: new REST({ ...discordRestOptions(fake.restApi), retries: 0 }).setToken(TOKEN),
+        logger: silentLogger,
+      });
       const sent = fake.channelMessages(OK).length;
       expect(await sender.send(chat(OK), card, [])).toEqual({ status: 'sent' });
-      expect(fake.channelMessages(OK).slice(sent).map((m) => m.files.map((f) => [f.filename, [...f.data]]))).toEqual([[['move.png', [0x89, 0x50, 0x4e, 0x47]]]]);
+      expect(
+        fake
+          .channelMessages(OK)
+          .slice(sent)
+          .map((m) => m.files.map((f) => [f.filename, [...f.data]])),
+      ).toEqual([[['move.png', [0x89, 0x50, 0x4e, 0x47]]]]);
     } finally {
       setGlobalDispatcher(before);
       await agent.close();
@@ -121,7 +133,13 @@ describe('DiscordAlertSender', () => {
     let release: () => void = () => undefined;
     // The pacer lets the first send go, then holds the others until the first has failed.
     const held = new Promise<void>((resolve) => (release = resolve));
-    const pacer = new ChannelPacer(1, 5000, { now: clock.now, sleep: async (ms) => { await held; await clock.sleep(ms); } });
+    const pacer = new ChannelPacer(1, 5000, {
+      now: clock.now,
+      sleep: async (ms) => {
+        await held;
+        await clock.sleep(ms);
+      },
+    });
     const sender = new DiscordAlertSender({ rest, logger: silentLogger, pacer, now: clock.now });
     const channel = nextSnowflake();
     fake.options.guilds[0]!.channels.push({ id: channel, name: 'late' });
@@ -139,7 +157,8 @@ describe('DiscordAlertSender', () => {
 });
 
 describe('outcomeOfError', () => {
-  const apiError = (status: number, code: number) => new DiscordAPIError({ message: 'x', code }, code, status, 'POST', '/channels/1/messages', {});
+  const apiError = (status: number, code: number) =>
+    new DiscordAPIError({ message: 'x', code }, code, status, 'POST', '/channels/1/messages', {});
   it('maps Discord answers to gone, retry or a long retry', () => {
     expect(outcomeOfError(apiError(404, 10003)).status).toBe('gone');
     expect(outcomeOfError(apiError(403, 50001)).status).toBe('gone');
@@ -149,7 +168,10 @@ describe('outcomeOfError', () => {
     expect(outcomeOfError(apiError(401, 0))).toMatchObject({ status: 'retry', afterMs: 600_000 });
     expect(outcomeOfError(apiError(400, 50035))).toMatchObject({ status: 'retry' });
     expect(outcomeOfError(new HTTPError(503, 'Service Unavailable', 'POST', '/x', {}))).toMatchObject({ status: 'retry', afterMs: null });
-    expect(outcomeOfError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toMatchObject({ status: 'retry', reason: 'network: ECONNRESET' });
+    expect(outcomeOfError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))).toMatchObject({
+      status: 'retry',
+      reason: 'network: ECONNRESET',
+    });
   });
 });
 

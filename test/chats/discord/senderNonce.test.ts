@@ -20,8 +20,15 @@ let fake: FakeDiscord;
 let sender: DiscordAlertSender;
 
 beforeAll(async () => {
-  fake = await FakeDiscord.start({ appId: nextSnowflake(), token: TOKEN, guilds: [{ id: GUILD, name: 'S', channels: [CHANNEL, OTHER].map((id) => ({ id, name: id })) }] });
-  sender = new DiscordAlertSender({ rest: new REST({ ...discordRestOptions(fake.restApi), retries: 0 }).setToken(TOKEN), logger: silentLogger });
+  fake = await FakeDiscord.start({
+    appId: nextSnowflake(),
+    token: TOKEN,
+    guilds: [{ id: GUILD, name: 'S', channels: [CHANNEL, OTHER].map((id) => ({ id, name: id })) }],
+  });
+  sender = new DiscordAlertSender({
+    rest: new REST({ ...discordRestOptions(fake.restApi), retries: 0 }).setToken(TOKEN),
+    logger: silentLogger,
+  });
 });
 afterAll(async () => {
   await fake.close();

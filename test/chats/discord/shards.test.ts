@@ -23,7 +23,14 @@ import { StreamClient } from '../../../src/market/stream';
 import { QueryService } from '../../../src/query/service';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/sqliteStore';
 import { createWatcher, type Watcher } from '../../../src/watch/watcher';
-import { FakeDiscord, MANAGE_CHANNELS, guildShard, nextSnowflake, snowflakeInShard, type FakeMessage } from '../../support/discord/fakeDiscord';
+import {
+  FakeDiscord,
+  MANAGE_CHANNELS,
+  guildShard,
+  nextSnowflake,
+  snowflakeInShard,
+  type FakeMessage,
+} from '../../support/discord/fakeDiscord';
 import { startTestMarket, TEST_API_KEY, type TestMarket } from '../../support/market';
 
 const TOKEN = 'MTEwMDAwMDAwMDAwMDAwMDAwOA.GshrdX.shardsTestToken0123456789abcdef';
@@ -64,18 +71,48 @@ describe('four shards in one process', () => {
     watcher = createWatcher({ store, streams, logger });
     const follows = new FollowService({ store, resync: (address) => watcher.resync(address ?? undefined), logger });
     let running: DiscordChat | null = null;
-    const status = createStatusSource({ store, streams: () => streams.status(), startedAt: Date.now(), shards: () => running?.shards() ?? null });
-    const dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query: market.query, follows, status }, actionKeys: store.actionKeys, logger });
+    const status = createStatusSource({
+      store,
+      streams: () => streams.status(),
+      startedAt: Date.now(),
+      shards: () => running?.shards() ?? null,
+    });
+    const dispatcher = new Dispatcher({
+      commands: await loadCommands(),
+      services: { query: market.query, follows, status },
+      actionKeys: store.actionKeys,
+      logger,
+    });
     fake = await FakeDiscord.start({
       appId: APP_ID,
       token: TOKEN,
       shards: SHARDS,
       maxConcurrency: 2,
-      guilds: SERVERS.map((server) => ({ id: server.id, name: `Server on shard ${server.shard}`, channels: [{ id: server.channel, name: 'general' }] })),
+      guilds: SERVERS.map((server) => ({
+        id: server.id,
+        name: `Server on shard ${server.shard}`,
+        channels: [{ id: server.channel, name: 'general' }],
+      })),
     });
-    chat = await startDiscordChat({ token: TOKEN, appId: APP_ID, guildId: SERVERS[0]!.id, registerOnStart: true, restApi: fake.restApi, dispatcher, store, logger });
+    chat = await startDiscordChat({
+      token: TOKEN,
+      appId: APP_ID,
+      guildId: SERVERS[0]!.id,
+      registerOnStart: true,
+      restApi: fake.restApi,
+      dispatcher,
+      store,
+      logger,
+    });
     running = chat;
-    delivery = createDelivery({ store, senders: [chat.sender], buttonsFor: (card, to) => dispatcher.buttonsFor(card, to), alertCard, logger, pollMs: 200 });
+    delivery = createDelivery({
+      store,
+      senders: [chat.sender],
+      buttonsFor: (card, to) => dispatcher.buttonsFor(card, to),
+      alertCard,
+      logger,
+      pollMs: 200,
+    });
     watcher.onAlerts(() => delivery.notify());
     await watcher.start();
     delivery.start();
@@ -107,7 +144,9 @@ describe('four shards in one process', () => {
   it('answers /token in a server of each shard', async () => {
     const token = market.sim.market.tokenAddresses()[0] ?? '';
     const card = await market.query.token(token);
-    const interactions = SERVERS.map((server) => fake.slashCommand('token', { address: token }, { guildId: server.id, channelId: server.channel }));
+    const interactions = SERVERS.map((server) =>
+      fake.slashCommand('token', { address: token }, { guildId: server.id, channelId: server.channel }),
+    );
     for (const interaction of interactions) expect(embedOf(await fake.answerTo(interaction)).title).toBe(card.title);
   });
 
@@ -123,10 +162,19 @@ describe('four shards in one process', () => {
     const hostile = new Set(market.sim.market.hostileTokens());
     const address = market.listing.tokens.filter((token) => !hostile.has(token.address))[2]?.address ?? '';
     const tracked = await fake.answerTo(
-      fake.slashCommand('track', { address, events: 'risk' }, { guildId: server.id, channelId: server.channel, permissions: MANAGE_CHANNELS }, 'token'),
+      fake.slashCommand(
+        'track',
+        { address, events: 'risk' },
+        { guildId: server.id, channelId: server.channel, permissions: MANAGE_CHANNELS },
+        'token',
+      ),
     );
     expect(tracked.ephemeral).toBe(false);
-    await fake.until(() => logLines.some((line) => line.includes('"token baseline set"') && line.includes(address)), 15_000, 'the baseline');
+    await fake.until(
+      () => logLines.some((line) => line.includes('"token baseline set"') && line.includes(address)),
+      15_000,
+      'the baseline',
+    );
     await watcher.idle();
     const to = market.sim.market.token(address)?.riskStatus === 'DANGER' ? 'SAFE' : 'DANGER';
     market.sim.controls.risk({ tokenAddress: address, riskStatus: to });
@@ -138,7 +186,12 @@ describe('four shards in one process', () => {
 describe('a shard Discord closes with 4011', () => {
   it('stops start-up with one line naming what to do', async () => {
     const servers = [snowflakeInShard(0, 1), snowflakeInShard(0, 1), snowflakeInShard(0, 1)];
-    const fake = await FakeDiscord.start({ appId: APP_ID, token: TOKEN, maxGuildsPerShard: 2, guilds: servers.map((id) => ({ id, name: 'Server', channels: [] })) });
+    const fake = await FakeDiscord.start({
+      appId: APP_ID,
+      token: TOKEN,
+      maxGuildsPerShard: 2,
+      guilds: servers.map((id) => ({ id, name: 'Server', channels: [] })),
+    });
     const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-4011-'));
     const store = openSqliteStore(join(dir, 'tokenwatch.db'));
     // No command runs here: a client that is never asked stands in for the market.
@@ -147,8 +200,18 @@ describe('a shard Discord closes with 4011', () => {
       const lines: string[] = [];
       const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
       const dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query }, actionKeys: store.actionKeys, logger });
-      const started = startDiscordChat({ token: TOKEN, appId: APP_ID, restApi: fake.restApi, dispatcher, store, logger, shards: { ids: [0], count: 1 } });
-      await expect(started).rejects.toThrow(/^Discord closed shard 0 with 4011 \(sharding required\) and will not take it back: .*run more shards, with DISCORD_SHARDS=auto/);
+      const started = startDiscordChat({
+        token: TOKEN,
+        appId: APP_ID,
+        restApi: fake.restApi,
+        dispatcher,
+        store,
+        logger,
+        shards: { ids: [0], count: 1 },
+      });
+      await expect(started).rejects.toThrow(
+        /^Discord closed shard 0 with 4011 \(sharding required\) and will not take it back: .*run more shards, with DISCORD_SHARDS=auto/,
+      );
       expect(fake.shardingRequired).toEqual([0]);
       const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
       const told = parsed.filter((line) => String(line.msg).startsWith('Discord closed shard 0 with 4011'));

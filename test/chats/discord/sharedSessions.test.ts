@@ -55,9 +55,15 @@ async function leftSession(fake: FakeDiscord, shard: number, count: number): Pro
   const ready = await new Promise<{ sessionId: string; sequence: number; resumeURL: string }>((resolve, reject) => {
     socket.on('error', reject);
     socket.on('message', (raw) => {
-      const packet = JSON.parse(raw.toString()) as { op: number; t?: string; s?: number; d?: { session_id?: string; resume_gateway_url?: string } };
+      const packet = JSON.parse(raw.toString()) as {
+        op: number;
+        t?: string;
+        s?: number;
+        d?: { session_id?: string; resume_gateway_url?: string };
+      };
       if (packet.op === 10) socket.send(JSON.stringify({ op: 2, d: { token: TOKEN, intents: 1, properties: {}, shard: [shard, count] } }));
-      if (packet.op === 0 && packet.t === 'READY') resolve({ sessionId: packet.d?.session_id ?? '', sequence: packet.s ?? 0, resumeURL: packet.d?.resume_gateway_url ?? '' });
+      if (packet.op === 0 && packet.t === 'READY')
+        resolve({ sessionId: packet.d?.session_id ?? '', sequence: packet.s ?? 0, resumeURL: packet.d?.resume_gateway_url ?? '' });
     });
   });
   socket.terminate();
@@ -88,7 +94,11 @@ describe('a shared session, with the real discord.js', () => {
   }
 
   it('is resumed (no IDENTIFY), and the client becomes ready and takes events', async () => {
-    fake = await FakeDiscord.start({ appId: APP_ID, token: TOKEN, guilds: [{ id: GUILD, name: 'Server', channels: [{ id: CHANNEL, name: 'general' }] }] });
+    fake = await FakeDiscord.start({
+      appId: APP_ID,
+      token: TOKEN,
+      guilds: [{ id: GUILD, name: 'Server', channels: [{ id: CHANNEL, name: 'general' }] }],
+    });
     const left = await leftSession(fake, 0, 1);
     const coordination = new MemoryCoordination();
     coordination.sessions.set(0, left);
@@ -103,7 +113,9 @@ describe('a shared session, with the real discord.js', () => {
     expect(logLines.join('\n')).toContain('discord shard resumes the session a previous process left');
     expect(logLines.join('\n')).not.toContain(TOKEN);
 
-    const interaction = new Promise<string>((resolve) => resumed.once(Events.InteractionCreate, (created) => resolve(created.channelId ?? '')));
+    const interaction = new Promise<string>((resolve) =>
+      resumed.once(Events.InteractionCreate, (created) => resolve(created.channelId ?? '')),
+    );
     fake.slashCommand('status', {}, { guildId: GUILD, channelId: CHANNEL });
     expect(await interaction).toBe(CHANNEL);
     // The resumed session's later events move its sequence on in the store.
@@ -118,7 +130,11 @@ describe('a shared session, with the real discord.js', () => {
   });
 
   it('of another shard count is not used: the shard identifies', async () => {
-    fake = await FakeDiscord.start({ appId: APP_ID, token: TOKEN, guilds: [{ id: GUILD, name: 'Server', channels: [{ id: CHANNEL, name: 'general' }] }] });
+    fake = await FakeDiscord.start({
+      appId: APP_ID,
+      token: TOKEN,
+      guilds: [{ id: GUILD, name: 'Server', channels: [{ id: CHANNEL, name: 'general' }] }],
+    });
     const left = await leftSession(fake, 0, 2);
     const coordination = new MemoryCoordination();
     coordination.sessions.set(0, left);
@@ -133,9 +149,19 @@ describe('a shared session, with the real discord.js', () => {
   });
 
   it('that Discord refuses is forgotten, and the shard identifies', async () => {
-    fake = await FakeDiscord.start({ appId: APP_ID, token: TOKEN, guilds: [{ id: GUILD, name: 'Server', channels: [{ id: CHANNEL, name: 'general' }] }] });
+    fake = await FakeDiscord.start({
+      appId: APP_ID,
+      token: TOKEN,
+      guilds: [{ id: GUILD, name: 'Server', channels: [{ id: CHANNEL, name: 'general' }] }],
+    });
     const coordination = new MemoryCoordination();
-    coordination.sessions.set(0, { sessionId: 'closed-long-ago', sequence: 40, resumeURL: `ws://127.0.0.1:${fake.port}`, shardId: 0, shardCount: 1 });
+    coordination.sessions.set(0, {
+      sessionId: 'closed-long-ago',
+      sequence: 40,
+      resumeURL: `ws://127.0.0.1:${fake.port}`,
+      shardId: 0,
+      shardCount: 1,
+    });
     const refused = await start(coordination);
     expect(fake.resumeLog).toEqual([{ shard: -1, sessionId: 'closed-long-ago', sequence: 40, resumed: false }]);
     expect(fake.identifyLog).toHaveLength(1);
@@ -150,12 +176,31 @@ describe('the chat on a resumed session', () => {
     const market = await startTestMarket();
     const dir = mkdtempSync(join(tmpdir(), 'tokenwatch-resumed-'));
     const store = openSqliteStore(join(dir, 'tokenwatch.db'));
-    const fake = await FakeDiscord.start({ appId: APP_ID, token: TOKEN, guilds: [{ id: GUILD, name: 'Server', channels: [{ id: CHANNEL, name: 'general' }] }] });
+    const fake = await FakeDiscord.start({
+      appId: APP_ID,
+      token: TOKEN,
+      guilds: [{ id: GUILD, name: 'Server', channels: [{ id: CHANNEL, name: 'general' }] }],
+    });
     try {
       const coordination = new MemoryCoordination();
       coordination.sessions.set(0, await leftSession(fake, 0, 1));
-      const dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query: market.query }, actionKeys: store.actionKeys, logger: silentLogger });
-      const chat = await startDiscordChat({ token: TOKEN, appId: APP_ID, restApi: fake.restApi, dispatcher, store, logger: silentLogger, detectAddresses: true, shards: { ids: [0], count: 1 }, gateway: coordination });
+      const dispatcher = new Dispatcher({
+        commands: await loadCommands(),
+        services: { query: market.query },
+        actionKeys: store.actionKeys,
+        logger: silentLogger,
+      });
+      const chat = await startDiscordChat({
+        token: TOKEN,
+        appId: APP_ID,
+        restApi: fake.restApi,
+        dispatcher,
+        store,
+        logger: silentLogger,
+        detectAddresses: true,
+        shards: { ids: [0], count: 1 },
+        gateway: coordination,
+      });
       try {
         expect(fake.resumeLog.map((seen) => seen.resumed)).toEqual([true]);
         expect(fake.identifyLog).toHaveLength(1);
@@ -185,7 +230,9 @@ describe('the chat on a resumed session', () => {
 describe('serverMessageOf', () => {
   const author = { id: '42', username: 'someone' };
   it('reads a server message from its raw event, and nothing else', () => {
-    expect(serverMessageOf({ op: 0, t: 'MESSAGE_CREATE', s: 3, d: { id: '1', channel_id: '2', guild_id: '3', content: 'gm', author } })).toEqual({
+    expect(
+      serverMessageOf({ op: 0, t: 'MESSAGE_CREATE', s: 3, d: { id: '1', channel_id: '2', guild_id: '3', content: 'gm', author } }),
+    ).toEqual({
       id: '1',
       channelId: '2',
       guildId: '3',
@@ -194,7 +241,13 @@ describe('serverMessageOf', () => {
       byBot: false,
       content: 'gm',
     });
-    expect(serverMessageOf({ op: 0, t: 'MESSAGE_CREATE', d: { id: '1', channel_id: '2', guild_id: '3', content: 'gm', author: { ...author, bot: true } } })?.byBot).toBe(true);
+    expect(
+      serverMessageOf({
+        op: 0,
+        t: 'MESSAGE_CREATE',
+        d: { id: '1', channel_id: '2', guild_id: '3', content: 'gm', author: { ...author, bot: true } },
+      })?.byBot,
+    ).toBe(true);
     // A direct message, another event, or something that is not one at all.
     expect(serverMessageOf({ op: 0, t: 'MESSAGE_CREATE', d: { id: '1', channel_id: '2', content: 'gm', author } })).toBeNull();
     expect(serverMessageOf({ op: 0, t: 'GUILD_CREATE', d: { id: '3' } })).toBeNull();
@@ -203,7 +256,13 @@ describe('serverMessageOf', () => {
 });
 
 describe('SessionWrites', () => {
-  const session = (sessionId: string, sequence: number): GatewaySession => ({ sessionId, sequence, resumeURL: 'wss://gateway.example', shardId: 3, shardCount: 4 });
+  const session = (sessionId: string, sequence: number): GatewaySession => ({
+    sessionId,
+    sequence,
+    resumeURL: 'wss://gateway.example',
+    shardId: 3,
+    shardCount: 4,
+  });
 
   it('writes a new session at once, then only the latest sequence within the second, and a close at once', async () => {
     const coordination = new MemoryCoordination();

@@ -18,22 +18,43 @@ describe('slashCommandsJson', () => {
       expect(command.contexts).toEqual([0, 1]);
       const options = command.options ?? [];
       // Discord refuses a required option after an optional one.
-      const flat = options.flatMap((o) => ('options' in o && o.type === ApplicationCommandOptionType.Subcommand ? [o.options ?? []] : [options]));
+      const flat = options.flatMap((o) =>
+        'options' in o && o.type === ApplicationCommandOptionType.Subcommand ? [o.options ?? []] : [options],
+      );
       for (const list of flat) {
         const required = list.map((o) => ('required' in o ? o.required === true : false));
         expect(required.indexOf(false) === -1 || required.lastIndexOf(true) < required.indexOf(false), command.name).toBe(true);
       }
     }
     const holders = json.find((c) => c.name === 'holders');
-    expect(holders?.options?.[0]).toMatchObject({ name: 'address', type: ApplicationCommandOptionType.String, required: true, autocomplete: true });
+    expect(holders?.options?.[0]).toMatchObject({
+      name: 'address',
+      type: ApplicationCommandOptionType.String,
+      required: true,
+      autocomplete: true,
+    });
     expect(holders?.options?.[1]).toMatchObject({ name: 'sort', required: false });
-    expect((holders?.options?.[1] as { choices: Array<{ value: string }> }).choices.map((c) => c.value)).toEqual(['balance', 'holderSince', 'totalBoughtUSD', 'totalSoldUSD']);
+    expect((holders?.options?.[1] as { choices: Array<{ value: string }> }).choices.map((c) => c.value)).toEqual([
+      'balance',
+      'holderSince',
+      'totalBoughtUSD',
+      'totalSoldUSD',
+    ]);
     const track = json.find((c) => c.name === 'track');
     expect(track?.default_member_permissions).toBe('16');
-    expect(track?.options?.map((o) => o.type)).toEqual([ApplicationCommandOptionType.Subcommand, ApplicationCommandOptionType.Subcommand, ApplicationCommandOptionType.Subcommand]);
+    expect(track?.options?.map((o) => o.type)).toEqual([
+      ApplicationCommandOptionType.Subcommand,
+      ApplicationCommandOptionType.Subcommand,
+      ApplicationCommandOptionType.Subcommand,
+    ]);
     // /track cluster: no address, the number of wallets and the window.
-    expect((track?.options?.[2] as { name: string; options: Array<{ name: string }> }).options.map((o) => o.name)).toEqual(['wallets', 'window']);
-    const threshold = (track?.options?.[0] as { options: Array<{ name: string; type: number; min_value?: number }> }).options.find((o) => o.name === 'threshold');
+    expect((track?.options?.[2] as { name: string; options: Array<{ name: string }> }).options.map((o) => o.name)).toEqual([
+      'wallets',
+      'window',
+    ]);
+    const threshold = (track?.options?.[0] as { options: Array<{ name: string; type: number; min_value?: number }> }).options.find(
+      (o) => o.name === 'threshold',
+    );
     expect(threshold).toMatchObject({ type: ApplicationCommandOptionType.Number, min_value: 1, max_value: 1000 });
     expect(json.find((c) => c.name === 'token')?.default_member_permissions).toBeUndefined();
   });
@@ -53,7 +74,16 @@ describe('Discord settings', () => {
   const token = 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfakeX.abcdefghijklmnopqrstuvwxyz0123456789';
   it('are off without DISCORD_TOKEN, and read whole with it', () => {
     expect(loadConfig({}).discord).toBeNull();
-    expect(loadConfig({ TMDS_BASE_URL: 'simulator', DISCORD_TOKEN: token, DISCORD_APP_ID: '1100000000000000001', DISCORD_GUILD_ID: '1100000000000000002', DISCORD_REST_API: 'http://127.0.0.1:9/api/', DISCORD_DETECT_ADDRESSES: '1' }).discord).toEqual({
+    expect(
+      loadConfig({
+        TMDS_BASE_URL: 'simulator',
+        DISCORD_TOKEN: token,
+        DISCORD_APP_ID: '1100000000000000001',
+        DISCORD_GUILD_ID: '1100000000000000002',
+        DISCORD_REST_API: 'http://127.0.0.1:9/api/',
+        DISCORD_DETECT_ADDRESSES: '1',
+      }).discord,
+    ).toEqual({
       token,
       appId: '1100000000000000001',
       guildId: '1100000000000000002',
@@ -75,8 +105,14 @@ describe('Discord settings', () => {
     expect(fail({ DISCORD_TOKEN: token })).toContain('DISCORD_APP_ID');
     expect(fail({ DISCORD_TOKEN: 'not a token', DISCORD_APP_ID: '1100000000000000001' })).toContain('DISCORD_TOKEN');
     expect(fail({ DISCORD_TOKEN: 'not a token', DISCORD_APP_ID: '1100000000000000001' })).not.toContain('not a token');
-    expect(fail({ DISCORD_TOKEN: token, DISCORD_APP_ID: '1100000000000000001', DISCORD_GUILD_ID: 'general' })).toContain('DISCORD_GUILD_ID');
-    expect(fail({ DISCORD_TOKEN: token, DISCORD_APP_ID: '1100000000000000001', DISCORD_REST_API: 'ftp://x' })).toContain('DISCORD_REST_API');
-    expect(fail({ DISCORD_TOKEN: token, DISCORD_APP_ID: '1100000000000000001', DISCORD_DETECT_ADDRESSES: 'yes please' })).toContain('DISCORD_DETECT_ADDRESSES');
+    expect(fail({ DISCORD_TOKEN: token, DISCORD_APP_ID: '1100000000000000001', DISCORD_GUILD_ID: 'general' })).toContain(
+      'DISCORD_GUILD_ID',
+    );
+    expect(fail({ DISCORD_TOKEN: token, DISCORD_APP_ID: '1100000000000000001', DISCORD_REST_API: 'ftp://x' })).toContain(
+      'DISCORD_REST_API',
+    );
+    expect(fail({ DISCORD_TOKEN: token, DISCORD_APP_ID: '1100000000000000001', DISCORD_DETECT_ADDRESSES: 'yes please' })).toContain(
+      'DISCORD_DETECT_ADDRESSES',
+    );
   });
 });

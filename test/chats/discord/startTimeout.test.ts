@@ -46,7 +46,15 @@ describe('Discord at start, bounded by CHAT_START_TIMEOUT', () => {
     const fake = await FakeDiscord.start({ appId: nextSnowflake(), token: TOKEN, guilds: [], gatewayUrl: gateway.url });
     cleanups.push(() => fake.close());
     // Neither is reached: the start stops before the gateway is ready.
-    const started = startDiscordChat({ token: TOKEN, appId: fake.options.appId, restApi: fake.restApi, startTimeoutMs: 500, dispatcher: { commands: [] } as unknown as Dispatcher, store: {} as Store, logger: silentLogger });
+    const started = startDiscordChat({
+      token: TOKEN,
+      appId: fake.options.appId,
+      restApi: fake.restApi,
+      startTimeoutMs: 500,
+      dispatcher: { commands: [] } as unknown as Dispatcher,
+      store: {} as Store,
+      logger: silentLogger,
+    });
     const error = await started.then(
       async (chat) => {
         await chat.stop();
@@ -55,7 +63,9 @@ describe('Discord at start, bounded by CHAT_START_TIMEOUT', () => {
       (thrown: unknown) => thrown,
     );
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toBe('Discord: the gateway was not reached: no answer within 500ms; check DISCORD_REST_API and the network, or raise CHAT_START_TIMEOUT');
+    expect((error as Error).message).toBe(
+      'Discord: the gateway was not reached: no answer within 500ms; check DISCORD_REST_API and the network, or raise CHAT_START_TIMEOUT',
+    );
     expect((error as Error).message).not.toContain(TOKEN);
     // It did ask: the gateway's address came from the fake.
     expect(fake.requests.some((request) => request.path === '/gateway/bot')).toBe(true);

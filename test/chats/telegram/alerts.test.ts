@@ -26,9 +26,16 @@ let watcher: Watcher;
 let delivery: Delivery;
 
 beforeAll(async () => {
-  world = await startTelegramWorld({ market: { simulator: { control: true }, client: { cacheTtlMs: { 'wallet-tracker': 0, 'token-data': 0 } } } });
+  world = await startTelegramWorld({
+    market: { simulator: { control: true }, client: { cacheTtlMs: { 'wallet-tracker': 0, 'token-data': 0 } } },
+  });
   streams = new StreamClient({ wsUrl: world.market.sim.wsUrl, apiKey: TEST_API_KEY, logger: silentLogger });
-  watcher = createWatcher({ store: world.store, streams, logger: silentLogger, describeToken: (address) => world.market.client.token(address) });
+  watcher = createWatcher({
+    store: world.store,
+    streams,
+    logger: silentLogger,
+    describeToken: (address) => world.market.client.token(address),
+  });
   world.resync.current = (address) => watcher.resync(address ?? undefined);
   delivery = createDelivery({
     store: world.store,
@@ -58,12 +65,26 @@ async function ask(chat: TestChat, from: TestUser, text: string): Promise<BotMes
 
 function priceEvent(key: string): PriceEvent {
   const token = world.market.listing.tokens[0];
-  return { key, kind: 'price', at: Date.now(), token: { address: token?.address ?? '', symbol: token?.symbol ?? 'T', name: token?.name ?? 'T' }, from: 1, to: 2, changePct: 100, windowSecs: 300, priceUsd: 0.5 };
+  return {
+    key,
+    kind: 'price',
+    at: Date.now(),
+    token: { address: token?.address ?? '', symbol: token?.symbol ?? 'T', name: token?.name ?? 'T' },
+    from: 1,
+    to: 2,
+    changePct: 100,
+    windowSecs: 300,
+    priceUsd: 0.5,
+  };
 }
 
 async function commitTo(chats: ChatRef[], key: string): Promise<void> {
   // A token no chat follows: only the outbox rows matter here.
-  await world.store.state.commitToken(tokenSnapshot('Unfollowed1111111111111111111111111111111111'), [{ event: priceEvent(key), to: chats.map((chat) => ({ chat, label: null })) }], new Date());
+  await world.store.state.commitToken(
+    tokenSnapshot('Unfollowed1111111111111111111111111111111111'),
+    [{ event: priceEvent(key), to: chats.map((chat) => ({ chat, label: null })) }],
+    new Date(),
+  );
   delivery.notify();
 }
 
@@ -97,7 +118,14 @@ describe('Telegram alerts', () => {
     await watcher.idle();
     const before = world.api.messagesIn(chat.id).length;
     world.market.sim.controls.trade({ wallet, tokenAddress: token.address, side: 'buy', amountUSD: 750 });
-    const alert = await world.api.waitFor((sent) => sent.filter((m) => m.chatId === String(chat.id)).slice(before).find((m) => /Whale_One/.test(m.text)), 15_000);
+    const alert = await world.api.waitFor(
+      (sent) =>
+        sent
+          .filter((m) => m.chatId === String(chat.id))
+          .slice(before)
+          .find((m) => /Whale_One/.test(m.text)),
+      15_000,
+    );
     const parsed = parseTelegramHtml(alert.text);
     expect(parsed.text).toMatch(/bought/i);
     expect(parsed.text).toContain(token.symbol);
@@ -109,7 +137,10 @@ describe('Telegram alerts', () => {
     await reconcileOnce({ watcher, market: world.market.client });
     await watcher.idle();
     await delivery.drain();
-    const alerts = world.api.messagesIn(chat.id).slice(before).filter((m) => /Whale_One/.test(m.text));
+    const alerts = world.api
+      .messagesIn(chat.id)
+      .slice(before)
+      .filter((m) => /Whale_One/.test(m.text));
     expect(alerts).toHaveLength(1);
   }, 30_000);
 
@@ -140,7 +171,12 @@ describe('Telegram alerts', () => {
     const due = await world.store.outbox.due('telegram', new Date(Date.now() + 60_000), 100);
     expect(due.filter((row) => row.chat.chatId === '7004' && row.event.key === 'slow-1')).toEqual([]);
     const later = await world.store.outbox.due('telegram', new Date(Date.now() + 3_700_000), 100);
-    expect(later.filter((row) => row.chat.chatId === '7004').map((row) => row.event.key).sort()).toEqual(['slow-1', 'slow-2']);
+    expect(
+      later
+        .filter((row) => row.chat.chatId === '7004')
+        .map((row) => row.event.key)
+        .sort(),
+    ).toEqual(['slow-1', 'slow-2']);
     expect(await world.store.chats.pausedReason(telegramChat(7004))).toBeNull();
   });
 

@@ -45,10 +45,17 @@ function newUser(): TestUser {
 }
 
 /** Sends text as a user and waits for the bot's first message in that chat after it. */
-async function ask(chat: TestChat, from: TestUser, text: string, options: { threadId?: number; links?: string[] } = {}): Promise<BotMessage> {
+async function ask(
+  chat: TestChat,
+  from: TestUser,
+  text: string,
+  options: { threadId?: number; links?: string[] } = {},
+): Promise<BotMessage> {
   const before = world.api.sent.length;
   const messageId = world.api.sendText({ chat, from, text, ...options });
-  return world.api.waitFor((sent) => sent.slice(before).find((m) => m.chatId === String(chat.id) && (m.replyTo === messageId || m.replyTo === null)));
+  return world.api.waitFor((sent) =>
+    sent.slice(before).find((m) => m.chatId === String(chat.id) && (m.replyTo === messageId || m.replyTo === null)),
+  );
 }
 
 /** Sends text and checks, after a later message is answered, that nothing answered the first. */
@@ -145,7 +152,9 @@ describe('Telegram chat', () => {
       expect(expectValidHtml(reply).text, text).toContain(`${ordinary.name} (${ordinary.symbol})`);
     }
     const user = newUser();
-    const hidden = await ask(world.api.privateChat(user), user, 'chart here', { links: [`https://dexscreener.com/solana/${ordinary.address}`] });
+    const hidden = await ask(world.api.privateChat(user), user, 'chart here', {
+      links: [`https://dexscreener.com/solana/${ordinary.address}`],
+    });
     expect(parseTelegramHtml(hidden.text).text).toContain(ordinary.name);
   });
 
@@ -244,14 +253,18 @@ describe('Telegram chat', () => {
     world.api.migrate(group, supergroup);
     // Handled in order in the new chat: once this is answered, the migration was seen.
     await ask(supergroup, admin, '/help');
-    await expect.poll(async () => (await world.store.chats.settings({ platform: 'telegram', chatId: String(supergroup.id) })).detectAddresses).toBe(true);
+    await expect
+      .poll(async () => (await world.store.chats.settings({ platform: 'telegram', chatId: String(supergroup.id) })).detectAddresses)
+      .toBe(true);
   });
 
   it('a bot removed from a group pauses it; added back, it resumes', async () => {
     const group = world.api.group(-4005);
     const member = (status: string) => ({ user: world.api.botUser, status });
     const change = (from: string, to: string) =>
-      world.api.pushUpdate({ my_chat_member: { chat: group, from: world.api.user(1), date: 1, old_chat_member: member(from), new_chat_member: member(to) } });
+      world.api.pushUpdate({
+        my_chat_member: { chat: group, from: world.api.user(1), date: 1, old_chat_member: member(from), new_chat_member: member(to) },
+      });
     change('member', 'kicked');
     await expect.poll(() => world.store.chats.pausedReason({ platform: 'telegram', chatId: String(group.id) })).not.toBeNull();
     change('kicked', 'member');

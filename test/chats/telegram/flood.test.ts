@@ -60,7 +60,10 @@ describe('a chat that floods the bot', () => {
     expect(floodAccepted).toBeLessThanOrEqual(DEFAULT_CHAT_QUEUE.maxWaiting + 1 + answeredSoFar);
     expect(counts.dropped).toBe(FLOOD - floodAccepted);
     expect(counts.notices).toBe(1);
-    const notice = await world.api.waitFor((sent) => sent.find((m) => m.chatId === String(floodChat.id) && m.text === SKIPPED_NOTICE), 30_000);
+    const notice = await world.api.waitFor(
+      (sent) => sent.find((m) => m.chatId === String(floodChat.id) && m.text === SKIPPED_NOTICE),
+      30_000,
+    );
     expect(notice.replyTo).toBeNull();
     expect(world.api.messagesIn(floodChat.id).filter((m) => m.text === SKIPPED_NOTICE)).toHaveLength(1);
     // A button pressed in the flooding chat meanwhile is skipped too, and the presser told so at once.

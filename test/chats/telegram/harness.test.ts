@@ -35,9 +35,16 @@ describe('the local Bot API', () => {
     const { api, bot } = await fresh({ botUsername: 'SomeBot' });
     await bot.init();
     expect(bot.botInfo.username).toBe('SomeBot');
-    const text = await bot.api.sendMessage(5, '<b>hi</b>', { parse_mode: 'HTML', reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'k1' }]] }, message_thread_id: 9 });
+    const text = await bot.api.sendMessage(5, '<b>hi</b>', {
+      parse_mode: 'HTML',
+      reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'k1' }]] },
+      message_thread_id: 9,
+    });
     expect(text.text).toBe('<b>hi</b>');
-    const photo = await bot.api.sendPhoto(-100, new InputFile(new Uint8Array([1, 2, 3, 4]), 'chart.png'), { caption: 'cap', parse_mode: 'HTML' });
+    const photo = await bot.api.sendPhoto(-100, new InputFile(new Uint8Array([1, 2, 3, 4]), 'chart.png'), {
+      caption: 'cap',
+      parse_mode: 'HTML',
+    });
     expect(photo.photo?.length).toBeGreaterThan(0);
     await bot.api.editMessageText(5, text.message_id, 'new', { parse_mode: 'HTML' });
     expect(api.sent.map((m) => [m.method, m.chatId, m.text, m.threadId, m.photo?.bytes ?? null])).toEqual([

@@ -54,7 +54,9 @@ function expectValidMessages(messages: TelegramMessage[], label: string): Parsed
     if (message.kind === 'text') expect(result.text.trim(), `${label}, message ${index} empty`).not.toBe('');
     // Nothing a stranger wrote can reach the reader as a live mention, an invisible or a bidi character.
     expect(result.text, label).not.toMatch(/@[A-Za-z0-9_]/);
-    expect(result.text, label).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\p{Cs}/u);
+    expect(result.text, label).not.toMatch(
+      /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\p{Cs}/u,
+    );
     for (const href of result.links) expect(href, label).toMatch(/^https?:\/\/[^\s"<>]+$/);
     if (message.kind === 'text' && message.previewUrl !== null) expect(message.previewUrl).toMatch(/^https?:\/\//);
     const keyboard = message.keyboard;
@@ -167,7 +169,12 @@ describe('renderCardMessages layout', () => {
   });
 
   it('cuts one line longer than a message, keeping its tags balanced', () => {
-    const card: Card = { title: 'T', color: 'neutral', fields: [field('Wall', rich(bold('B'.repeat(5000)), link('L'.repeat(3000), 'https://x.example/')))], actions: [] };
+    const card: Card = {
+      title: 'T',
+      color: 'neutral',
+      fields: [field('Wall', rich(bold('B'.repeat(5000)), link('L'.repeat(3000), 'https://x.example/')))],
+      actions: [],
+    };
     const messages = renderCardMessages(card);
     const parsed = expectValidMessages(messages, 'wall');
     expect(parsed.some((p) => p.text.includes('…'))).toBe(true);
@@ -175,7 +182,13 @@ describe('renderCardMessages layout', () => {
 
   it('a card with a picture: one captioned photo when short, else the photo then the text', () => {
     const image = { filename: 'chart.png', contentType: 'image/png', data: new Uint8Array([137, 80, 78, 71]) };
-    const short: Card = { title: 'Chart of X', color: 'info', fields: [field('Close', '1.2')], image, actions: [{ label: 'Refresh', command: 'chart', args: [] }] };
+    const short: Card = {
+      title: 'Chart of X',
+      color: 'info',
+      fields: [field('Close', '1.2')],
+      image,
+      actions: [{ label: 'Refresh', command: 'chart', args: [] }],
+    };
     const one = renderCardMessages(short, [{ label: 'Refresh', key: 'r' }]);
     expect(one.map((m) => m.kind)).toEqual(['photo']);
     expectValidMessages(one, 'short photo');
@@ -199,7 +212,14 @@ describe('renderCardMessages layout', () => {
       { label: 'empty', key: '' },
       { label: 'spaces', key: 'a b' },
     ]);
-    expect(keyboard).toEqual({ inline_keyboard: [[{ text: 'ok', callback_data: 'abc_DEF-123' }, { text: 'Open', callback_data: 'k2' }]] });
+    expect(keyboard).toEqual({
+      inline_keyboard: [
+        [
+          { text: 'ok', callback_data: 'abc_DEF-123' },
+          { text: 'Open', callback_data: 'k2' },
+        ],
+      ],
+    });
     expect(renderKeyboard([])).toBeNull();
     const many = renderKeyboard(Array.from({ length: 20 }, (_, i) => ({ label: `B${i}`, key: `k${i}` })));
     expect(many?.inline_keyboard.flat().length).toBe(12);
@@ -241,7 +261,13 @@ describe('every card the bot builds, through the renderer and the keyboard', () 
     // Every token's /token, /technicals and /holders. The other holder orders and the charts (a
     // picture each, which Telegram's text rules do not reach) for the hostile tokens, whose text
     // they carry, and a few ordinary ones: the rest differ only in figures.
-    const everyView = new Set([...hostile, ...market.listing.tokens.filter((t) => !hostile.has(t.address)).slice(0, 4).map((t) => t.address)]);
+    const everyView = new Set([
+      ...hostile,
+      ...market.listing.tokens
+        .filter((t) => !hostile.has(t.address))
+        .slice(0, 4)
+        .map((t) => t.address),
+    ]);
     for (const token of market.listing.tokens) {
       const more = everyView.has(token.address)
         ? [
@@ -270,7 +296,8 @@ describe('every card the bot builds, through the renderer and the keyboard', () 
   it('every wallet: /wallet alone and together, /trades in tokens they traded', async () => {
     const wallets = market.listing.wallets;
     const cards = [await run('wallet', { wallets: wallets.slice(0, 1) }), await run('wallet', { wallets: wallets.slice(0, 10) })];
-    for (const token of market.listing.tokens.slice(0, 12)) cards.push(await run('trades', { token: token.address, wallets: wallets.slice(0, 10) }));
+    for (const token of market.listing.tokens.slice(0, 12))
+      cards.push(await run('trades', { token: token.address, wallets: wallets.slice(0, 10) }));
     for (const address of market.sim.market.hostileTokens()) cards.push(await run('trades', { token: address, wallets }));
     for (const card of cards) renderValid(card, card.title);
   }, 60_000);
@@ -279,8 +306,28 @@ describe('every card the bot builds, through the renderer and the keyboard', () 
     const cards: Card[] = [helpCard(commands), ...commands.map((c) => helpCard(commands, c.name)), helpCard(commands, 'nonsense<b>')];
     for (const command of commands) cards.push(cardForError(new UsageError(`Missing thing. Usage: /${command.name}`, command)));
     cards.push(cardForError(new UsageError('Unknown command "/x<b>". Try /help.', null)));
-    for (const kind of ['invalid-address', 'not-found', 'rate-limited', 'unreachable', 'timeout', 'unauthorized', 'upstream', 'unreadable'] as const) {
-      cards.push(cardForError(new MarketError({ kind, endpoint: 'token-data', status: null, message: 'x', userMessage: '<b>@everyone</b>', retryAfterMs: 5000 })));
+    for (const kind of [
+      'invalid-address',
+      'not-found',
+      'rate-limited',
+      'unreachable',
+      'timeout',
+      'unauthorized',
+      'upstream',
+      'unreadable',
+    ] as const) {
+      cards.push(
+        cardForError(
+          new MarketError({
+            kind,
+            endpoint: 'token-data',
+            status: null,
+            message: 'x',
+            userMessage: '<b>@everyone</b>',
+            retryAfterMs: 5000,
+          }),
+        ),
+      );
     }
     cards.push(cardForError(new Error('/home/secret path <b>')));
     for (const card of cards) renderValid(card, card.title);
@@ -296,7 +343,11 @@ describe('hostile text anywhere on a card', () => {
         url: token.website ?? undefined,
         description: token.description ? [text(token.description)] : undefined,
         color: 'warning',
-        fields: [field(token.symbol, token.name, true), field('Links', links.length > 0 ? links : '—'), field('Website', link(token.name, token.website))],
+        fields: [
+          field(token.symbol, token.name, true),
+          field('Links', links.length > 0 ? links : '—'),
+          field('Website', link(token.name, token.website)),
+        ],
         thumbnailUrl: token.logo,
         footer: token.description ?? undefined,
         actions: [{ label: token.name, command: 'chart', args: [ADDRESS] }],
@@ -310,13 +361,35 @@ describe('hostile text anywhere on a card', () => {
     .array(
       fc.oneof(
         fc.string({ unit: 'binary', maxLength: 20 }),
-        fc.constantFrom('<b>', '</b>', '<a href="x">', '&amp;', '&', '<', '>', '"', '\u202e', '\u200b', '\n', '@admin', 'https://ok.example/a?b=1&c=<2>', 'javascript:x', ' ', '</blockquote>', '<code>'),
+        fc.constantFrom(
+          '<b>',
+          '</b>',
+          '<a href="x">',
+          '&amp;',
+          '&',
+          '<',
+          '>',
+          '"',
+          '\u202e',
+          '\u200b',
+          '\n',
+          '@admin',
+          'https://ok.example/a?b=1&c=<2>',
+          'javascript:x',
+          ' ',
+          '</blockquote>',
+          '<code>',
+        ),
       ),
       { maxLength: 12 },
     )
     .map((parts) => parts.join(''));
   const span: fc.Arbitrary<Span> = fc.record(
-    { text: hostileText, style: fc.constantFrom('bold' as const, 'italic' as const, 'code' as const), url: fc.oneof(hostileText, fc.constant('https://ok.example/p?q=<x>&y="z"')) },
+    {
+      text: hostileText,
+      style: fc.constantFrom('bold' as const, 'italic' as const, 'code' as const),
+      url: fc.oneof(hostileText, fc.constant('https://ok.example/p?q=<x>&y="z"')),
+    },
     { requiredKeys: ['text'] },
   );
   const richText: fc.Arbitrary<RichText> = fc.array(span, { maxLength: 5 });
@@ -330,13 +403,17 @@ describe('hostile text anywhere on a card', () => {
     thumbnailUrl: fc.option(hostileText, { nil: undefined }),
     footer: fc.option(hostileText, { nil: undefined }),
     timestamp: fc.option(fc.date(), { nil: undefined }),
-    actions: fc.array(fc.record({ label: hostileText, command: hostileText, args: fc.array(hostileText, { maxLength: 3 }) }), { maxLength: 4 }),
+    actions: fc.array(fc.record({ label: hostileText, command: hostileText, args: fc.array(hostileText, { maxLength: 3 }) }), {
+      maxLength: 4,
+    }),
   });
 
   it('any card: valid Telegram HTML within every limit', () => {
     fc.assert(
       fc.property(card, fc.boolean(), (c, withImage) => {
-        const withPicture: Card = withImage ? { ...c, image: { filename: 'a.png', contentType: 'image/png', data: new Uint8Array([1]) } } : c;
+        const withPicture: Card = withImage
+          ? { ...c, image: { filename: 'a.png', contentType: 'image/png', data: new Uint8Array([1]) } }
+          : c;
         renderValid(withPicture, 'arbitrary');
       }),
       { numRuns: 400 },
@@ -346,7 +423,10 @@ describe('hostile text anywhere on a card', () => {
   it('any card scaled up past every limit: still valid and within limits', () => {
     fc.assert(
       fc.property(card, fc.integer({ min: 50, max: 400 }), (c, times) => {
-        const big: Card = { ...c, fields: Array.from({ length: times }, (_, i) => c.fields[i % Math.max(1, c.fields.length)] ?? field(`f${i}`, 'v'.repeat(times))) };
+        const big: Card = {
+          ...c,
+          fields: Array.from({ length: times }, (_, i) => c.fields[i % Math.max(1, c.fields.length)] ?? field(`f${i}`, 'v'.repeat(times))),
+        };
         renderValid(big, 'scaled');
       }),
       { numRuns: 60 },
@@ -356,7 +436,9 @@ describe('hostile text anywhere on a card', () => {
 
 describe('the Telegram HTML checker itself', () => {
   it('accepts what Telegram accepts and counts the parsed text', () => {
-    const parsed = parseTelegramHtml('<b>a &amp; <i>b</i></b> <a href="https://x.example/?a=1&amp;b=2">l</a> <code>&lt;c&gt;</code> &#128512;<blockquote expandable>q</blockquote>');
+    const parsed = parseTelegramHtml(
+      '<b>a &amp; <i>b</i></b> <a href="https://x.example/?a=1&amp;b=2">l</a> <code>&lt;c&gt;</code> &#128512;<blockquote expandable>q</blockquote>',
+    );
     expect(parsed.text).toBe('a & b l <c> 😀q');
     expect(parsed.length).toBe(15); // the emoji is two UTF-16 units
     expect(parsed.links).toEqual(['https://x.example/?a=1&b=2']);

@@ -58,14 +58,21 @@ describe('grammY errors in the log', () => {
     // No command runs here: the client is never asked.
     const market = new MarketClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused-key' });
     cleanups.push(() => market.close());
-    const dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query: new QueryService(market) }, actionKeys: store.actionKeys, logger: createLogger('silent') });
+    const dispatcher = new Dispatcher({
+      commands: await loadCommands(),
+      services: { query: new QueryService(market) },
+      actionKeys: store.actionKeys,
+      logger: createLogger('silent'),
+    });
     const lines: string[] = [];
     const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
 
     const chat = await startTelegramChat({ token: TOKEN, apiRoot, dispatcher, store, logger });
     await chat.stop();
 
-    const failed = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'Telegram setMyCommands failed');
+    const failed = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.msg === 'Telegram setMyCommands failed');
     expect(failed).toHaveLength(1);
     expect(failed[0]?.reason).toMatch(/^API method 'setMyCommands' is not supported\./);
     for (const line of lines) expect(line).not.toContain(TOKEN);
@@ -79,7 +86,14 @@ describe('grammY errors in the log', () => {
     const [command, args] = tsNode('src/main.ts');
     const child = spawn(command, args, {
       cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: cwd, TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: api.apiRoot, TMDS_BASE_URL: 'simulator', DATABASE_PATH: join(cwd, 'bot.db') },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: cwd,
+        TELEGRAM_BOT_TOKEN: TOKEN,
+        TELEGRAM_API_ROOT: api.apiRoot,
+        TMDS_BASE_URL: 'simulator',
+        DATABASE_PATH: join(cwd, 'bot.db'),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -102,7 +116,9 @@ describe('grammY errors in the log', () => {
 
     const lines = stderr.split('\n').filter((line) => line !== '');
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
-    const polls = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'Telegram getUpdates failed');
+    const polls = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.msg === 'Telegram getUpdates failed');
     expect(polls.length).toBeGreaterThanOrEqual(2);
     expect(polls[0]).toMatchObject({ level: 40, reason: "Network request for 'getUpdates' failed!" });
     expect(stderr).not.toContain(TOKEN);

@@ -22,9 +22,15 @@ describe('the Telegram chat’s request counts', () => {
     const { chat, api } = world;
     api.failChat(-1001, { kind: 'blocked' });
     api.failChat(-1002, { kind: 'retry-after', seconds: 120 });
-    expect(await chat.sender.send({ platform: 'telegram', chatId: '-1001', threadId: null, scopeId: null }, card, [])).toMatchObject({ status: 'gone' });
-    expect(await chat.sender.send({ platform: 'telegram', chatId: '-1002', threadId: null, scopeId: null }, card, [])).toMatchObject({ status: 'retry' });
-    expect(await chat.sender.send({ platform: 'telegram', chatId: '-1003', threadId: null, scopeId: null }, card, [])).toMatchObject({ status: 'sent' });
+    expect(await chat.sender.send({ platform: 'telegram', chatId: '-1001', threadId: null, scopeId: null }, card, [])).toMatchObject({
+      status: 'gone',
+    });
+    expect(await chat.sender.send({ platform: 'telegram', chatId: '-1002', threadId: null, scopeId: null }, card, [])).toMatchObject({
+      status: 'retry',
+    });
+    expect(await chat.sender.send({ platform: 'telegram', chatId: '-1003', threadId: null, scopeId: null }, card, [])).toMatchObject({
+      status: 'sent',
+    });
     const counts = chat.requests();
     expect(counts['403']).toBe(1);
     expect(counts['429']).toBeGreaterThanOrEqual(1);

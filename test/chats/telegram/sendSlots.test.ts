@@ -30,7 +30,8 @@ describe('send slots', () => {
           const mine = given.filter((slot) => slot.chat === chat).map((slot) => slot.at);
           for (let i = 1; i < mine.length; i += 1) expect((mine[i] ?? 0) - (mine[i - 1] ?? 0)).toBeGreaterThanOrEqual(PACE.perChatMinMs);
           if (chat.startsWith('-')) {
-            for (let i = PACE.perGroup; i < mine.length; i += 1) expect((mine[i] ?? 0) - (mine[i - PACE.perGroup] ?? 0)).toBeGreaterThanOrEqual(PACE.groupWindowMs);
+            for (let i = PACE.perGroup; i < mine.length; i += 1)
+              expect((mine[i] ?? 0) - (mine[i - PACE.perGroup] ?? 0)).toBeGreaterThanOrEqual(PACE.groupWindowMs);
           }
         }
       }),

@@ -38,13 +38,24 @@ async function botApi(answer: { status: number; body: object } | null): Promise<
 
 function start(apiRoot: string) {
   // Neither is reached: the start stops at getMe.
-  return startTelegramChat({ token: TOKEN, apiRoot, startTimeoutMs: 300, dispatcher: {} as Dispatcher, store: {} as Store, logger: silentLogger, updates: 'none' });
+  return startTelegramChat({
+    token: TOKEN,
+    apiRoot,
+    startTimeoutMs: 300,
+    dispatcher: {} as Dispatcher,
+    store: {} as Store,
+    logger: silentLogger,
+    updates: 'none',
+  });
 }
 
 describe('Telegram at start, bounded by CHAT_START_TIMEOUT', () => {
   it('a Bot API that never answers: one line after the time, naming the address and CHAT_START_TIMEOUT', async () => {
     const api = await botApi(null);
-    const error = await start(api.apiRoot).then(() => null, (thrown: unknown) => thrown);
+    const error = await start(api.apiRoot).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toBe(
       `Telegram: the Bot API at ${api.apiRoot} did not answer getMe: no answer within 300ms; check TELEGRAM_API_ROOT and the network, or raise CHAT_START_TIMEOUT`,
@@ -55,7 +66,10 @@ describe('Telegram at start, bounded by CHAT_START_TIMEOUT', () => {
 
   it('a Bot API that answers 502 is asked again until the time is spent', async () => {
     const api = await botApi({ status: 502, body: { ok: false, error_code: 502, description: 'Bad Gateway' } });
-    const error = await start(api.apiRoot).then(() => null, (thrown: unknown) => thrown);
+    const error = await start(api.apiRoot).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    );
     // The last failure is named when one came back before the time was spent (the retry of a 5xx inside the call may still be waiting).
     expect((error as Error).message).toMatch(
       /^Telegram: the Bot API at http:\/\/127\.0\.0\.1:\d+ did not answer getMe: no answer within 300ms( \(last: 502 Bad Gateway\))?; check TELEGRAM_API_ROOT and the network, or raise CHAT_START_TIMEOUT$/,
@@ -68,16 +82,23 @@ describe('Telegram at start, bounded by CHAT_START_TIMEOUT', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const apiRoot = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise((resolve) => closed.close(resolve));
-    const error = await start(apiRoot).then(() => null, (thrown: unknown) => thrown);
+    const error = await start(apiRoot).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    );
     expect((error as Error).message).toMatch(
-      new RegExp(`^Telegram: the Bot API at ${apiRoot.replace(/\./g, '\\.')} did not answer getMe: no answer within 300ms \\(last: .*getMe.*\\); check TELEGRAM_API_ROOT and the network, or raise CHAT_START_TIMEOUT$`),
+      new RegExp(
+        `^Telegram: the Bot API at ${apiRoot.replace(/\./g, '\\.')} did not answer getMe: no answer within 300ms \\(last: .*getMe.*\\); check TELEGRAM_API_ROOT and the network, or raise CHAT_START_TIMEOUT$`,
+      ),
     );
     expect((error as Error).message).not.toContain(TOKEN);
   }, 20_000);
 
   it('a token the Bot API refuses stops at once, without asking again', async () => {
     const api = await botApi({ status: 401, body: { ok: false, error_code: 401, description: 'Unauthorized' } });
-    await expect(start(api.apiRoot)).rejects.toThrow('Telegram: the Bot API refused to start the bot (401 Unauthorized); check TELEGRAM_BOT_TOKEN and TELEGRAM_API_ROOT');
+    await expect(start(api.apiRoot)).rejects.toThrow(
+      'Telegram: the Bot API refused to start the bot (401 Unauthorized); check TELEGRAM_BOT_TOKEN and TELEGRAM_API_ROOT',
+    );
     expect(api.getMe()).toBe(1);
   }, 20_000);
 });

@@ -31,10 +31,17 @@ describe('Telegram webhook mode', () => {
   });
 
   it('refuses a post without the secret token, and any other path', async () => {
-    const update = JSON.stringify({ update_id: 1, message: { message_id: 1, date: 1, chat: { id: 5, type: 'private' }, from: { id: 5, is_bot: false, first_name: 'x' }, text: '/help' } });
+    const update = JSON.stringify({
+      update_id: 1,
+      message: { message_id: 1, date: 1, chat: { id: 5, type: 'private' }, from: { id: 5, is_bot: false, first_name: 'x' }, text: '/help' },
+    });
     const noSecret = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: update });
     expect(noSecret.status).toBe(401);
-    const wrongPath = await fetch(url.replace('/telegram/hook', '/other'), { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'the-secret_1' }, body: update });
+    const wrongPath = await fetch(url.replace('/telegram/hook', '/other'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'the-secret_1' },
+      body: update,
+    });
     expect(wrongPath.status).toBe(404);
     expect(world.api.messagesIn(5)).toEqual([]);
   });

@@ -40,7 +40,13 @@ export function settingsChat(): SettingsChat {
     db = tempDb();
     chat.store = openSqliteStore(db.path);
     // The settings commands read no market: a query service is required by the type only.
-    dispatcher = new Dispatcher({ commands: await loadCommands(), services: { query: {} as QueryService, chatSettings: chat.store.chats }, actionKeys: chat.store.actionKeys, logger: silentLogger, now: () => new Date('2025-01-15T12:00:00Z') });
+    dispatcher = new Dispatcher({
+      commands: await loadCommands(),
+      services: { query: {} as QueryService, chatSettings: chat.store.chats },
+      actionKeys: chat.store.actionKeys,
+      logger: silentLogger,
+      now: () => new Date('2025-01-15T12:00:00Z'),
+    });
   });
   afterEach(async () => {
     await chat.store.close();

@@ -164,10 +164,19 @@ export function expectErrorMessageBody(reply: Reply, mentions?: RegExp): void {
   const problems = new Problems(`${reply.request} → ${reply.status} error body`);
   const body = problems.fields(reply.body, { error: 'string', message: 'string' }, 'body');
   if (body) {
-    problems.check(typeof body.error === 'string' && body.error.trim().length > 0, `body.error: expected a non-empty string, got ${show(body.error)}`);
-    problems.check(typeof body.message === 'string' && body.message.trim().length > 0, `body.message: expected a non-empty string, got ${show(body.message)}`);
+    problems.check(
+      typeof body.error === 'string' && body.error.trim().length > 0,
+      `body.error: expected a non-empty string, got ${show(body.error)}`,
+    );
+    problems.check(
+      typeof body.message === 'string' && body.message.trim().length > 0,
+      `body.message: expected a non-empty string, got ${show(body.message)}`,
+    );
     if (mentions && typeof body.message === 'string') {
-      problems.check(mentions.test(body.message), `body.message should say which parameter to supply (${mentions}), got ${show(body.message)}`);
+      problems.check(
+        mentions.test(body.message),
+        `body.message should say which parameter to supply (${mentions}), got ${show(body.message)}`,
+      );
     }
   }
   problems.assertNone();
@@ -179,7 +188,10 @@ export function expectEnvelope(reply: Reply, options: { messageMayBeAbsent?: boo
   const problems = new Problems(`${reply.request} envelope`);
   const body = problems.fields(reply.body, { statusCode: 'integer', data: 'object' }, 'body');
   if (body) {
-    problems.check(body.statusCode === reply.status, `body.statusCode: expected the HTTP status ${reply.status}, got ${show(body.statusCode)}`);
+    problems.check(
+      body.statusCode === reply.status,
+      `body.statusCode: expected the HTTP status ${reply.status}, got ${show(body.statusCode)}`,
+    );
     if (!(options.messageMayBeAbsent && !('message' in body))) {
       problems.fields(body, { message: 'string|null' }, 'body');
     }

@@ -138,7 +138,12 @@ export const CANDLE_FIELDS: FieldSpec = {
 };
 
 /** A Trade with its makerData; the maker must be one of `wallets` when given. */
-export function checkTrade(problems: Problems, trade: unknown, where: string, wallets?: readonly string[]): Record<string, unknown> | undefined {
+export function checkTrade(
+  problems: Problems,
+  trade: unknown,
+  where: string,
+  wallets?: readonly string[],
+): Record<string, unknown> | undefined {
   const record = problems.fields(trade, TRADE_FIELDS, where);
   if (!record) return undefined;
   const maker = isRecord(record.makerData) ? problems.fields(record.makerData, MAKER_FIELDS, `${where}.makerData`) : undefined;
@@ -149,7 +154,10 @@ export function checkTrade(problems: Problems, trade: unknown, where: string, wa
     );
   }
   if (typeof record.chainId === 'number' && maker && typeof maker.chainId === 'number') {
-    problems.check(maker.chainId === record.chainId, `${where}.makerData.chainId ${maker.chainId} differs from the trade's chainId ${record.chainId}`);
+    problems.check(
+      maker.chainId === record.chainId,
+      `${where}.makerData.chainId ${maker.chainId} differs from the trade's chainId ${record.chainId}`,
+    );
   }
   return record;
 }

@@ -37,7 +37,8 @@ export function readRateLimitHeaders(headers: Headers, nowSeconds = Date.now() /
   const read = (name: string): number => {
     const raw = headers.get(`${prefix}${name}`);
     const value = leadingInteger(raw);
-    if (value === null) problems.push(`${prefix}${name}: expected a non-negative integer, got ${raw === null ? 'no header' : JSON.stringify(raw)}`);
+    if (value === null)
+      problems.push(`${prefix}${name}: expected a non-negative integer, got ${raw === null ? 'no header' : JSON.stringify(raw)}`);
     return value ?? Number.NaN;
   };
   const limit = read('limit');

@@ -97,9 +97,7 @@ async function get(baseUrl: string, apiKey: string, path: string, params: Params
   const response = await fetch(`${baseUrl}${path}${search ? `?${search}` : ''}`, { headers });
   const text = await response.text();
   const contentType = response.headers.get('content-type') ?? '(none)';
-  expect(contentType, `${request} → ${response.status}: content-type should be application/json`).toMatch(
-    /^application\/json\b/i,
-  );
+  expect(contentType, `${request} → ${response.status}: content-type should be application/json`).toMatch(/^application\/json\b/i);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -146,7 +144,8 @@ export function useConformance(target: Target, options: UseOptions = {}): () => 
       return;
     }
     const shared = inject('conformanceSimulator');
-    if (shared === undefined) throw new Error('the conformance global setup started no simulator (is vitest.config.ts\'s globalSetup in place?)');
+    if (shared === undefined)
+      throw new Error("the conformance global setup started no simulator (is vitest.config.ts's globalSetup in place?)");
     const listing = shared;
     let { baseUrl, apiKey } = shared;
     if (options.ownSimulator === true) {

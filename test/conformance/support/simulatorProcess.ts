@@ -94,11 +94,12 @@ export interface Running {
  * the shell and tsx's node all go when the group is signalled.
  */
 export async function startSimulator(apiKey: string): Promise<Running> {
-  const child: ChildProcess = spawn(
-    'npm',
-    ['run', 'simulator', '--', '--port', '0', '--api-key', apiKey, '--seed', SEED],
-    { cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: simulatorEnv() },
-  );
+  const child: ChildProcess = spawn('npm', ['run', 'simulator', '--', '--port', '0', '--api-key', apiKey, '--seed', SEED], {
+    cwd: REPO_ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: simulatorEnv(),
+  });
   const pid = child.pid;
   let exited = false;
   child.on('exit', () => (exited = true));
@@ -121,7 +122,12 @@ export async function startSimulator(apiKey: string): Promise<Running> {
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`simulator printed no TMDS_BASE_URL line within ${START_TIMEOUT_MS} ms\nstdout:\n${tail(stdout)}\nstderr:\n${tail(stderr)}`)),
+      () =>
+        reject(
+          new Error(
+            `simulator printed no TMDS_BASE_URL line within ${START_TIMEOUT_MS} ms\nstdout:\n${tail(stdout)}\nstderr:\n${tail(stderr)}`,
+          ),
+        ),
       START_TIMEOUT_MS,
     );
     // Reading continues after the line is found: a full pipe would block the simulator's writes.
@@ -140,7 +146,11 @@ export async function startSimulator(apiKey: string): Promise<Running> {
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`simulator exited (code ${code}, signal ${signal}) before printing TMDS_BASE_URL\nstdout:\n${tail(stdout)}\nstderr:\n${tail(stderr)}`));
+      reject(
+        new Error(
+          `simulator exited (code ${code}, signal ${signal}) before printing TMDS_BASE_URL\nstdout:\n${tail(stdout)}\nstderr:\n${tail(stderr)}`,
+        ),
+      );
     });
   }).catch((error: unknown) => {
     killGroup('SIGKILL');
@@ -163,4 +173,3 @@ export async function startSimulator(apiKey: string): Promise<Running> {
     },
   };
 }
-

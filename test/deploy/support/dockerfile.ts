@@ -56,7 +56,8 @@ function words(text: string): string[] {
 export function execForm(args: string): string[] | null {
   if (!args.startsWith('[')) return null;
   const parsed: unknown = JSON.parse(args);
-  if (!Array.isArray(parsed) || !parsed.every((item): item is string => typeof item === 'string')) throw new Error(`not an array of strings: ${args}`);
+  if (!Array.isArray(parsed) || !parsed.every((item): item is string => typeof item === 'string'))
+    throw new Error(`not an array of strings: ${args}`);
   return parsed;
 }
 

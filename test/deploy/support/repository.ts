@@ -33,7 +33,8 @@ function read(path: string): string {
 function listFiles(dir: string, prefix = ''): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = `${prefix}${entry.name}`;
-    if (entry.isDirectory()) return prefix === '' && (entry.name === 'node_modules' || entry.name === '.git') ? [] : listFiles(join(dir, entry.name), `${path}/`);
+    if (entry.isDirectory())
+      return prefix === '' && (entry.name === 'node_modules' || entry.name === '.git') ? [] : listFiles(join(dir, entry.name), `${path}/`);
     return [path];
   });
 }
@@ -77,7 +78,14 @@ export function seconds(text: string): number {
   const value = text.trim();
   if (/^\d+$/.test(value)) return Number(value);
   const parts = [...value.matchAll(/(\d+)\s*(ms|s|sec|m|min|h)/g)];
-  if (parts.length === 0 || parts.map((part) => part[0]).join('').replace(/\s/g, '') !== value.replace(/\s/g, '')) throw new Error(`not a duration: ${text}`);
+  if (
+    parts.length === 0 ||
+    parts
+      .map((part) => part[0])
+      .join('')
+      .replace(/\s/g, '') !== value.replace(/\s/g, '')
+  )
+    throw new Error(`not a duration: ${text}`);
   const unit: Record<string, number> = { ms: 0.001, s: 1, sec: 1, m: 60, min: 60, h: 3600 };
   return parts.reduce((sum, part) => sum + Number(part[1]) * (unit[part[2] ?? ''] ?? Number.NaN), 0);
 }

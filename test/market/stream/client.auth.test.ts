@@ -25,13 +25,24 @@ describe('a wrong key', () => {
     fixture = await StreamFixture.start({ apiKey: RIGHT_KEY });
     const logs = memoryLogger();
     const clock = new ManualClock(Date.now(), [0.5]);
-    client = new StreamClient({ wsUrl: fixture.wsUrl, apiKey: WRONG_KEY, logger: logs.logger, authRetryMs: 1_000, reconnectBaseMs: 10, reconnectMaxMs: 50, clock });
+    client = new StreamClient({
+      wsUrl: fixture.wsUrl,
+      apiKey: WRONG_KEY,
+      logger: logs.logger,
+      authRetryMs: 1_000,
+      reconnectBaseMs: 10,
+      reconnectMaxMs: 50,
+      clock,
+    });
     const reports: AuthFailureInfo[] = [];
     client.onAuthFailure((info) => reports.push(info));
     const feeds = [token(1), token(2), token(3)].map((T) => collect(client!, 'token-feed', { tokenAddress: T }));
     for (let round = 1; round <= 3; round++) {
       await waitFor(
-        () => fixture!.totalAttempts() === 3 * round && client!.status().sockets.every((socket) => socket.state === 'auth-failed') && clock.pending().length === 3,
+        () =>
+          fixture!.totalAttempts() === 3 * round &&
+          client!.status().sockets.every((socket) => socket.state === 'auth-failed') &&
+          clock.pending().length === 3,
         `every socket refused, round ${round}`,
       );
       // Each socket waits authRetryMs (0.5 drawn: no spread), never the fast reconnection backoff.
@@ -55,7 +66,14 @@ describe('a wrong key', () => {
   it('ends when the key is accepted again; a later refusal is a new outage, reported again', async () => {
     fixture = await StreamFixture.start({ apiKey: RIGHT_KEY });
     const clock = new ManualClock(Date.now(), [0.5]);
-    client = new StreamClient({ wsUrl: fixture.wsUrl, apiKey: WRONG_KEY, authRetryMs: 100, reconnectBaseMs: 10, reconnectMaxMs: 50, clock });
+    client = new StreamClient({
+      wsUrl: fixture.wsUrl,
+      apiKey: WRONG_KEY,
+      authRetryMs: 100,
+      reconnectBaseMs: 10,
+      reconnectMaxMs: 50,
+      clock,
+    });
     const reports: AuthFailureInfo[] = [];
     client.onAuthFailure((info) => reports.push(info));
     const feed = collect(client, 'token-feed', { tokenAddress: token(4) });
@@ -92,7 +110,10 @@ describe('a wrong key', () => {
     const clock = new ManualClock(Date.now(), [0, 0.25, 0.5, 0.75, 0.999]);
     client = new StreamClient({ wsUrl: fixture.wsUrl, apiKey: WRONG_KEY, authRetryMs: RETRY_MS, clock });
     for (let n = 0; n < SOCKETS; n++) collect(client, 'token-feed', { tokenAddress: token(50 + n) });
-    await waitFor(() => client!.status().sockets.every((socket) => socket.state === 'auth-failed') && clock.pending().length === SOCKETS, 'every socket refused');
+    await waitFor(
+      () => client!.status().sockets.every((socket) => socket.state === 'auth-failed') && clock.pending().length === SOCKETS,
+      'every socket refused',
+    );
     // Spread over [800, 1,200): sockets refused together do not come back together.
     expect([...clock.pending()].sort((a, b) => a - b)).toEqual([800, 900, 1_000, 1_100, 1_199]);
     clock.advance(1_200);

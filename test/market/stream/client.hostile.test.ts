@@ -19,7 +19,14 @@ let client: StreamClient | null = null;
 
 async function setUp(options: Partial<StreamClientOptions> = {}) {
   fixture = await StreamFixture.start({ apiKey: KEY });
-  client = new StreamClient({ wsUrl: fixture.wsUrl, apiKey: KEY, heartbeatMs: 60_000, reconnectBaseMs: 20, reconnectMaxMs: 60_000, ...options });
+  client = new StreamClient({
+    wsUrl: fixture.wsUrl,
+    apiKey: KEY,
+    heartbeatMs: 60_000,
+    reconnectBaseMs: 20,
+    reconnectMaxMs: 60_000,
+    ...options,
+  });
   return { fixture, client };
 }
 
@@ -44,7 +51,10 @@ describe('5. frames over the size limit', () => {
       // The server acknowledges and serves the socket (its snapshot), then sends a frame over the limit.
       await waitFor(() => events.filter((event) => event.snapshot).length === round, `snapshot ${round}`);
       fixture.sendRaw('token-feed', big);
-      await waitFor(() => client.status().counters.oversized === round && clock.pending().some((delay) => delay < 60_000), `close ${round}`);
+      await waitFor(
+        () => client.status().counters.oversized === round && clock.pending().some((delay) => delay < 60_000),
+        `close ${round}`,
+      );
       const wait = clock.pending().find((delay) => delay < 60_000) ?? 0;
       waits.push(wait);
       clock.advance(wait);
@@ -52,7 +62,9 @@ describe('5. frames over the size limit', () => {
     expect(waits).toEqual([10, 20, 40, 80]);
     expect(events.some((event) => event.kind === 'token' && (event.token.description ?? '').length > 1_000)).toBe(false);
     expect(client.status().sockets[0]?.lastError).toMatch(/larger than 65536 bytes/);
-    const warnings = logs.lines().filter((line) => line.msg === 'stream frame over the size limit; the socket closes and backs off' && line.level === 40);
+    const warnings = logs
+      .lines()
+      .filter((line) => line.msg === 'stream frame over the size limit; the socket closes and backs off' && line.level === 40);
     expect(warnings).toHaveLength(1);
   });
 
@@ -61,7 +73,10 @@ describe('5. frames over the size limit', () => {
     const T = token(701);
     const { events } = collect(client, 'token-feed', { tokenAddress: T });
     await waitFor(() => events.length === 1, 'the snapshot');
-    fixture.sendRaw('token-feed', JSON.stringify({ type: 'token', tokenAddress: T, data: wireToken(T, { description: 'x'.repeat(100 * 1024) }) }));
+    fixture.sendRaw(
+      'token-feed',
+      JSON.stringify({ type: 'token', tokenAddress: T, data: wireToken(T, { description: 'x'.repeat(100 * 1024) }) }),
+    );
     await waitFor(() => events.length === 2, 'the big event');
     expect(client.status().counters.oversized).toBe(0);
   });
@@ -85,7 +100,10 @@ describe('5. a slow consumer under heavy events', () => {
     await waitFor(() => seen.length === 1, 'the snapshot, held by the consumer');
     const received = client.status().counters.received;
     for (let n = 1; n <= 20; n++) {
-      fixture.sendRaw('token-feed', JSON.stringify({ type: 'token', tokenAddress: T, data: wireToken(T, { name: `n${n}`, description: 'y'.repeat(60 * 1024) }) }));
+      fixture.sendRaw(
+        'token-feed',
+        JSON.stringify({ type: 'token', tokenAddress: T, data: wireToken(T, { name: `n${n}`, description: 'y'.repeat(60 * 1024) }) }),
+      );
     }
     await waitFor(() => client.status().counters.received === received + 20, 'every frame');
     const status = client.status();
@@ -114,13 +132,16 @@ describe('big frames of what is no payload', () => {
   });
 });
 
-describe('7. the server\'s texts', () => {
+describe("7. the server's texts", () => {
   it('reach the status and the log without control or bidi characters', async () => {
     const logs = memoryLogger();
     const { fixture, client } = await setUp({ logger: logs.logger });
     const { events } = collect(client, 'token-feed', { tokenAddress: token(704) });
     await waitFor(() => events.length === 1, 'the snapshot');
-    fixture.sendRaw('token-feed', JSON.stringify({ type: 'error', error: 'Over\u202Eloaded\u0007', message: 'slow\u2028down\u0085now\u001b[2J' }));
+    fixture.sendRaw(
+      'token-feed',
+      JSON.stringify({ type: 'error', error: 'Over\u202Eloaded\u0007', message: 'slow\u2028down\u0085now\u001b[2J' }),
+    );
     await waitFor(() => (client.status().sockets[0]?.lastError ?? '').includes('down'), 'lastError');
     const raw = /[\u202E\u2028\u0085\u001b\u0007]/;
     expect(client.status().sockets[0]?.lastError).toBe('Overloaded: slow down now');

@@ -15,7 +15,10 @@ const QUICK_HEARTBEAT = { heartbeatMs: 100 } as const;
 let fixture: StreamFixture | null = null;
 let client: StreamClient | null = null;
 
-async function setUp(fixtureOptions: Partial<FixtureOptions> = {}, clientOptions: Partial<ConstructorParameters<typeof StreamClient>[0]> = {}) {
+async function setUp(
+  fixtureOptions: Partial<FixtureOptions> = {},
+  clientOptions: Partial<ConstructorParameters<typeof StreamClient>[0]> = {},
+) {
   fixture = await StreamFixture.start({ apiKey: KEY, ...fixtureOptions });
   client = new StreamClient({ wsUrl: fixture.wsUrl, apiKey: KEY, ...FAST, ...clientOptions });
   return { fixture, client };
@@ -38,7 +41,10 @@ describe('unreadable frames', () => {
     fixture.sendRaw('token-feed', 'this is not json');
     fixture.sendRaw('token-feed', Buffer.from([1, 2, 3]), true);
     fixture.sendRaw('token-feed', JSON.stringify({ type: 'token', tokenAddress: T, data: { address: 42 } }));
-    fixture.sendRaw('token-feed', JSON.stringify({ type: 'candle', tokenAddress: T, data: { timestamp: 1, open: 1, high: 1, low: 1, close: 1 } }));
+    fixture.sendRaw(
+      'token-feed',
+      JSON.stringify({ type: 'candle', tokenAddress: T, data: { timestamp: 1, open: 1, high: 1, low: 1, close: 1 } }),
+    );
     fixture.sendRaw('token-feed', JSON.stringify([1, 2]));
     fixture.sendRaw('token-feed', '');
     fixture.change('token-feed', T);
@@ -80,7 +86,8 @@ describe('a slow consumer', () => {
       busy -= 1;
     });
     await waitFor(() => seen.length === 1, 'the snapshot to reach the consumer');
-    for (let n = 1; n <= 20; n++) fixture.sendRaw('token-feed', JSON.stringify({ type: 'token', tokenAddress: T, data: wireToken(T, { name: `n${n}` }) }));
+    for (let n = 1; n <= 20; n++)
+      fixture.sendRaw('token-feed', JSON.stringify({ type: 'token', tokenAddress: T, data: wireToken(T, { name: `n${n}` }) }));
     await waitFor(() => client.status().counters.received === 22, 'every frame to arrive');
     expect(client.status().counters.dropped).toBe(15);
     release();
@@ -118,7 +125,10 @@ describe('heartbeat, on a manual clock', () => {
     expect(client.status().sockets[0]?.lastError ?? '').toMatch(/pong/);
     clock.advance(10);
     await waitFor(
-      () => fixture.openSockets().length === 1 && fixture.liveSubscriptions().length === 1 && events.filter((event) => event.snapshot).length >= 2,
+      () =>
+        fixture.openSockets().length === 1 &&
+        fixture.liveSubscriptions().length === 1 &&
+        events.filter((event) => event.snapshot).length >= 2,
       'the new socket and its snapshot',
     );
     expect(fixture.attempts['token-feed']).toBe(2);
@@ -248,7 +258,9 @@ describe('a refused subscription', () => {
     const { fixture, client } = await setUp({ unknownTokens: [unknown] }, { subscriptionsPerSocket: 10 });
     const a = collect(client, 'token-feed', { tokenAddress: token(300) });
     const rejections: SubscriptionRejection[] = [];
-    const b = client.subscribe('token-feed', { tokenAddress: unknown }, () => {}, { onRejected: (rejection) => rejections.push(rejection) });
+    const b = client.subscribe('token-feed', { tokenAddress: unknown }, () => {}, {
+      onRejected: (rejection) => rejections.push(rejection),
+    });
     const c = collect(client, 'token-feed', { tokenAddress: token(302) });
     await waitFor(() => a.events.length >= 1 && c.events.length >= 1, 'the known tokens');
     await waitFor(() => client.status().sockets.length === 3, 'the refused subscriptions to move out');
@@ -260,8 +272,15 @@ describe('a refused subscription', () => {
     // Only the culprit, alone on its socket, is reported: never a subscription that was cut with it.
     await waitFor(() => rejections.length === 1, 'the report');
     expect(rejections).toEqual([{ stream: 'token-feed', target: { tokenAddress: unknown }, code: 4004, reason: 'unknown token' }]);
-    expect(client.status().sockets.filter((socket) => socket.state === 'rejected')).toMatchObject([{ subscriptions: 1, lastError: 'closed 4004: unknown token' }]);
-    expect(fixture.liveSubscriptions().map((subscription) => subscription.tokenAddress).sort()).toEqual([token(300), token(302)].sort());
+    expect(client.status().sockets.filter((socket) => socket.state === 'rejected')).toMatchObject([
+      { subscriptions: 1, lastError: 'closed 4004: unknown token' },
+    ]);
+    expect(
+      fixture
+        .liveSubscriptions()
+        .map((subscription) => subscription.tokenAddress)
+        .sort(),
+    ).toEqual([token(300), token(302)].sort());
     b();
   });
 
@@ -276,7 +295,10 @@ describe('a refused subscription', () => {
     client.subscribe('token-feed', { tokenAddress: token(310) }, () => {}, { onRejected: (rejection) => rejections.push(rejection) });
     const waits: number[] = [];
     for (let attempt = 1; attempt <= 3; attempt++) {
-      await waitFor(() => fixture.attempts['token-feed'] === attempt && client.status().sockets[0]?.state === 'rejected', `refusal ${attempt}`);
+      await waitFor(
+        () => fixture.attempts['token-feed'] === attempt && client.status().sockets[0]?.state === 'rejected',
+        `refusal ${attempt}`,
+      );
       const [wait = 0] = clock.pending();
       waits.push(wait);
       clock.advance(wait);
@@ -293,7 +315,9 @@ describe('a refused subscription', () => {
     const { fixture, client } = await setUp({ unknownTokens: [T] }, { rejectedRetryMs: 100 });
     const rejections: SubscriptionRejection[] = [];
     const events: StreamEvent[] = [];
-    client.subscribe('token-feed', { tokenAddress: T }, (event) => void events.push(event), { onRejected: (rejection) => rejections.push(rejection) });
+    client.subscribe('token-feed', { tokenAddress: T }, (event) => void events.push(event), {
+      onRejected: (rejection) => rejections.push(rejection),
+    });
     await waitFor(() => fixture.attempts['token-feed'] >= 3, 'two retries');
     expect(rejections).toHaveLength(1);
 
@@ -312,7 +336,10 @@ describe('a refused subscription', () => {
   it('a subscriber without onRejected still has its target retried slowly; a throwing callback is logged', async () => {
     const logs = memoryLogger();
     const clock = new ManualClock(Date.now(), [0.5]);
-    const { fixture, client } = await setUp({ unknownTokens: [token(330), token(331)] }, { rejectedRetryMs: 60_000, logger: logs.logger, clock });
+    const { fixture, client } = await setUp(
+      { unknownTokens: [token(330), token(331)] },
+      { rejectedRetryMs: 60_000, logger: logs.logger, clock },
+    );
     collect(client, 'token-feed', { tokenAddress: token(330) });
     client.subscribe('token-feed', { tokenAddress: token(331) }, () => {}, {
       onRejected: () => {

@@ -98,7 +98,9 @@ describe('targets', () => {
     expect(() => client.subscribe('trades-live', { wallets: [wallet(1), 'So1111'] }, () => {})).toThrow(/"So1111" is not a wallet address/);
     expect(() => client.subscribe('trades-live', { tokenAddress: token(1), wallets: [wallet(1)] } as never, () => {})).toThrow(/not both/);
     expect(() => client.subscribe('chart-live', { tokenAddress: token(1), intervalSecs: 1.5 }, () => {})).toThrow(/whole number/);
-    expect(() => client.subscribe('token-feed', { tokenAddress: token(1) }, () => {}, { onRejected: 'log it' as never })).toThrow(/onRejected must be a function/);
+    expect(() => client.subscribe('token-feed', { tokenAddress: token(1) }, () => {}, { onRejected: 'log it' as never })).toThrow(
+      /onRejected must be a function/,
+    );
     expect(client.status().sockets).toEqual([]);
     // A good subscription after them: once it is served, any socket the refused ones had opened
     // would have reached the server too.

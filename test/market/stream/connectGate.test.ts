@@ -48,7 +48,12 @@ describe('the gate', () => {
   it('admits up to its limit, then one waiting for each released, oldest first; a release is idempotent', () => {
     const admitted: string[] = [];
     const connection = (name: string) => ({ name, admitted: () => void admitted.push(name) });
-    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(connection) as [ReturnType<typeof connection>, ReturnType<typeof connection>, ReturnType<typeof connection>, ReturnType<typeof connection>];
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(connection) as [
+      ReturnType<typeof connection>,
+      ReturnType<typeof connection>,
+      ReturnType<typeof connection>,
+      ReturnType<typeof connection>,
+    ];
     const gate = new ConnectGate<ReturnType<typeof connection>>(2);
     expect([gate.enter(a), gate.enter(b), gate.enter(c), gate.enter(d)]).toEqual([true, true, false, false]);
     expect(gate.size).toEqual({ connecting: 2, waiting: 2 });

@@ -23,7 +23,13 @@ afterEach(async () => {
 });
 
 async function simulator(maxSubscriptionsPerSocket?: number): Promise<RunningSimulator> {
-  const sim = await startSimulator({ apiKey: KEY, seed: 42, port: 0, control: true, streams: maxSubscriptionsPerSocket === undefined ? {} : { maxSubscriptionsPerSocket } });
+  const sim = await startSimulator({
+    apiKey: KEY,
+    seed: 42,
+    port: 0,
+    control: true,
+    streams: maxSubscriptionsPerSocket === undefined ? {} : { maxSubscriptionsPerSocket },
+  });
   cleanups.push(() => sim.close());
   return sim;
 }
@@ -39,7 +45,11 @@ const changed = (collected: Collected): boolean => collected.events.some((event)
 
 /** A token's feed and holders, as the watcher subscribes a token followed for every kind of alert. */
 function followAll(streams: StreamClient, tokens: readonly string[]): Array<{ T: string; feed: Collected; holders: Collected }> {
-  return tokens.map((T) => ({ T, feed: collect(streams, 'token-feed', { tokenAddress: T }), holders: collect(streams, 'holders-live', { tokenAddress: T }) }));
+  return tokens.map((T) => ({
+    T,
+    feed: collect(streams, 'token-feed', { tokenAddress: T }),
+    holders: collect(streams, 'holders-live', { tokenAddress: T }),
+  }));
 }
 
 describe('auto against the simulator', () => {
@@ -73,10 +83,16 @@ describe('auto against the simulator', () => {
     const rejections: SubscriptionRejection[] = [];
     const followed = tokens.map((T) => {
       const events: StreamEvent[] = [];
-      streams.subscribe('token-feed', { tokenAddress: T }, (event) => void events.push(event), { onRejected: (rejection) => rejections.push(rejection) });
+      streams.subscribe('token-feed', { tokenAddress: T }, (event) => void events.push(event), {
+        onRejected: (rejection) => rejections.push(rejection),
+      });
       return { T, events, holders: collect(streams, 'holders-live', { tokenAddress: T }) };
     });
-    await waitFor(() => followed.every(({ events, holders }) => events.some((event) => event.snapshot) && snapshotted(holders)), 'every snapshot', 20_000);
+    await waitFor(
+      () => followed.every(({ events, holders }) => events.some((event) => event.snapshot) && snapshotted(holders)),
+      'every snapshot',
+      20_000,
+    );
     await waitFor(() => sim.streams.socketCount() === tokens.length * 2, 'one socket a subscription on the simulator', 20_000);
     await waitFor(() => sim.streams.subscriptionCount() === tokens.length * 2, 'one subscription a socket on the simulator', 20_000);
 
@@ -106,7 +122,9 @@ describe('auto against the simulator', () => {
     const first = collect(streams, 'token-feed', { tokenAddress: known[0] ?? '' });
     await waitFor(() => snapshotted(first), 'the first snapshot');
     const rejections: SubscriptionRejection[] = [];
-    streams.subscribe('token-feed', { tokenAddress: fixtureToken(4_242) }, () => undefined, { onRejected: (rejection) => rejections.push(rejection) });
+    streams.subscribe('token-feed', { tokenAddress: fixtureToken(4_242) }, () => undefined, {
+      onRejected: (rejection) => rejections.push(rejection),
+    });
     await waitFor(() => rejections.length === 1, 'the refusal of the unknown token');
     expect(streams.status().packing.state).toBe('checking');
     const more = known.slice(1, 6).map((T) => collect(streams, 'token-feed', { tokenAddress: T }));
@@ -116,23 +134,29 @@ describe('auto against the simulator', () => {
 });
 
 describe('auto against a service that shows otherwise that it takes one a socket', () => {
-  it.each(['close', 'error', 'ignore'] as const)('a second subscription met with %s: one a socket, every subscription served', async (how) => {
-    const fixture = await StreamFixture.start({ apiKey: KEY, onePerSocket: how });
-    cleanups.push(() => fixture.close());
-    const streams = client(fixture.wsUrl, { subscriptionsPerSocket: 'auto', packProbeMs: 300 });
-    const followed = Array.from({ length: 6 }, (_, n) => collect(streams, 'token-feed', { tokenAddress: fixtureToken(700 + n) }));
-    await waitFor(() => followed.every(snapshotted), 'every snapshot', 10_000);
-    // Read once settled: a snapshot can come on the socket the service then closes, before its
-    // subscription is made again on a socket of its own.
-    await waitFor(() => fixture.openSockets().length === 6, 'six sockets on the service');
-    await waitFor(() => fixture.liveSubscriptions().length === 6, 'six subscriptions on the service');
-    expect(streams.status().packing).toMatchObject({ perSocket: 1, state: 'refused' });
-  });
+  it.each(['close', 'error', 'ignore'] as const)(
+    'a second subscription met with %s: one a socket, every subscription served',
+    async (how) => {
+      const fixture = await StreamFixture.start({ apiKey: KEY, onePerSocket: how });
+      cleanups.push(() => fixture.close());
+      const streams = client(fixture.wsUrl, { subscriptionsPerSocket: 'auto', packProbeMs: 300 });
+      const followed = Array.from({ length: 6 }, (_, n) => collect(streams, 'token-feed', { tokenAddress: fixtureToken(700 + n) }));
+      await waitFor(() => followed.every(snapshotted), 'every snapshot', 10_000);
+      // Read once settled: a snapshot can come on the socket the service then closes, before its
+      // subscription is made again on a socket of its own.
+      await waitFor(() => fixture.openSockets().length === 6, 'six sockets on the service');
+      await waitFor(() => fixture.liveSubscriptions().length === 6, 'six subscriptions on the service');
+      expect(streams.status().packing).toMatchObject({ perSocket: 1, state: 'refused' });
+    },
+  );
 
-  it('a number is the operator\'s word: nothing is checked, and packing stays', async () => {
+  it("a number is the operator's word: nothing is checked, and packing stays", async () => {
     const sim = await simulator();
     const streams = client(sim.wsUrl, { subscriptionsPerSocket: 4 });
-    const followed = sim.market.tokenAddresses().slice(0, 8).map((T) => collect(streams, 'token-feed', { tokenAddress: T }));
+    const followed = sim.market
+      .tokenAddresses()
+      .slice(0, 8)
+      .map((T) => collect(streams, 'token-feed', { tokenAddress: T }));
     await waitFor(() => followed.every(snapshotted), 'every snapshot');
     expect(streams.status().packing).toEqual({ setting: 4, perSocket: 4, state: 'fixed', evidence: null });
     expect(streams.status().sockets).toHaveLength(2);
@@ -181,7 +205,10 @@ describe('the limit on open sockets', () => {
   it('packed, room counts the free places on sockets of the same stream and the sockets still allowed', async () => {
     const sim = await simulator();
     const streams = client(sim.wsUrl, { subscriptionsPerSocket: 10, maxSockets: 3 });
-    const followed = sim.market.tokenAddresses().slice(0, 4).map((T) => collect(streams, 'token-feed', { tokenAddress: T }));
+    const followed = sim.market
+      .tokenAddresses()
+      .slice(0, 4)
+      .map((T) => collect(streams, 'token-feed', { tokenAddress: T }));
     await waitFor(() => followed.every(snapshotted), 'every snapshot');
     expect(streams.room('token-feed', 'token')).toBe(6 + 2 * 10);
     expect(streams.room('holders-live', 'token')).toBe(2 * 10);

@@ -136,7 +136,8 @@ describe('after drop', () => {
     expect(all.every(({ size }) => size > 0)).toBe(true);
     // Sockets counted once both sides agree: every one of the client's open, and as many on the server.
     await waitFor(
-      () => client.status().sockets.every((socket) => socket.state === 'open') && sim.streams.socketCount() === client.status().sockets.length,
+      () =>
+        client.status().sockets.every((socket) => socket.state === 'open') && sim.streams.socketCount() === client.status().sockets.length,
       'the same sockets on both sides',
     );
     const socketsBefore = sim.streams.socketCount();
@@ -145,7 +146,11 @@ describe('after drop', () => {
     const droppedAt = Date.now();
     expect(sim.controls.drop().dropped).toBe(socketsBefore);
     expect(onServer()).toEqual([0, 0, 0, 0]);
-    await waitFor(() => client.status().counters.reconnects >= socketsBefore && onServer().every((count, n) => count === expected[n]), 'every subscription back', 10_000);
+    await waitFor(
+      () => client.status().counters.reconnects >= socketsBefore && onServer().every((count, n) => count === expected[n]),
+      'every subscription back',
+      10_000,
+    );
     await waitFor(() => all.every(({ size, collected }) => snapshots(collected).length >= 2 * size), 'the snapshots again');
     // Every socket's heartbeat answered since the drop: the server read that ping after everything
     // the client sent before it on the socket, and answered after the snapshots it sent for them.
@@ -178,9 +183,16 @@ describe('refusals', () => {
     const feed = collect(client, 'token-feed', { tokenAddress: tokens[0] ?? '' });
     const trades = collect(client, 'trades-live', { wallets: [wallets[0] ?? ''] });
     // Two sockets, each the first attempt then a retry after each slow wait (0.8 to 1.2 s), never the fast backoff.
-    for (const [round, wait] of [[1, 800], [2, 1_199], [3, 1_199]] as const) {
+    for (const [round, wait] of [
+      [1, 800],
+      [2, 1_199],
+      [3, 1_199],
+    ] as const) {
       await waitFor(
-        () => client.status().counters.authFailures === 2 * round && client.status().sockets.every((socket) => socket.state === 'auth-failed') && clock.pending().length === 2,
+        () =>
+          client.status().counters.authFailures === 2 * round &&
+          client.status().sockets.every((socket) => socket.state === 'auth-failed') &&
+          clock.pending().length === 2,
         `both sockets refused, round ${round}`,
       );
       expect(clock.pending()).toEqual([wait, wait]);
@@ -209,13 +221,22 @@ describe('refusals', () => {
       onRejected: (rejection) => rejections.push(rejection),
     });
     await waitFor(() => rejections.length === 1, 'the report');
-    expect(rejections[0]).toEqual({ stream: 'token-feed', target: { tokenAddress: unknownToken }, code: 4004, reason: 'Not Found: Token not found' });
+    expect(rejections[0]).toEqual({
+      stream: 'token-feed',
+      target: { tokenAddress: unknownToken },
+      code: 4004,
+      reason: 'Not Found: Token not found',
+    });
     await waitFor(() => sim.streams.subscriptionCount() === 1, 'the known token subscribed');
     sim.controls.risk({ tokenAddress: tokens[20] ?? '', riskStatus: 'WARNING' });
     await waitFor(() => changes(known).length >= 1, 'a change on the known token');
     expect(unknownEvents).toEqual([]);
     // The refused one retries alone and slowly; neither the report nor the warning repeats at each retry.
-    await waitFor(() => client.status().sockets.some((socket) => socket.state === 'rejected' && socket.reconnects >= 2), 'two slow retries', 10_000);
+    await waitFor(
+      () => client.status().sockets.some((socket) => socket.state === 'rejected' && socket.reconnects >= 2),
+      'two slow retries',
+      10_000,
+    );
     expect(rejections).toHaveLength(1);
     const warnings = logs.lines().filter((line) => Number(line.level) >= 40);
     expect(warnings.length).toBeGreaterThanOrEqual(1);
@@ -248,29 +269,35 @@ describe('many concurrent subscriptions', () => {
   it.each([
     [1, 250],
     [50, 1_000],
-  ])('open and receive (%i per socket, %i subscriptions)', async (perSocket, COUNT) => {
-    const client = newClient({ subscriptionsPerSocket: perSocket, heartbeatMs: 5_000 });
-    const all: Array<{ stream: StreamName; T: string; collected: Collected }> = [];
-    for (let n = 0; n < COUNT; n++) {
-      const stream = STREAMS[n % STREAMS.length] ?? 'token-feed';
-      const T = tokens[Math.floor(n / STREAMS.length) % tokens.length] ?? '';
-      all.push({ stream, T, collected: collect(client, stream, { tokenAddress: T }) });
-    }
-    await waitFor(() => sim.streams.subscriptionCount() === COUNT, 'every subscription on the server', 30_000);
-    await waitFor(() => all.every(({ collected }) => snapshots(collected).length >= 1), 'every snapshot', 30_000);
-    await waitFor(
-      () => client.status().sockets.every((socket) => socket.state === 'open') && sim.streams.socketCount() === client.status().sockets.length,
-      'the same sockets on both sides',
-    );
-    const sockets = client.status().sockets;
-    expect(sim.streams.socketCount()).toBe(sockets.length);
-    expect(sockets.every((socket) => socket.subscriptions <= perSocket)).toBe(true);
-    // Packing is bounded by the simulator's 44 tokens: a socket never carries one token twice.
-    if (perSocket === 1) expect(sockets).toHaveLength(COUNT);
-    else expect(sockets.length).toBeLessThanOrEqual(Math.ceil(COUNT / Math.min(perSocket, tokens.length)) + STREAMS.length);
+  ])(
+    'open and receive (%i per socket, %i subscriptions)',
+    async (perSocket, COUNT) => {
+      const client = newClient({ subscriptionsPerSocket: perSocket, heartbeatMs: 5_000 });
+      const all: Array<{ stream: StreamName; T: string; collected: Collected }> = [];
+      for (let n = 0; n < COUNT; n++) {
+        const stream = STREAMS[n % STREAMS.length] ?? 'token-feed';
+        const T = tokens[Math.floor(n / STREAMS.length) % tokens.length] ?? '';
+        all.push({ stream, T, collected: collect(client, stream, { tokenAddress: T }) });
+      }
+      await waitFor(() => sim.streams.subscriptionCount() === COUNT, 'every subscription on the server', 30_000);
+      await waitFor(() => all.every(({ collected }) => snapshots(collected).length >= 1), 'every snapshot', 30_000);
+      await waitFor(
+        () =>
+          client.status().sockets.every((socket) => socket.state === 'open') &&
+          sim.streams.socketCount() === client.status().sockets.length,
+        'the same sockets on both sides',
+      );
+      const sockets = client.status().sockets;
+      expect(sim.streams.socketCount()).toBe(sockets.length);
+      expect(sockets.every((socket) => socket.subscriptions <= perSocket)).toBe(true);
+      // Packing is bounded by the simulator's 44 tokens: a socket never carries one token twice.
+      if (perSocket === 1) expect(sockets).toHaveLength(COUNT);
+      else expect(sockets.length).toBeLessThanOrEqual(Math.ceil(COUNT / Math.min(perSocket, tokens.length)) + STREAMS.length);
 
-    for (const T of tokens) sim.controls.price({ tokenAddress: T, changePct: 2 });
-    await waitFor(() => all.every(({ collected }) => changes(collected).length >= 1), 'a change on every subscription', 30_000);
-    expect(client.status().counters).toMatchObject({ unreadable: 0, dropped: 0 });
-  }, 90_000);
+      for (const T of tokens) sim.controls.price({ tokenAddress: T, changePct: 2 });
+      await waitFor(() => all.every(({ collected }) => changes(collected).length >= 1), 'a change on every subscription', 30_000);
+      expect(client.status().counters).toMatchObject({ unreadable: 0, dropped: 0 });
+    },
+    90_000,
+  );
 });

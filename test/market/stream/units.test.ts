@@ -48,7 +48,10 @@ describe('checkTarget', () => {
   it('accepts tokens on every stream, an interval on chart-live, wallets on trades-live', () => {
     expect(checkTarget('token-feed', { tokenAddress: token(1) })).toEqual({ kind: 'token', tokenAddress: token(1), intervalSecs: null });
     expect(checkTarget('chart-live', { tokenAddress: token(1), intervalSecs: 60 })).toMatchObject({ intervalSecs: 60 });
-    expect(checkTarget('trades-live', { wallets: [wallet(1), wallet(1), wallet(2)] })).toEqual({ kind: 'wallets', wallets: [wallet(1), wallet(2)] });
+    expect(checkTarget('trades-live', { wallets: [wallet(1), wallet(1), wallet(2)] })).toEqual({
+      kind: 'wallets',
+      wallets: [wallet(1), wallet(2)],
+    });
   });
 
   it.each([
@@ -75,11 +78,17 @@ describe('checkTarget', () => {
 
   it('merges wallets that differ only in the case of an EVM address, keeping the first spelling', () => {
     const upper = `0x${'AB'.repeat(20)}`;
-    expect(checkTarget('trades-live', { wallets: [upper, upper.toLowerCase(), wallet(1)] })).toEqual({ kind: 'wallets', wallets: [upper, wallet(1)] });
+    expect(checkTarget('trades-live', { wallets: [upper, upper.toLowerCase(), wallet(1)] })).toEqual({
+      kind: 'wallets',
+      wallets: [upper, wallet(1)],
+    });
   });
 
   it('gives a checked target back in the shape callers give', () => {
-    expect(publicTarget(checkTarget('chart-live', { tokenAddress: token(1), intervalSecs: 60 }))).toEqual({ tokenAddress: token(1), intervalSecs: 60 });
+    expect(publicTarget(checkTarget('chart-live', { tokenAddress: token(1), intervalSecs: 60 }))).toEqual({
+      tokenAddress: token(1),
+      intervalSecs: 60,
+    });
     expect(publicTarget(checkTarget('token-feed', { tokenAddress: token(1) }))).toEqual({ tokenAddress: token(1) });
     expect(publicTarget(checkTarget('trades-live', { wallets: [wallet(1)] }))).toEqual({ wallets: [wallet(1)] });
   });
@@ -90,8 +99,14 @@ describe('checkTarget', () => {
       intervalSecs: 60,
       apiKey: 'k',
     });
-    expect(JSON.parse(subscribeMessage(checkTarget('trades-live', { wallets: [wallet(1)] }), 'k'))).toEqual({ wallets: [wallet(1)], apiKey: 'k' });
-    expect(JSON.parse(unsubscribeMessage(checkTarget('token-feed', { tokenAddress: token(1) })))).toEqual({ action: 'unsubscribe', tokenAddress: token(1) });
+    expect(JSON.parse(subscribeMessage(checkTarget('trades-live', { wallets: [wallet(1)] }), 'k'))).toEqual({
+      wallets: [wallet(1)],
+      apiKey: 'k',
+    });
+    expect(JSON.parse(unsubscribeMessage(checkTarget('token-feed', { tokenAddress: token(1) })))).toEqual({
+      action: 'unsubscribe',
+      tokenAddress: token(1),
+    });
   });
 });
 
@@ -137,15 +152,18 @@ describe('DeliveryQueue', () => {
     });
     let dropped = 0;
     let delivered = 0;
-    const queue = new DeliveryQueue<{ n: number }>({ events: 3, bytes: Number.POSITIVE_INFINITY }, {
-      deliver: async ({ n }) => {
-        seen.push(n);
-        if (n === 0) await gate;
+    const queue = new DeliveryQueue<{ n: number }>(
+      { events: 3, bytes: Number.POSITIVE_INFINITY },
+      {
+        deliver: async ({ n }) => {
+          seen.push(n);
+          if (n === 0) await gate;
+        },
+        delivered: () => void delivered++,
+        dropped: () => void dropped++,
+        failed: () => {},
       },
-      delivered: () => void delivered++,
-      dropped: () => void dropped++,
-      failed: () => {},
-    });
+    );
     for (let n = 0; n < 10; n++) queue.push({ n });
     expect(seen).toEqual([0]);
     expect(queue.size).toBe(3);
@@ -164,15 +182,18 @@ describe('DeliveryQueue', () => {
     });
     const released: string[] = [];
     let delivered = 0;
-    const queue = new DeliveryQueue<{ n: number }, string>({ events: 2, bytes: Number.POSITIVE_INFINITY }, {
-      deliver: async ({ n }) => {
-        if (n === 0) await gate;
+    const queue = new DeliveryQueue<{ n: number }, string>(
+      { events: 2, bytes: Number.POSITIVE_INFINITY },
+      {
+        deliver: async ({ n }) => {
+          if (n === 0) await gate;
+        },
+        delivered: () => void delivered++,
+        dropped: () => {},
+        failed: () => {},
+        released: (owner) => void released.push(owner),
       },
-      delivered: () => void delivered++,
-      dropped: () => {},
-      failed: () => {},
-      released: (owner) => void released.push(owner),
-    });
+    );
     for (let n = 0; n < 5; n++) queue.push({ n }, 0, `s${n}`);
     // 0 is with the consumer, 3 and 4 wait, 1 and 2 were dropped.
     expect(released).toEqual(['s1', 's2']);
@@ -194,15 +215,18 @@ describe('DeliveryQueue', () => {
     });
     let dropped = 0;
     let delivered = 0;
-    const queue = new DeliveryQueue<{ n: number }>({ events: 1_000, bytes: Number.POSITIVE_INFINITY }, {
-      deliver: async ({ n }) => {
-        seen.push(n);
-        if (n === 0) await gate;
+    const queue = new DeliveryQueue<{ n: number }>(
+      { events: 1_000, bytes: Number.POSITIVE_INFINITY },
+      {
+        deliver: async ({ n }) => {
+          seen.push(n);
+          if (n === 0) await gate;
+        },
+        delivered: () => void delivered++,
+        dropped: () => void dropped++,
+        failed: () => {},
       },
-      delivered: () => void delivered++,
-      dropped: () => void dropped++,
-      failed: () => {},
-    });
+    );
     for (let n = 0; n <= 100_000; n++) queue.push({ n });
     expect(queue.size).toBe(1_000);
     expect(dropped).toBe(99_000);
@@ -217,17 +241,20 @@ describe('DeliveryQueue', () => {
     const seen: number[] = [];
     let delivered = 0;
     const released: string[] = [];
-    const queue: DeliveryQueue<{ n: number }, string> = new DeliveryQueue<{ n: number }, string>({ events: 10, bytes: Number.POSITIVE_INFINITY }, {
-      deliver: ({ n }) => {
-        seen.push(n);
-        // A consumer that causes another event at once: it waits its turn, after this one.
-        if (n === 1) queue.push({ n: 10 }, 0, 'p10');
+    const queue: DeliveryQueue<{ n: number }, string> = new DeliveryQueue<{ n: number }, string>(
+      { events: 10, bytes: Number.POSITIVE_INFINITY },
+      {
+        deliver: ({ n }) => {
+          seen.push(n);
+          // A consumer that causes another event at once: it waits its turn, after this one.
+          if (n === 1) queue.push({ n: 10 }, 0, 'p10');
+        },
+        delivered: () => void delivered++,
+        dropped: () => {},
+        failed: () => {},
+        released: (owner) => void released.push(owner),
       },
-      delivered: () => void delivered++,
-      dropped: () => {},
-      failed: () => {},
-      released: (owner) => void released.push(owner),
-    });
+    );
     for (let n = 0; n < 3; n++) queue.push({ n }, 0, `p${n}`);
     // No await: everything was delivered and released synchronously.
     expect(seen).toEqual([0, 1, 10, 2]);
@@ -240,16 +267,19 @@ describe('DeliveryQueue', () => {
     const seen: number[] = [];
     const failures: unknown[] = [];
     const released: string[] = [];
-    const queue = new DeliveryQueue<{ n: number }, string>({ events: 10, bytes: Number.POSITIVE_INFINITY }, {
-      deliver: ({ n }) => {
-        seen.push(n);
-        if (n === 1) throw new Error('boom');
+    const queue = new DeliveryQueue<{ n: number }, string>(
+      { events: 10, bytes: Number.POSITIVE_INFINITY },
+      {
+        deliver: ({ n }) => {
+          seen.push(n);
+          if (n === 1) throw new Error('boom');
+        },
+        delivered: () => {},
+        dropped: () => {},
+        failed: (error) => void failures.push(error),
+        released: (owner) => void released.push(owner),
       },
-      delivered: () => {},
-      dropped: () => {},
-      failed: (error) => void failures.push(error),
-      released: (owner) => void released.push(owner),
-    });
+    );
     queue.push({ n: 1 }, 0, 'p1');
     queue.push({ n: 2 }, 0, 'p2');
     await waitFor(() => released.includes('p2'), 'the item after the failure settled');

@@ -54,7 +54,11 @@ function element(endpoint: EndpointName, variant: HostileVariant, n: number): st
 }
 
 /** One hostile body for `endpoint`, just under `maxBytes`. */
-export function hostileBody(endpoint: EndpointName, variant: HostileVariant, maxBytes: number = MARKET_CLIENT_DEFAULTS.maxBodyBytes[endpoint]): Buffer {
+export function hostileBody(
+  endpoint: EndpointName,
+  variant: HostileVariant,
+  maxBytes: number = MARKET_CLIENT_DEFAULTS.maxBodyBytes[endpoint],
+): Buffer {
   const budget = maxBytes - SLACK;
   const list =
     variant === 'empty' && endpoint !== 'token-data'

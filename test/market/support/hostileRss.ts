@@ -21,10 +21,18 @@ const CHILD = fileURLToPath(new URL('./hostileRssChild.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Runs the child against a hostile server; each round calls every endpoint `concurrency` times at once, the variants in turn. */
-export async function measureHostilePeakRss(options: { rounds: number; concurrency: number; variants?: readonly HostileVariant[] }): Promise<HostileRssResult> {
+export async function measureHostilePeakRss(options: {
+  rounds: number;
+  concurrency: number;
+  variants?: readonly HostileVariant[];
+}): Promise<HostileRssResult> {
   const bodies = new Map<EndpointName, Buffer[]>();
   const variants = options.variants ?? HOSTILE_VARIANTS;
-  for (const endpoint of ENDPOINTS) bodies.set(endpoint, variants.map((variant) => hostileBody(endpoint, variant)));
+  for (const endpoint of ENDPOINTS)
+    bodies.set(
+      endpoint,
+      variants.map((variant) => hostileBody(endpoint, variant)),
+    );
   const served = new Map<EndpointName, number>();
   const server = await startHostileServer((request, res) => {
     const endpoint = request.endpoint as EndpointName;
@@ -43,16 +51,22 @@ export async function measureHostilePeakRss(options: { rounds: number; concurren
   try {
     const output = await new Promise<string>((resolve, reject) => {
       // With the heap cap the bot runs with (src/heapLimit.ts): the figure is the bot's client.
-      const child = spawn(process.execPath, [HEAP_LIMIT_FLAG, '--import', 'tsx', CHILD, server.url, String(options.rounds), String(options.concurrency)], {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [HEAP_LIMIT_FLAG, '--import', 'tsx', CHILD, server.url, String(options.rounds), String(options.concurrency)],
+        {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`the measuring process exited with ${code}: ${stderr.slice(-2_000)}`))));
+      child.on('close', (code) =>
+        code === 0 ? resolve(stdout) : reject(new Error(`the measuring process exited with ${code}: ${stderr.slice(-2_000)}`)),
+      );
     });
     const line = output.trim().split('\n').at(-1) ?? '{}';
     return JSON.parse(line) as HostileRssResult;

@@ -7,7 +7,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type HostileHandler = (request: { path: string; endpoint: string; query: URLSearchParams }, res: ServerResponse, req: IncomingMessage) => void;
+export type HostileHandler = (
+  request: { path: string; endpoint: string; query: URLSearchParams },
+  res: ServerResponse,
+  req: IncomingMessage,
+) => void;
 
 export interface HostileServer {
   readonly url: string;
@@ -36,7 +40,9 @@ export function trickle(res: ServerResponse, everyMs: number): void {
   res.on('close', () => clearInterval(timer));
 }
 
-export async function startHostileServer(handle: HostileHandler = (_request, res) => json(res, 404, { error: 'Not Found' })): Promise<HostileServer> {
+export async function startHostileServer(
+  handle: HostileHandler = (_request, res) => json(res, 404, { error: 'Not Found' }),
+): Promise<HostileServer> {
   const seen: string[] = [];
   const sockets = new Set<Socket>();
   const state = { handle };

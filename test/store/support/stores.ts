@@ -14,7 +14,9 @@ import { freshDatabase } from '../../support/postgres/databases';
 import { tempDir } from '../helpers';
 
 /** What the tests use beyond Store: both stores have it. */
-export type ContractStore = Store & { follows: FollowRepository & { upsertMany(follows: readonly NewFollow[]): Promise<Array<{ follow: Follow; created: boolean }>> } };
+export type ContractStore = Store & {
+  follows: FollowRepository & { upsertMany(follows: readonly NewFollow[]): Promise<Array<{ follow: Follow; created: boolean }>> };
+};
 
 export interface StoreHome {
   /** Opens a store on this home (again, after a close). */
@@ -43,4 +45,7 @@ export function postgresRunning(): boolean {
   return inject('postgres').adminUrl !== null;
 }
 
-export const STORE_KINDS: Array<[StoreKind, () => Promise<StoreHome>]> = [['sqlite', sqliteHome], ...(postgresRunning() ? [['postgres', postgresHome] as [StoreKind, () => Promise<StoreHome>]] : [])];
+export const STORE_KINDS: Array<[StoreKind, () => Promise<StoreHome>]> = [
+  ['sqlite', sqliteHome],
+  ...(postgresRunning() ? [['postgres', postgresHome] as [StoreKind, () => Promise<StoreHome>]] : []),
+];

@@ -169,7 +169,9 @@ function readBody(req: IncomingMessage): Promise<{ body: unknown; files: Recorde
       parser.on('file', (field, stream, info) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => files.push({ field, filename: info.filename ?? '', contentType: info.mimeType, data: Buffer.concat(chunks) }));
+        stream.on('end', () =>
+          files.push({ field, filename: info.filename ?? '', contentType: info.mimeType, data: Buffer.concat(chunks) }),
+        );
       });
       parser.on('close', () => resolve({ body, files }));
       parser.on('error', reject);
@@ -403,10 +405,30 @@ export class FakeDiscord {
       nsfw_level: 0,
       preferred_locale: 'en-US',
       features: [],
-      roles: [{ id: guild.id, name: '@everyone', permissions: PLAIN_MEMBER.toString(), position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 }],
+      roles: [
+        {
+          id: guild.id,
+          name: '@everyone',
+          permissions: PLAIN_MEMBER.toString(),
+          position: 0,
+          color: 0,
+          hoist: false,
+          managed: false,
+          mentionable: false,
+          flags: 0,
+        },
+      ],
       emojis: [],
       stickers: [],
-      channels: guild.channels.map((channel, position) => ({ id: channel.id, name: channel.name, type: channel.type ?? 0, position, permission_overwrites: [], nsfw: false, parent_id: null })),
+      channels: guild.channels.map((channel, position) => ({
+        id: channel.id,
+        name: channel.name,
+        type: channel.type ?? 0,
+        position,
+        permission_overwrites: [],
+        nsfw: false,
+        parent_id: null,
+      })),
       threads: [],
       members: [],
       voice_states: [],
@@ -444,7 +466,16 @@ export class FakeDiscord {
   channelVisibility(guildId: string, channelId: string, visible: boolean): void {
     const channel = this.options.guilds.find((guild) => guild.id === guildId)?.channels.find((candidate) => candidate.id === channelId);
     if (channel === undefined) throw new Error(`no channel ${channelId} in server ${guildId}`);
-    const payload = { id: channel.id, guild_id: guildId, name: channel.name, type: channel.type ?? 0, position: 0, permission_overwrites: [], nsfw: false, parent_id: null };
+    const payload = {
+      id: channel.id,
+      guild_id: guildId,
+      name: channel.name,
+      type: channel.type ?? 0,
+      position: 0,
+      permission_overwrites: [],
+      nsfw: false,
+      parent_id: null,
+    };
     this.toGuild(guildId, visible ? 'CHANNEL_CREATE' : 'CHANNEL_DELETE', payload);
   }
 
@@ -507,7 +538,11 @@ export class FakeDiscord {
   /** A slash command typed by a member: INTERACTION_CREATE type 2. */
   slashCommand(name: string, values: Record<string, string | number>, options: InteractionOptions, subcommand?: string): SentInteraction {
     const payload = this.interactionBase(2, options);
-    const given = Object.entries(values).map(([optionName, value]) => ({ name: optionName, type: typeof value === 'number' ? 10 : 3, value }));
+    const given = Object.entries(values).map(([optionName, value]) => ({
+      name: optionName,
+      type: typeof value === 'number' ? 10 : 3,
+      value,
+    }));
     const commandOptions = subcommand === undefined ? given : [{ name: subcommand, type: 1, options: given }];
     payload.data = { id: nextSnowflake(), name, type: 1, guild_id: options.guildId, options: commandOptions };
     this.toGuild(options.guildId, 'INTERACTION_CREATE', payload);
@@ -554,8 +589,17 @@ export class FakeDiscord {
   /** A slash command typed in a direct message with the bot. */
   dmSlashCommand(name: string, values: Record<string, string | number>, options: DmOptions, subcommand?: string): SentInteraction {
     const payload = this.dmInteraction(2, options);
-    const given = Object.entries(values).map(([optionName, value]) => ({ name: optionName, type: typeof value === 'number' ? 10 : 3, value }));
-    payload.data = { id: nextSnowflake(), name, type: 1, options: subcommand === undefined ? given : [{ name: subcommand, type: 1, options: given }] };
+    const given = Object.entries(values).map(([optionName, value]) => ({
+      name: optionName,
+      type: typeof value === 'number' ? 10 : 3,
+      value,
+    }));
+    payload.data = {
+      id: nextSnowflake(),
+      name,
+      type: 1,
+      options: subcommand === undefined ? given : [{ name: subcommand, type: 1, options: given }],
+    };
     this.toShardZero('INTERACTION_CREATE', payload);
     return { id: payload.id, token: payload.token };
   }
@@ -573,7 +617,13 @@ export class FakeDiscord {
   /** Typing in an option with autocomplete: INTERACTION_CREATE type 4. */
   autocomplete(name: string, focused: string, typed: string, options: InteractionOptions): SentInteraction {
     const payload = this.interactionBase(4, options);
-    payload.data = { id: nextSnowflake(), name, type: 1, guild_id: options.guildId, options: [{ name: focused, type: 3, value: typed, focused: true }] };
+    payload.data = {
+      id: nextSnowflake(),
+      name,
+      type: 1,
+      guild_id: options.guildId,
+      options: [{ name: focused, type: 3, value: typed, focused: true }],
+    };
     this.toGuild(options.guildId, 'INTERACTION_CREATE', payload);
     return { id: payload.id, token: payload.token };
   }
@@ -624,7 +674,15 @@ export class FakeDiscord {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${this.port}`);
     const path = decodeURIComponent(url.pathname.replace(/^\/api(\/v\d+)?/, ''));
     const { body, files } = await readBody(req);
-    const record: RecordedRequest = { method: req.method ?? 'GET', path, query: url.searchParams, body, files, authorization: req.headers.authorization, status: 200 };
+    const record: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path,
+      query: url.searchParams,
+      body,
+      files,
+      authorization: req.headers.authorization,
+      status: 200,
+    };
     this.requests.push(record);
     const answer = (status: number, json?: unknown) => {
       record.status = status;
@@ -653,11 +711,26 @@ export class FakeDiscord {
     } else if (method === 'GET' && path === '/users/@me') {
       answer(200, { id: this.botId, username: 'TokenWatch', discriminator: '0000', global_name: null, avatar: null, bot: true, flags: 0 });
     } else if (method === 'GET' && path === '/applications/@me') {
-      answer(200, { id: this.options.appId, name: 'TokenWatch', icon: null, description: '', bot_public: true, bot_require_code_grant: false, verify_key: '', team: null, flags: 0 });
+      answer(200, {
+        id: this.options.appId,
+        name: 'TokenWatch',
+        icon: null,
+        description: '',
+        bot_public: true,
+        bot_require_code_grant: false,
+        verify_key: '',
+        team: null,
+        flags: 0,
+      });
     } else if ((match = /^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/.exec(path)) !== null) {
       const scope = match[2] ?? 'global';
       if (method === 'PUT' && Array.isArray(body)) {
-        const stored = body.map((command: unknown) => ({ ...(isRecord(command) ? command : {}), id: nextSnowflake(), application_id: match![1], version: nextSnowflake() }));
+        const stored = body.map((command: unknown) => ({
+          ...(isRecord(command) ? command : {}),
+          id: nextSnowflake(),
+          application_id: match![1],
+          version: nextSnowflake(),
+        }));
         this.commands.set(scope, stored);
         answer(200, stored);
       } else {
@@ -694,13 +767,19 @@ export class FakeDiscord {
         return;
       }
       // A server's channel, or the DM of a person who wrote to the bot there.
-      if (!this.dmChannels.has(channelId) && !this.options.guilds.some((guild) => guild.channels.some((channel) => channel.id === channelId))) {
+      if (
+        !this.dmChannels.has(channelId) &&
+        !this.options.guilds.some((guild) => guild.channels.some((channel) => channel.id === channelId))
+      ) {
         answer(404, { message: 'Unknown Channel', code: 10003 });
         return;
       }
       const fields = isRecord(body) ? body : {};
       // enforce_nonce: the same nonce again within Discord's few minutes is the message already posted.
-      const nonce = fields.enforce_nonce === true && (typeof fields.nonce === 'string' || typeof fields.nonce === 'number') ? String(fields.nonce) : null;
+      const nonce =
+        fields.enforce_nonce === true && (typeof fields.nonce === 'string' || typeof fields.nonce === 'number')
+          ? String(fields.nonce)
+          : null;
       const earlier = nonce === null ? undefined : this.nonces.get(nonce);
       if (earlier !== undefined) {
         answer(200, this.messagePayload(earlier));
@@ -747,7 +826,15 @@ export class FakeDiscord {
 
   private addMessage(channelId: string, token: string | null, body: Record<string, unknown>, files: RecordedFile[]): FakeMessage {
     const flags = typeof body.flags === 'number' ? body.flags : 0;
-    const message: FakeMessage = { id: nextSnowflake(), channelId, interactionToken: token, ephemeral: (flags & 64) !== 0, body, files, edits: 0 };
+    const message: FakeMessage = {
+      id: nextSnowflake(),
+      channelId,
+      interactionToken: token,
+      ephemeral: (flags & 64) !== 0,
+      body,
+      files,
+      edits: 0,
+    };
     this.messages.push(message);
     return message;
   }

@@ -64,7 +64,11 @@ export function readMarkdown(text: string, startsLine = true): MarkdownReading {
       const target = link[2] ?? '';
       markup.push(/^https?:\/\/[^\s()<>]+$/.test(target) ? `link:${target}` : `bad:link ${target}`);
       const label = readMarkdown(link[1] ?? '', false);
-      markup.push(...label.markup.filter((m) => m.startsWith('bad:') || m.startsWith('link:')).map((m) => (m.startsWith('link:') ? 'bad:nested link' : m)));
+      markup.push(
+        ...label.markup
+          .filter((m) => m.startsWith('bad:') || m.startsWith('link:'))
+          .map((m) => (m.startsWith('link:') ? 'bad:nested link' : m)),
+      );
       visible += label.visible;
       i += link[0].length;
       lineStart = false;
@@ -103,7 +107,10 @@ const FORBIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u
 /** A text Discord renders as markdown (title, description, field name or value) that no stranger could have steered. */
 export function expectSafeMarkdown(text: string, where: string, options: { plain?: boolean } = {}): MarkdownReading {
   const reading = readMarkdown(text);
-  expect(reading.markup.filter((m) => m.startsWith('bad:')), `${where}: ${JSON.stringify(text.slice(0, 300))}`).toEqual([]);
+  expect(
+    reading.markup.filter((m) => m.startsWith('bad:')),
+    `${where}: ${JSON.stringify(text.slice(0, 300))}`,
+  ).toEqual([]);
   if (options.plain === true) expect(reading.markup, `${where} has markup`).toEqual([]);
   expect(text, `${where}: forbidden character`).not.toMatch(FORBIDDEN);
   // What a reader sees may contain "<@1>" as text (escaped), but Discord resolves mentions only

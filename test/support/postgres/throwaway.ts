@@ -20,7 +20,8 @@ export interface PostgresBinaries {
 /** `initdb` and `pg_ctl` on PATH, or under /usr/lib/postgresql/<major>/bin (the newest major); null when neither has them. */
 export function findPostgresBinaries(): PostgresBinaries | null {
   for (const folder of (process.env.PATH ?? '').split(delimiter)) {
-    if (folder !== '' && existsSync(join(folder, 'initdb')) && existsSync(join(folder, 'pg_ctl'))) return { initdb: join(folder, 'initdb'), pgCtl: join(folder, 'pg_ctl') };
+    if (folder !== '' && existsSync(join(folder, 'initdb')) && existsSync(join(folder, 'pg_ctl')))
+      return { initdb: join(folder, 'initdb'), pgCtl: join(folder, 'pg_ctl') };
   }
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
@@ -29,7 +30,8 @@ export function findPostgresBinaries(): PostgresBinaries | null {
     .sort((a, b) => Number(b) - Number(a));
   for (const major of majors) {
     const bin = join(root, major, 'bin');
-    if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl'))) return { initdb: join(bin, 'initdb'), pgCtl: join(bin, 'pg_ctl') };
+    if (existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl')))
+      return { initdb: join(bin, 'initdb'), pgCtl: join(bin, 'pg_ctl') };
   }
   return null;
 }
@@ -66,9 +68,17 @@ async function exec(command: string, args: string[]): Promise<void> {
  * Starts a server. `settings` are passed with `-c` (defaults: fsync off, for speed; a bench that
  * measures durable commits turns it on).
  */
-export async function startThrowawayPostgres(binaries: PostgresBinaries, settings: Record<string, string> = {}): Promise<ThrowawayPostgres> {
+export async function startThrowawayPostgres(
+  binaries: PostgresBinaries,
+  settings: Record<string, string> = {},
+): Promise<ThrowawayPostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'tw-pg-'));
-  if (process.getuid?.() === 0) chownSync(dir, Number((await run('id', ['-u', 'postgres'])).stdout.trim()), Number((await run('id', ['-g', 'postgres'])).stdout.trim()));
+  if (process.getuid?.() === 0)
+    chownSync(
+      dir,
+      Number((await run('id', ['-u', 'postgres'])).stdout.trim()),
+      Number((await run('id', ['-g', 'postgres'])).stdout.trim()),
+    );
   const data = join(dir, 'data');
   const all = { fsync: 'off', listen_addresses: "''", max_connections: '200', ...settings };
   const options = [`-k ${dir}`, `-p ${PORT}`, ...Object.entries(all).map(([name, value]) => `-c ${name}=${value}`)].join(' ');

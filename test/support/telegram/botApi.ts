@@ -19,7 +19,14 @@
  * goes to telegram-test-api's own request handler, so its TelegramClient works against this too.
  */
 import { once } from 'node:events';
-import { createServer, request as httpRequest, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import busboy from 'busboy';
 import TelegramServer from 'telegram-test-api';
@@ -105,7 +112,10 @@ export interface FakeBotApi {
   readonly tooManyRequests: { count: number };
   readonly webhook: { url: string; secretToken: string | null } | null;
   /** The stock telegram-test-api client, pointed at this server. */
-  client(token: string, options?: Partial<{ userId: number; chatId: number; type: ChatType; firstName: string; userName: string; chatTitle: string }>): TelegramClient;
+  client(
+    token: string,
+    options?: Partial<{ userId: number; chatId: number; type: ChatType; firstName: string; userName: string; chatTitle: string }>,
+  ): TelegramClient;
   user(id: number, name?: string): TestUser;
   privateChat(user: TestUser): TestChat;
   group(id: number, title?: string, options?: { supergroup?: boolean; forum?: boolean }): TestChat;
@@ -114,7 +124,15 @@ export interface FakeBotApi {
    * `asChat`: sent "as the group" by an anonymous administrator, as Telegram delivers it: from
    * GroupAnonymousBot (a bot), with the group itself as sender_chat; `from` is then not shown.
    */
-  sendText(input: { chat: TestChat; from: TestUser; text: string; threadId?: number; links?: string[]; replyTo?: number; asChat?: TestChat }): number;
+  sendText(input: {
+    chat: TestChat;
+    from: TestUser;
+    text: string;
+    threadId?: number;
+    links?: string[];
+    replyTo?: number;
+    asChat?: TestChat;
+  }): number;
   /** A button press on a message the bot sent. Returns the callback query id. */
   press(input: { from: TestUser; message: BotMessage; data: string }): string;
   /** Any other update (my_chat_member, a migration message...). Returns its update id. */
@@ -130,7 +148,15 @@ export interface FakeBotApi {
   close(): Promise<void>;
 }
 
-const SEND_METHODS = new Set(['sendMessage', 'sendPhoto', 'sendDocument', 'editMessageText', 'editMessageCaption', 'editMessageReplyMarkup', 'sendMediaGroup']);
+const SEND_METHODS = new Set([
+  'sendMessage',
+  'sendPhoto',
+  'sendDocument',
+  'editMessageText',
+  'editMessageCaption',
+  'editMessageReplyMarkup',
+  'sendMediaGroup',
+]);
 const CHAT_METHODS = new Set([...SEND_METHODS, 'getChatMember', 'sendChatAction', 'getChat', 'getChatAdministrators']);
 
 type Body = Record<string, unknown>;
@@ -208,9 +234,15 @@ function asNumber(value: unknown): number | null {
 export async function startBotApi(options: BotApiOptions = {}): Promise<FakeBotApi> {
   const stock = new TelegramServer({ port: 1, host: '127.0.0.1' });
   const internals = stock as unknown as StockInternals;
-  const botUser = { id: options.botId ?? 7_000_000_001, is_bot: true as const, first_name: 'TokenWatch', username: options.botUsername ?? 'TokenWatchTestBot' };
+  const botUser = {
+    id: options.botId ?? 7_000_000_001,
+    is_bot: true as const,
+    first_name: 'TokenWatch',
+    username: options.botUsername ?? 'TokenWatchTestBot',
+  };
   const pollWaitMs = options.pollWaitMs ?? 500;
-  const pace = options.pace === undefined || options.pace === false ? null : new PaceKeeper(options.pace === true ? TELEGRAM_LIMITS : options.pace);
+  const pace =
+    options.pace === undefined || options.pace === false ? null : new PaceKeeper(options.pace === true ? TELEGRAM_LIMITS : options.pace);
 
   const sent: BotMessage[] = [];
   const callbackAnswers: CallbackAnswer[] = [];
@@ -244,7 +276,9 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<FakeBotA
     const known = chats.get(key);
     if (known !== undefined) return known;
     const id = asNumber(chatId) ?? 0;
-    return id < 0 ? { id, type: id < -1_000_000_000_000 ? 'supergroup' : 'group', title: `Group ${id}` } : { id, type: 'private', first_name: `User ${id}` };
+    return id < 0
+      ? { id, type: id < -1_000_000_000_000 ? 'supergroup' : 'group', title: `Group ${id}` }
+      : { id, type: 'private', first_name: `User ${id}` };
   };
 
   /** Pending updates for a token: pushed ones and the stock client's, by update id. */
@@ -325,9 +359,19 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<FakeBotA
     chat: chatOf(message.chatId),
     from: botUser,
     ...(message.method === 'sendPhoto'
-      ? { photo: [{ file_id: `photo-${message.messageId}`, file_unique_id: `p${message.messageId}`, width: 800, height: 600 }], caption: message.text }
+      ? {
+          photo: [{ file_id: `photo-${message.messageId}`, file_unique_id: `p${message.messageId}`, width: 800, height: 600 }],
+          caption: message.text,
+        }
       : message.method === 'sendDocument'
-        ? { document: { file_id: `doc-${message.messageId}`, file_unique_id: `d${message.messageId}`, file_name: message.document?.filename }, caption: message.text }
+        ? {
+            document: {
+              file_id: `doc-${message.messageId}`,
+              file_unique_id: `d${message.messageId}`,
+              file_name: message.document?.filename,
+            },
+            caption: message.text,
+          }
         : { text: message.text }),
     ...(message.threadId === null ? {} : { message_thread_id: message.threadId, is_topic_message: true }),
     ...(message.replyMarkup === null ? {} : { reply_markup: message.replyMarkup }),
@@ -359,7 +403,9 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<FakeBotA
 
   async function handleBotMethod(token: string, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const multipart = (req.headers['content-type'] ?? '').includes('multipart/form-data');
-    const { fields: body, files } = multipart ? await readMultipart(req) : { fields: await readJson(req), files: new Map<string, UploadedFile>() };
+    const { fields: body, files } = multipart
+      ? await readMultipart(req)
+      : { fields: await readJson(req), files: new Map<string, UploadedFile>() };
     calls.set(method, (calls.get(method) ?? 0) + 1);
     lastToken = token;
     if (CHAT_METHODS.has(method) && injectedFailure(res, body)) return;
@@ -375,7 +421,12 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<FakeBotA
       case 'getMe':
         return ok(res, { ...botUser, can_join_groups: true, can_read_all_group_messages: false, supports_inline_queries: false });
       case 'getUpdates': {
-        if (webhook !== null) return fail(res, 409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+        if (webhook !== null)
+          return fail(
+            res,
+            409,
+            "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+          );
         const limit = asNumber(body.limit) ?? 100;
         const timeoutMs = Math.min((asNumber(body.timeout) ?? 0) * 1000, pollWaitMs);
         let updates = takeUpdates(token, limit);
@@ -401,7 +452,14 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<FakeBotA
         const message = recordSent(method, body, files);
         if (method === 'sendMessage') {
           // Kept in the stock storage too, so the stock client's history shows the conversation.
-          stock.storage.botMessages.push({ time: message.at, botToken: token, message: body as never, updateId: nextUpdateId(), messageId: message.messageId, isRead: false });
+          stock.storage.botMessages.push({
+            time: message.at,
+            botToken: token,
+            message: body as never,
+            updateId: nextUpdateId(),
+            messageId: message.messageId,
+            isRead: false,
+          });
         }
         if ((method === 'sendPhoto' && message.photo === null) || (method === 'sendDocument' && message.document === null)) {
           sent.pop();
@@ -419,7 +477,8 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<FakeBotA
           method,
           text: method === 'editMessageText' ? String(body.text ?? '') : original.text,
           parseMode: method === 'editMessageText' ? (typeof body.parse_mode === 'string' ? body.parse_mode : null) : original.parseMode,
-          replyMarkup: (body.reply_markup as BotMessage['replyMarkup']) ?? (method === 'editMessageReplyMarkup' ? null : original.replyMarkup),
+          replyMarkup:
+            (body.reply_markup as BotMessage['replyMarkup']) ?? (method === 'editMessageReplyMarkup' ? null : original.replyMarkup),
           linkPreview: (body.link_preview_options as Record<string, unknown>) ?? original.linkPreview,
           edited: true,
           at: Date.now(),
@@ -429,13 +488,22 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<FakeBotA
         return ok(res, asTelegramMessage(edited));
       }
       case 'answerCallbackQuery':
-        callbackAnswers.push({ callbackQueryId: String(body.callback_query_id), text: typeof body.text === 'string' ? body.text : null, showAlert: body.show_alert === true || body.show_alert === 'true' });
+        callbackAnswers.push({
+          callbackQueryId: String(body.callback_query_id),
+          text: typeof body.text === 'string' ? body.text : null,
+          showAlert: body.show_alert === true || body.show_alert === 'true',
+        });
         notifySent();
         return ok(res, true);
       case 'getChatMember': {
         const status = members.get(`${String(body.chat_id)}:${String(body.user_id)}`) ?? 'member';
         const user = { id: asNumber(body.user_id) ?? 0, is_bot: false, first_name: `User ${String(body.user_id)}` };
-        return ok(res, status === 'administrator' ? { status, user, can_be_edited: false, is_anonymous: false, can_manage_chat: true } : { status, user });
+        return ok(
+          res,
+          status === 'administrator'
+            ? { status, user, can_be_edited: false, is_anonymous: false, can_manage_chat: true }
+            : { status, user },
+        );
       }
       case 'getChat':
         return ok(res, chatOf(body.chat_id));
@@ -484,7 +552,12 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<FakeBotA
   // The stock client posts to `${apiURL}/sendCommand` and the like.
   stock.config.apiURL = apiRoot;
 
-  const messageBase = (chat: TestChat, from: TestUser) => ({ message_id: nextMessageId(), date: Math.floor(Date.now() / 1000), chat, from });
+  const messageBase = (chat: TestChat, from: TestUser) => ({
+    message_id: nextMessageId(),
+    date: Math.floor(Date.now() / 1000),
+    chat,
+    from,
+  });
 
   const api: FakeBotApi = {
     apiRoot,
@@ -510,12 +583,18 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<FakeBotA
       return chat;
     },
     group(id, title = `Group ${id}`, groupOptions = {}) {
-      const chat: TestChat = { id, type: groupOptions.supergroup === true || groupOptions.forum === true ? 'supergroup' : 'group', title, ...(groupOptions.forum === true ? { is_forum: true } : {}) };
+      const chat: TestChat = {
+        id,
+        type: groupOptions.supergroup === true || groupOptions.forum === true ? 'supergroup' : 'group',
+        title,
+        ...(groupOptions.forum === true ? { is_forum: true } : {}),
+      };
       chats.set(String(id), chat);
       return chat;
     },
     sendText({ chat, from, text, threadId, links = [], replyTo, asChat }) {
-      const base = asChat === undefined ? messageBase(chat, from) : { ...messageBase(chat, from), from: GROUP_ANONYMOUS_BOT, sender_chat: asChat };
+      const base =
+        asChat === undefined ? messageBase(chat, from) : { ...messageBase(chat, from), from: GROUP_ANONYMOUS_BOT, sender_chat: asChat };
       const entities: Array<Record<string, unknown>> = [];
       const command = /^\/[A-Za-z0-9_]+(?:@[A-Za-z0-9_]+)?/.exec(text);
       if (command !== null) entities.push({ type: 'bot_command', offset: 0, length: command[0].length });
@@ -575,7 +654,11 @@ export async function startBotApi(options: BotApiOptions = {}): Promise<FakeBotA
         };
         const timer = setTimeout(() => {
           sentWaiters.delete(check);
-          reject(new Error(`fake Bot API: condition not met within ${timeoutMs} ms; sent so far: ${JSON.stringify(sent.map((m) => [m.method, m.chatId, m.text.slice(0, 60)]))}`));
+          reject(
+            new Error(
+              `fake Bot API: condition not met within ${timeoutMs} ms; sent so far: ${JSON.stringify(sent.map((m) => [m.method, m.chatId, m.text.slice(0, 60)]))}`,
+            ),
+          );
         }, timeoutMs);
         sentWaiters.add(check);
         check();

@@ -24,8 +24,13 @@ api.setMember(group.id, user.id, 'administrator');
 let shown = 0;
 setInterval(() => {
   for (const message of api.sent.slice(shown)) {
-    const buttons = (message.replyMarkup?.inline_keyboard ?? []).flat().map((b) => `[${b.text}]`).join(' ');
-    process.stdout.write(`\n--- bot ${message.edited ? 'edited' : message.method} in ${message.chatId}${message.photo ? ` (photo ${message.photo.filename}, ${message.photo.bytes} bytes)` : ''}\n${message.text}\n${buttons}\n`);
+    const buttons = (message.replyMarkup?.inline_keyboard ?? [])
+      .flat()
+      .map((b) => `[${b.text}]`)
+      .join(' ');
+    process.stdout.write(
+      `\n--- bot ${message.edited ? 'edited' : message.method} in ${message.chatId}${message.photo ? ` (photo ${message.photo.filename}, ${message.photo.bytes} bytes)` : ''}\n${message.text}\n${buttons}\n`,
+    );
   }
   shown = api.sent.length;
 }, 200).unref();

@@ -94,7 +94,8 @@ function checkOpening(name: string, attributes: Map<string, string | true>, stac
       allow('class');
       const cls = attributes.get('class');
       if (cls !== undefined) {
-        if (parent?.name !== 'pre' || typeof cls !== 'string' || !/^language-[\w+-]+$/.test(cls)) throw new TelegramHtmlError('a language class outside <pre>');
+        if (parent?.name !== 'pre' || typeof cls !== 'string' || !/^language-[\w+-]+$/.test(cls))
+          throw new TelegramHtmlError('a language class outside <pre>');
         hasLanguage = true;
       }
       if (parent?.name !== 'pre' && inside([...STYLE_TAGS, 'a'])) throw new TelegramHtmlError('<code> inside a styled run or link');

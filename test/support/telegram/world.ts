@@ -61,8 +61,21 @@ export async function startTelegramWorld(
   const follows = new FollowService({ store, logger: silentLogger, resync: (address) => resync.current(address) });
   const streams = new StreamClient({ wsUrl: market.sim.wsUrl, apiKey: TEST_API_KEY });
   const status = createStatusSource({ store, streams: () => streams.status(), startedAt: Date.now() });
-  const dispatcher = new Dispatcher({ commands, services: { query: market.query, chatSettings: store.chats, follows, status }, actionKeys: options.actionKeys ?? store.actionKeys, logger: silentLogger });
-  const chat = await startTelegramChat({ token: BOT_TOKEN, apiRoot: api.apiRoot, dispatcher, store, logger: silentLogger, pace: UNPACED, ...options.chat });
+  const dispatcher = new Dispatcher({
+    commands,
+    services: { query: market.query, chatSettings: store.chats, follows, status },
+    actionKeys: options.actionKeys ?? store.actionKeys,
+    logger: silentLogger,
+  });
+  const chat = await startTelegramChat({
+    token: BOT_TOKEN,
+    apiRoot: api.apiRoot,
+    dispatcher,
+    store,
+    logger: silentLogger,
+    pace: UNPACED,
+    ...options.chat,
+  });
   return {
     api,
     market,

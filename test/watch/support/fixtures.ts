@@ -60,7 +60,15 @@ export function makeToken(shape: TokenShape = {}): Token {
   );
 }
 
-export function makeTrade(options: { token?: string; maker?: string; hash: string; timestamp?: number; side?: 'buy' | 'sell'; usd?: number; logIndex?: number }): Trade {
+export function makeTrade(options: {
+  token?: string;
+  maker?: string;
+  hash: string;
+  timestamp?: number;
+  side?: 'buy' | 'sell';
+  usd?: number;
+  logIndex?: number;
+}): Trade {
   const token = options.token ?? T1;
   const wire = wireTrade(token, options.maker ?? W1, options.hash);
   const side = options.side ?? 'buy';

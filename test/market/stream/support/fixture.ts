@@ -190,7 +190,9 @@ export class StreamFixture {
     const wallets = Array.isArray(message.wallets) ? message.wallets.filter((item): item is string => typeof item === 'string') : null;
     if (message.action === 'unsubscribe') {
       socket.subscriptions = socket.subscriptions.filter((subscription) =>
-        tokenAddress !== null ? subscription.tokenAddress !== tokenAddress : JSON.stringify(subscription.wallets) !== JSON.stringify(wallets),
+        tokenAddress !== null
+          ? subscription.tokenAddress !== tokenAddress
+          : JSON.stringify(subscription.wallets) !== JSON.stringify(wallets),
       );
       return;
     }
@@ -204,14 +206,18 @@ export class StreamFixture {
       return;
     }
     if (tokenAddress !== null && this.unknownTokens.has(tokenAddress)) return this.refuse(socket, 4004, 'unknown token');
-    if (tokenAddress !== null && this.options.malformedTokens?.includes(tokenAddress)) return this.refuse(socket, 4000, 'malformed subscription');
+    if (tokenAddress !== null && this.options.malformedTokens?.includes(tokenAddress))
+      return this.refuse(socket, 4000, 'malformed subscription');
     if (this.options.onePerSocket !== undefined && socket.subscriptions.length >= 1) {
       if (this.options.onePerSocket === 'close') return this.refuse(socket, 4000, 'one subscription per connection');
-      if (this.options.onePerSocket === 'error') socket.ws.send(JSON.stringify({ type: 'error', error: 'Bad Request', message: 'one subscription per connection' }));
+      if (this.options.onePerSocket === 'error')
+        socket.ws.send(JSON.stringify({ type: 'error', error: 'Bad Request', message: 'one subscription per connection' }));
       return;
     }
     socket.subscriptions.push({ tokenAddress, wallets });
-    socket.ws.send(JSON.stringify({ type: 'subscribed', stream: socket.path, ...(tokenAddress !== null ? { tokenAddress } : { wallets }) }));
+    socket.ws.send(
+      JSON.stringify({ type: 'subscribed', stream: socket.path, ...(tokenAddress !== null ? { tokenAddress } : { wallets }) }),
+    );
     if (this.options.snapshots === false || tokenAddress === null) return;
     socket.ws.send(JSON.stringify(this.snapshot(socket.path, tokenAddress)));
   }
@@ -223,9 +229,19 @@ export class StreamFixture {
       case 'chart-live':
         return { type: 'candle', tokenAddress, snapshot: true, data: wireCandle(1_700_000_000_000) };
       case 'holders-live':
-        return { type: 'holder', tokenAddress, snapshot: true, data: wireHolder(tokenAddress, 'W1111111111111111111111111111111111111111zz') };
+        return {
+          type: 'holder',
+          tokenAddress,
+          snapshot: true,
+          data: wireHolder(tokenAddress, 'W1111111111111111111111111111111111111111zz'),
+        };
       case 'trades-live':
-        return { type: 'trade', tokenAddress, snapshot: true, data: wireTrade(tokenAddress, 'W1111111111111111111111111111111111111111zz', 'snap') };
+        return {
+          type: 'trade',
+          tokenAddress,
+          snapshot: true,
+          data: wireTrade(tokenAddress, 'W1111111111111111111111111111111111111111zz', 'snap'),
+        };
     }
   }
 

@@ -7,6 +7,10 @@ export function memoryLogger(): { logger: Logger; text: () => string; lines: () 
   return {
     logger,
     text: () => chunks.join(''),
-    lines: () => chunks.flatMap((chunk) => chunk.split('\n')).filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>),
+    lines: () =>
+      chunks
+        .flatMap((chunk) => chunk.split('\n'))
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
   };
 }
