@@ -19,137 +19,147 @@ function chatKey(chat: ChatRef): ChatKey {
   return [chat.platform, chat.chatId, threadColumn(chat.threadId)];
 }
 
+/** Rows of one chat: the chat's key is its first three parameters. */
+const WHERE_CHAT = 'platform = ? AND chat_id = ? AND thread_id = ?';
+// A chat's follow of an address: its /track (no target, the three columns '' '' 0) or one of its targets.
+const WHERE_ONE = `${WHERE_CHAT} AND address = ? AND target_metric = ? AND target_side = ? AND target_value = ?`;
+const TRACKING = `${WHERE_CHAT} AND address = ? AND target_metric = ''`;
+
+/** The columns a new follow is written with, in the order of InsertParams. */
+const INSERT_COLUMNS =
+  'platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, ' +
+  'added_by, added_at, direction, target_metric, target_side, target_value';
+
+type InsertParams = [
+  string,
+  string,
+  string,
+  string | null,
+  string,
+  string,
+  string | null,
+  string,
+  number,
+  number,
+  string,
+  string,
+  number,
+  string,
+  string,
+  string,
+  number,
+];
+type UpdateParams = [string | null, string, string | null, string, number, number, string, string, number];
+
+/** The statements that read, write or delete one chat's follows. */
+function prepareChatStatements(db: SqliteDatabase) {
+  return {
+    selectOne: db.prepare<[...ChatKey, string, string, string, number], FollowRow>(`SELECT ${COLUMNS} FROM follows WHERE ${WHERE_ONE}`),
+    insert: db.prepare<InsertParams, FollowRow>(
+      `INSERT INTO follows (${INSERT_COLUMNS})
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+    ),
+    update: db.prepare<UpdateParams, FollowRow>(
+      'UPDATE follows SET scope_id = ?, kind = ?, label = ?, events = ?, min_usd = ?, threshold_pct = ?, side = ?, direction = ? ' +
+        `WHERE id = ? RETURNING ${COLUMNS}`,
+    ),
+    deleteOne: db.prepare<[...ChatKey, string]>(`DELETE FROM follows WHERE ${TRACKING}`),
+    selectPage: db.prepare<[...ChatKey, number, number], FollowRow>(
+      `SELECT ${COLUMNS} FROM follows WHERE ${WHERE_CHAT} ORDER BY id LIMIT ? OFFSET ?`,
+    ),
+    countChat: db.prepare<ChatKey, { n: number }>(`SELECT count(*) AS n FROM follows WHERE ${WHERE_CHAT}`),
+    setMuted: db.prepare<[number | null, ...ChatKey, string]>(`UPDATE follows SET muted_until = ? WHERE ${TRACKING}`),
+    selectChatTargets: db.prepare<ChatKey, FollowRow>(
+      `SELECT ${COLUMNS} FROM follows WHERE ${WHERE_CHAT} AND target_metric <> '' ORDER BY id`,
+    ),
+    deleteChatTargets: db.prepare<[...ChatKey, string]>(`DELETE FROM follows WHERE ${WHERE_CHAT} AND address = ? AND target_metric <> ''`),
+  };
+}
+
+/** The statements that read across chats: a place's holdings, a token's followers, the counts. */
+function prepareWideStatements(db: SqliteDatabase) {
+  const holdings =
+    "SELECT count(*) AS follows, count(DISTINCT kind || ' ' || address) AS watched, " +
+    'coalesce(max(kind = ? AND address = ?), 0) AS watchesAlready FROM follows';
+  return {
+    holdingsOfChat: db.prepare<[string, string, string, string], HoldingsRow>(`${holdings} WHERE platform = ? AND chat_id = ?`),
+    holdingsOfScope: db.prepare<[string, string, string, string], HoldingsRow>(`${holdings} WHERE platform = ? AND scope_id = ?`),
+    selectFollowers: db.prepare<[string, string], FollowRow>(
+      `SELECT ${COLUMNS} FROM follows f WHERE kind = ? AND address = ? AND ${NOT_PAUSED} ORDER BY id`,
+    ),
+    selectTargets: db.prepare<[string], { address: string }>(
+      `SELECT DISTINCT address FROM follows f WHERE kind = ? AND ${NOT_PAUSED} ORDER BY address`,
+    ),
+    countAll: db.prepare<[], { follows: number; chats: number }>(
+      'SELECT (SELECT count(*) FROM follows) AS follows, ' +
+        '(SELECT count(*) FROM (SELECT 1 FROM follows GROUP BY platform, chat_id)) AS chats',
+    ),
+    countKinds: db.prepare<[], { kind: string; count: number }>('SELECT kind, count(*) AS count FROM follows GROUP BY kind'),
+    // A target whose crossing is in the events table was told (its key: targetEventKey).
+    deleteReached: db.prepare<[], { address: string }>(
+      "DELETE FROM follows WHERE target_metric <> '' AND EXISTS " +
+        "(SELECT 1 FROM events e WHERE e.key = 'target:' || follows.address || ':' || follows.id) RETURNING address",
+    ),
+  };
+}
+
+type FollowStatements = ReturnType<typeof prepareChatStatements> & ReturnType<typeof prepareWideStatements>;
+
 export class SqliteFollows implements FollowRepository {
   private readonly reader = new FollowReader();
   private readonly cache = new FollowersCache();
-
-  private readonly selectOne;
-  private readonly insert;
-  private readonly update;
-  private readonly deleteOne;
-  private readonly selectPage;
-  private readonly countChat;
-  private readonly holdingsOfChat;
-  private readonly holdingsOfScope;
-  private readonly setMuted;
-  private readonly selectFollowers;
-  private readonly selectTargets;
-  private readonly countAll;
-  private readonly countKinds;
-  private readonly selectChatTargets;
-  private readonly deleteChatTargets;
-  private readonly deleteReached;
+  private readonly sql: FollowStatements;
   private readonly upsertTx;
   private readonly upsertManyTx;
 
   constructor(db: SqliteDatabase) {
-    const whereChat = 'platform = ? AND chat_id = ? AND thread_id = ?';
-    // A chat's follow of an address: its /track (no target, the three columns '' '' 0) or one of its targets.
-    const whereOne = `${whereChat} AND address = ? AND target_metric = ? AND target_side = ? AND target_value = ?`;
-    const tracking = `${whereChat} AND address = ? AND target_metric = ''`;
-    this.selectOne = db.prepare<[...ChatKey, string, string, string, number], FollowRow>(
-      `SELECT ${COLUMNS} FROM follows WHERE ${whereOne}`,
-    );
-    this.insert = db.prepare<
-      [
-        string,
-        string,
-        string,
-        string | null,
-        string,
-        string,
-        string | null,
-        string,
-        number,
-        number,
-        string,
-        string,
-        number,
-        string,
-        string,
-        string,
-        number,
-      ],
-      FollowRow
-    >(
-      `INSERT INTO follows (platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, added_by, added_at, direction, target_metric, target_side, target_value)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
-    );
-    this.update = db.prepare<[string | null, string, string | null, string, number, number, string, string, number], FollowRow>(
-      `UPDATE follows SET scope_id = ?, kind = ?, label = ?, events = ?, min_usd = ?, threshold_pct = ?, side = ?, direction = ? WHERE id = ? RETURNING ${COLUMNS}`,
-    );
-    this.deleteOne = db.prepare<[...ChatKey, string]>(`DELETE FROM follows WHERE ${tracking}`);
-    this.selectPage = db.prepare<[...ChatKey, number, number], FollowRow>(
-      `SELECT ${COLUMNS} FROM follows WHERE ${whereChat} ORDER BY id LIMIT ? OFFSET ?`,
-    );
-    this.countChat = db.prepare<ChatKey, { n: number }>(`SELECT count(*) AS n FROM follows WHERE ${whereChat}`);
-    const holdings =
-      "SELECT count(*) AS follows, count(DISTINCT kind || ' ' || address) AS watched, coalesce(max(kind = ? AND address = ?), 0) AS watchesAlready FROM follows";
-    this.holdingsOfChat = db.prepare<[string, string, string, string], HoldingsRow>(`${holdings} WHERE platform = ? AND chat_id = ?`);
-    this.holdingsOfScope = db.prepare<[string, string, string, string], HoldingsRow>(`${holdings} WHERE platform = ? AND scope_id = ?`);
-    this.setMuted = db.prepare<[number | null, ...ChatKey, string]>(`UPDATE follows SET muted_until = ? WHERE ${tracking}`);
-    this.selectFollowers = db.prepare<[string, string], FollowRow>(
-      `SELECT ${COLUMNS} FROM follows f WHERE kind = ? AND address = ? AND ${NOT_PAUSED} ORDER BY id`,
-    );
-    this.selectTargets = db.prepare<[string], { address: string }>(
-      `SELECT DISTINCT address FROM follows f WHERE kind = ? AND ${NOT_PAUSED} ORDER BY address`,
-    );
-    this.countAll = db.prepare<[], { follows: number; chats: number }>(
-      'SELECT (SELECT count(*) FROM follows) AS follows, (SELECT count(*) FROM (SELECT 1 FROM follows GROUP BY platform, chat_id)) AS chats',
-    );
-    this.countKinds = db.prepare<[], { kind: string; count: number }>('SELECT kind, count(*) AS count FROM follows GROUP BY kind');
-    this.selectChatTargets = db.prepare<ChatKey, FollowRow>(
-      `SELECT ${COLUMNS} FROM follows WHERE ${whereChat} AND target_metric <> '' ORDER BY id`,
-    );
-    this.deleteChatTargets = db.prepare<[...ChatKey, string]>(
-      `DELETE FROM follows WHERE ${whereChat} AND address = ? AND target_metric <> ''`,
-    );
-    // A target whose crossing is in the events table was told (its key: targetEventKey).
-    this.deleteReached = db.prepare<[], { address: string }>(
-      `DELETE FROM follows WHERE target_metric <> '' AND EXISTS (SELECT 1 FROM events e WHERE e.key = 'target:' || follows.address || ':' || follows.id) RETURNING address`,
-    );
-    const upsertOne = (follow: NewFollow): { follow: Follow; created: boolean } => {
-      const key = chatKey(follow.chat);
-      const o = follow.options;
-      const target = targetColumns(o.target);
-      const existing = this.selectOne.get(...key, follow.address, ...target);
-      const events = o.events.join(',');
-      const direction = o.direction ?? 'both';
-      if (existing) {
-        const row = this.update.get(
-          follow.chat.scopeId,
-          follow.kind,
-          follow.label,
-          events,
-          o.minUsd,
-          o.thresholdPct,
-          o.side,
-          direction,
-          existing.id,
-        );
-        if (!row) throw new Error('The follow vanished while it was updated');
-        return { follow: this.toFollow(row), created: false };
-      }
-      const row = this.insert.get(
-        ...key,
+    this.sql = { ...prepareChatStatements(db), ...prepareWideStatements(db) };
+    // One follow (/track) or many (imports) per transaction: the same steps for each.
+    const upsertOne = (follow: NewFollow) => this.upsertOne(follow);
+    this.upsertTx = db.transaction(upsertOne);
+    this.upsertManyTx = db.transaction((follows: readonly NewFollow[]) => follows.map(upsertOne));
+  }
+
+  /** Updates the chat's follow of the address (the same target) in place, or adds it; run inside a transaction. */
+  private upsertOne(follow: NewFollow): { follow: Follow; created: boolean } {
+    const key = chatKey(follow.chat);
+    const o = follow.options;
+    const target = targetColumns(o.target);
+    const existing = this.sql.selectOne.get(...key, follow.address, ...target);
+    const events = o.events.join(',');
+    const direction = o.direction ?? 'both';
+    if (existing) {
+      const row = this.sql.update.get(
         follow.chat.scopeId,
         follow.kind,
-        follow.address,
         follow.label,
         events,
         o.minUsd,
         o.thresholdPct,
         o.side,
-        follow.addedBy,
-        follow.now.getTime(),
         direction,
-        ...target,
+        existing.id,
       );
-      if (!row) throw new Error('The follow was not written');
-      return { follow: this.toFollow(row), created: true };
-    };
-    this.upsertTx = db.transaction(upsertOne);
-    this.upsertManyTx = db.transaction((follows: readonly NewFollow[]) => follows.map(upsertOne));
+      if (!row) throw new Error('The follow vanished while it was updated');
+      return { follow: this.toFollow(row), created: false };
+    }
+    const row = this.sql.insert.get(
+      ...key,
+      follow.chat.scopeId,
+      follow.kind,
+      follow.address,
+      follow.label,
+      events,
+      o.minUsd,
+      o.thresholdPct,
+      o.side,
+      follow.addedBy,
+      follow.now.getTime(),
+      direction,
+      ...target,
+    );
+    if (!row) throw new Error('The follow was not written');
+    return { follow: this.toFollow(row), created: true };
   }
 
   async upsert(follow: NewFollow): Promise<{ follow: Follow; created: boolean }> {
@@ -170,28 +180,28 @@ export class SqliteFollows implements FollowRepository {
   }
 
   async remove(chat: ChatRef, address: string): Promise<boolean> {
-    const changed = this.deleteOne.run(...chatKey(chat), address).changes > 0;
+    const changed = this.sql.deleteOne.run(...chatKey(chat), address).changes > 0;
     if (changed) this.forget(address);
     return changed;
   }
 
   async get(chat: ChatRef, address: string): Promise<Follow | null> {
-    const row = this.selectOne.get(...chatKey(chat), address, ...targetColumns(null));
+    const row = this.sql.selectOne.get(...chatKey(chat), address, ...targetColumns(null));
     return row ? this.toFollow(row) : null;
   }
 
   async targetsOf(chat: ChatRef): Promise<Follow[]> {
-    return this.selectChatTargets.all(...chatKey(chat)).map((row) => this.toFollow(row));
+    return this.sql.selectChatTargets.all(...chatKey(chat)).map((row) => this.toFollow(row));
   }
 
   async removeTargets(chat: ChatRef, address: string): Promise<number> {
-    const removed = this.deleteChatTargets.run(...chatKey(chat), address).changes;
+    const removed = this.sql.deleteChatTargets.run(...chatKey(chat), address).changes;
     if (removed > 0) this.forget(address);
     return removed;
   }
 
   async removeReachedTargets(): Promise<string[]> {
-    const addresses = [...new Set(this.deleteReached.all().map((row) => row.address))];
+    const addresses = [...new Set(this.sql.deleteReached.all().map((row) => row.address))];
     for (const address of addresses) this.forget(address);
     return addresses;
   }
@@ -200,24 +210,24 @@ export class SqliteFollows implements FollowRepository {
     const key = chatKey(chat);
     const limit = Math.max(0, Math.floor(page.limit));
     const offset = Math.max(0, Math.floor(page.offset));
-    const follows = limit === 0 ? [] : this.selectPage.all(...key, limit, offset).map((row) => this.toFollow(row));
-    return { follows, total: this.countChat.get(...key)?.n ?? 0 };
+    const follows = limit === 0 ? [] : this.sql.selectPage.all(...key, limit, offset).map((row) => this.toFollow(row));
+    return { follows, total: this.sql.countChat.get(...key)?.n ?? 0 };
   }
 
   async countForChat(chat: ChatRef): Promise<number> {
-    return this.countChat.get(...chatKey(chat))?.n ?? 0;
+    return this.sql.countChat.get(...chatKey(chat))?.n ?? 0;
   }
 
   async holdings(place: FollowPlace, kind: FollowKind, address: string): Promise<PlaceHoldings> {
     const row =
       'scopeId' in place
-        ? this.holdingsOfScope.get(kind, address, place.platform, place.scopeId)
-        : this.holdingsOfChat.get(kind, address, place.platform, place.chatId);
+        ? this.sql.holdingsOfScope.get(kind, address, place.platform, place.scopeId)
+        : this.sql.holdingsOfChat.get(kind, address, place.platform, place.chatId);
     return { follows: row?.follows ?? 0, watched: row?.watched ?? 0, watchesAlready: (row?.watchesAlready ?? 0) !== 0 };
   }
 
   async setMutedUntil(chat: ChatRef, address: string, until: Date | null): Promise<boolean> {
-    const changed = this.setMuted.run(until === null ? null : until.getTime(), ...chatKey(chat), address).changes > 0;
+    const changed = this.sql.setMuted.run(until === null ? null : until.getTime(), ...chatKey(chat), address).changes > 0;
     if (changed) this.forget(address);
     return changed;
   }
@@ -238,25 +248,25 @@ export class SqliteFollows implements FollowRepository {
       this.cache.set(
         kind,
         address,
-        this.selectFollowers.all(kind, address).map((row) => this.toFollow(row, address)),
+        this.sql.selectFollowers.all(kind, address).map((row) => this.toFollow(row, address)),
       )
     );
   }
 
   async targets(): Promise<{ tokens: string[]; wallets: string[] }> {
     return {
-      tokens: this.selectTargets.all('token').map((row) => row.address),
-      wallets: this.selectTargets.all('wallet').map((row) => row.address),
+      tokens: this.sql.selectTargets.all('token').map((row) => row.address),
+      wallets: this.sql.selectTargets.all('wallet').map((row) => row.address),
     };
   }
 
   async totals(): Promise<{ follows: number; chats: number }> {
-    return this.countAll.get() ?? { follows: 0, chats: 0 };
+    return this.sql.countAll.get() ?? { follows: 0, chats: 0 };
   }
 
   async countByKind(): Promise<Record<FollowKind, number>> {
     const counts: Record<FollowKind, number> = { token: 0, wallet: 0 };
-    for (const row of this.countKinds.all()) if (row.kind === 'token' || row.kind === 'wallet') counts[row.kind] = row.count;
+    for (const row of this.sql.countKinds.all()) if (row.kind === 'token' || row.kind === 'wallet') counts[row.kind] = row.count;
     return counts;
   }
 
