@@ -33,12 +33,18 @@ function token(): TokenRef {
   };
 }
 
-/** The events, as of `at` (epoch ms): every kind's own fields filled so its card shows them all. */
-export function sampleEvents(at: number): { readonly [K in AlertKind]?: AlertEventsByKind[K] } {
-  const base = (kind: string) => ({ key: `sample:${kind}`, at, token: token() });
+type SampleTable = { readonly [K in AlertKind]?: AlertEventsByKind[K] };
+
+/** The fields every sample shares; its key is the kind's, so a sample never stands for a real event. */
+function base(kind: string, at: number) {
+  return { key: `sample:${kind}`, at, token: token() };
+}
+
+/** Kinds about the token's market and risk: risk status and flags, liquidity, price. */
+function marketSamples(at: number): SampleTable {
   return {
     'risk-status': {
-      ...base('risk-status'),
+      ...base('risk-status', at),
       kind: 'risk-status',
       from: 'SAFE',
       to: 'WARNING',
@@ -49,14 +55,14 @@ export function sampleEvents(at: number): { readonly [K in AlertKind]?: AlertEve
         { flag: 'mutable', value: 'false' },
       ],
     },
-    'risk-flag': { ...base('risk-flag'), kind: 'risk-flag', changes: [{ flag: 'mutable', from: 'false', to: 'true' }] },
+    'risk-flag': { ...base('risk-flag', at), kind: 'risk-flag', changes: [{ flag: 'mutable', from: 'false', to: 'true' }] },
     liquidity: {
-      ...base('liquidity'),
+      ...base('liquidity', at),
       kind: 'liquidity',
       pools: [{ poolAddress: POOL, from: '450000000000', to: '310000000000', gone: false, dropPct: 31.1 }],
     },
     price: {
-      ...base('price'),
+      ...base('price', at),
       kind: 'price',
       from: 0.0000366,
       to: 0.0000412,
@@ -65,8 +71,14 @@ export function sampleEvents(at: number): { readonly [K in AlertKind]?: AlertEve
       windowSecs: 3_600,
       priceUsd: 0.0061,
     },
+  };
+}
+
+/** Kinds about wallets' trades and holdings, one wallet's or several at once, and the deployer's and insiders' sales. */
+function walletSamples(at: number): SampleTable {
+  return {
     'wallet-trade': {
-      ...base('wallet-trade'),
+      ...base('wallet-trade', at),
       kind: 'wallet-trade',
       wallet: WALLET,
       side: 'buy',
@@ -78,9 +90,9 @@ export function sampleEvents(at: number): { readonly [K in AlertKind]?: AlertEve
       transactionHash: 'Samp1eTransaction111111111111111111111111111111111111111111111111111111111111111111111',
       timestamp: Math.floor(at / 1000) - 2,
     },
-    whale: { ...base('whale'), kind: 'whale', wallet: WALLET, direction: 'in', fromPct: 0.4, toPct: 1.3 },
+    whale: { ...base('whale', at), kind: 'whale', wallet: WALLET, direction: 'in', fromPct: 0.4, toPct: 1.3 },
     graduation: {
-      ...base('graduation'),
+      ...base('graduation', at),
       kind: 'graduation',
       poolAddress: POOL,
       protocol: 'raydium',
@@ -88,7 +100,7 @@ export function sampleEvents(at: number): { readonly [K in AlertKind]?: AlertEve
       quoteReserves: '85000000000',
     },
     'developer-sold': {
-      ...base('developer-sold'),
+      ...base('developer-sold', at),
       kind: 'developer-sold',
       wallet: WALLET,
       line: 50,
@@ -97,7 +109,7 @@ export function sampleEvents(at: number): { readonly [K in AlertKind]?: AlertEve
       launchedAt: Math.floor(at / 1000) - 5_400,
     },
     'insiders-selling': {
-      ...base('insiders-selling'),
+      ...base('insiders-selling', at),
       kind: 'insiders-selling',
       sellers: [WALLET, OTHER_WALLET],
       sellerCount: 2,
@@ -108,7 +120,7 @@ export function sampleEvents(at: number): { readonly [K in AlertKind]?: AlertEve
       windowSecs: 3_600,
     },
     'wallet-cluster': {
-      ...base('wallet-cluster'),
+      ...base('wallet-cluster', at),
       kind: 'wallet-cluster',
       side: 'buy',
       required: 3,
@@ -129,8 +141,14 @@ export function sampleEvents(at: number): { readonly [K in AlertKind]?: AlertEve
       firstTimestamp: Math.floor(at / 1000) - 1_260,
       lastTimestamp: Math.floor(at / 1000) - 5,
     },
+  };
+}
+
+/** Kinds a chat's own follows and calls bring: a target reached, the daily digest, a call's milestone. */
+function chatSamples(at: number): SampleTable {
+  return {
     target: {
-      ...base('target'),
+      ...base('target', at),
       kind: 'target',
       followId: 0,
       target: { metric: 'price', side: 'above', value: 0.006 },
@@ -138,7 +156,7 @@ export function sampleEvents(at: number): { readonly [K in AlertKind]?: AlertEve
       to: 0.0061,
     },
     'daily-digest': {
-      ...base('daily-digest'),
+      ...base('daily-digest', at),
       kind: 'daily-digest',
       day: new Date(at).toISOString().slice(0, 10),
       time: '09:00',
@@ -163,7 +181,7 @@ export function sampleEvents(at: number): { readonly [K in AlertKind]?: AlertEve
       walletsUnread: 0,
     },
     'call-milestone': {
-      ...base('call-milestone'),
+      ...base('call-milestone', at),
       kind: 'call-milestone',
       calls: [
         {
@@ -182,6 +200,12 @@ export function sampleEvents(at: number): { readonly [K in AlertKind]?: AlertEve
       ],
     },
   };
+}
+
+/** The events, as of `at` (epoch ms): every kind's own fields filled so its card shows them all. */
+export function sampleEvents(at: number): SampleTable {
+  // One table, looked up by kind (sampleEvent): the groups share no kind, so none overrides another.
+  return { ...marketSamples(at), ...walletSamples(at), ...chatSamples(at) };
 }
 
 /** The sample event of a kind, or null for a kind without one (only possible for a kind added at run time). */
