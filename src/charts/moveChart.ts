@@ -17,7 +17,7 @@
  * divides by zero); thousands of points draw as one path. The same bundled font and colours as
  * the candlestick picture; PNG encoding runs off the event loop.
  */
-import { createCanvas, type Canvas } from '@napi-rs/canvas';
+import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { changeWindow, percent, price } from '../text/format';
 import { chartFont, ensureChartFonts } from './fonts';
 import { priceLabels } from './priceLabel';
@@ -59,6 +59,30 @@ export function movePoints(points: ReadonlyArray<PricePoint>): Array<[number, nu
     .sort((a, b) => a[0] - b[0]);
 }
 
+/** The plot area and the scales that place a point in it, shared by every drawing step. */
+interface MovePlot {
+  ctx: SKRSContext2D;
+  width: number;
+  height: number;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  /** Readable points, oldest first; never empty. */
+  data: Array<[number, number]>;
+  first: [number, number];
+  last: [number, number];
+  /** The reference price the move is measured from. */
+  base: number;
+  /** The up or the down colour, by where the move ended against the reference. */
+  color: string;
+  minPrice: number;
+  maxPrice: number;
+  spanMs: number;
+  x: (t: number) => number;
+  y: (p: number) => number;
+}
+
 /** The move picture as PNG bytes. */
 export async function renderMoveChart(points: ReadonlyArray<PricePoint>, options: MoveChartOptions = {}): Promise<Uint8Array> {
   ensureChartFonts();
@@ -70,32 +94,43 @@ export async function renderMoveChart(points: ReadonlyArray<PricePoint>, options
   ctx.fillRect(0, 0, width, height);
 
   const data = movePoints(points);
+  const symbol = pictureText(options.symbol, '');
+  const quote = pictureText(options.quote ?? 'SOL', 'SOL');
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'alphabetic';
+  const plot = movePlot(ctx, width, height, data, options.basePrice);
+  if (plot === null) {
+    drawNoPrices(ctx, width, height, symbol);
+    return encode(canvas);
+  }
+  const lastY = plot.y(plot.last[1]);
+  drawGrid(plot, lastY);
+  drawReference(plot);
+  drawMoveLine(plot, lastY);
+  drawLastPrice(plot, lastY);
+  drawTitle(plot, symbol, quote, options.change);
+  drawTimes(plot);
+  return encode(canvas);
+}
+
+/** The plot's geometry and scales, or null when no point is left to draw. */
+function movePlot(
+  ctx: SKRSContext2D,
+  width: number,
+  height: number,
+  data: Array<[number, number]>,
+  basePrice: number | undefined,
+): MovePlot | null {
   const first = data[0];
   const last = data[data.length - 1];
+  if (first === undefined || last === undefined) return null;
   const left = 12;
   const right = width - 84;
   const top = 46;
   const bottom = height - 28;
-  const symbol = pictureText(options.symbol, '');
-  const quote = pictureText(options.quote ?? 'SOL', 'SOL');
-
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'alphabetic';
-  if (first === undefined || last === undefined) {
-    ctx.font = chartFont(16, 'bold');
-    ctx.fillStyle = CHART_COLORS.title;
-    ctx.fillText(fitText(ctx, symbol, width - 2 * left), left, 28);
-    ctx.font = chartFont(14);
-    ctx.fillStyle = CHART_COLORS.subtitle;
-    ctx.textAlign = 'center';
-    ctx.fillText('No prices to draw', width / 2, (top + bottom) / 2);
-    return encode(canvas);
-  }
-
-  const base =
-    options.basePrice !== undefined && Number.isFinite(options.basePrice) && options.basePrice >= 0 ? options.basePrice : first[1];
-  const up = last[1] >= base;
-  const color = up ? CHART_COLORS.up : CHART_COLORS.down;
+  const base = basePrice !== undefined && Number.isFinite(basePrice) && basePrice >= 0 ? basePrice : first[1];
+  const color = last[1] >= base ? CHART_COLORS.up : CHART_COLORS.down;
+  // The reference is in the scale too, so its dashed line is always inside the frame.
   let low = base;
   let high = base;
   for (const [, p] of data) {
@@ -105,13 +140,30 @@ export async function renderMoveChart(points: ReadonlyArray<PricePoint>, options
   const [minPrice, maxPrice] = paddedPriceSpan(low, high, 0.1);
   const startMs = first[0];
   const spanMs = Math.max(1, last[0] - first[0]);
+  // One point stands at the right edge: its level line runs from the left edge to it.
   const x = (t: number) => (data.length === 1 ? right : left + ((t - startMs) / spanMs) * (right - left));
   const y = (p: number) => bottom - ((p - minPrice) / (maxPrice - minPrice)) * (bottom - top);
+  return { ctx, width, height, left, right, top, bottom, data, first, last, base, color, minPrice, maxPrice, spanMs, x, y };
+}
 
-  // Grid and price labels.
+/** An empty frame that says so: the symbol as the title and a line in the middle. */
+function drawNoPrices(ctx: SKRSContext2D, width: number, height: number, symbol: string): void {
+  const left = 12;
+  const top = 46;
+  const bottom = height - 28;
+  ctx.font = chartFont(16, 'bold');
+  ctx.fillStyle = CHART_COLORS.title;
+  ctx.fillText(fitText(ctx, symbol, width - 2 * left), left, 28);
+  ctx.font = chartFont(14);
+  ctx.fillStyle = CHART_COLORS.subtitle;
+  ctx.textAlign = 'center';
+  ctx.fillText('No prices to draw', width / 2, (top + bottom) / 2);
+}
+
+/** Grid lines and their price labels; a label that would sit under the last price's is left out. */
+function drawGrid({ ctx, left, right, minPrice, maxPrice, y }: MovePlot, lastY: number): void {
   const ticks = priceTicks(minPrice, maxPrice, 4);
   const labels = priceLabels(ticks.values, ticks.step);
-  const lastY = y(last[1]);
   ctx.font = chartFont(11);
   ctx.textBaseline = 'middle';
   ticks.values.forEach((value, i) => {
@@ -126,8 +178,10 @@ export async function renderMoveChart(points: ReadonlyArray<PricePoint>, options
     ctx.fillStyle = CHART_COLORS.axisText;
     ctx.fillText(labels[i] ?? '', right + 6, ty);
   });
+}
 
-  // Reference price.
+/** The dashed line at the reference price. */
+function drawReference({ ctx, left, right, base, y }: MovePlot): void {
   ctx.strokeStyle = CHART_COLORS.axisText;
   ctx.setLineDash([3, 4]);
   ctx.beginPath();
@@ -135,8 +189,10 @@ export async function renderMoveChart(points: ReadonlyArray<PricePoint>, options
   ctx.lineTo(right, Math.round(y(base)) + 0.5);
   ctx.stroke();
   ctx.setLineDash([]);
+}
 
-  // Shaded area, then the line over it.
+/** The shaded area, then the line over it, then the dot at the last price. */
+function drawMoveLine({ ctx, top, bottom, left, data, first, last, color, x, y }: MovePlot, lastY: number): void {
   const [r, g, b] = rgbOf(color);
   const gradient = ctx.createLinearGradient(0, top, 0, bottom);
   gradient.addColorStop(0, `rgba(${r}, ${g}, ${b}, 0.35)`);
@@ -160,8 +216,10 @@ export async function renderMoveChart(points: ReadonlyArray<PricePoint>, options
   ctx.arc(x(last[0]), lastY, 4, 0, Math.PI * 2);
   ctx.fillStyle = color;
   ctx.fill();
+}
 
-  // Last price label on the axis.
+/** The last price in a tag on the price axis, in the move's colour. */
+function drawLastPrice({ ctx, width, right, last, color }: MovePlot, lastY: number): void {
   ctx.font = chartFont(11, 'bold');
   const label = price(last[1]);
   const labelWidth = Math.min(width - right - 2, ctx.measureText(label).width + 10);
@@ -169,9 +227,11 @@ export async function renderMoveChart(points: ReadonlyArray<PricePoint>, options
   ctx.fillRect(right + 2, lastY - 9, labelWidth, 18);
   ctx.fillStyle = CHART_COLORS.lastPriceText;
   ctx.fillText(fitText(ctx, label, labelWidth - 6), right + 6, lastY + 1);
+}
 
-  // Title: symbol, change from the reference, how long; and the times at each end.
-  const stated = options.change;
+/** The title: symbol and last price, then the change from the reference and how long it took, as the card states them if given. */
+function drawTitle(plot: MovePlot, symbol: string, quote: string, stated: MoveChartOptions['change']): void {
+  const { ctx, width, left, last, base, color, data, spanMs } = plot;
   const change =
     stated !== undefined
       ? percent(stated.pct, { signed: true })
@@ -197,13 +257,16 @@ export async function renderMoveChart(points: ReadonlyArray<PricePoint>, options
       28,
     );
   }
+}
+
+/** The times of the first and the last point, under each end of the plot. */
+function drawTimes({ ctx, height, left, right, first, last, spanMs }: MovePlot): void {
   ctx.font = chartFont(11);
   ctx.fillStyle = CHART_COLORS.axisText;
   const stepSecs = spanMs / 1000;
   ctx.fillText(timeLabel(Math.floor(first[0] / 1000), stepSecs), left, height - 10);
   ctx.textAlign = 'right';
   ctx.fillText(`${timeLabel(Math.floor(last[0] / 1000), stepSecs)} UTC`, right, height - 10);
-  return encode(canvas);
 }
 
 async function encode(canvas: Canvas): Promise<Uint8Array> {
