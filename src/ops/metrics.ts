@@ -85,6 +85,11 @@ function kindLabel(kind: string): string {
   return alertKind(kind) === undefined ? 'other' : kind;
 }
 
+/** Reads `read` for every platform alerts go out on, at once. */
+async function perPlatform<T>(sources: MetricSources, read: (platform: Platform) => Promise<T>): Promise<Array<[Platform, T]>> {
+  return Promise.all(sources.platforms().map(async (platform): Promise<[Platform, T]> => [platform, await read(platform)]));
+}
+
 /** Adds `value` to the sample of `labels` (two kinds that read `other` are one series). */
 function addTo<L extends string>(samples: Map<string, [Labels<L>, number]>, labels: Labels<L>, value: number): void {
   const key = JSON.stringify(labels);
@@ -156,34 +161,23 @@ export class Metrics {
 
   /** Registers every counter and gauge, each read from `sources` when scraped. Called once, when the parts run. */
   watch(sources: MetricSources): void {
-    const now = sources.now ?? Date.now;
-    const counter = <L extends string>(
-      name: string,
-      help: string,
-      labelNames: readonly L[],
-      read: () => Samples<L> | Promise<Samples<L>>,
-    ) => this.mirror('counter', name, help, labelNames, read);
-    const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[], read: () => Samples<L> | Promise<Samples<L>>) =>
-      this.mirror('gauge', name, help, labelNames, read);
-    const perPlatform = async <T>(read: (platform: Platform) => Promise<T>): Promise<Array<[Platform, T]>> =>
-      Promise.all(sources.platforms().map(async (platform): Promise<[Platform, T]> => [platform, await read(platform)]));
-    // Two gauges read the outbox's waiting rows: one query per scrape serves both.
-    let waitingRead: { scrape: number; rows: Promise<Array<[Platform, { count: number; oldest: Date | null }]>> } | null = null;
-    const waiting = () => {
-      if (waitingRead?.scrape !== this.scrapes)
-        waitingRead = {
-          scrape: this.scrapes,
-          rows: perPlatform((platform) => sources.store.outbox.waiting(platform, WAITING_COUNT_LIMIT)),
-        };
-      return waitingRead.rows;
-    };
+    // Registered in this order, the metrics keep their order on the page.
+    this.watchAlerts(sources);
+    this.watchOutbox(sources);
+    this.watchStreams(sources);
+    this.watchService(sources);
+    this.watchCommandsAndFollows(sources);
+    if (sources.cluster !== undefined) this.watchCluster(sources.cluster);
+  }
 
-    counter('alerts_detected_total', 'Alert events found, by kind.', ['kind'], () => {
+  /** Alerts found, delivered and failed, by kind and platform. */
+  private watchAlerts(sources: MetricSources): void {
+    this.counter('alerts_detected_total', 'Alert events found, by kind.', ['kind'], () => {
       const samples = new Map<string, [Labels<'kind'>, number]>();
       for (const [kind, count] of Object.entries(sources.watcher().eventsByKind)) addTo(samples, { kind: kindLabel(kind) }, count);
       return samples.values();
     });
-    counter(
+    this.counter(
       'alerts_delivered_total',
       'Alerts a platform accepted (each alert of a digest counted), by platform and kind.',
       ['platform', 'kind'],
@@ -196,7 +190,7 @@ export class Metrics {
         return samples.values();
       },
     );
-    counter(
+    this.counter(
       'alerts_failed_total',
       'Sends that failed: throttled (the platform asked to wait), error (tried again later), gone (the chat was paused).',
       ['platform', 'reason'],
@@ -206,13 +200,28 @@ export class Metrics {
           return (Object.keys(SEND_FAILURES) as SendFailure[]).map((reason) => [{ platform, reason }, failures?.[reason] ?? 0] as const);
         }),
     );
-    gauge(
+  }
+
+  /** The outbox's waiting alerts and the paused chats, per platform: each a query to the store. */
+  private watchOutbox(sources: MetricSources): void {
+    const now = sources.now ?? Date.now;
+    // Two gauges read the outbox's waiting rows: one query per scrape serves both.
+    let waitingRead: { scrape: number; rows: Promise<Array<[Platform, { count: number; oldest: Date | null }]>> } | null = null;
+    const waiting = () => {
+      if (waitingRead?.scrape !== this.scrapes)
+        waitingRead = {
+          scrape: this.scrapes,
+          rows: perPlatform(sources, (platform) => sources.store.outbox.waiting(platform, WAITING_COUNT_LIMIT)),
+        };
+      return waitingRead.rows;
+    };
+    this.gauge(
       'outbox_pending',
       `Alerts waiting to be sent, in chats not paused (counted up to ${WAITING_COUNT_LIMIT}).`,
       ['platform'],
       async () => (await waiting()).map(([platform, rows]) => [{ platform }, rows.count] as const),
     );
-    gauge(
+    this.gauge(
       'outbox_oldest_pending_seconds',
       'Age of the oldest alert waiting to be sent, in chats not paused (0 when none waits).',
       ['platform'],
@@ -221,28 +230,31 @@ export class Metrics {
           ([platform, rows]) => [{ platform }, rows.oldest === null ? 0 : Math.max(0, (now() - rows.oldest.getTime()) / 1000)] as const,
         ),
     );
-    gauge(
+    this.gauge(
       'chats_paused',
       'Chats the bot can no longer write to; their alerts wait until /track or /unmute there.',
       ['platform'],
       async () =>
-        (await perPlatform((platform) => sources.store.chats.pausedCount(platform))).map(
+        (await perPlatform(sources, (platform) => sources.store.chats.pausedCount(platform))).map(
           ([platform, count]) => [{ platform }, count] as const,
         ),
     );
+  }
 
-    gauge('stream_sockets', 'Live stream sockets, by state.', ['state'], () => {
+  /** The stream sockets by state, their subscriptions, reconnects and frames. */
+  private watchStreams(sources: MetricSources): void {
+    this.gauge('stream_sockets', 'Live stream sockets, by state.', ['state'], () => {
       const counts = new Map<string, number>(Object.keys(SOCKET_STATES).map((state) => [state, 0]));
       for (const socket of sources.streams().sockets) counts.set(socket.state, (counts.get(socket.state) ?? 0) + 1);
       return [...counts].map(([state, count]) => [{ state }, count] as const);
     });
-    gauge('stream_subscriptions', 'Live stream subscriptions placed on sockets.', [], () => [
+    this.gauge('stream_subscriptions', 'Live stream subscriptions placed on sockets.', [], () => [
       [{}, sources.streams().sockets.reduce((sum, socket) => sum + socket.subscriptions, 0)],
     ]);
-    counter('stream_reconnects_total', 'Stream connection attempts after a socket’s first.', [], () => [
+    this.counter('stream_reconnects_total', 'Stream connection attempts after a socket’s first.', [], () => [
       [{}, sources.streams().counters.reconnects],
     ]);
-    counter(
+    this.counter(
       'stream_frames_total',
       'Stream frames: read off the sockets, unreadable, over the size limit, and events dropped from a full queue.',
       ['result'],
@@ -256,8 +268,11 @@ export class Metrics {
         ];
       },
     );
+  }
 
-    counter(
+  /** HTTP attempts to the market data service, cache hits and 429s, by endpoint. */
+  private watchService(sources: MetricSources): void {
+    this.counter(
       'service_requests_total',
       'HTTP attempts to the market data service, by endpoint and status (error: no answer).',
       ['endpoint', 'status'],
@@ -268,16 +283,19 @@ export class Metrics {
         );
       },
     );
-    counter('service_cache_hits_total', 'Look-ups answered from the cache, by endpoint.', ['endpoint'], () => {
+    this.counter('service_cache_hits_total', 'Look-ups answered from the cache, by endpoint.', ['endpoint'], () => {
       const stats = sources.market();
       return ENDPOINTS.map((endpoint) => [{ endpoint }, stats[endpoint].cacheHits] as const);
     });
-    counter('service_rate_limited_total', '429 answers from the market data service, by endpoint.', ['endpoint'], () => {
+    this.counter('service_rate_limited_total', '429 answers from the market data service, by endpoint.', ['endpoint'], () => {
       const stats = sources.market();
       return ENDPOINTS.map((endpoint) => [{ endpoint }, stats[endpoint].rateLimited] as const);
     });
+  }
 
-    counter(
+  /** Commands run, requests to the platforms' APIs, follows and the reconciliation's finds. */
+  private watchCommandsAndFollows(sources: MetricSources): void {
+    this.counter(
       'commands_total',
       'Commands run, by command, platform and result (ok, usage, not-manager, cooldown, error).',
       ['command', 'platform', 'result'],
@@ -286,7 +304,7 @@ export class Metrics {
           .commands()
           .map((entry) => [{ command: entry.command, platform: entry.platform, result: entry.result }, entry.count] as const),
     );
-    counter(
+    this.counter(
       'platform_requests_total',
       'Requests to Discord’s and Telegram’s APIs, by platform and status (error: no answer).',
       ['platform', 'status'],
@@ -295,24 +313,50 @@ export class Metrics {
           .platformRequests()
           .flatMap(({ platform, statuses }) => Object.entries(statuses).map(([status, count]) => [{ platform, status }, count] as const)),
     );
-    gauge('follows', 'Follows of tokens and of wallets, over every chat.', ['kind'], async () => {
+    this.gauge('follows', 'Follows of tokens and of wallets, over every chat.', ['kind'], async () => {
       const counts = await sources.store.follows.countByKind();
       return [
         [{ kind: 'token' }, counts.token],
         [{ kind: 'wallet' }, counts.wallet],
       ];
     });
-    counter('reconcile_changes_total', 'Outbox rows the reconciliation added: changes the streams had not brought.', [], () => [
+    this.counter('reconcile_changes_total', 'Outbox rows the reconciliation added: changes the streams had not brought.', [], () => [
       [{}, sources.reconcile().rows],
     ]);
+  }
 
-    const cluster = sources.cluster;
-    if (cluster === undefined) return;
-    gauge('cluster_partitions', 'Watcher partitions (of 256) this process holds.', [], () => [[{}, cluster.partitions()]]);
-    gauge('cluster_lease_held', 'Named leases this process holds (1) or not (0): a platform’s sender, Telegram’s poller.', ['lease'], () =>
-      NAMED_LEASES.map((lease) => [{ lease }, cluster.holds(lease) ? 1 : 0] as const),
+  /** This process as one of several: its partitions, its named leases, the live processes. */
+  private watchCluster(cluster: NonNullable<MetricSources['cluster']>): void {
+    this.gauge('cluster_partitions', 'Watcher partitions (of 256) this process holds.', [], () => [[{}, cluster.partitions()]]);
+    this.gauge(
+      'cluster_lease_held',
+      'Named leases this process holds (1) or not (0): a platform’s sender, Telegram’s poller.',
+      ['lease'],
+      () => NAMED_LEASES.map((lease) => [{ lease }, cluster.holds(lease) ? 1 : 0] as const),
     );
-    gauge('cluster_processes', 'Live processes of the bot (member leases not run out).', [], async () => [[{}, await cluster.processes()]]);
+    this.gauge('cluster_processes', 'Live processes of the bot (member leases not run out).', [], async () => [
+      [{}, await cluster.processes()],
+    ]);
+  }
+
+  /** A counter read from the parts' own counts when scraped. */
+  private counter<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    read: () => Samples<L> | Promise<Samples<L>>,
+  ): void {
+    this.mirror('counter', name, help, labelNames, read);
+  }
+
+  /** A gauge read from the parts or the store when scraped. */
+  private gauge<L extends string>(
+    name: string,
+    help: string,
+    labelNames: readonly L[],
+    read: () => Samples<L> | Promise<Samples<L>>,
+  ): void {
+    this.mirror('gauge', name, help, labelNames, read);
   }
 
   /** The exposition text, and its content type. */
