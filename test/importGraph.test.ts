@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FLOORS } from './support/floors';
 
 const SRC = resolve('src');
 
@@ -44,34 +45,6 @@ function importsOf(file: string): string[] {
 
 const graph = new Map(sourceFiles(SRC).map((file) => [file, importsOf(file)]));
 const name = (file: string) => relative(SRC, file);
-
-/** The floors of src/, lowest first: a folder (`name/`) or a root file imports only from its floor or below. */
-export const FLOORS: readonly (readonly string[])[] = [
-  // Shared shapes and pure helpers: they import nothing of the project.
-  ['model/', 'text/', 'duration.ts', 'usage.ts', 'heapLimit.ts'],
-  ['log.ts', 'urlCredentials.ts'],
-  // The two outside systems: the market data service (client, streams, schemas) and the database.
-  // Neither knows the other (held below) nor anything of the bot's settings.
-  ['market/', 'store/', 'openFiles.ts'],
-  // The simulator serves the market's wire shapes and charts draw its candles; neither reads settings.
-  ['simulator/', 'charts/'],
-  // Settings name the market's endpoints and limits and the simulator's wire styles.
-  ['config.ts', 'plainAddresses.ts'],
-  ['cards/'],
-  // What an alert is (kinds, detectors, fan-out, its card), and the look-ups.
-  ['alerts/', 'query/'],
-  // Feeding inputs to the alerts, the follow commands' services, the outbox's sending.
-  ['watch/', 'follows/', 'delivery/'],
-  // The reconciliation, the commands, and this process's share of a bot of several (leases over the store).
-  ['jobs/', 'dispatch/', 'cluster/'],
-  ['chats/'],
-  // The operators' HTTP server, metrics and readiness: they read the running parts, chats included.
-  ['ops/'],
-  // The composition root and the parts it is assembled from (src/app/: one start function each, and their lifecycle).
-  ['app.ts', 'app/'],
-  // The processes: the bot, and the command-line programs. Each runs on import, so nothing imports them (held below).
-  ['main.ts', 'cli/'],
-];
 
 /** The entry points: each runs its program when loaded, so no module may import one. */
 export const ENTRY_POINTS: readonly string[] = ['main.ts', 'cli/'];
