@@ -125,6 +125,11 @@ export class ChatInbox {
     return { kind: 'offered', address: found, taken: taken.taken };
   }
 
+  /** Resolves once the answers and notices under way now are done (what they queue meanwhile included). */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
   /**
    * Stops taking input: what still waits for its turn is not run, answers under way and notices
    * on their way finish. Resolves with the number of inputs dropped.

@@ -5,8 +5,8 @@
  * "The application did not respond". Errors and refusals are shown only to the person who asked
  * (ephemeral), with the pipeline's short message and error id; never a stack trace.
  *
- * Commands and button presses run in their channel's queue (src/dispatch/chatQueue.ts): one at a
- * time per channel, every channel beside the others, so a channel that floods the bot delays only
+ * Commands and button presses go through the inbox (src/chats/inbox.ts) to their channel's queue:
+ * one at a time per channel, every channel beside the others, so a channel that floods the bot delays only
  * itself. The three seconds count from the interaction's arrival, not from its turn, so one
  * waiting behind its channel's others is deferred in time. Past 20 waiting, an interaction is
  * skipped and answered ephemerally, "Too many commands at once; some were skipped.", a few such
@@ -25,11 +25,11 @@ import {
   type InteractionUpdateOptions,
   type RepliableInteraction,
 } from 'discord.js';
-import { chatKey, type ChatRef } from '../../model/chat';
+import type { ChatRef } from '../../model/chat';
 import { type ChatReply } from '../../dispatch/reply';
-import { SKIPPED_NOTICE, type ChatQueue } from '../../dispatch/chatQueue';
+import { SKIPPED_NOTICE, type ChatInbox } from '../inbox';
 import type { AnyCommand } from '../../dispatch/command';
-import type { CommandCaller, Dispatcher } from '../../dispatch/dispatcher';
+import type { CommandCaller } from '../../dispatch/dispatcher';
 import type { RawValue } from '../../dispatch/parseArgs';
 import type { Logger } from '../../log';
 import type { Store } from '../../store/store';
@@ -41,13 +41,12 @@ import { DEFAULT_SKIPPED_REPLIES, SkippedReplies, type SkippedRepliesOptions } f
 import { formOption } from './slashCommands';
 
 export interface InteractionDeps {
-  dispatcher: Dispatcher;
   store: Pick<Store, 'follows'>;
   logger: Logger;
   /** An answer not ready after this long is deferred (Discord waits 3 s for the first answer). */
   deferAfterMs: number;
-  /** Each channel's commands and presses, one at a time, at most 20 waiting. */
-  queue: ChatQueue;
+  /** Each channel's commands and presses, one at a time through its queue, at most 20 waiting. */
+  inbox: ChatInbox;
   /** How the answers to skipped interactions are spread out. */
   skippedReplies?: SkippedRepliesOptions;
 }
@@ -75,7 +74,8 @@ function callerOf(interaction: RepliableInteraction | AutocompleteInteraction, c
   return {
     chat,
     userId: interaction.user.id,
-    // A slash /token is a post that may make a call: its author's name as the server shows it (text, never a mention). No message of theirs to reply to.
+    // A slash /token is a post that may make a call: its author's name as the server shows it (text,
+    // never a mention). No message of theirs to reply to.
     userName:
       (interaction.member !== null && 'nick' in interaction.member ? interaction.member.nick : null) ??
       interaction.user.globalName ??
@@ -181,14 +181,15 @@ export class InteractionHandler {
   async command(interaction: ChatInputCommandInteraction): Promise<void> {
     const chat = chatOf(interaction);
     if (chat === null) return this.notInServer(interaction);
-    const { dispatcher, deferAfterMs, queue } = this.deps;
+    const { inbox, deferAfterMs } = this.deps;
+    const { dispatcher } = inbox;
     const name = interaction.commandName;
     const values = optionValues(
       interaction,
       dispatcher.commands.find((c) => c.name === name),
     );
-    const offer = queue.offer(chatKey(chat), () => dispatcher.run(name, { kind: 'options', values }, callerOf(interaction, chat)));
-    if (!offer.accepted) return this.skipped(interaction);
+    const offer = inbox.command(callerOf(interaction, chat), name, { kind: 'options', values });
+    if (!offer.taken) return this.skipped(interaction);
     // The deadline counts from now, the interaction's arrival, whether or not its turn has come.
     const { value: reply, deferred } = await withDeadline(
       () => offer.done,
@@ -218,9 +219,9 @@ export class InteractionHandler {
   async button(interaction: ButtonInteraction): Promise<void> {
     const chat = chatOf(interaction);
     if (chat === null) return this.notInServer(interaction);
-    const { dispatcher, deferAfterMs, queue } = this.deps;
-    const offer = queue.offer(chatKey(chat), () => dispatcher.press(interaction.customId, callerOf(interaction, chat)));
-    if (!offer.accepted) return this.skipped(interaction);
+    const { inbox, deferAfterMs } = this.deps;
+    const offer = inbox.press(callerOf(interaction, chat), interaction.customId);
+    if (!offer.taken) return this.skipped(interaction);
     const { value: reply, deferred } = await withDeadline(
       () => offer.done,
       // Whether the press refreshes the card is known only once it ran: a deferred update leaves

@@ -13,15 +13,13 @@
  * and shares the sessions, for a replacement process to resume (clusterGateway.ts).
  */
 import { Client, Events, GatewayIntentBits, MessageFlags, Options, Routes, type Interaction } from 'discord.js';
-import { ChatQueue, DEFAULT_CHAT_QUEUE, type ChatQueueOptions } from '../../dispatch/chatQueue';
+import type { ChatQueue, ChatQueueOptions } from '../../dispatch/chatQueue';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import { newErrorId } from '../../dispatch/dispatcher';
 import { watchRemovals } from './removals';
 import { registerSecret, silentLogger, type Logger } from '../../log';
-import { detectAddress } from '../pasteDetect';
-import { DEFAULT_PASTE_LIMITS, PasteLimiter } from '../pasteLimits';
+import { ChatInbox } from '../inbox';
 import type { Store } from '../../store/store';
-import { chatKey } from '../../model/chat';
 import { InteractionHandler, chatOf } from './interactions';
 import { createAlertSender } from './alertRest';
 import { clusterWsOptions } from './clusterGateway';
@@ -158,29 +156,33 @@ export async function registerCommands(
   return body.length;
 }
 
-export async function startDiscordChat(options: DiscordChatOptions): Promise<DiscordChat> {
-  const { dispatcher, logger } = options;
-  registerSecret(options.token);
-  const detectAddresses = options.detectAddresses === true;
-  const client = createDiscordClient({
-    restApi: options.restApi,
-    detectAddresses,
-    shards: options.shards,
-    gateway: options.gateway ?? null,
-    logger,
+/**
+ * Pasted addresses in server channels, read from the raw event: discord.js's messageCreate skips
+ * channels it has not cached (serverMessages.ts). Read as Telegram reads a paste
+ * (src/chats/pasteDetect.ts): a bare address, or one inside a link to an explorer or a DEX; a
+ * guild channel is a group, so its paste limits are silent, and a paste past its channel's cap is
+ * not answered, as a paste is no question.
+ */
+function answerPastes(client: Client, inbox: ChatInbox, stopping: () => boolean): void {
+  client.on(Events.Raw, (packet: unknown) => {
+    const message = serverMessageOf(packet);
+    if (stopping() || message === null || message.byBot) return;
+    const chat = chatOf({ guildId: message.guildId, channelId: message.channelId });
+    if (chat === null) return;
+    const caller = { chat, userId: message.authorId, userName: message.authorName, messageId: message.id, isManager: async () => false };
+    inbox.paste(caller, message.content, { private: false }, async (reply) => {
+      const { body, files } = messageBody(renderCardMessage(reply.card, reply.buttons));
+      await client.rest.post(Routes.channelMessages(message.channelId), {
+        body: { ...body, message_reference: { message_id: message.id, fail_if_not_exists: false } },
+        files: files.length > 0 ? files : undefined,
+      });
+    });
   });
-  const queue = new ChatQueue(options.chatQueue ?? DEFAULT_CHAT_QUEUE);
-  const handler = new InteractionHandler({
-    dispatcher,
-    store: options.store,
-    logger,
-    deferAfterMs: options.deferAfterMs ?? DEFAULT_DEFER_AFTER_MS,
-    queue,
-    ...(options.skippedReplies === undefined ? {} : { skippedReplies: options.skippedReplies }),
-  });
-  let stopping = false;
-  const inFlight = new Set<Promise<void>>();
+}
 
+/** One error boundary around every interaction: a failure is logged, and answered with its error id alone. */
+function handleInteractions(client: Client, handler: InteractionHandler, logger: Logger, stopping: () => boolean): Set<Promise<void>> {
+  const inFlight = new Set<Promise<void>>();
   const boundary = async (interaction: Interaction): Promise<void> => {
     try {
       if (interaction.isChatInputCommand()) await handler.command(interaction);
@@ -202,57 +204,16 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
       }
     }
   };
-
   client.on(Events.InteractionCreate, (interaction) => {
-    if (stopping) return;
+    if (stopping()) return;
     const run = boundary(interaction).finally(() => inFlight.delete(run));
     inFlight.add(run);
   });
+  return inFlight;
+}
 
-  const pastes = new PasteLimiter(DEFAULT_PASTE_LIMITS);
-  if (detectAddresses) {
-    // From the raw event: discord.js's messageCreate skips channels it has not cached (serverMessages.ts).
-    client.on(Events.Raw, (packet: unknown) => {
-      const message = serverMessageOf(packet);
-      if (stopping || message === null || message.byBot) return;
-      // Read as Telegram reads a paste (src/chats/pasteDetect.ts): a bare address, or one inside a
-      // link to an explorer or a DEX; a guild channel is a group, so its paste limits are silent.
-      const found = detectAddress(message.content);
-      if (found === null) return;
-      const chat = chatOf({ guildId: message.guildId, channelId: message.channelId });
-      if (chat === null) return;
-      if (pastes.take(chatKey(chat), message.authorId, found.address, Date.now()) > 0) return;
-      const text = found.address;
-      // In the channel's queue with its commands; a paste past its cap is not answered, as a paste is no question.
-      const offer = queue.offer(chatKey(chat), async () => {
-        const reply = await dispatcher.run(
-          'token',
-          { kind: 'text', text },
-          { chat, userId: message.authorId, userName: message.authorName, messageId: message.id, isManager: async () => false },
-        );
-        // A pasted address that is not a token stays unanswered: the paste was not a question.
-        if (reply.errorId !== null || reply.ephemeral) return;
-        const { body, files } = messageBody(renderCardMessage(reply.card, reply.buttons));
-        await client.rest.post(Routes.channelMessages(message.channelId), {
-          body: { ...body, message_reference: { message_id: message.id, fail_if_not_exists: false } },
-          files: files.length > 0 ? files : undefined,
-        });
-      });
-      if (!offer.accepted) return;
-      const run = offer.done
-        .catch((error: unknown) => logger.warn({ err: error, channel: message.channelId }, 'discord address answer failed'))
-        .finally(() => inFlight.delete(run));
-      inFlight.add(run);
-    });
-  }
-
-  const removals = watchRemovals({
-    client,
-    store: options.store,
-    logger,
-    ...(options.onPausesChanged === undefined ? {} : { onPausesChanged: options.onPausesChanged }),
-  });
-
+/** The client's and the gateway's own lines; the shards' closes, for /status and the start's failure. */
+function watchGateway(client: Client, logger: Logger): { closedFor: Map<number, number>; fatalClose: () => string | null } {
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   client.on(Events.Warn, (warning) => logger.warn({ warning }, 'discord client warning'));
   // The gateway's own failures (a close Discord gives a reason for, a broken socket) come only as
@@ -272,15 +233,16 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
   client.rest.on('invalidRequestWarning', (info) =>
     logger.warn({ count: info.count, remainingMs: info.remainingTime }, 'discord invalid requests are adding up'),
   );
-  const requests = new DiscordRequestCounts();
-  requests.watch(client.rest);
   client.rest.on('rateLimited', (info) =>
     logger.debug({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'),
   );
+  return { closedFor, fatalClose: () => fatalClose };
+}
 
+/** Logs in and waits for READY, the whole bounded (reachAtStart.ts): discord.js asks the gateway again by itself, without end. */
+async function logIn(client: Client, options: DiscordChatOptions, fatalClose: () => string | null): Promise<void> {
   const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
   try {
-    // discord.js asks the gateway again by itself, without end: the whole login is bounded (reachAtStart.ts).
     await reachAtStart({
       timeoutMs: options.startTimeoutMs ?? DEFAULT_CHAT_START_TIMEOUT_MS,
       attempt: async (signal) => {
@@ -305,8 +267,46 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
     }
     await client.destroy();
     // Start-up stops with the line that says what to do, rather than discord.js's own words.
-    throw fatalClose === null ? error : new Error(fatalClose);
+    throw fatalClose() === null ? error : new Error(fatalClose() ?? '');
   }
+}
+
+export async function startDiscordChat(options: DiscordChatOptions): Promise<DiscordChat> {
+  const { dispatcher, logger } = options;
+  registerSecret(options.token);
+  const detectAddresses = options.detectAddresses === true;
+  const client = createDiscordClient({
+    restApi: options.restApi,
+    detectAddresses,
+    shards: options.shards,
+    gateway: options.gateway ?? null,
+    logger,
+  });
+  const inbox = new ChatInbox({
+    dispatcher,
+    ...(options.chatQueue === undefined ? {} : { queue: options.chatQueue }),
+    failed: (error, chat) => logger.warn({ err: error, channel: chat.chatId }, 'discord address answer failed'),
+  });
+  const handler = new InteractionHandler({
+    store: options.store,
+    logger,
+    deferAfterMs: options.deferAfterMs ?? DEFAULT_DEFER_AFTER_MS,
+    inbox,
+    ...(options.skippedReplies === undefined ? {} : { skippedReplies: options.skippedReplies }),
+  });
+  let stopping = false;
+  const inFlight = handleInteractions(client, handler, logger, () => stopping);
+  if (detectAddresses) answerPastes(client, inbox, () => stopping);
+  const removals = watchRemovals({
+    client,
+    store: options.store,
+    logger,
+    ...(options.onPausesChanged === undefined ? {} : { onPausesChanged: options.onPausesChanged }),
+  });
+  const gateway = watchGateway(client, logger);
+  const requests = new DiscordRequestCounts();
+  requests.watch(client.rest);
+  await logIn(client, options, gateway.fatalClose);
   logger.info(
     {
       guilds: client.guilds.cache.size,
@@ -326,13 +326,16 @@ export async function startDiscordChat(options: DiscordChatOptions): Promise<Dis
   return {
     client,
     sender,
-    queue,
-    shards: () => shardStates(client, closedFor),
+    queue: inbox.queue,
+    shards: () => shardStates(client, gateway.closedFor),
     requests: () => requests.statuses(),
     removalsSettled: () => removals.settled(),
     async stop() {
       stopping = true;
+      // Interactions and pastes under way are answered, those waiting for their turn included.
       await Promise.allSettled([...inFlight]);
+      await inbox.settled();
+      await inbox.stop();
       await client.destroy();
       await removals.settled();
     },
