@@ -33,7 +33,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['test/**/*.test.ts'],
+          // The bot's tests and those of the workspace packages (packages/tmds-simulator/: the simulator).
+          include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, 'test/conformance/**', ...STORE_FILES],
         },
       },

@@ -57,7 +57,7 @@ export interface FrameTemplates {
 export async function frameTemplates(): Promise<FrameTemplates> {
   // Loaded here, not with this file: the memory phase takes its templates from its parent and
   // must not carry the simulator's code.
-  const { startSimulator } = await import('../src/simulator/server');
+  const { startSimulator } = await import('tmds-simulator');
   const sim = await startSimulator({ apiKey: API_KEY, port: 0, seed: 42 });
   try {
     const first = sim.market.tokenAddresses()[0] ?? '';

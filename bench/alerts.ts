@@ -46,7 +46,7 @@ import { removeAlertKind } from '../src/alerts/registry';
 import { reconcileOnce } from '../src/jobs/reconcile';
 import { silentLogger } from '../src/log';
 import { MarketClient } from '../src/market/client';
-import { startSimulator } from '../src/simulator/server';
+import { startSimulator } from 'tmds-simulator';
 import { openSqliteStore } from '../src/store/sqliteStore';
 import { createWatcher } from '../src/watch/watcher';
 import {

@@ -13,7 +13,7 @@ import { silentLogger } from '../src/log';
 import { MarketClient } from '../src/market/client';
 import type { ChatRef } from '../src/model/chat';
 import { callMarket } from '../src/query/callBook';
-import { startSimulator } from '../src/simulator/server';
+import { startSimulator } from 'tmds-simulator';
 import { openSqliteStore } from '../src/store/sqliteStore';
 import { recordResult } from './results';
 import type { Row } from './section';

@@ -25,7 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { silentLogger } from '../src/log';
 import type { ChatRef } from '../src/model/chat';
 import type { RiskStatusEvent } from '../src/model/events';
-import { startSimulator } from '../src/simulator/server';
+import { startSimulator } from 'tmds-simulator';
 import { openPostgresStore } from '../src/store/postgres/postgresStore';
 import { startBotApi } from '../test/support/telegram/botApi';
 import { TELEGRAM_LIMITS } from '../test/support/telegram/pace';

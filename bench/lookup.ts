@@ -32,7 +32,7 @@ import { loadCommands } from '../src/dispatch/registry';
 import { silentLogger } from '../src/log';
 import { MarketClient } from '../src/market/client';
 import { QueryService } from '../src/query/service';
-import { startSimulator } from '../src/simulator/server';
+import { startSimulator } from 'tmds-simulator';
 import { openSqliteStore } from '../src/store/sqliteStore';
 import { openPostgresStore } from '../src/store/postgres/postgresStore';
 import type { ActionKeyStore } from '../src/store/actionKeys';

@@ -8,7 +8,7 @@ import { buildTokenCard } from '../src/cards/tokenCard';
 import { silentLogger } from '../src/log';
 import { MarketClient } from '../src/market/client';
 import { QueryService } from '../src/query/service';
-import { startSimulator, type RunningSimulator } from '../src/simulator/server';
+import { startSimulator, type RunningSimulator } from 'tmds-simulator';
 import type { Row } from './section';
 
 const API_KEY = 'bench-key';

@@ -10,7 +10,7 @@ import { STREAMS } from '../src/market/endpoints';
 import { StreamClient } from '../src/market/stream';
 import { DeliveryQueue } from '../src/market/stream/queue';
 import { silentLogger } from '../src/log';
-import { startSimulator } from '../src/simulator/server';
+import { startSimulator } from 'tmds-simulator';
 
 const API_KEY = 'bench-key';
 const SUBSCRIPTIONS = 1_000;

@@ -36,7 +36,7 @@ import type { StreamClient } from './market/stream';
 import type { OpsServer } from './ops/httpServer';
 import { Metrics } from './ops/metrics';
 import { plainAddressWarning } from './plainAddresses';
-import type { RunningSimulator } from './simulator/server';
+import type { RunningSimulator } from 'tmds-simulator';
 import type { Store } from './store/store';
 import type { Watcher } from './watch/watcher';
 import { startChatsPart } from './app/chats';

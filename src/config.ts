@@ -12,7 +12,7 @@ import { ENDPOINTS, isEndpointName, type EndpointName } from './market/endpoints
 import type { RateLimit } from './market/limiter';
 import { AUTO_SUBSCRIPTIONS_PER_SOCKET, type PackingSetting } from './market/stream/packing';
 import { ALL_ROLES, ROLES, isRole, type Role } from './model/roles';
-import { WIRE_STYLES, isWireStyle, type WireStyle } from './simulator/wireStyle';
+import { WIRE_STYLES, isWireStyle, type WireStyle } from 'tmds-simulator';
 
 export type { RateLimit };
 

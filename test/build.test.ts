@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Market } from '../src/simulator/market';
+import { Market } from 'tmds-simulator';
 import { runToEnd, type Run } from './support/processes';
 
 const ROOT = process.cwd();

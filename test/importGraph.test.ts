@@ -3,7 +3,9 @@
  * floor of FLOORS, and imports only from its own floor or the floors below; no two folders import
  * each other; no module reaches itself through its imports. Type-only imports count: a cycle of
  * types is still a wrong direction, and the next value import would make it a real one.
- * docs/layout.md says why each floor is where it is.
+ * docs/layout.md says why each floor is where it is. The simulator is a package of its own
+ * (packages/tmds-simulator/): it imports nothing of the bot, and the bot imports it by its name
+ * from its composition root, its settings and its command line only (and the console chat, held below).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -44,6 +46,33 @@ function importsOf(file: string): string[] {
 }
 
 const graph = new Map(sourceFiles(SRC).map((file) => [file, importsOf(file)]));
+
+/** Every specifier a file imports, as written. */
+function specifiersOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(IMPORT), ...text.matchAll(DYNAMIC)].map((match) => match[1] ?? '');
+}
+
+/** The simulator package: its own folder, its own name. */
+const SIMULATOR = resolve('packages', 'tmds-simulator');
+const SIMULATOR_NAME = 'tmds-simulator';
+
+/**
+ * Where the bot may import the simulator package: the composition root builds the built-in simulator,
+ * the settings name its wire styles, the command line starts it (`npm run simulator`). The console
+ * chat's /simulate drives its controls and the banner reads its market (chats/console/).
+ */
+export const SIMULATOR_IMPORTERS: readonly string[] = ['app/', 'app.ts', 'config.ts', 'cli/', 'chats/console/'];
+
+/** The files of src/ importing the simulator package from anywhere but SIMULATOR_IMPORTERS. */
+export function strayImportsOfSimulator(files: Iterable<[string, string[]]>, allowed: readonly string[]): string[] {
+  const wrong: string[] = [];
+  for (const [file, specifiers] of files) {
+    const imports = specifiers.some((specifier) => specifier === SIMULATOR_NAME || specifier.startsWith(`${SIMULATOR_NAME}/`));
+    if (imports && !allowed.some((unit) => name(file) === unit || name(file).startsWith(unit))) wrong.push(name(file));
+  }
+  return wrong;
+}
 const name = (file: string) => relative(SRC, file);
 
 /** The entry points: each runs its program when loaded, so no module may import one. */
@@ -120,6 +149,39 @@ describe('the import graph of src/', () => {
 
   it('has no module import an entry point (main.ts, src/cli/)', () => {
     expect(entryPointImports(graph, ENTRY_POINTS)).toEqual([]);
+  });
+
+  it('imports the simulator package by its name, from the composition root, settings, command line and console only', () => {
+    const files = sourceFiles(SRC).map((file) => [file, specifiersOf(file)] as [string, string[]]);
+    expect(strayImportsOfSimulator(files, SIMULATOR_IMPORTERS)).toEqual([]);
+    const users = files
+      .filter(([, specifiers]) => specifiers.some((specifier) => specifier.startsWith(SIMULATOR_NAME)))
+      .map(([file]) => name(file));
+    expect(users).toEqual(expect.arrayContaining(['app/market.ts', 'config.ts', 'cli/simulator.ts']));
+    const stray = strayImportsOfSimulator([[join(SRC, 'alerts', 'x.ts'), ['tmds-simulator/cli']]], SIMULATOR_IMPORTERS);
+    expect(stray).toEqual(['alerts/x.ts']);
+  });
+
+  it('has the simulator package import nothing of the bot: its own files, Node and its dependencies only', () => {
+    const manifest = JSON.parse(readFileSync(join(SIMULATOR, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+    };
+    // Its sources run with its dependencies; its tests have its development dependencies too.
+    const running = Object.keys(manifest.dependencies ?? {});
+    const testing = new Set([...running, ...Object.keys(manifest.devDependencies ?? {})]);
+    const files = [...sourceFiles(join(SIMULATOR, 'src')), ...sourceFiles(join(SIMULATOR, 'test'))];
+    expect(files.length).toBeGreaterThan(20);
+    const wrong: string[] = [];
+    for (const file of files) {
+      const allowed = relative(SIMULATOR, file).startsWith('src') ? new Set(running) : testing;
+      for (const specifier of specifiersOf(file)) {
+        const outside = specifier.startsWith('.') && relative(SIMULATOR, resolve(dirname(file), specifier)).startsWith('..');
+        const foreign = !specifier.startsWith('.') && !specifier.startsWith('node:') && !allowed.has(specifier.split('/')[0] ?? '');
+        if (outside || foreign) wrong.push(`${relative(SIMULATOR, file)} → ${specifier}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('names the two files of an import of an entry point', () => {

@@ -14,7 +14,7 @@ import { renderCardMessage } from '../src/chats/discord/embed';
 import type { ChatStarter } from '../src/chats/startChats';
 import { renderCardMessages } from '../src/chats/telegram/html';
 import { loadConfig } from '../src/config';
-import { startSimulator, type RunningSimulator } from '../src/simulator/server';
+import { startSimulator, type RunningSimulator } from 'tmds-simulator';
 import { RecordingSender, capturedLogger, tempDb } from './delivery/helpers';
 
 const WAIT = { timeout: 15_000, interval: 25 };

@@ -3,7 +3,7 @@
  * through environment variables, stopping with one line on standard error and exit code 2.
  */
 import { describe, expect, it } from 'vitest';
-import { startSimulator } from '../src/simulator/server';
+import { startSimulator } from 'tmds-simulator';
 import { runToEnd, tsNode } from './support/processes';
 
 const TELEGRAM_TOKEN = '123456789:AAstartup-refusal_token';

@@ -8,8 +8,8 @@ import { registerSecret, silentLogger, type Logger } from '../log';
 import { MarketClient, type MarketClientOptions } from '../market/client';
 import { checkService } from '../market/serviceCheck';
 import type { Metrics } from '../ops/metrics';
-import { startSimulator, type RunningSimulator } from '../simulator/server';
-import { LIFELIKE_PACE } from '../simulator/pace';
+import { startSimulator, type RunningSimulator } from 'tmds-simulator';
+import { LIFELIKE_PACE } from 'tmds-simulator';
 import { redactUrl } from '../urlCredentials';
 import type { Lifecycle } from './lifecycle';
 

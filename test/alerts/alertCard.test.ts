@@ -7,7 +7,7 @@ import { alertCard, alertCardWithChart } from '../../src/alerts/alertCard';
 import { flagChangeText } from '../../src/alerts/kinds/riskFlag';
 import { plainText } from '../../src/cards/card';
 import { renderCardText } from '../../src/chats/console/render';
-import { HOSTILE_METADATA } from '../../src/simulator/hostile';
+import { HOSTILE_METADATA } from 'tmds-simulator';
 import type { AlertEvent, TokenRef } from '../../src/model/events';
 import { expectSafeCard } from '../support/cardSafety';
 import { T1, W1, W2 } from '../watch/support/fixtures';

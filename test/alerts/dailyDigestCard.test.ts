@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { alertCard } from '../../src/alerts/alertCard';
 import type { DailyDigestEvent, WatchlistToken } from '../../src/alerts/kinds/dailyDigest';
 import { plainText } from '../../src/cards/card';
-import { HOSTILE_METADATA } from '../../src/simulator/hostile';
+import { HOSTILE_METADATA } from 'tmds-simulator';
 import { expectSafeCard } from '../support/cardSafety';
 import { T1, W1 } from '../watch/support/fixtures';
 

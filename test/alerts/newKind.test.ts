@@ -9,7 +9,7 @@ import { plainText } from '../../src/cards/card';
 import { renderCardText } from '../../src/chats/console/render';
 import { renderCard } from '../../src/chats/discord/embed';
 import { renderCardMessages } from '../../src/chats/telegram/html';
-import type { RunningSimulator } from '../../src/simulator/server';
+import type { RunningSimulator } from 'tmds-simulator';
 import { tempDb } from '../delivery/helpers';
 import { chatRef, quietSimulator, startHarness, type Harness } from '../e2e/harness';
 import { holdersUpKind } from './support/holdersUpKind';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHART_HEIGHT, CHART_WIDTH } from '../../src/charts/candleChart';
 import { CHART_COLORS } from '../../src/charts/theme';
-import { Market } from '../../src/simulator/market';
+import { Market } from 'tmds-simulator';
 import { countColor, decodePng } from './pixels';
 import { runToEnd, tsNode, type Run } from '../support/processes';
 

@@ -6,8 +6,8 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { USAGE, UsageError, parseCliArgs } from '../../src/cli/simulatorArgs';
-import { Market } from '../../src/simulator/market';
+import { SimulatorUsageError as UsageError, USAGE, parseCliArgs } from 'tmds-simulator/cli';
+import { Market } from 'tmds-simulator';
 import { tsNode } from '../support/processes';
 
 const run = promisify(execFile);

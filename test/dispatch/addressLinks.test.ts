@@ -12,7 +12,7 @@ import { plainText, type Card } from '../../src/cards/card';
 import { answerLine } from '../../src/chats/console/chat';
 import type { ChatReply } from '../../src/dispatch/reply';
 import type { ChatRef } from '../../src/model/chat';
-import type { RunningSimulator } from '../../src/simulator/server';
+import type { RunningSimulator } from 'tmds-simulator';
 import { chatRef, quietSimulator, startHarness, type Harness } from '../e2e/harness';
 
 /** Links to a token, as people copy them from each site (with and without the scheme). */

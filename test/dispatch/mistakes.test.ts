@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainText, type Card } from '../../src/cards/card';
 import { answerLine } from '../../src/chats/console/chat';
 import { createLogger } from '../../src/log';
-import type { RunningSimulator } from '../../src/simulator/server';
+import type { RunningSimulator } from 'tmds-simulator';
 import { fakeAddress } from '../support/addresses';
 import { chatRef, quietSimulator, startHarness, type Harness } from '../e2e/harness';
 

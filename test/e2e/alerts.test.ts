@@ -7,8 +7,8 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { plainText, type Card } from '../../src/cards/card';
-import type { RunningSimulator } from '../../src/simulator/server';
-import { WIRE_STYLES } from '../../src/simulator/wireStyle';
+import type { RunningSimulator } from 'tmds-simulator';
+import { WIRE_STYLES } from 'tmds-simulator';
 import { solFromLamports } from '../../src/text/format';
 import { RecordingSender, capturedLogger } from '../delivery/helpers';
 import { STORE_KINDS, type StoreHome } from '../store/support/stores';

@@ -11,7 +11,7 @@ import { startApp, type App } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { silentLogger } from '../../src/log';
 import type { ChatRef } from '../../src/model/chat';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/server';
+import { startSimulator, type RunningSimulator } from 'tmds-simulator';
 import { RecordingSender, tempDb } from '../delivery/helpers';
 import { KEY } from './harness';
 

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
-import type { RunningSimulator } from '../../src/simulator/server';
+import type { RunningSimulator } from 'tmds-simulator';
 import { FakeDiscord, MANAGE_CHANNELS, nextSnowflake } from '../support/discord/fakeDiscord';
 import '../support/postgres/provided';
 import { freshDatabase } from '../support/postgres/databases';

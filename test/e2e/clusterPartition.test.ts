@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed, onTestFinished } from 'vitest';
 import { partitionOf } from '../../src/cluster/partitions';
-import type { RunningSimulator } from '../../src/simulator/server';
+import type { RunningSimulator } from 'tmds-simulator';
 import { startBlackHole, type BlackHole } from '../support/blackHole';
 import '../support/postgres/provided';
 import { freshDatabase } from '../support/postgres/databases';

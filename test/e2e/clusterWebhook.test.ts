@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import type { RunningSimulator } from '../../src/simulator/server';
+import type { RunningSimulator } from 'tmds-simulator';
 import '../support/postgres/provided';
 import { freshDatabase } from '../support/postgres/databases';
 import { freePort, startBotProcess, type BotProcess } from '../support/processes';

@@ -18,7 +18,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Market } from '../../src/simulator/market';
+import { Market } from 'tmds-simulator';
 import { tsNode } from '../support/processes';
 
 const KEY = 'walkthrough-key-3e9d';

@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { plainText, type Card } from '../../src/cards/card';
 import { createDailyDigests } from '../../src/jobs/dailyDigest';
-import type { RunningSimulator } from '../../src/simulator/server';
+import type { RunningSimulator } from 'tmds-simulator';
 import { wallClock } from '../../src/text/zonedTime';
 import { RecordingSender } from '../delivery/helpers';
 import { STORE_KINDS, type StoreHome } from '../store/support/stores';

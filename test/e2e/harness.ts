@@ -11,7 +11,7 @@ import type { ChatStarter } from '../../src/chats/startChats';
 import { loadConfig } from '../../src/config';
 import { startApp, type App } from '../../src/app';
 import { silentLogger, type Logger } from '../../src/log';
-import { startSimulator, type RunningSimulator, type WireStyle } from '../../src/simulator/server';
+import { startSimulator, type RunningSimulator, type WireStyle } from 'tmds-simulator';
 import { RecordingSender } from '../delivery/helpers';
 
 export const KEY = 'e2e-test-key-5f2a';

@@ -5,7 +5,7 @@
  * restart on the same store.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
-import type { RunningSimulator } from '../../src/simulator/server';
+import type { RunningSimulator } from 'tmds-simulator';
 import { RecordingSender, tempDb } from '../delivery/helpers';
 import { chatRef, quietSimulator, startHarness, type Harness } from './harness';
 

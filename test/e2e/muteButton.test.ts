@@ -4,7 +4,7 @@
  * tells that chat nothing while another chat that follows the token still hears of it.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RunningSimulator } from '../../src/simulator/server';
+import type { RunningSimulator } from 'tmds-simulator';
 import { RecordingSender, tempDb } from '../delivery/helpers';
 import { chatRef, quietSimulator, startHarness, type Harness } from './harness';
 

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { streamSocketsAllowed } from '../../src/openFiles';
-import { Market } from '../../src/simulator/market';
+import { Market } from 'tmds-simulator';
 import { runToEnd, tsNode } from '../support/processes';
 
 const LIMIT = 200;

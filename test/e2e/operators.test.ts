@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/server';
+import { startSimulator, type RunningSimulator } from 'tmds-simulator';
 import { histogramCount, sampleValue, scrape, type Families } from '../support/prometheus';
 import { chatRef, KEY, quietSimulator, startHarness, type Harness } from './harness';
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { plainText } from '../../src/cards/card';
-import type { RunningSimulator } from '../../src/simulator/server';
+import type { RunningSimulator } from 'tmds-simulator';
 import { RecordingSender, capturedLogger } from '../delivery/helpers';
 import '../support/postgres/provided';
 import { freshDatabase } from '../support/postgres/databases';

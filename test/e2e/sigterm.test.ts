@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RunningSimulator } from '../../src/simulator/server';
+import type { RunningSimulator } from 'tmds-simulator';
 import { openSqliteStore } from '../../src/store/sqliteStore';
 import { startBotProcess, type BotProcess } from '../support/processes';
 import { startBotApi, type FakeBotApi } from '../support/telegram/botApi';

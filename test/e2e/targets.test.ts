@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { plainText, type Card } from '../../src/cards/card';
 import { tokenValue } from '../../src/query/tokenValue';
-import type { RunningSimulator } from '../../src/simulator/server';
+import type { RunningSimulator } from 'tmds-simulator';
 import { RecordingSender } from '../delivery/helpers';
 import { STORE_KINDS, type StoreHome } from '../store/support/stores';
 import { chatRef, quietSimulator, startHarness, type Harness } from './harness';

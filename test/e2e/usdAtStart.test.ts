@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeAll, afterAll, describe, expect, it, vi } from 'vitest';
 import { plainText, type Card } from '../../src/cards/card';
-import type { RunningSimulator } from '../../src/simulator/server';
+import type { RunningSimulator } from 'tmds-simulator';
 import { forgetUsdRate, knownSolUsdRate } from '../../src/query/usdRate';
 import { tempDb, type RecordingSender } from '../delivery/helpers';
 import { chatRef, quietSimulator, startHarness, type Harness } from './harness';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcileOnce, startReconcileJob, tradesByWallet } from '../../src/jobs/reconcile';
 import { MarketClient } from '../../src/market/client';
 import type { Token, Trade } from '../../src/market/schemas';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/server';
+import { startSimulator, type RunningSimulator } from 'tmds-simulator';
 import type { Watcher } from '../../src/watch/watcher';
 import { makeTrade, W1, W2 } from '../watch/support/fixtures';
 

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createLogger } from '../../src/log';
 import { MarketClient, type MarketClientOptions } from '../../src/market/client';
 import { MarketError, isMarketError } from '../../src/market/errors';
-import { startSimulator } from '../../src/simulator/server';
+import { startSimulator } from 'tmds-simulator';
 import { fakeAddress } from '../support/addresses';
 
 const KEY = 'client-test-key-5e3a9b7c1d';

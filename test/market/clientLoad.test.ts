@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MarketClient, type MarketClientOptions } from '../../src/market/client';
 import { isMarketError } from '../../src/market/errors';
-import { startSimulator } from '../../src/simulator/server';
+import { startSimulator } from 'tmds-simulator';
 import { fakeAddress } from '../support/addresses';
 
 const KEY = 'load-test-key-2c4e6a8b0d';

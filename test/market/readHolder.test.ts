@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseHolder, readHolderFast } from '../../src/market/readHolder';
 import { HolderSchema } from '../../src/market/schemas';
-import { Market } from '../../src/simulator/market';
+import { Market } from 'tmds-simulator';
 import { wireHolder } from './stream/support/samples';
 
 /** The hand-written reader must give exactly what the schema gives, or hand the value to it (null). */

@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/config';
 import { createLogger, type Logger } from '../../src/log';
 import { SERVICE_CHECK_ADDRESS, ServiceKeyRefusedError } from '../../src/market/serviceCheck';
 import { isAddress } from '../../src/market/address';
-import { startSimulator } from '../../src/simulator/server';
+import { startSimulator } from 'tmds-simulator';
 import { tempDb } from '../delivery/helpers';
 
 const KEY = 'service-check-key-77c1';

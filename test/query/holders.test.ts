@@ -9,7 +9,7 @@ import { UsageError, parseCommandLine } from '../../src/dispatch/parseArgs';
 import { checkCommand } from '../../src/dispatch/registry';
 import { isMarketError } from '../../src/market/errors';
 import { holdersCard } from '../../src/query/holdersQuery';
-import type { WireHolder, WireTokenEnvelope } from '../../src/simulator/wireTypes';
+import type { WireHolder, WireTokenEnvelope } from 'tmds-simulator';
 import { expectSafeCard } from '../support/cardSafety';
 import { type TestMarket, startTestMarket } from '../support/market';
 

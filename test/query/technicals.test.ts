@@ -8,7 +8,7 @@ import { UsageError, parseCommandLine } from '../../src/dispatch/parseArgs';
 import { checkCommand } from '../../src/dispatch/registry';
 import { isMarketError } from '../../src/market/errors';
 import { technicalsCard } from '../../src/query/technicalsQuery';
-import type { WireTechnicals } from '../../src/simulator/wireTypes';
+import type { WireTechnicals } from 'tmds-simulator';
 import { expectSafeCard } from '../support/cardSafety';
 import { type TestMarket, startTestMarket } from '../support/market';
 

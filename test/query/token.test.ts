@@ -11,7 +11,7 @@ import { isMarketError } from '../../src/market/errors';
 import { TradeSchema } from '../../src/market/schemas';
 import { tokenCard } from '../../src/query/tokenQuery';
 import { forgetUsdRate, rateFromTrades, solUsdRate } from '../../src/query/usdRate';
-import type { WireHolder, WireTokenEnvelope, WireTradeResponse } from '../../src/simulator/wireTypes';
+import type { WireHolder, WireTokenEnvelope, WireTradeResponse } from 'tmds-simulator';
 import { expectSafeCard } from '../support/cardSafety';
 import { TEST_API_KEY, type TestMarket, startTestMarket } from '../support/market';
 import { MarketClient } from '../../src/market/client';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { liquiditySol, poolsByLiquidity, priceSol } from '../../src/cards/tokenFacts';
 import { TokenSchema } from '../../src/market/schemas';
-import { Market } from '../../src/simulator/market';
+import { Market } from 'tmds-simulator';
 import { linkUrl } from '../../src/text/linkUrl';
 
 const WSOL = 'So11111111111111111111111111111111111111112';

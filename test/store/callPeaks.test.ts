@@ -14,7 +14,7 @@ import { CallBook, callMarket } from '../../src/query/callBook';
 import { tokenAnswer } from '../../src/query/tokenQuery';
 import { callPnlCard } from '../../src/query/callPnl';
 import { plainText } from '../../src/cards/card';
-import { startSimulator, type RunningSimulator } from '../../src/simulator/server';
+import { startSimulator, type RunningSimulator } from 'tmds-simulator';
 import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
 
 const KEY = 'call-peaks-test-key';

@@ -5,8 +5,8 @@
 import { MarketClient, type MarketClientOptions } from '../../src/market/client';
 import { silentLogger } from '../../src/log';
 import { QueryService, type QueryShares } from '../../src/query/service';
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/simulator/server';
-import type { Listing } from '../../src/simulator/market';
+import { startSimulator, type RunningSimulator, type SimulatorOptions } from 'tmds-simulator';
+import type { Listing } from 'tmds-simulator';
 
 export const TEST_API_KEY = 'test-key-4b1d9e';
 

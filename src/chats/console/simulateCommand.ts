@@ -9,10 +9,10 @@
 import { bold, code, field, rich, riskColor, type Card } from '../../cards/card';
 import { defineCommand, type AnyCommand } from '../../dispatch/command';
 import type { Args } from '../../dispatch/parseArgs';
-import { ControlError, summarize, type Controls, type TokenSummary } from '../../simulator/controls';
-import type { Market } from '../../simulator/market';
-import { MarketError } from '../../simulator/market';
-import { WHALE_SHARE_PCT, whaleBuy } from '../../simulator/surprises';
+import { ControlError, summarize, type Controls, type TokenSummary } from 'tmds-simulator';
+import type { Market } from 'tmds-simulator';
+import { MarketMutationError as MarketError } from 'tmds-simulator';
+import { SIMULATED_WHALE_SHARE_PCT as WHALE_SHARE_PCT, whaleBuy } from 'tmds-simulator';
 import { UsageError } from '../../usage';
 
 /** A whale bought in holds this share of the supply: twice the line a whale alert draws. */

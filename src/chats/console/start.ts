@@ -2,8 +2,8 @@
  * The console chat as one of the bot's chats: a banner, then commands read line by line from the
  * input, and alerts printed as they arrive. It ends at the end of its input, which ends the bot.
  */
-import type { Market } from '../../simulator/market';
-import type { RunningSimulator } from '../../simulator/server';
+import type { Market } from 'tmds-simulator';
+import type { RunningSimulator } from 'tmds-simulator';
 import type { ChatStarter } from '../startChats';
 import { createConsoleAlertSender } from './alertSender';
 import { runConsoleChat } from './chat';

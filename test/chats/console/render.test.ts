@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Card, CardColor, CardField, RichText, Span } from '../../../src/cards/card';
 import { bold, code, field, link, rich, text } from '../../../src/cards/card';
 import { renderCardText } from '../../../src/chats/console/render';
-import { HOSTILE_METADATA } from '../../../src/simulator/hostile';
+import { HOSTILE_METADATA } from 'tmds-simulator';
 
 /** What must never reach a terminal from a stranger, written out independently of the renderer. */
 const FORBIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069]|\p{Cs}/u;

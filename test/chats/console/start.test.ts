@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Market } from '../../../src/simulator/market';
+import { Market } from 'tmds-simulator';
 import { runToEnd, tsNode, type Run } from '../../support/processes';
 
 /** A working directory of its own, so a run never reads a developer's .env or writes into data/. */

@@ -16,8 +16,8 @@ import { UsageError } from '../../../src/dispatch/parseArgs';
 import { loadCommands } from '../../../src/dispatch/registry';
 import { helpCard } from '../../../src/cards/helpCard';
 import { MarketError } from '../../../src/market/errors';
-import { HOLDER_SORTS } from '../../../src/simulator/market';
-import { HOSTILE_METADATA } from '../../../src/simulator/hostile';
+import { HOLDERS_HISTORY_SORTS as HOLDER_SORTS } from 'tmds-simulator';
+import { HOSTILE_METADATA } from 'tmds-simulator';
 import { expectSafeMarkdown, expectSafePlain, readMarkdown } from '../../support/discord/markdownCheck';
 import { startTestMarket, type TestMarket } from '../../support/market';
 

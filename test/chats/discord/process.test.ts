@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Market } from '../../../src/simulator/market';
+import { Market } from 'tmds-simulator';
 import { FakeDiscord, nextSnowflake } from '../../support/discord/fakeDiscord';
 import { tsNode } from '../../support/processes';
 

@@ -24,7 +24,7 @@ import { UsageError } from '../../../src/usage';
 import { loadCommands } from '../../../src/dispatch/registry';
 import { withLoadedActions } from '../../../src/dispatch/loadedActions';
 import { MarketError } from '../../../src/market/errors';
-import { HOSTILE_METADATA } from '../../../src/simulator/hostile';
+import { HOSTILE_METADATA } from 'tmds-simulator';
 import { answered, commandContext } from '../../support/commandContext';
 import { startTestMarket, type TestMarket } from '../../support/market';
 import { parseTelegramHtml, type ParsedHtml } from '../../support/telegram/telegramHtml';

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { STREAM_DEFAULTS, StreamClient, type StreamEvent, type SubscriptionRejection } from '../../../src/market/stream';
 import { AUTO_SUBSCRIPTIONS_PER_SOCKET } from '../../../src/market/stream/packing';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/server';
+import { startSimulator, type RunningSimulator } from 'tmds-simulator';
 import { collect, type Collected } from './support/collect';
 import { StreamFixture } from './support/fixture';
 import { memoryLogger } from './support/logs';

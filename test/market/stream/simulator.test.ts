@@ -6,8 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STREAMS, type StreamName } from '../../../src/market/endpoints';
 import { StreamClient, type AuthFailureInfo, type StreamEvent, type SubscriptionRejection } from '../../../src/market/stream';
-import { startSimulator, type RunningSimulator } from '../../../src/simulator/server';
-import { SNAPSHOT_HOLDERS, SNAPSHOT_TRADES } from '../../../src/simulator/streams';
+import { startSimulator, type RunningSimulator } from 'tmds-simulator';
+import { SNAPSHOT_HOLDERS, SNAPSHOT_TRADES } from 'tmds-simulator';
 import { collect, type Collected } from './support/collect';
 import { memoryLogger } from './support/logs';
 import { token as fixtureToken } from './support/samples';

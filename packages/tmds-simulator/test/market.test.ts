@@ -4,9 +4,9 @@
  * consistently and announced.
  */
 import { describe, expect, it } from 'vitest';
-import { Market, MarketError, type MarketChange } from '../../src/simulator/market';
-import { HOSTILE_METADATA } from '../../src/simulator/hostile';
-import type { WireToken, WireTrade } from '../../src/simulator/wireTypes';
+import { Market, MarketMutationError, type MarketChange } from '../src/market';
+import { HOSTILE_METADATA } from '../src/hostile';
+import type { WireToken, WireTrade } from '../src/wireTypes';
 import { sum } from './helpers';
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -297,11 +297,11 @@ describe('live changes', () => {
     expect(changes.length).toBe(8);
   });
 
-  it('rejects impossible trades with a MarketError', () => {
+  it('rejects impossible trades with a MarketMutationError', () => {
     const market = new Market({ seed: 42, now: () => NOW });
     const address = market.tokenAddresses()[0] ?? '';
     const wallet = 'NobodyNobodyNobodyNobodyNobodyNobodyNobody1';
-    expect(() => market.executeTrade({ wallet, tokenAddress: address, side: 'sell', amountUSD: 10 })).toThrow(MarketError);
+    expect(() => market.executeTrade({ wallet, tokenAddress: address, side: 'sell', amountUSD: 10 })).toThrow(MarketMutationError);
     expect(() => market.executeTrade({ wallet, tokenAddress: 'nope', side: 'buy', amountUSD: 10 })).toThrow(/unknown token/);
     expect(() => market.executeTrade({ wallet, tokenAddress: address, side: 'buy', amountUSD: -1 })).toThrow(/amountUSD/);
   });

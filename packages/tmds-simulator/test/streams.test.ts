@@ -9,17 +9,17 @@ import { connect } from 'node:net';
 import { setImmediate as tick } from 'node:timers/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Market } from '../../src/simulator/market';
-import type { RunningSimulator } from '../../src/simulator/server';
+import { Market } from '../src/market';
+import type { RunningSimulator } from '../src/server';
 import {
   CLOSE_BAD_REQUEST,
-  CLOSE_UNAUTHORIZED,
-  CLOSE_UNKNOWN_TOKEN,
+  STREAM_CLOSE_UNAUTHORIZED,
+  STREAM_CLOSE_UNKNOWN_TOKEN,
   SNAPSHOT_HOLDERS,
   SNAPSHOT_TRADES,
   StreamHub,
-} from '../../src/simulator/streams';
-import type { WireCandle, WireHolder, WireToken, WireTrade } from '../../src/simulator/wireTypes';
+} from '../src/streams';
+import type { WireCandle, WireHolder, WireToken, WireTrade } from '../src/wireTypes';
 import { KEY, UNKNOWN_ADDRESS, get, start } from './helpers';
 import { Probe, isType, until, type Frame } from './wsProbe';
 
@@ -483,7 +483,7 @@ describe('refusals', () => {
       const probe = await Probe.open(sim.wsUrl, '/ws/trades-live');
       probe.send(message);
       const closed = await probe.closed;
-      expect(closed, JSON.stringify(message)).toEqual({ code: CLOSE_UNAUTHORIZED, reason: 'Unauthorized: invalid API key' });
+      expect(closed, JSON.stringify(message)).toEqual({ code: STREAM_CLOSE_UNAUTHORIZED, reason: 'Unauthorized: invalid API key' });
       expect(probe.find(isType('token'))).toEqual([]);
       expect(JSON.stringify(probe.messages)).not.toContain('wrong-key-123');
     }
@@ -598,7 +598,7 @@ describe('refusals', () => {
   it('an unknown token gets an error message and close 4004', async () => {
     const probe = await Probe.open(sim.wsUrl, '/ws/holders-live');
     probe.send({ tokenAddress: UNKNOWN_ADDRESS, apiKey: KEY });
-    expect(await probe.closed).toMatchObject({ code: CLOSE_UNKNOWN_TOKEN });
+    expect(await probe.closed).toMatchObject({ code: STREAM_CLOSE_UNKNOWN_TOKEN });
     expect(probe.messages).toEqual([{ type: 'error', error: 'Not Found', message: 'Token not found' }]);
   });
 

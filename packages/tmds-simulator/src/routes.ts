@@ -2,9 +2,9 @@
  * The six REST endpoints (spec §4.1–4.6): parameters in, JSON body out. Authentication, rate
  * limiting, fault injection and the writing of responses live in server.ts.
  */
-import type { EndpointName } from '../market/endpoints';
+import type { RestEndpoint } from './endpoints';
 import type { Market } from './market';
-import { HOLDER_SORTS, type HolderSort } from './market';
+import { HOLDERS_HISTORY_SORTS, type HoldersHistorySort } from './market';
 import {
   ApiError,
   MAX_TOKEN_ADDRESSES,
@@ -20,7 +20,7 @@ import {
 import type { WireToken } from './wireTypes';
 
 /** chart-history defaults (spec §4.5). */
-export const DEFAULT_CHART_RANGE_SECS = 24 * 3600;
+export const CHART_HISTORY_DEFAULT_RANGE_SECS = 24 * 3600;
 export const DEFAULT_INTERVAL_SECS = 60;
 
 export type Route = (market: Market, query: URLSearchParams) => unknown;
@@ -57,10 +57,10 @@ function tokenTechnicals(market: Market, query: URLSearchParams): unknown {
 function holdersHistory(market: Market, query: URLSearchParams): unknown {
   const address = tokenAddressParam(query);
   const sortBy = param(query, 'sortBy') ?? 'balance';
-  if (!(HOLDER_SORTS as readonly string[]).includes(sortBy)) {
-    throw new ApiError(400, 'Invalid parameter', `Invalid sortBy: use one of ${HOLDER_SORTS.join(', ')}`);
+  if (!(HOLDERS_HISTORY_SORTS as readonly string[]).includes(sortBy)) {
+    throw new ApiError(400, 'Invalid parameter', `Invalid sortBy: use one of ${HOLDERS_HISTORY_SORTS.join(', ')}`);
   }
-  const holders = market.holders(address, sortBy as HolderSort);
+  const holders = market.holders(address, sortBy as HoldersHistorySort);
   if (!holders) throw notFound('Token');
   return holders;
 }
@@ -88,7 +88,7 @@ function chartHistory(market: Market, query: URLSearchParams): unknown {
   const base = checkAddress(requireParam(query, 'base', 'base (the base token address) is required'), 'base');
   const now = market.now();
   const to = integerParam(query, 'to', 'Invalid timestamp', 0) ?? now;
-  const from = integerParam(query, 'from', 'Invalid timestamp', 0) ?? to - DEFAULT_CHART_RANGE_SECS;
+  const from = integerParam(query, 'from', 'Invalid timestamp', 0) ?? to - CHART_HISTORY_DEFAULT_RANGE_SECS;
   if (from > to) throw new ApiError(400, 'Invalid timestamp', 'from must not be later than to');
   const intervalSecs = integerParam(query, 'intervalSecs', 'Invalid interval', 1) ?? DEFAULT_INTERVAL_SECS;
   const countBack = integerParam(query, 'countBack', 'Invalid countBack', 1);
@@ -102,7 +102,7 @@ function walletTracker(market: Market, query: URLSearchParams): unknown {
   return market.walletTrades(wallets, MAX_TRADES);
 }
 
-export const ROUTES: Record<EndpointName, Route> = {
+export const ROUTES: Record<RestEndpoint, Route> = {
   'token-data': tokenData,
   'token-technicals': tokenTechnicals,
   'holders-history': holdersHistory,
@@ -115,6 +115,6 @@ export const ROUTES: Record<EndpointName, Route> = {
  * The error body of an endpoint: `{error, message}` everywhere except holders-history, whose
  * body is `{error}` with the explanation itself (spec §7).
  */
-export function errorBody(endpoint: EndpointName, title: string, message: string): Record<string, string> {
+export function errorBody(endpoint: RestEndpoint, title: string, message: string): Record<string, string> {
   return endpoint === 'holders-history' ? { error: message } : { error: title, message };
 }

@@ -12,7 +12,7 @@
 import type { TokenBook } from './ledger';
 import type { WireInitialBuyer, WireTechnicals, WireTechnicalsPoint } from './wireTypes';
 import { tagsOf } from './ledger';
-import { CHAIN_ID, LAMPORTS_PER_SOL, intText, isoAt, solText, usdText } from './units';
+import { CHAIN_ID, LAMPORTS_PER_SOL, intText, isoAt, lamportsText, usdDecimalText } from './units';
 
 export const TOP_HOLDER_BUCKETS = [10, 20, 50, 100] as const;
 export const OVERTIME_POINTS = 24;
@@ -115,9 +115,9 @@ export function computeTechnicals(book: TokenBook, now: number): WireTechnicals 
     devMakerData: {
       totalBoughtAmount: intText(dev?.boughtAmount ?? 0),
       totalSoldAmount: intText(devSold),
-      totalBoughtETH: solText(dev?.boughtLamports ?? 0),
-      totalSoldETH: solText(dev?.soldLamports ?? 0),
-      totalSoldUSD: usdText(dev?.soldUsd ?? 0),
+      totalBoughtETH: lamportsText(dev?.boughtLamports ?? 0),
+      totalSoldETH: lamportsText(dev?.soldLamports ?? 0),
+      totalSoldUSD: usdDecimalText(dev?.soldUsd ?? 0),
       totalBuyTransactions: dev?.buys ?? 0,
       totalSellTransactions: dev?.sells ?? 0,
     },

@@ -7,7 +7,7 @@
  */
 import type { TradeEntry } from './ledger';
 import type { WireCandle } from './wireTypes';
-import { TOKEN_UNIT, isoAt, priceSol } from './units';
+import { TOKEN_UNIT, isoAt, solPerToken } from './units';
 
 export interface CandleQuery {
   from: number;
@@ -48,7 +48,7 @@ export function aggregateCandles(trades: readonly TradeEntry[], query: CandleQue
   for (let i = firstAtOrAfter(trades, from); i < trades.length; i++) {
     const trade = trades[i];
     if (!trade || trade.t > to) break;
-    const price = priceSol(trade.lamports, trade.tokenAmount);
+    const price = solPerToken(trade.lamports, trade.tokenAmount);
     const start = Math.floor(trade.t / intervalSecs) * intervalSecs;
     if (!current || start !== bucket) {
       flush();

@@ -4,16 +4,9 @@
  * showing in every endpoint.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/simulator/server';
-import type {
-  WireCandle,
-  WireHolder,
-  WireTechnicals,
-  WireToken,
-  WireTokenEnvelope,
-  WireTradeResponse,
-} from '../../src/simulator/wireTypes';
-import { ENDPOINTS } from '../../src/market/endpoints';
+import type { RunningSimulator } from '../src/server';
+import type { WireCandle, WireHolder, WireTechnicals, WireToken, WireTokenEnvelope, WireTradeResponse } from '../src/wireTypes';
+import { REST_ENDPOINTS } from '../src/endpoints';
 import { KEY, UNKNOWN_ADDRESS, get, start } from './helpers';
 
 let sim: RunningSimulator;
@@ -465,7 +458,7 @@ describe('wallet-tracker', () => {
 
 describe('authentication, methods, paths, internal errors', () => {
   it('401 {error, message} on every endpoint without the key or with a wrong one, never echoing it', async () => {
-    for (const endpoint of ENDPOINTS) {
+    for (const endpoint of REST_ENDPOINTS) {
       for (const key of [null, 'wrong-key-123', `${KEY}x`, '']) {
         const answer = await get(sim, `/api/${endpoint}?address=${token(0)}`, key);
         expect(answer.status, `${endpoint} ${key}`).toBe(401);

@@ -1,17 +1,18 @@
 /**
  * Scenario controls: in-process and over HTTP (only with `control: true`), each changing what
  * REST shows; the refusals (400, 401, 404, 405, 409, 413); and a script that knows only the docs:
- * start `npm run simulator -- --control`, subscribe, POST a control, see the change on the stream.
+ * start `tmds-simulator --control` (its bin), subscribe, POST a control, see the change on the stream.
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ControlError } from '../../src/simulator/controls';
-import type { RunningSimulator } from '../../src/simulator/server';
-import type { WireHolder, WireToken, WireTrade } from '../../src/simulator/wireTypes';
+import { ControlError } from '../src/controls';
+import type { RunningSimulator } from '../src/server';
+import type { WireHolder, WireToken, WireTrade } from '../src/wireTypes';
 import { KEY, UNKNOWN_ADDRESS, get, start } from './helpers';
 import { Probe, isType } from './wsProbe';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
+/** The package's bin, as `npx tmds-simulator` runs it. */
+const BIN = new URL('../bin/tmds-simulator.mjs', import.meta.url).pathname;
 
 async function restToken(sim: RunningSimulator, address: string): Promise<WireToken> {
   const answer = await get<{ data: Record<string, WireToken> }>(sim, `/api/token-data?address=${address}`);
@@ -332,8 +333,7 @@ describe('controls over HTTP', () => {
 describe('a script that knows only the docs', () => {
   it('starts the simulator with --control, subscribes, POSTs a control and sees the change', async () => {
     const key = 'script-key-5d21';
-    const child = spawn('npm', ['run', 'simulator', '--', '--port', '0', '--api-key', key, '--control', '--trades-per-second', '0'], {
-      cwd: ROOT,
+    const child = spawn(process.execPath, [BIN, '--port', '0', '--api-key', key, '--control', '--trades-per-second', '0'], {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -5,7 +5,7 @@
  * can be exact; rates draw from a seeded generator, so a run is repeatable for a seed.
  */
 import { z } from 'zod';
-import { ENDPOINTS, type EndpointName } from '../market/endpoints';
+import { REST_ENDPOINTS, type RestEndpoint } from './endpoints';
 import { Prng } from './random';
 
 export const FAULT_OUTCOMES = ['ok', '500', '429', 'malformed', 'reset'] as const;
@@ -29,7 +29,7 @@ export interface EndpointFaults {
 }
 
 /** '*' applies to every endpoint without its own entry. */
-export type FaultConfig = Partial<Record<EndpointName | '*', EndpointFaults>>;
+export type FaultConfig = Partial<Record<RestEndpoint | '*', EndpointFaults>>;
 
 const rate = z.number().min(0).max(1).optional();
 
@@ -43,7 +43,7 @@ const EndpointFaultsSchema = z.strictObject({
   script: z.array(z.enum(FAULT_OUTCOMES)).optional(),
 });
 
-export const FaultConfigSchema = z.partialRecord(z.enum([...ENDPOINTS, '*']), EndpointFaultsSchema.optional());
+export const FaultConfigSchema = z.partialRecord(z.enum([...REST_ENDPOINTS, '*']), EndpointFaultsSchema.optional());
 
 /** Validates a fault configuration from outside (a control request, a config file); throws a readable error. */
 export function parseFaultConfig(value: unknown): FaultConfig {
@@ -95,7 +95,7 @@ export class FaultInjector {
     return structuredClone(this.config);
   }
 
-  decide(endpoint: EndpointName): FaultDecision {
+  decide(endpoint: RestEndpoint): FaultDecision {
     const key = this.config[endpoint] ? endpoint : this.config['*'] ? '*' : null;
     if (key === null) return NO_FAULT;
     const faults = this.config[key] ?? {};

@@ -43,8 +43,8 @@ export interface Listing {
   wallets: string[];
 }
 
-export const HOLDER_SORTS = ['balance', 'holderSince', 'totalBoughtUSD', 'totalSoldUSD'] as const;
-export type HolderSort = (typeof HOLDER_SORTS)[number];
+export const HOLDERS_HISTORY_SORTS = ['balance', 'holderSince', 'totalBoughtUSD', 'totalSoldUSD'] as const;
+export type HoldersHistorySort = (typeof HOLDERS_HISTORY_SORTS)[number];
 
 export interface TradeInput {
   wallet: string;
@@ -78,15 +78,15 @@ export type MarketChange =
 
 export type MarketListener = (change: MarketChange) => void;
 
-export type MarketErrorCode = 'unknown-token' | 'unknown-pool' | 'invalid-input' | 'nothing-to-sell' | 'not-fillable';
+export type MarketMutationErrorCode = 'unknown-token' | 'unknown-pool' | 'invalid-input' | 'nothing-to-sell' | 'not-fillable';
 
 /** A mutation that cannot be applied; the message is fit for a control endpoint's answer. */
-export class MarketError extends Error {
-  readonly code: MarketErrorCode;
+export class MarketMutationError extends Error {
+  readonly code: MarketMutationErrorCode;
 
-  constructor(code: MarketErrorCode, message: string) {
+  constructor(code: MarketMutationErrorCode, message: string) {
     super(message);
-    this.name = 'MarketError';
+    this.name = 'MarketMutationError';
     this.code = code;
   }
 }
@@ -190,7 +190,7 @@ export class Market {
   }
 
   /** The complete holder history (former holders included), sorted by `sortBy` descending, except holderSince: oldest first. */
-  holders(address: string, sortBy: HolderSort = 'balance'): WireHolder[] | null {
+  holders(address: string, sortBy: HoldersHistorySort = 'balance'): WireHolder[] | null {
     const book = this.findBook(address);
     if (!book) return null;
     const now = this.now();
@@ -345,17 +345,17 @@ export class Market {
    */
   executeTrade(input: TradeInput): WireTrade {
     const book = this.requireBook(input.tokenAddress);
-    if (typeof input.wallet !== 'string' || input.wallet.length === 0) throw new MarketError('invalid-input', 'wallet is required');
-    if (input.side !== 'buy' && input.side !== 'sell') throw new MarketError('invalid-input', 'side must be "buy" or "sell"');
+    if (typeof input.wallet !== 'string' || input.wallet.length === 0) throw new MarketMutationError('invalid-input', 'wallet is required');
+    if (input.side !== 'buy' && input.side !== 'sell') throw new MarketMutationError('invalid-input', 'side must be "buy" or "sell"');
     if (!(Number.isFinite(input.amountUSD) && input.amountUSD > 0)) {
-      throw new MarketError('invalid-input', 'amountUSD must be a positive number');
+      throw new MarketMutationError('invalid-input', 'amountUSD must be a positive number');
     }
     let amountIn: number;
     if (input.side === 'buy') {
       amountIn = Math.floor((input.amountUSD / this.solUsd) * LAMPORTS_PER_SOL);
     } else {
       const holding = book.holdingOf(input.wallet);
-      if (holding <= 0) throw new MarketError('nothing-to-sell', 'the wallet holds none of this token');
+      if (holding <= 0) throw new MarketMutationError('nothing-to-sell', 'the wallet holds none of this token');
       const price = book.spotPriceSol();
       const wanted = price > 0 ? Math.floor((input.amountUSD / this.solUsd / price) * TOKEN_UNIT) : holding;
       amountIn = Math.min(holding, Math.max(1, wanted));
@@ -367,11 +367,11 @@ export class Market {
   movePrice(tokenAddress: string, changePct: number, wallet?: string): WireTrade {
     const book = this.requireBook(tokenAddress);
     if (!(Number.isFinite(changePct) && changePct > -100 && changePct !== 0)) {
-      throw new MarketError('invalid-input', 'changePct must be a non-zero number above -100');
+      throw new MarketMutationError('invalid-input', 'changePct must be a non-zero number above -100');
     }
     const main = book.mainPool();
     const poolIndex = main ? book.pools.indexOf(main) : -1;
-    if (!main || poolIndex < 0) throw new MarketError('not-fillable', 'the token has no pool');
+    if (!main || poolIndex < 0) throw new MarketMutationError('not-fillable', 'the token has no pool');
     // Constant product: the price scales with the square of the reserve ratio.
     const root = Math.sqrt(1 + changePct / 100);
     if (changePct > 0) {
@@ -381,7 +381,7 @@ export class Market {
     }
     const tokens = Math.ceil((main.base * (1 / root - 1)) / (1 - POOL_FEE));
     const seller = wallet ?? this.largestHolder(book);
-    if (!seller) throw new MarketError('nothing-to-sell', 'no wallet holds this token');
+    if (!seller) throw new MarketMutationError('nothing-to-sell', 'no wallet holds this token');
     const shortfall = tokens - book.holdingOf(seller);
     // The seller tops up from the unallocated supply when it holds too little to move the price that far.
     if (shortfall > 0) this.recordTransfer(book, null, seller, shortfall);
@@ -393,7 +393,7 @@ export class Market {
     const before = this.snapshot(book);
     if (change.riskStatus !== undefined) {
       if (change.riskStatus !== null && !['SAFE', 'WARNING', 'DANGER'].includes(change.riskStatus)) {
-        throw new MarketError('invalid-input', 'riskStatus must be SAFE, WARNING, DANGER or null');
+        throw new MarketMutationError('invalid-input', 'riskStatus must be SAFE, WARNING, DANGER or null');
       }
       book.riskOverride = change.riskStatus;
     }
@@ -410,10 +410,10 @@ export class Market {
   changeLiquidity(tokenAddress: string, change: LiquidityChange): WireToken {
     const book = this.requireBook(tokenAddress);
     if (!(Number.isFinite(change.factor) && change.factor >= 0)) {
-      throw new MarketError('invalid-input', 'factor must be a number ≥ 0 (0 pulls the liquidity)');
+      throw new MarketMutationError('invalid-input', 'factor must be a number ≥ 0 (0 pulls the liquidity)');
     }
     const pool = change.poolAddress === undefined ? book.mainPool() : book.pools.find((p) => p.address === change.poolAddress);
-    if (!pool) throw new MarketError('unknown-pool', 'no such pool for this token');
+    if (!pool) throw new MarketMutationError('unknown-pool', 'no such pool for this token');
     const before = this.snapshot(book);
     book.scaleLiquidity(book.pools.indexOf(pool), change.factor);
     this.announceToken(book, before, ['liquidity', 'price']);
@@ -426,9 +426,9 @@ export class Market {
    */
   setHolderShare(tokenAddress: string, wallet: string, supplyPct: number): WireHolder {
     const book = this.requireBook(tokenAddress);
-    if (typeof wallet !== 'string' || wallet.length === 0) throw new MarketError('invalid-input', 'wallet is required');
+    if (typeof wallet !== 'string' || wallet.length === 0) throw new MarketMutationError('invalid-input', 'wallet is required');
     if (!(Number.isFinite(supplyPct) && supplyPct >= 0 && supplyPct <= 100)) {
-      throw new MarketError('invalid-input', 'supplyPct must be between 0 and 100');
+      throw new MarketMutationError('invalid-input', 'supplyPct must be between 0 and 100');
     }
     const before = this.snapshot(book);
     const target = Math.floor((book.profile.totalSupply * supplyPct) / 100);
@@ -454,7 +454,7 @@ export class Market {
     for (const changed of touched) this.emit({ kind: 'holder', tokenAddress, wallet: changed });
     this.announceToken(book, before, []);
     const holder = this.holder(tokenAddress, wallet);
-    if (!holder) throw new MarketError('invalid-input', 'the wallet never held this token');
+    if (!holder) throw new MarketMutationError('invalid-input', 'the wallet never held this token');
     return holder;
   }
 
@@ -467,10 +467,11 @@ export class Market {
     const book = this.requireBook(tokenAddress);
     const used = new Set(book.pools.map((pool) => pool.protocol));
     const chosen = protocol ?? PROTOCOLS.find((name) => !used.has(name));
-    if (chosen === undefined || used.has(chosen)) throw new MarketError('invalid-input', 'the token already has a pool on that protocol');
+    if (chosen === undefined || used.has(chosen))
+      throw new MarketMutationError('invalid-input', 'the token already has a pool on that protocol');
     const before = this.snapshot(book);
     const opened = book.openPool(this.liveRng.address(), chosen, Math.max(this.now(), book.lastTime()), liquiditySol * LAMPORTS_PER_SOL);
-    if (opened === null) throw new MarketError('not-fillable', 'the token has no price or no supply left for a pool');
+    if (opened === null) throw new MarketMutationError('not-fillable', 'the token has no price or no supply left for a pool');
     this.announceToken(book, before, ['liquidity', 'price']);
     return tokenView(book, this.now());
   }
@@ -479,9 +480,9 @@ export class Market {
   developerSells(tokenAddress: string, sellPct: number): WireTrade {
     const book = this.requireBook(tokenAddress);
     if (!(Number.isFinite(sellPct) && sellPct > 0 && sellPct <= 100))
-      throw new MarketError('invalid-input', 'sellPct must be above 0 and at most 100');
+      throw new MarketMutationError('invalid-input', 'sellPct must be above 0 and at most 100');
     const holding = book.holdingOf(book.profile.deployer);
-    if (holding <= 0) throw new MarketError('nothing-to-sell', 'the deployer holds none of this token');
+    if (holding <= 0) throw new MarketMutationError('nothing-to-sell', 'the deployer holds none of this token');
     return this.trade(book, book.profile.deployer, 'sell', Math.max(1, Math.floor((holding * sellPct) / 100)));
   }
 
@@ -499,10 +500,10 @@ export class Market {
   /** Each of the token's tagged holders (at most `wallets` of them, largest first) sells `sellPct` percent of what it holds. */
   insidersSell(tokenAddress: string, sellPct: number, wallets = Infinity): WireTrade[] {
     if (!(Number.isFinite(sellPct) && sellPct > 0 && sellPct <= 100))
-      throw new MarketError('invalid-input', 'sellPct must be above 0 and at most 100');
+      throw new MarketMutationError('invalid-input', 'sellPct must be above 0 and at most 100');
     const book = this.requireBook(tokenAddress);
     const sellers = this.taggedHolders(tokenAddress).slice(0, wallets);
-    if (sellers.length === 0) throw new MarketError('nothing-to-sell', 'no tagged wallet holds this token');
+    if (sellers.length === 0) throw new MarketMutationError('nothing-to-sell', 'no tagged wallet holds this token');
     return sellers.map((wallet) => this.trade(book, wallet, 'sell', Math.max(1, Math.floor((book.holdingOf(wallet) * sellPct) / 100))));
   }
 
@@ -521,7 +522,7 @@ export class Market {
       nativeBalance: nativeBefore,
       ...(pool === undefined ? {} : { pool }),
     });
-    if (!entry) throw new MarketError('not-fillable', 'no pool can fill this trade (too small, or no liquidity)');
+    if (!entry) throw new MarketMutationError('not-fillable', 'no pool can fill this trade (too small, or no liquidity)');
     entry.nativeBalance = side === 'buy' ? Math.max(0, nativeBefore - entry.lamports) : nativeBefore + entry.lamports;
     this.nativeBalances.set(wallet, entry.nativeBalance);
     this.indexWallet(wallet, book.profile.index);
@@ -580,7 +581,7 @@ export class Market {
 
   private requireBook(address: string): TokenBook {
     const book = typeof address === 'string' ? this.findBook(address) : null;
-    if (!book) throw new MarketError('unknown-token', 'unknown token address');
+    if (!book) throw new MarketMutationError('unknown-token', 'unknown token address');
     return book;
   }
 

@@ -14,15 +14,15 @@ import {
   LAMPORTS_PER_SOL,
   TOKEN_DECIMALS,
   TOKEN_UNIT,
-  WSOL_ADDRESS,
+  WRAPPED_SOL_MINT,
   WSOL_DECIMALS,
   intText,
   isoAt,
   plainDecimal,
-  priceSol,
+  solPerToken,
   slotAt,
-  solText,
-  usdText,
+  lamportsText,
+  usdDecimalText,
 } from './units';
 
 export function poolView(pool: PoolState, tokenAddress: string, now: number): WireLiquidityPool {
@@ -32,7 +32,7 @@ export function poolView(pool: PoolState, tokenAddress: string, now: number): Wi
     pairId: `${pool.address}_${CHAIN_ID}`,
     poolAddress: pool.address,
     token0Address: tokenAddress,
-    token1Address: WSOL_ADDRESS,
+    token1Address: WRAPPED_SOL_MINT,
     token0Decimals: TOKEN_DECIMALS,
     token1Decimals: WSOL_DECIMALS,
     protocol: pool.protocol,
@@ -126,13 +126,13 @@ export function makerDataView(book: TokenBook, maker: Maker, position: Position)
     currentlyHoldingAmount: intText(position.holding),
     holderSince: position.since,
     totalBoughtAmount: intText(position.boughtAmount),
-    totalBoughtUSD: usdText(position.boughtUsd),
-    totalBoughtETH: solText(position.boughtLamports),
+    totalBoughtUSD: usdDecimalText(position.boughtUsd),
+    totalBoughtETH: lamportsText(position.boughtLamports),
     totalBuyTransactions: position.buys,
     totalSellTransactions: position.sells,
     totalSoldAmount: intText(position.soldAmount),
-    totalSoldUSD: usdText(position.soldUsd),
-    totalSoldETH: solText(position.soldLamports),
+    totalSoldUSD: usdDecimalText(position.soldUsd),
+    totalSoldETH: lamportsText(position.soldLamports),
     sent: intText(position.sent),
     received: intText(position.received),
     tags: tagsOf(book, maker, position.holding),
@@ -154,7 +154,7 @@ export function tradeView(book: TokenBook, entry: TradeEntry, position: Position
   const profile = book.profile;
   const maker = book.makers.get(entry.wallet);
   if (!maker) throw new Error(`trade by an unknown maker in ${profile.address}`);
-  const price = priceSol(entry.lamports, entry.tokenAmount);
+  const price = solPerToken(entry.lamports, entry.tokenAmount);
   const solUsd = book.solUsd;
   const valueSol =
     options.currentPriceSol === undefined ? entry.lamports / LAMPORTS_PER_SOL : (entry.tokenAmount / TOKEN_UNIT) * options.currentPriceSol;
@@ -167,11 +167,11 @@ export function tradeView(book: TokenBook, entry: TradeEntry, position: Position
     transactionHash: transactionHash(options.seed, profile.index, entry.seq),
     logIndex: entry.logIndex,
     transactionIndex: entry.txIndex,
-    tokenIn: buy ? WSOL_ADDRESS : profile.address,
-    tokenOut: buy ? profile.address : WSOL_ADDRESS,
+    tokenIn: buy ? WRAPPED_SOL_MINT : profile.address,
+    tokenOut: buy ? profile.address : WRAPPED_SOL_MINT,
     amountIn: intText(buy ? entry.lamports : entry.tokenAmount),
     amountOut: intText(buy ? entry.tokenAmount : entry.lamports),
-    amountUSD: usdText(valueSol * solUsd),
+    amountUSD: usdDecimalText(valueSol * solUsd),
     suspectedBaseTokenPrice: plainDecimal(price),
     suspectedBaseTokenPriceUSD: plainDecimal(price * solUsd),
     poolAddress: book.pools[entry.pool]?.address ?? '',

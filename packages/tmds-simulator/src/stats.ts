@@ -3,12 +3,12 @@
  * tests can prove how many calls a client made. Counts are exact; the request log keeps the
  * most recent MAX_LOGGED entries so a long-running simulator does not grow without bound.
  */
-import type { EndpointName } from '../market/endpoints';
+import type { RestEndpoint } from './endpoints';
 
 export const MAX_LOGGED = 10_000;
 
 export interface LoggedRequest {
-  endpoint: EndpointName;
+  endpoint: RestEndpoint;
   query: Record<string, string>;
   /** HTTP status sent; 0 when the connection was reset without an answer. */
   status: number;
@@ -16,14 +16,14 @@ export interface LoggedRequest {
 
 export class RequestStats {
   private log: LoggedRequest[] = [];
-  private readonly counts = new Map<EndpointName, number>();
+  private readonly counts = new Map<RestEndpoint, number>();
   private total = 0;
 
   /**
    * Counts a request as it arrives (a client that gives up during injected latency is still
    * counted) and returns its log entry, whose status the server fills in when it answers.
    */
-  begin(endpoint: EndpointName, query: Record<string, string>): LoggedRequest {
+  begin(endpoint: RestEndpoint, query: Record<string, string>): LoggedRequest {
     const entry: LoggedRequest = { endpoint, query, status: 0 };
     this.record(entry);
     return entry;
@@ -36,11 +36,11 @@ export class RequestStats {
     if (this.log.length > MAX_LOGGED * 1.5) this.log = this.log.slice(-MAX_LOGGED);
   }
 
-  count(endpoint?: EndpointName): number {
+  count(endpoint?: RestEndpoint): number {
     return endpoint === undefined ? this.total : (this.counts.get(endpoint) ?? 0);
   }
 
-  requests(endpoint?: EndpointName): LoggedRequest[] {
+  requests(endpoint?: RestEndpoint): LoggedRequest[] {
     const recent = this.log.slice(-MAX_LOGGED);
     return (endpoint === undefined ? recent : recent.filter((entry) => entry.endpoint === endpoint)).map((entry) => ({
       endpoint: entry.endpoint,

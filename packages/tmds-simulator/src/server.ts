@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isEndpointName, type EndpointName, type StreamName } from '../market/endpoints';
+import { isRestEndpoint, type RestEndpoint, type WsStream } from './endpoints';
 import { keyMatches } from './auth';
 import { createControls, serveControl, type Controls } from './controls';
 import { MarketDriver } from './driver';
@@ -61,14 +61,14 @@ export interface RunningSimulator {
   market: Market;
   faults: { set(config: FaultConfig): void; clear(): void };
   stats: {
-    count(endpoint?: EndpointName): number;
-    requests(endpoint?: EndpointName): Array<{ endpoint: EndpointName; query: Record<string, string>; status: number }>;
+    count(endpoint?: RestEndpoint): number;
+    requests(endpoint?: RestEndpoint): Array<{ endpoint: RestEndpoint; query: Record<string, string>; status: number }>;
     reset(): void;
   };
   /** The live streams at /ws/*. */
   streams: {
     /** Live subscriptions of one stream, or of all. */
-    subscriptionCount(stream?: StreamName): number;
+    subscriptionCount(stream?: WsStream): number;
     /** WebSockets accepted and not yet closed. */
     socketCount(): number;
     /** Cuts every WebSocket abruptly, without a close frame. */
@@ -116,7 +116,7 @@ function send(res: ServerResponse, reply: Reply, bodyOverride?: string): void {
 }
 
 /** The real answer of an /api/ request: auth, rate limit, then the endpoint. */
-function answer(context: SimulatorContext, endpoint: EndpointName, req: IncomingMessage, query: URLSearchParams): Reply {
+function answer(context: SimulatorContext, endpoint: RestEndpoint, req: IncomingMessage, query: URLSearchParams): Reply {
   if (!keyMatches(req.headers['x-api-key'], context.apiKey)) {
     return {
       status: 401,
@@ -154,7 +154,7 @@ function answer(context: SimulatorContext, endpoint: EndpointName, req: Incoming
 
 async function handleApi(
   context: SimulatorContext,
-  endpoint: EndpointName,
+  endpoint: RestEndpoint,
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
@@ -216,7 +216,7 @@ function handle(context: SimulatorContext, req: IncomingMessage, res: ServerResp
   }
   const match = /^\/api\/([^/]+)$/.exec(url.pathname);
   const name = match?.[1];
-  if (!name || !isEndpointName(name)) {
+  if (!name || !isRestEndpoint(name)) {
     send(res, { status: 404, body: { error: 'Not Found', message: `No endpoint at ${url.pathname.slice(0, 100)}` } });
     return;
   }

@@ -27,7 +27,7 @@ export class ApiError extends Error {
   }
 }
 
-export function isAddress(value: string): boolean {
+export function isWireAddress(value: string): boolean {
   return BASE58_ADDRESS.test(value) || EVM_ADDRESS.test(value);
 }
 
@@ -57,7 +57,7 @@ export function list(raw: string | null): string[] {
 }
 
 export function checkAddress(value: string, what: string): string {
-  if (!isAddress(value)) {
+  if (!isWireAddress(value)) {
     throw new ApiError(400, 'Invalid address', `${what} is not a valid address (base58, 32–44 characters, or 0x + 40 hex digits)`);
   }
   return value;

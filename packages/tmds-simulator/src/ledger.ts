@@ -304,7 +304,10 @@ export class TokenBook {
     return this.pools.length - 1;
   }
 
-  /** Scales one pool's reserves at an unchanged price; 0 pulls the liquidity, leaving dust. Tokens come from or go to the unallocated supply. */
+  /**
+   * Scales one pool's reserves at an unchanged price; 0 pulls the liquidity, leaving dust. Tokens
+   * come from or go to the unallocated supply.
+   */
   scaleLiquidity(poolIndex: number, factor: number): boolean {
     const pool = this.pools[poolIndex];
     if (!pool || !(factor >= 0)) return false;

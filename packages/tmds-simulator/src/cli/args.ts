@@ -3,10 +3,10 @@
  * clear line, and testable without starting a process.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_STREAM_OPTIONS } from '../simulator/streams';
-import { WIRE_STYLES, isWireStyle, type WireStyle } from '../simulator/wireStyle';
+import { DEFAULT_STREAM_OPTIONS } from '../streams';
+import { WIRE_STYLES, isWireStyle, type WireStyle } from '../wireStyle';
 
-export const USAGE = `Usage: npm run simulator -- [options]
+const OPTIONS = `
 
 Serves the Token Market Data Service on a deterministic simulated market.
 
@@ -25,6 +25,14 @@ Options:
   --list                   print the market's tokens and wallets as one JSON line and exit
   --help                   show this help and exit`;
 
+/** The help, its first line naming how the program is started (`tmds-simulator [options]` by default). */
+export function usage(command = 'tmds-simulator'): string {
+  return `Usage: ${command} [options]${OPTIONS}`;
+}
+
+/** The help of the `tmds-simulator` command. */
+export const USAGE = usage();
+
 /**
  * A market that moves by itself makes the live streams worth watching from a plain start; two
  * trades a second keeps REST answers stable enough for scripts (the conformance suite passes at
@@ -32,7 +40,7 @@ Options:
  */
 export const DEFAULT_TRADES_PER_SECOND = 2;
 
-export class UsageError extends Error {}
+export class SimulatorUsageError extends Error {}
 
 export interface CliOptions {
   port: number;
@@ -51,7 +59,7 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
   if (raw === undefined) return fallback;
   const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new UsageError(`--${name} must be an integer from ${min} to ${max} (got "${raw.slice(0, 40)}")`);
+    throw new SimulatorUsageError(`--${name} must be an integer from ${min} to ${max} (got "${raw.slice(0, 40)}")`);
   }
   return value;
 }
@@ -78,19 +86,19 @@ export function parseCliArgs(argv: string[]): CliOptions {
     }));
   } catch (error) {
     // parseArgs names the offending flag; its message never contains a flag's value.
-    throw new UsageError(error instanceof Error ? (error.message.split('\n')[0] ?? 'bad arguments') : 'bad arguments');
+    throw new SimulatorUsageError(error instanceof Error ? (error.message.split('\n')[0] ?? 'bad arguments') : 'bad arguments');
   }
   const apiKey = values['api-key'] ?? 'demo-key';
-  if (apiKey.length === 0) throw new UsageError('--api-key must not be empty');
+  if (apiKey.length === 0) throw new SimulatorUsageError('--api-key must not be empty');
   const host = values.host ?? '127.0.0.1';
-  if (host.length === 0) throw new UsageError('--host must not be empty');
+  if (host.length === 0) throw new SimulatorUsageError('--host must not be empty');
   const tradesRaw = values['trades-per-second'];
   const tradesPerSecond = tradesRaw === undefined ? DEFAULT_TRADES_PER_SECOND : Number(tradesRaw);
   if (!/^\d+(\.\d+)?$/.test(tradesRaw ?? '0') || !(tradesPerSecond >= 0 && tradesPerSecond <= 10_000)) {
-    throw new UsageError(`--trades-per-second must be a number from 0 to 10000 (got "${(tradesRaw ?? '').slice(0, 40)}")`);
+    throw new SimulatorUsageError(`--trades-per-second must be a number from 0 to 10000 (got "${(tradesRaw ?? '').slice(0, 40)}")`);
   }
   const style = values.style ?? 'spec';
-  if (!isWireStyle(style)) throw new UsageError(`--style must be one of ${WIRE_STYLES.join(', ')} (got "${style.slice(0, 40)}")`);
+  if (!isWireStyle(style)) throw new SimulatorUsageError(`--style must be one of ${WIRE_STYLES.join(', ')} (got "${style.slice(0, 40)}")`);
   return {
     port: integer('port', values.port, 8787, 0, 65535),
     host,

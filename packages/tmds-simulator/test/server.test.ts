@@ -4,9 +4,9 @@
  * close, and the market moving by itself at its rate.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { MarketDriver } from '../../src/simulator/driver';
-import { FaultInjector, parseFaultConfig } from '../../src/simulator/faults';
-import { Market } from '../../src/simulator/market';
+import { MarketDriver } from '../src/driver';
+import { FaultInjector, parseFaultConfig } from '../src/faults';
+import { Market } from '../src/market';
 import { KEY, get, start } from './helpers';
 import { until } from './wsProbe';
 

@@ -8,7 +8,7 @@
 export const CHAIN_ID = 1399811149;
 
 /** Wrapped SOL, the quote token of every pool. */
-export const WSOL_ADDRESS = 'So11111111111111111111111111111111111111112';
+export const WRAPPED_SOL_MINT = 'So11111111111111111111111111111111111111112';
 export const WSOL_DECIMALS = 9;
 export const LAMPORTS_PER_SOL = 1_000_000_000;
 
@@ -54,7 +54,7 @@ export function plainDecimal(value: number, significant = 12): string {
 }
 
 /** USD values: plain decimal rounded to 6 places. */
-export function usdText(value: number): string {
+export function usdDecimalText(value: number): string {
   return plainDecimal(Math.round(value * 1e6) / 1e6, 15);
 }
 
@@ -68,12 +68,12 @@ export function unitsText(amount: number, decimals: number): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
-export function solText(lamports: number): string {
+export function lamportsText(lamports: number): string {
   return unitsText(lamports, WSOL_DECIMALS);
 }
 
 /** SOL per whole token from an exchange of `lamports` for `tokenUnits`. */
-export function priceSol(lamports: number, tokenUnits: number): number {
+export function solPerToken(lamports: number, tokenUnits: number): number {
   if (tokenUnits <= 0) return 0;
   return lamports / LAMPORTS_PER_SOL / (tokenUnits / TOKEN_UNIT);
 }

@@ -6,7 +6,7 @@
  * seeded generator, and each token remembers where it started, so a market left running for hours
  * swings around that start rather than drifting to nothing or to infinity.
  */
-import { MarketError, type Market } from './market';
+import { MarketMutationError, type Market } from './market';
 import type { Prng } from './random';
 import { POOL_FEE } from './ledger';
 import { LAMPORTS_PER_SOL } from './units';
@@ -25,7 +25,7 @@ const WEIGHTS: ReadonlyArray<[SurpriseKind, number]> = [
 /** A jump moves the price by 12–30%: past the 10% a /track follow alerts on by default, and still believable for a small token. */
 const JUMP_PCT: [number, number] = [12, 30];
 /** A whale holds at least 1% of the supply (the alert's whale line); one that buys in takes 1.2–2%, which in a small pool is a jump too. */
-export const WHALE_SHARE_PCT = 1;
+export const SIMULATED_WHALE_SHARE_PCT = 1;
 const WHALE_BUY_PCT: [number, number] = [1.2, 2];
 /** A pull takes 40–65% of the deepest pool (past the 30% that alerts); an addition brings back 1.8–2.6 times. */
 const PULL_FACTOR: [number, number] = [0.35, 0.6];
@@ -93,7 +93,7 @@ function jump(market: Market, rng: Prng, token: WireToken, memory: TokenMemory):
  */
 export function whaleBuy(market: Market, tokenAddress: string, wallet: string, sharePct: number): boolean {
   const token = market.token(tokenAddress);
-  if (token === null) throw new MarketError('unknown-token', 'unknown token address');
+  if (token === null) throw new MarketMutationError('unknown-token', 'unknown token address');
   const supply = Number(token.totalSupply);
   const held = Number(market.holder(tokenAddress, wallet)?.currentlyHoldingAmount ?? 0);
   const pool = deepestPool(token);
@@ -118,7 +118,7 @@ function whale(market: Market, rng: Prng, token: WireToken): void {
   const supply = Number(token.totalSupply);
   const wallet = rng.pick(market.wallets());
   const held = Number(market.holder(token.address, wallet)?.currentlyHoldingAmount ?? 0);
-  if (supply > 0 && (held / supply) * 100 >= WHALE_SHARE_PCT) {
+  if (supply > 0 && (held / supply) * 100 >= SIMULATED_WHALE_SHARE_PCT) {
     sellOut(market, token.address, wallet);
     return;
   }
@@ -198,7 +198,7 @@ export function surprise(market: Market, rng: Prng, tokenAddress: string, memory
         break;
     }
   } catch (error) {
-    if (error instanceof MarketError) return null;
+    if (error instanceof MarketMutationError) return null;
     throw error;
   }
   return kind;

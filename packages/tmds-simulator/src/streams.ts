@@ -14,18 +14,18 @@ import type { Duplex } from 'node:stream';
 import { LRUCache } from 'lru-cache';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { z } from 'zod';
-import { STREAMS, type StreamName } from '../market/endpoints';
+import { WS_STREAMS, type WsStream } from './endpoints';
 import { keyMatches } from './auth';
 import type { Market, MarketChange } from './market';
-import { MAX_WALLETS, isAddress } from './params';
+import { MAX_WALLETS, isWireAddress } from './params';
 import type { WireTrade } from './wireTypes';
 
-export type { StreamName };
+export type { WsStream };
 
 /** Close codes (decision: the spec does not show how a refused subscription ends). */
 export const CLOSE_BAD_REQUEST = 4000;
-export const CLOSE_UNAUTHORIZED = 4001;
-export const CLOSE_UNKNOWN_TOKEN = 4004;
+export const STREAM_CLOSE_UNAUTHORIZED = 4001;
+export const STREAM_CLOSE_UNKNOWN_TOKEN = 4004;
 export const UNAUTHORIZED_REASON = 'Unauthorized: invalid API key';
 
 export const DEFAULT_INTERVAL_SECS = 60;
@@ -62,7 +62,7 @@ export const DEFAULT_STREAM_OPTIONS: Required<StreamOptions> = {
 /** What tests, benchmarks and controls see of the streams. */
 export interface StreamsView {
   /** Live subscriptions, over every socket, of one stream or of all. */
-  subscriptionCount(stream?: StreamName): number;
+  subscriptionCount(stream?: WsStream): number;
   /** WebSockets accepted and not yet closed. */
   socketCount(): number;
   /** Cuts every WebSocket at once without a close frame, as a lost network would. */
@@ -85,7 +85,7 @@ type Target = TokenTarget | WalletTarget;
 
 interface Peer {
   readonly ws: WebSocket;
-  readonly stream: StreamName;
+  readonly stream: WsStream;
   /** By subscription key, so that a repeated subscription is not added twice. */
   readonly subs: Map<string, Target>;
   alive: boolean;
@@ -150,11 +150,11 @@ class BadRequest extends Error {}
 
 const ADDRESS_RULE = 'base58, 32–44 characters, or 0x + 40 hex digits';
 
-function streamOfPath(rawUrl: string | undefined): StreamName | null {
+function streamOfPath(rawUrl: string | undefined): WsStream | null {
   const path = (rawUrl ?? '').split('?')[0] ?? '';
   if (!path.startsWith('/ws/')) return null;
   const name = path.slice(4);
-  return (STREAMS as readonly string[]).includes(name) ? (name as StreamName) : null;
+  return (WS_STREAMS as readonly string[]).includes(name) ? (name as WsStream) : null;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -219,7 +219,7 @@ export class StreamHub implements StreamsView {
   private readonly wss: WebSocketServer;
   private readonly peers = new Set<Peer>();
   /** Per stream: token → interval (0 outside chart-live) → subscribed sockets. */
-  private readonly tokens: Record<StreamName, Map<string, Map<number, Set<Peer>>>> = {
+  private readonly tokens: Record<WsStream, Map<string, Map<number, Set<Peer>>>> = {
     'token-feed': new Map(),
     'chart-live': new Map(),
     'holders-live': new Map(),
@@ -227,7 +227,7 @@ export class StreamHub implements StreamsView {
   };
   /** trades-live wallet → sockets following it, with how many of the socket's subscriptions do. */
   private readonly wallets = new Map<string, Map<Peer, number>>();
-  private readonly counts: Record<StreamName, number> = { 'token-feed': 0, 'chart-live': 0, 'holders-live': 0, 'trades-live': 0 };
+  private readonly counts: Record<WsStream, number> = { 'token-feed': 0, 'chart-live': 0, 'holders-live': 0, 'trades-live': 0 };
   /** Changes since the last push, gathered while a mutation runs and pushed once it returns. */
   private pending: PendingChanges = emptyPending();
   private flushScheduled = false;
@@ -288,9 +288,9 @@ export class StreamHub implements StreamsView {
 
   // ----- the public view -----
 
-  subscriptionCount(stream?: StreamName): number {
+  subscriptionCount(stream?: WsStream): number {
     if (stream) return this.counts[stream];
-    return STREAMS.reduce((total, name) => total + this.counts[name], 0);
+    return WS_STREAMS.reduce((total, name) => total + this.counts[name], 0);
   }
 
   socketCount(): number {
@@ -344,7 +344,7 @@ export class StreamHub implements StreamsView {
     this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, stream));
   }
 
-  private accept(ws: WebSocket, stream: StreamName): void {
+  private accept(ws: WebSocket, stream: WsStream): void {
     if (this.closed) {
       ws.terminate();
       return;
@@ -438,7 +438,7 @@ export class StreamHub implements StreamsView {
     if (subscribing && !keyMatches(value.apiKey, this.apiKey)) {
       this.refuse(
         peer,
-        CLOSE_UNAUTHORIZED,
+        STREAM_CLOSE_UNAUTHORIZED,
         'Unauthorized',
         'A valid API key is required in the apiKey field of the subscription message',
         UNAUTHORIZED_REASON,
@@ -461,7 +461,7 @@ export class StreamHub implements StreamsView {
     else this.unsubscribe(peer, target, message.intervalSecs === undefined);
   }
 
-  private targetOf(stream: StreamName, message: Message, unsubscribing: boolean): Target {
+  private targetOf(stream: WsStream, message: Message, unsubscribing: boolean): Target {
     const { tokenAddress, wallets, intervalSecs } = message;
     if (tokenAddress !== undefined && wallets !== undefined) throw new BadRequest('Send either tokenAddress or wallets, not both');
     if (intervalSecs !== undefined) {
@@ -475,7 +475,7 @@ export class StreamHub implements StreamsView {
       const list = walletList(wallets);
       if (list.length === 0) throw new BadRequest('wallets must name at least one wallet');
       if (list.length > MAX_WALLETS) throw new BadRequest(`At most ${MAX_WALLETS} wallets per subscription (got ${list.length})`);
-      const bad = list.find((wallet) => !isAddress(wallet));
+      const bad = list.find((wallet) => !isWireAddress(wallet));
       if (bad !== undefined) throw new BadRequest(`wallets: "${bad.slice(0, 60)}" is not a valid address (${ADDRESS_RULE})`);
       return { kind: 'wallets', wallets: list };
     }
@@ -483,14 +483,14 @@ export class StreamHub implements StreamsView {
       const what = stream === 'trades-live' ? 'tokenAddress or wallets' : 'tokenAddress';
       throw new BadRequest(`${what} is required${unsubscribing ? ' to unsubscribe' : ''}`);
     }
-    if (!isAddress(tokenAddress)) throw new BadRequest(`tokenAddress is not a valid address (${ADDRESS_RULE})`);
+    if (!isWireAddress(tokenAddress)) throw new BadRequest(`tokenAddress is not a valid address (${ADDRESS_RULE})`);
     const interval = stream === 'chart-live' ? (intervalSecs ?? (unsubscribing ? 0 : DEFAULT_INTERVAL_SECS)) : 0;
     return { kind: 'token', tokenAddress, intervalSecs: interval };
   }
 
   private subscribe(peer: Peer, target: Target): void {
     if (target.kind === 'token' && !this.market.hasToken(target.tokenAddress)) {
-      this.refuse(peer, CLOSE_UNKNOWN_TOKEN, 'Not Found', 'Token not found');
+      this.refuse(peer, STREAM_CLOSE_UNKNOWN_TOKEN, 'Not Found', 'Token not found');
       return;
     }
     const key = targetKey(target);
@@ -585,7 +585,7 @@ export class StreamHub implements StreamsView {
 
   // ----- snapshots -----
 
-  private snapshot(stream: StreamName, target: Target): Buffer[] {
+  private snapshot(stream: WsStream, target: Target): Buffer[] {
     const cacheKey = `${stream}|${targetKey(target)}`;
     const version =
       target.kind === 'token'
@@ -602,7 +602,7 @@ export class StreamHub implements StreamsView {
     return frames;
   }
 
-  private tokenSnapshot(stream: StreamName, target: TokenTarget): Buffer[] {
+  private tokenSnapshot(stream: WsStream, target: TokenTarget): Buffer[] {
     const tokenAddress = target.tokenAddress;
     switch (stream) {
       case 'token-feed': {

@@ -13,7 +13,7 @@
  * The market is the same in both styles: only the writing differs.
  */
 import type { WireLiquidityPool, WireToken } from './wireTypes';
-import { WSOL_ADDRESS } from './units';
+import { WRAPPED_SOL_MINT } from './units';
 
 export const WIRE_STYLES = ['spec', 'real'] as const;
 export type WireStyle = (typeof WIRE_STYLES)[number];
@@ -26,17 +26,17 @@ export function isWireStyle(value: string): value is WireStyle {
 function realPool(pool: WireLiquidityPool, tokenAddress: string): WireLiquidityPool {
   return {
     ...pool,
-    token0Address: WSOL_ADDRESS,
+    token0Address: WRAPPED_SOL_MINT,
     token1Address: tokenAddress,
     token0Decimals: pool.token1Decimals,
     token1Decimals: pool.token0Decimals,
     suspectedBaseToken: tokenAddress,
-    suspectedQuoteToken: WSOL_ADDRESS,
+    suspectedQuoteToken: WRAPPED_SOL_MINT,
     // The exchange's own account data, by position: reserve0 is SOL's here.
     protocolData: {
       reserve0: pool.suspectedQuoteTokenReserves,
       reserve1: pool.suspectedBaseTokenReserves,
-      baseMint: WSOL_ADDRESS,
+      baseMint: WRAPPED_SOL_MINT,
       quoteMint: tokenAddress,
     },
   };

@@ -9,7 +9,7 @@
  * `advance(ms)` moves the clock by hand (tests, and the time-to-first-alert measure); `start()`
  * moves it with a timer, `speed` simulated milliseconds per real one.
  */
-import { Market, MarketError } from './market';
+import { Market, MarketMutationError } from './market';
 import { tradesOnly, type Pace } from './pace';
 import { Prng } from './random';
 import { rememberToken, surprise, type SurpriseKind, type TokenMemory } from './surprises';
@@ -128,13 +128,13 @@ export class MarketDriver {
     try {
       this.market.executeTrade({ wallet, tokenAddress, side, amountUSD: goes ? 1e9 : amountUSD });
     } catch (error) {
-      if (!(error instanceof MarketError)) throw error;
+      if (!(error instanceof MarketMutationError)) throw error;
       // A wallet with nothing to sell buys instead; a trade no pool can fill is skipped.
       if (error.code === 'nothing-to-sell') {
         try {
           this.market.executeTrade({ wallet, tokenAddress, side: 'buy', amountUSD });
         } catch (retry) {
-          if (!(retry instanceof MarketError)) throw retry;
+          if (!(retry instanceof MarketMutationError)) throw retry;
         }
       }
     }

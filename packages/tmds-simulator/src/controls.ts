@@ -10,8 +10,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { keyMatches } from './auth';
 import { parseFaultConfig, type FaultConfig, type FaultInjector } from './faults';
-import { MarketError, type Market } from './market';
-import { isAddress } from './params';
+import { MarketMutationError, type Market } from './market';
+import { isWireAddress } from './params';
 import type { RiskStatus, WireHolder, WireRiskAnalysis, WireToken, WireTrade } from './wireTypes';
 import { LAMPORTS_PER_SOL, plainDecimal } from './units';
 
@@ -45,7 +45,7 @@ export class ControlError extends Error {
   }
 }
 
-const Address = z.string().refine(isAddress, { error: 'must be an address (base58, 32–44 characters, or 0x + 40 hex digits)' });
+const Address = z.string().refine(isWireAddress, { error: 'must be an address (base58, 32–44 characters, or 0x + 40 hex digits)' });
 /** Authorities are written by whoever deployed the token: some short text, not only an address. */
 const Authority = z.string().min(1).max(100);
 
@@ -213,7 +213,7 @@ function fromMarket<T>(run: () => T): T {
   try {
     return run();
   } catch (error) {
-    if (!(error instanceof MarketError)) throw error;
+    if (!(error instanceof MarketMutationError)) throw error;
     switch (error.code) {
       case 'unknown-token':
         throw new ControlError(404, 'Not Found', 'Token not found');

@@ -1,18 +1,27 @@
 /**
  * The built-in simulator's shipped pace, on a simulated clock: 15 minutes of its market in well
- * under a second of real time, no timers. For every token the console's banner offers, whenever a
- * person starts tracking it, something an alert of `/track token ADDR all` reports (a price move of
- * 10% from where tracking began, a pool down 30% from its peak, a risk status or flag changed, a
+ * under a second of real time, no timers. For each of the first three tokens with ordinary names
+ * (those a client shows first, as TokenWatch's console banner does), whenever a person starts
+ * tracking it, something an alert of `/track token ADDR all` reports (a price move of 10% from
+ * where tracking began, a pool down 30% from its peak, a risk status or flag changed, a
  * wallet crossing 1% of the supply) happens within 2 minutes, less the seconds the subscription
  * takes to be served. The same seed gives the same market, and a still pace stays still.
  */
 import { describe, expect, it } from 'vitest';
-import { addressesToTry } from '../../src/chats/console/start';
-import { MarketDriver, type DriverEvent } from '../../src/simulator/driver';
-import { Market } from '../../src/simulator/market';
-import { LIFELIKE_PACE, STILL_PACE, tradesOnly, type Pace } from '../../src/simulator/pace';
-import { mixSeed } from '../../src/simulator/random';
-import type { WireToken } from '../../src/simulator/wireTypes';
+import { MarketDriver, type DriverEvent } from '../src/driver';
+import { Market } from '../src/market';
+import { LIFELIKE_PACE, STILL_PACE, tradesOnly, type Pace } from '../src/pace';
+import { mixSeed } from '../src/random';
+import type { WireToken } from '../src/wireTypes';
+
+/** The first three tokens that are not among the hostile ones, in the listing's order. */
+function ordinaryTokens(market: Market): string[] {
+  const hostile = new Set(market.hostileTokens());
+  return market
+    .tokenAddresses()
+    .filter((address) => !hostile.has(address))
+    .slice(0, 3);
+}
 
 const RUN_SECS = 10 * 60;
 /** 2 minutes, less 5 s for /track to be answered and the token's subscription served (its baseline). */
@@ -74,7 +83,7 @@ interface Run {
 function run(seed: number, pace: Pace, secs = RUN_SECS): Run {
   let nowMs = 1_750_000_000_000;
   const market = new Market({ seed, now: () => nowMs });
-  const tokens = addressesToTry(market).tokens;
+  const tokens = ordinaryTokens(market);
   const driver = new MarketDriver(market, pace, mixSeed(seed, 8));
   const surprises: DriverEvent[] = [];
   driver.onSurprise((event) => surprises.push(event));
@@ -134,9 +143,10 @@ describe('the built-in simulator’s pace', () => {
   it('gives every banner token something to alert within 2 minutes of tracking it, whenever that is', () => {
     const result = run(42, LIFELIKE_PACE);
     const { worst, median, missed } = timesToFirstAlert(result);
-    // The figure docs/simulator.md gives: `npx vitest run test/simulator/pace.test.ts` prints it.
+    // The figure the README gives: `npx vitest run packages/tmds-simulator/test/pace.test.ts` prints it.
     console.info(
-      `shipped pace, seed 42, banner tokens: first alert-worthy change after ${median} s (median), ${worst} s at worst, over ${RUN_SECS / 60} simulated minutes`,
+      `shipped pace, seed 42, banner tokens: first alert-worthy change after ${median} s (median), ${worst} s at worst, ` +
+        `over ${RUN_SECS / 60} simulated minutes`,
     );
     expect(missed).toEqual([]);
     expect(worst).toBeLessThanOrEqual(WINDOW_SECS);

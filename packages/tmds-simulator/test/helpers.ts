@@ -1,5 +1,5 @@
 /** Shared helpers for the simulator's tests: start one in-process, call it over real HTTP. */
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/simulator/server';
+import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../src/server';
 
 export const KEY = 'sim-test-key-7c1e';
 
