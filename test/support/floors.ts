@@ -12,9 +12,10 @@ export const FLOORS: readonly (readonly string[])[] = [
   // The two outside systems: the market data service (client, streams, schemas) and the database.
   // Neither knows the other (held below) nor anything of the bot's settings.
   ['market/', 'store/', 'openFiles.ts'],
-  // The simulator serves the market's wire shapes and charts draw its candles; neither reads settings.
-  ['simulator/', 'charts/'],
-  // Settings name the market's endpoints and limits and the simulator's wire styles.
+  // Charts draw the market's candles; they read no settings. (The simulator is no folder of src/: it is
+  // the package tmds-simulator, packages/tmds-simulator/, held apart by test/importGraph.test.ts.)
+  ['charts/'],
+  // Settings name the market's endpoints and limits and the simulator's wire styles (from tmds-simulator).
   ['config.ts', 'plainAddresses.ts'],
   ['cards/'],
   // What an alert is (kinds, detectors, fan-out, its card), and the look-ups.
