@@ -29,5 +29,9 @@ export function plainAddressWarning(config: Pick<Config, 'market' | 'telegram' |
   ];
   const plain = named.filter((entry): entry is [string, string] => typeof entry[1] === 'string' && plainRemote(entry[1]));
   if (plain.length === 0) return null;
-  return `unencrypted address to another machine (${plain.map(([name, address]) => `${name}=${redactUrl(address)}`).join(', ')}): keys and tokens cross the network readable; use https:// and wss://`;
+  return (
+    `unencrypted address to another machine ` +
+    `(${plain.map(([name, address]) => `${name}=${redactUrl(address)}`).join(', ')}): keys and tokens cross the network ` +
+    `readable; use https:// and wss://`
+  );
 }

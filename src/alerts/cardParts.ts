@@ -89,10 +89,10 @@ function ageNote(market: TokenMarket): string {
 }
 
 /**
- * The token as it stood when the alert was seen: price, 1h change, market cap, liquidity and
- * risk status (which the card's badge and colour follow). `withPrice: false` and `withChange:
- * false` leave the price and the change out, for a card that says them already (a price move). Nothing for an event made before markets were
- * carried, or a traded token the watcher does not follow.
+ * The token as it stood when the alert was seen: price, 1h change, market cap, liquidity and risk
+ * status (which the card's badge and colour follow). `withPrice: false` and `withChange: false`
+ * leave the price and the change out, for a card that says them already (a price move). Nothing for
+ * an event made before markets were carried, or a traded token the watcher does not follow.
  */
 export function marketFields(token: TokenRef, options: { withPrice?: boolean; withChange?: boolean } = {}): CardField[] {
   const market = token.market;

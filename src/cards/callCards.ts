@@ -21,7 +21,10 @@ function tokenOf(call: Call): string {
 /** "×3.1 peak · ×1.4 now · Alice · 3h ago at $41.2K". */
 function callText(call: Call, now: Date): string {
   const at = callMcap(call);
-  return `${multipleText(peakMultiple(call))} peak · ${multipleText(nowMultiple(call))} now · ${callerName(call.userName)} · ${relativeTime(call.calledAt, now)}${at === null ? '' : ` at ${at}`}`;
+  return (
+    `${multipleText(peakMultiple(call))} peak · ${multipleText(nowMultiple(call))} now · ${callerName(call.userName)} ` +
+    `· ${relativeTime(call.calledAt, now)}${at === null ? '' : ` at ${at}`}`
+  );
 }
 
 function callFields(calls: readonly Call[], now: Date): CardField[] {
@@ -54,7 +57,8 @@ export function callsListCard(calls: readonly Call[], window: string, now: Date)
       calls.length === 0
         ? rich('No calls in this window.')
         : rich(
-            `${calls.length} call${calls.length === 1 ? '' : 's'}, newest first: the peak since each call (from candle highs) and the multiple now.${more > 0 ? ` ${more} more in /calls export.` : ''}`,
+            `${calls.length} call${calls.length === 1 ? '' : 's'}, newest first: the peak since each call (from candle highs) ` +
+              `and the multiple now.${more > 0 ? ` ${more} more in /calls export.` : ''}`,
           ),
     color: 'info',
     fields: callFields(calls, now),
@@ -69,13 +73,15 @@ export function leaderboardCard(records: readonly CallerRecord[], window: string
     description: rich(
       records.length === 0
         ? `Nobody has ${MIN_CALLS} calls in this window yet.`
-        : `Callers with ${MIN_CALLS} calls or more, by the median peak multiple of their calls; hit rate is the share that reached ×${HIT_MULTIPLE}. Tokens that died count.`,
+        : `Callers with ${MIN_CALLS} calls or more, by the median peak multiple of their calls; hit rate is the share that ` +
+            `reached ×${HIT_MULTIPLE}. Tokens that died count.`,
     ),
     color: 'info',
     fields: shown.map((record, index) =>
       field(
         `${index + 1}. ${callerName(record.userName)}`,
-        `median ${multipleText(record.medianMultiple)} · hits ${Math.round(record.hitRate * 100)}% · ${record.calls.length} calls · best ${tokenOf(record.best)} ${multipleText(peakMultiple(record.best))} (${relativeTime(record.best.calledAt, now)})`,
+        `median ${multipleText(record.medianMultiple)} · hits ${Math.round(record.hitRate * 100)}% · ${record.calls.length} ` +
+          `calls · best ${tokenOf(record.best)} ${multipleText(peakMultiple(record.best))} (${relativeTime(record.best.calledAt, now)})`,
       ),
     ),
     actions: [],
@@ -87,7 +93,8 @@ export function callerCard(record: CallerRecord | null, who: string, now: Date):
   return {
     title: `${callerName(record.userName)}’s calls`,
     description: rich(
-      `median ${multipleText(record.medianMultiple)} · hits ${Math.round(record.hitRate * 100)}% · ${record.calls.length} call${record.calls.length === 1 ? '' : 's'} · best ${tokenOf(record.best)} ${multipleText(peakMultiple(record.best))}`,
+      `median ${multipleText(record.medianMultiple)} · hits ${Math.round(record.hitRate * 100)}% · ${record.calls.length} ` +
+        `call${record.calls.length === 1 ? '' : 's'} · best ${tokenOf(record.best)} ${multipleText(peakMultiple(record.best))}`,
     ),
     color: 'info',
     fields: callFields(record.calls, now),

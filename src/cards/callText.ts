@@ -48,5 +48,8 @@ export function callMcap(call: Pick<Call, 'mcapUsd' | 'mcapSol'>, multiple = 1):
 export function callLine(call: Call, now: Date, priceSolNow: number | null): string {
   const at = callMcap(call);
   const mcap = at === null ? '' : ` at ${at} mcap`;
-  return `called by ${callerName(call.userName)} ${relativeTime(call.calledAt.getTime() / 1000, now.getTime() / 1000)}${mcap} · ${multipleText(nowMultiple(call, priceSolNow))}`;
+  return (
+    `called by ${callerName(call.userName)} ${relativeTime(call.calledAt.getTime() / 1000, now.getTime() / 1000)}${mcap} ` +
+    `· ${multipleText(nowMultiple(call, priceSolNow))}`
+  );
 }

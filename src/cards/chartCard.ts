@@ -133,7 +133,8 @@ export function buildChartCard(input: ChartCardInput): Card {
   const leftOutNote: RichText = joinRich(
     [
       dropped > 0
-        ? `The service sent ${grouped(input.received ?? dropped)} candle${(input.received ?? dropped) === 1 ? '' : 's'} for the last ${range}; ${grouped(dropped)} outside that range, repeated or beyond the number asked for were left out.`
+        ? `The service sent ${grouped(input.received ?? dropped)} candle${(input.received ?? dropped) === 1 ? '' : 's'} for the ` +
+          `last ${range}; ${grouped(dropped)} outside that range, repeated or beyond the number asked for were left out.`
         : [],
       unread === null ? [] : `${unread}.`,
     ],

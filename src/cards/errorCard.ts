@@ -38,7 +38,8 @@ function explainMarket(error: MarketError): Explained {
     case 'invalid-address':
       return {
         title: 'Not an address',
-        message: `${specific || 'That is not a token address.'} Paste the whole address: TokenWatch reads ${SERVICE_ADDRESS_FORM} addresses.`,
+        message:
+          `${specific || 'That is not a token address.'} Paste the whole address: TokenWatch ` + `reads ${SERVICE_ADDRESS_FORM} addresses.`,
       };
     case 'missing-parameter':
       return { title: 'Something is missing', message: specific || 'Something required is missing from that request.' };
@@ -50,7 +51,8 @@ function explainMarket(error: MarketError): Explained {
       if (error.details.source === 'client-limiter') return botLimitSpent(error);
       return {
         title: 'Service busy',
-        message: `The market data service is busy; try again in ${error.retryAfterMs === null ? 'a moment' : waitText(error.retryAfterMs)}.`,
+        message:
+          `The market data service is busy; try again ` + `in ${error.retryAfterMs === null ? 'a moment' : waitText(error.retryAfterMs)}.`,
       };
     case 'unreachable':
       return { title: 'Service unreachable', message: 'The market data service cannot be reached right now; try again later.' };

@@ -129,12 +129,16 @@ function developerFields(technicals: Technicals, token: Token | null): CardField
     );
   }
   if (dev !== null) {
-    const bought = `Bought ${amountOf(dev.totalBoughtAmount, token)} for ${dev.totalBoughtETH === null ? UNKNOWN : sol(dev.totalBoughtETH)} in ${count(dev.totalBuyTransactions, 'buy', 'buys')}`;
+    const bought =
+      `Bought ${amountOf(dev.totalBoughtAmount, token)} ` +
+      `for ${dev.totalBoughtETH === null ? UNKNOWN : sol(dev.totalBoughtETH)} in ${count(dev.totalBuyTransactions, 'buy', 'buys')}`;
     const soldUsd = dev.totalSoldUSD === null ? '' : ` (${usd(dev.totalSoldUSD)})`;
     const neverSold = dev.totalSellTransactions === 0 && (dev.totalSoldAmount === null || dev.totalSoldAmount === 0n);
     const sold = neverSold
       ? 'Sold none'
-      : `Sold ${amountOf(dev.totalSoldAmount, token)} for ${dev.totalSoldETH === null ? UNKNOWN : sol(dev.totalSoldETH)}${soldUsd} in ${count(dev.totalSellTransactions, 'sell', 'sells')}`;
+      : `Sold ${amountOf(dev.totalSoldAmount, token)} ` +
+        `for ${dev.totalSoldETH === null ? UNKNOWN : sol(dev.totalSoldETH)}${soldUsd} ` +
+        `in ${count(dev.totalSellTransactions, 'sell', 'sells')}`;
     fields.push(field('Dev Trades', joinRich([bought, sold], '\n')));
   }
   return fields;

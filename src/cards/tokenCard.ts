@@ -130,7 +130,10 @@ function linkLabel(key: string): string {
   return LINK_LABELS[key.trim().toLowerCase()] ?? untrusted(key, 20, 'Link');
 }
 
-/** The website and every social link that is a safe http(s) URL (or a bare host and path on a known host: linkUrl), each URL once; others are dropped. */
+/**
+ * The website and every social link that is a safe http(s) URL (or a bare host and path on a known
+ * host: linkUrl), each URL once; others are dropped.
+ */
 function linkSpans(token: Token): Span[] {
   const entries: Array<[string, string | null]> = [['website', token.website], ...Object.entries(token.links)];
   const seen = new Set<string>();

@@ -247,7 +247,8 @@ export class Coordinator {
           leases: changes.named.filter(([, held]) => !held).map(([name]) => name),
           held: this.partitions().length,
         },
-        'leases given up at their local deadline: not renewed in time (PostgreSQL out of reach, or this process stalled); their partitions and subscriptions are let go until taken again',
+        'leases given up at their local deadline: not renewed in time (PostgreSQL out of reach, or this process stalled); their ' +
+          'partitions and subscriptions are let go until taken again',
       );
     }
     const { gained, lost, named } = changes;

@@ -70,7 +70,9 @@ export function budgetNoticeCard(budget: number, until: Date): Card {
     title: 'Hourly alert budget reached',
     description: [
       {
-        text: `This chat has had its ${budget} alerts for this hour. The rest are kept, none dropped, and come as one digest at ${at} UTC. Change it with /settings budget.`,
+        text:
+          `This chat has had its ${budget} alerts for this hour. The rest are kept, none dropped, and come as one digest ` +
+          `at ${at} UTC. Change it with /settings budget.`,
       },
     ],
     color: 'info',

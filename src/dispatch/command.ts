@@ -85,7 +85,10 @@ export interface CommandContext extends CommandServices {
  * optional; a plain look-up needs none.
  */
 export interface CommandPolicy {
-  /** Only a person who manages the chat may run it (Discord: Manage Server or Manage Channels; Telegram: an administrator; the console: always). */
+  /**
+   * Only a person who manages the chat may run it (Discord: Manage Server or Manage Channels;
+   * Telegram: an administrator; the console: always).
+   */
   manager?: true;
   /** Per person per command: a second run within this duration ("10s", "1m") is refused with the time left. */
   cooldown?: string;

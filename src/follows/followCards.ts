@@ -9,10 +9,13 @@ import type { ProcessView, ShardState, StatusReport } from './status';
 import type { PackingStatus } from '../market/stream/index';
 import { MUTED_FOREVER, type Follow, type FollowOptions } from '../model/follow';
 import { code, field, rich, text, type Card, type CardField, type RichText } from '../cards/card';
-import { duration, relativeTime, shortAddress, usd } from '../text/format';
+import { duration, relativeTime, shortAddress } from '../text/format';
 import { NO_SYMBOLS, tokenLabel, type TokenSymbols } from './tokenSymbols';
 
-/** The options in words, as each wanted kind describes itself: "risk status, risk flags, price moves of 10% or more" or "buys and sells of at least $500". */
+/**
+ * The options in words, as each wanted kind describes itself: "risk status, risk flags, price moves
+ * of 10% or more" or "buys and sells of at least $500".
+ */
 export function followOptionsText(kind: Follow['kind'], options: FollowOptions): string {
   const all = options.events.length === 0;
   const parts = kindsOfFamily(kind)
@@ -141,7 +144,10 @@ function streamsText(report: StatusReport): string {
   }
   const sum = (pick: (streams: NonNullable<ProcessView['streams']>) => number): number =>
     watchers.reduce((total, view) => total + (view.streams === null ? 0 : pick(view.streams)), 0);
-  return `${count(sum((s) => s.open))} of ${count(sum((s) => s.sockets))} sockets up, ${count(sum((s) => s.subscriptions))} subscriptions, over ${watchers.length} watcher${watchers.length === 1 ? '' : 's'}`;
+  return (
+    `${count(sum((s) => s.open))} of ${count(sum((s) => s.sockets))} sockets up, ${count(sum((s) => s.subscriptions))} ` +
+    `subscriptions, over ${watchers.length} watcher${watchers.length === 1 ? '' : 's'}`
+  );
 }
 
 /** Tokens named in this chat's line of /status; the rest are counted. */
@@ -180,7 +186,8 @@ export function statusCard(report: StatusReport, now: Date): Card {
     fields.push(
       field(
         'At the open-files limit',
-        `${count(maxSockets)} stream sockets, all that ${allowed}, are in use: ${held}new follows that need one are refused. The operator can raise the limit (ulimit -n, LimitNOFILE=).`,
+        `${count(maxSockets)} stream sockets, all that ${allowed}, are in use: ${held}new follows that need one are refused. ` +
+          `The operator can raise the limit (ulimit -n, LimitNOFILE=).`,
       ),
     );
   }

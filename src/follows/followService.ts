@@ -56,7 +56,10 @@ export interface TrackResult {
 export interface FollowServiceDeps {
   /** The state, when given, names tokens by their last-seen symbols on /following and /targets. */
   store: Pick<Store, 'follows' | 'chats'> & Partial<Pick<Store, 'state'>>;
-  /** Brings the watcher's subscriptions and follower lists in line with the store's follows of `address` (of every target when null: a resumed chat brings several back). */
+  /**
+   * Brings the watcher's subscriptions and follower lists in line with the store's follows of
+   * `address` (of every target when null: a resumed chat brings several back).
+   */
   resync: (address: string | null) => Promise<void>;
   logger: Logger;
   /** Whether the live streams can take what a follow adds (src/follows/streamRoom.ts); without it, every follow fits. */

@@ -54,7 +54,9 @@ export function streamRoom(deps: StreamRoomDeps): FollowRoom {
           : `All ${maxSockets.toLocaleString('en-US')} live stream sockets it allows are in use`;
       return {
         problem: `the bot already watches as much as its ${limit} allows`,
-        advice: `${sockets}, so this follow was not added. The bot's operator can raise the limit (ulimit -n, or LimitNOFILE= for systemd) and restart it; /untrack frees room.`,
+        advice:
+          `${sockets}, so this follow was not added. The bot's operator can raise the limit (ulimit -n, or LimitNOFILE= ` +
+          `for systemd) and restart it; /untrack frees room.`,
       };
     },
   };

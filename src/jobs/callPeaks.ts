@@ -37,7 +37,10 @@ export const CHECK_SCHEDULE: ReadonlyArray<readonly [number, number]> = [
 ];
 
 export const DEFAULT_MILESTONES: readonly number[] = [2, 5, 10, 25, 50, 100];
-/** chart-history requests a minute: a third of the 100 a minute the service allows on its limited endpoint, as a share for work nobody waits on. */
+/**
+ * chart-history requests a minute: a third of the 100 a minute the service allows on its limited
+ * endpoint, as a share for work nobody waits on.
+ */
 export const DEFAULT_PEAK_REQUESTS_PER_MINUTE = 30;
 /** Active calls looked at for a live price past their next milestone, the soonest due first. */
 const LIVE_SCAN = 5_000;
@@ -139,7 +142,10 @@ export class CallPeaks {
     await this.running?.catch(() => undefined);
   }
 
-  /** One run: the due calls, their tokens' candles (within the run's share of requests), peaks and milestones written. Runs never overlap. */
+  /**
+   * One run: the due calls, their tokens' candles (within the run's share of requests), peaks and
+   * milestones written. Runs never overlap.
+   */
   runOnce(): Promise<RunFigures> {
     if (this.running !== null) return this.running;
     const run = this.run().finally(() => {

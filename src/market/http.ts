@@ -25,7 +25,10 @@ export interface HttpResponse {
   body: string;
   /** Milliseconds from sending to the end of the body, for the log. */
   elapsedMs: number;
-  /** Objects and lists the body can hold at most (its `{` and `[` bytes), counted to one past what readJson allows; absent when not counted. */
+  /**
+   * Objects and lists the body can hold at most (its `{` and `[` bytes), counted to one past what
+   * readJson allows; absent when not counted.
+   */
   structures?: number;
 }
 

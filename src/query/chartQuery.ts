@@ -199,7 +199,9 @@ export async function chartCard(client: MarketClient, query: ChartQuery, now: Da
         filename: `chart-${address.slice(0, 8).replace(/[^A-Za-z0-9]/g, '_')}-${duration(window.intervalSecs)}-${range}.png`,
         contentType: 'image/png',
         data,
-        description: `Candlestick chart of ${symbol}: ${duration(window.intervalSecs)} candles ${span.since === null ? `over ${range}` : drawn}, prices in SOL`,
+        description:
+          `Candlestick chart of ${symbol}: ${duration(window.intervalSecs)} ` +
+          `candles ${span.since === null ? `over ${range}` : drawn}, prices in SOL`,
       };
     } catch {
       // The numbers are still the answer; the card says the picture is missing.

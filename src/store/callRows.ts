@@ -30,7 +30,8 @@ export interface CallRow {
 }
 
 export const CALL_COLUMNS =
-  'id, platform, chat_id, thread_id, scope_id, address, symbol, name, user_id, user_name, message_id, called_at, price_sol, price_usd, sol_usd, mcap_sol, mcap_usd, peak_sol, peak_at, last_sol, last_at, checked_to, next_check_at, told_multiple';
+  'id, platform, chat_id, thread_id, scope_id, address, symbol, name, user_id, user_name, message_id, called_at, price_sol, ' +
+  'price_usd, sol_usd, mcap_sol, mcap_usd, peak_sol, peak_at, last_sol, last_at, checked_to, next_check_at, told_multiple';
 
 export function callOf(row: CallRow, chats: ChatInterner): Call {
   // PostgreSQL's bigint comes back as text: every time column is read through Number.

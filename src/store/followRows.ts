@@ -28,7 +28,8 @@ export interface FollowColumns extends ChatColumns {
 
 /** The columns in the order both stores select them. */
 export const FOLLOW_COLUMNS =
-  'id, platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, muted_until, added_by, added_at, direction, target_metric, target_side, target_value';
+  'id, platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, muted_until, ' +
+  'added_by, added_at, direction, target_metric, target_side, target_value';
 
 /** A target as its three columns hold it: '', '' and 0 for a follow that is no target (the unique key reads them so). */
 export function targetColumns(target: FollowTarget | null | undefined): [metric: string, side: string, value: number] {
@@ -108,7 +109,9 @@ export class FollowReader {
   }
 
   private optionsOf(row: FollowColumns): FollowOptions {
-    const id = `${row.events}\u0000${row.min_usd}\u0000${row.threshold_pct}\u0000${row.side}\u0000${row.direction}\u0000${row.target_metric}\u0000${row.target_side}\u0000${row.target_value}`;
+    const id =
+      `${row.events}\u0000${row.min_usd}\u0000${row.threshold_pct}\u0000${row.side}\u0000` +
+      `${row.direction}\u0000${row.target_metric}\u0000${row.target_side}\u0000${row.target_value}`;
     let options = this.options.get(id);
     if (options === undefined) {
       // Kept as written: which names are alert kinds is the alert registry's to say, not the store's.

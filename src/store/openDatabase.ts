@@ -17,7 +17,10 @@ export { StoreOpenError, type StoreOpenReason } from './storeOpenError';
 export type SqliteDatabase = Database.Database;
 
 export interface OpenOptions {
-  /** How long start-up waits for the file held by another program (a `sqlite3` shell) before failing; another TokenWatch is refused at once. */
+  /**
+   * How long start-up waits for the file held by another program (a `sqlite3` shell) before
+   * failing; another TokenWatch is refused at once.
+   */
   busyTimeoutMs?: number;
   /**
    * Reads every page once at start (`PRAGMA quick_check`), so that damage inside the file stops
@@ -25,7 +28,10 @@ export interface OpenOptions {
    * file of 40 MB (100,000 follows and 200,000 alert rows).
    */
   checkIntegrity?: boolean;
-  /** The market this start runs on: recorded in a new store, checked against an old one's (storeMarket.ts). Absent: not looked at (tools, tests). */
+  /**
+   * The market this start runs on: recorded in a new store, checked against an old one's
+   * (storeMarket.ts). Absent: not looked at (tools, tests).
+   */
   market?: StoreMarket;
 }
 
@@ -149,7 +155,8 @@ function checkMarket(db: SqliteDatabase, market: StoreMarket): MarketOutcome {
   if (decision === 'same') return { kind: 'same', market: market.id };
   if (decision === 'reset') for (const statement of MARKET_RESET_STATEMENTS) db.exec(statement);
   db.prepare(
-    'INSERT INTO store_market (one, market, recorded_at) VALUES (1, ?, ?) ON CONFLICT (one) DO UPDATE SET market = excluded.market, recorded_at = excluded.recorded_at',
+    'INSERT INTO store_market (one, market, recorded_at) VALUES (1, ?, ?) ON CONFLICT (one) DO UPDATE SET market = ' +
+      'excluded.market, recorded_at = excluded.recorded_at',
   ).run(market.id, Date.now());
   return decision === 'reset' && recorded !== null
     ? { kind: 'reset', market: market.id, from: recorded }

@@ -63,14 +63,17 @@ export class SqliteActionKeys implements ActionKeyStore {
 
   constructor(private readonly db: SqliteDatabase) {
     this.insert = db.prepare<[string, string, string, string, string, string, number, number, string, number]>(
-      'INSERT OR IGNORE INTO action_keys (key, platform, chat_id, thread_id, command, args, refresh, expires_at, user_id, issued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR IGNORE INTO action_keys (key, platform, chat_id, thread_id, command, args, refresh, expires_at, user_id, ' +
+        'issued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     // Past the budget, the oldest go: everything after the newest N, read from the index of each.
     this.trimPerson = db.prepare<[string, string, number]>(
-      "DELETE FROM action_keys WHERE key IN (SELECT key FROM action_keys WHERE platform = ? AND user_id = ? AND user_id <> '' ORDER BY issued_at DESC LIMIT -1 OFFSET ?)",
+      "DELETE FROM action_keys WHERE key IN (SELECT key FROM action_keys WHERE platform = ? AND user_id = ? AND user_id <> '' " +
+        'ORDER BY issued_at DESC LIMIT -1 OFFSET ?)',
     );
     this.trimChat = db.prepare<[string, string, number]>(
-      'DELETE FROM action_keys WHERE key IN (SELECT key FROM action_keys WHERE platform = ? AND chat_id = ? ORDER BY issued_at DESC LIMIT -1 OFFSET ?)',
+      'DELETE FROM action_keys WHERE key IN (SELECT key FROM action_keys WHERE platform = ? AND chat_id = ? ORDER BY issued_at ' +
+        'DESC LIMIT -1 OFFSET ?)',
     );
     this.select = db.prepare<
       [string],

@@ -37,13 +37,16 @@ export class SqliteCalls implements CallRepository {
       'SELECT enabled FROM call_chats WHERE platform = ? AND chat_id = ?',
     );
     this.upsertEnabled = db.prepare<[string, string, number, number]>(
-      'INSERT INTO call_chats (platform, chat_id, enabled, changed_at) VALUES (?, ?, ?, ?) ON CONFLICT (platform, chat_id) DO UPDATE SET enabled = excluded.enabled, changed_at = excluded.changed_at',
+      'INSERT INTO call_chats (platform, chat_id, enabled, changed_at) VALUES (?, ?, ?, ?) ON CONFLICT (platform, chat_id) DO ' +
+        'UPDATE SET enabled = excluded.enabled, changed_at = excluded.changed_at',
     );
     this.insertCall = db.prepare(
-      `INSERT OR IGNORE INTO calls (platform, chat_id, thread_id, scope_id, address, symbol, name, user_id, user_name, message_id, called_at,
+      `INSERT OR IGNORE INTO calls (platform, chat_id, thread_id, scope_id, address, symbol, name, user_id, user_name, ` +
+        `message_id, called_at,
          price_sol, price_usd, sol_usd, mcap_sol, mcap_usd, peak_sol, peak_at, last_sol, last_at, checked_to, next_check_at, told_multiple)
        VALUES (@platform, @chat_id, @thread_id, @scope_id, @address, @symbol, @name, @user_id, @user_name, @message_id, @called_at,
-         @price_sol, @price_usd, @sol_usd, @mcap_sol, @mcap_usd, @price_sol, @called_at, @price_sol, @called_at, @checked_to, @called_at, 0)`,
+         @price_sol, @price_usd, @sol_usd, @mcap_sol, @mcap_usd, @price_sol, @called_at, @price_sol, @called_at, @checked_to, ` +
+        `@called_at, 0)`,
     );
     this.selectCall = db.prepare<[string, string, string], CallRow>(
       `SELECT ${CALL_COLUMNS} FROM calls WHERE platform = ? AND chat_id = ? AND address = ?`,
@@ -70,7 +73,8 @@ export class SqliteCalls implements CallRepository {
     );
     this.countActive = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM calls WHERE next_check_at IS NOT NULL');
     this.updatePeak = db.prepare<[number, number, number, number, number, number | null, number, number]>(
-      'UPDATE calls SET peak_sol = ?, peak_at = ?, last_sol = ?, last_at = ?, checked_to = ?, next_check_at = ?, told_multiple = ? WHERE id = ?',
+      'UPDATE calls SET peak_sol = ?, peak_at = ?, last_sol = ?, last_at = ?, checked_to = ?, next_check_at = ?, told_multiple ' +
+        '= ? WHERE id = ?',
     );
     this.selectOfUser = db.prepare<[string, string, string], CallRow>(
       `SELECT ${CALL_COLUMNS} FROM calls WHERE platform = ? AND chat_id = ? AND user_id = ? ORDER BY called_at DESC, id DESC`,

@@ -37,7 +37,8 @@ export class OutboxWriter {
     if (statement === undefined) {
       const values = Array.from({ length: rows }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
       statement = this.db.prepare<[RowValue[]]>(
-        `INSERT OR IGNORE INTO outbox (event_id, platform, chat_id, thread_id, scope_id, label, created_at, next_attempt_at) VALUES ${values}`,
+        `INSERT OR IGNORE INTO outbox (event_id, platform, chat_id, thread_id, scope_id, label, created_at, next_attempt_at) ` +
+          `VALUES ${values}`,
       );
       this.insertRows[rows - 1] = statement;
     }
@@ -101,7 +102,8 @@ export class SqliteOutbox implements OutboxRepository {
     private readonly settle: () => void = () => {},
   ) {
     this.selectDue = db.prepare<[string, number, number], DueRow>(
-      `SELECT o.id, o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, o.attempts, o.created_at, o.next_attempt_at, o.held, e.event
+      `SELECT o.id, o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, o.attempts, o.created_at, ` +
+        `o.next_attempt_at, o.held, e.event
        FROM outbox o JOIN events e ON e.id = o.event_id
        WHERE o.platform = ? AND o.delivered_at IS NULL AND o.next_attempt_at <= ?
          AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = o.platform AND c.chat_id = o.chat_id AND c.paused_at IS NOT NULL)

@@ -10,10 +10,19 @@
 /**
  * Terminal escape sequences: CSI (`ESC [ … final`, and its one-byte form U+009B), terminated OSC
  * (`ESC ] … BEL` or `… ESC \`), terminated DCS/SOS/PM/APC strings, and two-character escapes.
- * Removed whole, so a hostile `ESC[31m` leaves no `[31m` behind.
+ * Removed whole, so a hostile `ESC[31m` leaves no `[31m` behind. One alternative a line, in that
+ * order, joined into one pattern.
  */
-const ESCAPE_SEQUENCE =
-  /\u001b\[[0-?]*[ -/]*[@-~]|\u009b[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[PX^_][^\u001b]*\u001b\\|\u001b[@-_]/g;
+const ESCAPE_SEQUENCE = new RegExp(
+  [
+    /\u001b\[[0-?]*[ -/]*[@-~]/.source,
+    /\u009b[0-?]*[ -/]*[@-~]/.source,
+    /\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/.source,
+    /\u001b[PX^_][^\u001b]*\u001b\\/.source,
+    /\u001b[@-_]/.source,
+  ].join('|'),
+  'g',
+);
 
 /** Every way of breaking a line, read as one newline. */
 const LINE_BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
@@ -33,9 +42,18 @@ const LINE_BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
  * One exception: the presentation selectors U+FE0E/U+FE0F right after a pictograph (⚠️, ✅) only
  * choose how that visible symbol is drawn, hide nothing, and are kept; after a letter or a digit
  * they are removed like every other selector.
+ *
+ * The pattern is built from its three alternatives (controls and blanks, a selector not after a
+ * pictograph, the rest of the ignorables), one a line.
  */
-export const UNSAFE_CHARACTER =
-  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2800\ufff9-\ufffb]|(?<!\p{Extended_Pictographic})[\ufe0e\ufe0f]|(?![\ufe0e\ufe0f])\p{Default_Ignorable_Code_Point}/u;
+export const UNSAFE_CHARACTER = new RegExp(
+  [
+    /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2800\ufff9-\ufffb]/u.source,
+    /(?<!\p{Extended_Pictographic})[\ufe0e\ufe0f]/u.source,
+    /(?![\ufe0e\ufe0f])\p{Default_Ignorable_Code_Point}/u.source,
+  ].join('|'),
+  'u',
+);
 const UNSAFE_CHARACTERS = new RegExp(UNSAFE_CHARACTER.source, 'gu');
 /** Half of a surrogate pair with no other half: some platforms reject such text outright. */
 const LONE_SURROGATE = /\p{Cs}/gu;

@@ -1,9 +1,10 @@
 /**
  * What every detector fills in of an event's base (EventBase): its key, the token as its snapshot
- * has it with the market figures, and the service's time of the data. Event keys: a key names the subject and the change, never the moment it was noticed, so the
- * stream and a reconciliation that see the same change make the same key (and the outbox, unique
- * per chat and key, keeps one row). Parts written by strangers (a risk status is any string) are
- * hashed, so a key stays short (at most 200 characters) and plain.
+ * has it with the market figures, and the service's time of the data. Event keys: a key names the
+ * subject and the change, never the moment it was noticed, so the stream and a reconciliation that
+ * see the same change make the same key (and the outbox, unique per chat and key, keeps one row).
+ * Parts written by strangers (a risk status is any string) are hashed, so a key stays short (at
+ * most 200 characters) and plain.
  */
 import { createHash } from 'node:crypto';
 import type { AlertKind, TokenMarket, TokenRef } from '../../model/events';

@@ -59,7 +59,10 @@ export function milestoneLine(milestone: CallMilestone, at: number): string {
   const from = mcapText(milestone.entryMcapUsd, milestone.entryMcapSol, 1);
   const to = mcapText(milestone.entryMcapUsd, milestone.entryMcapSol, milestone.multiple);
   const mcap = from === null || to === null ? '' : `: ${from} → ${to} mcap`;
-  return `${multipleText(milestone.multiple)} since ${callerName(milestone.userName)}’s call ${relativeTime(milestone.calledAt / 1000, at / 1000)}${mcap}`;
+  return (
+    `${multipleText(milestone.multiple)} since ${callerName(milestone.userName)}’s ` +
+    `call ${relativeTime(milestone.calledAt / 1000, at / 1000)}${mcap}`
+  );
 }
 
 export function callMilestoneCard(event: CallMilestoneEvent): Card {

@@ -85,7 +85,10 @@ function tokenLine(token: WatchlistToken): string {
         : percent(token.change24hPct, { signed: true });
   const priceText =
     token.priceUsd !== null ? `$${price(token.priceUsd)}` : token.priceNative !== null ? `${price(token.priceNative)} SOL` : UNKNOWN;
-  return `${tokenName(token)} ${change} · ${priceText} · vol ${usdOr(token.volumeSol, token.solUsd)} · liq ${usdOr(token.liquiditySol, token.solUsd)} · ${status(token.riskStatus)}`;
+  return (
+    `${tokenName(token)} ${change} · ${priceText} · vol ${usdOr(token.volumeSol, token.solUsd)} · ` +
+    `liq ${usdOr(token.liquiditySol, token.solUsd)} · ${status(token.riskStatus)}`
+  );
 }
 
 function walletLine(wallet: WatchlistWallet): string {
@@ -93,7 +96,10 @@ function walletLine(wallet: WatchlistWallet): string {
   const name = wallet.label === null ? short : `${untrusted(wallet.label, LABEL_MAX, short)} (${short})`;
   const trades = wallet.buys + wallet.sells;
   if (trades === 0) return `${name}: no trades`;
-  return `${name}: ${wallet.buys} buy${wallet.buys === 1 ? '' : 's'}, ${wallet.sells} sell${wallet.sells === 1 ? '' : 's'}, ${wallet.usd === null ? UNKNOWN : usd(wallet.usd)}`;
+  return (
+    `${name}: ${wallet.buys} buy${wallet.buys === 1 ? '' : 's'}, ${wallet.sells} ` +
+    `sell${wallet.sells === 1 ? '' : 's'}, ${wallet.usd === null ? UNKNOWN : usd(wallet.usd)}`
+  );
 }
 
 function tokenFields(event: DailyDigestEvent): CardField[] {
@@ -128,7 +134,8 @@ function dailyDigestCard(event: DailyDigestEvent): Card {
     description: rich(
       fields.length === 0
         ? 'This chat follows no token or wallet yet: /track adds them.'
-        : `The tokens this chat follows, by their change over 24 hours, and its wallets' trades in the 24 hours to ${event.time} (${event.zone}).`,
+        : `The tokens this chat follows, by their change over 24 hours, and its wallets' trades in the 24 hours ` +
+            `to ${event.time} (${event.zone}).`,
     ),
     // A watchlist is about several tokens: no one token's risk colours it.
     color: 'neutral',

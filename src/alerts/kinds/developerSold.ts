@@ -1,5 +1,6 @@
 /**
- * Developer sold: the deployer's share sold reached 25%, 50% or 100% for the first time; the card gives the share, the SOL received and the time since launch.
+ * Developer sold: the deployer's share sold reached 25%, 50% or 100% for the first time; the card
+ * gives the share, the SOL received and the time since launch.
  *
  * Developer sold: the deployer's share sold (src/alerts/developerSold.ts: sold / (sold + held),
  * from its holder record on holders-live) reaches 25%, 50% or 100% for the first time.

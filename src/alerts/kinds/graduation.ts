@@ -1,5 +1,6 @@
 /**
- * Graduation: a token whose pools were all on its launch protocol got a pool on another; the card names the new pool, its protocol and its liquidity.
+ * Graduation: a token whose pools were all on its launch protocol got a pool on another; the card
+ * names the new pool, its protocol and its liquidity.
  *
  * Graduation: a token whose pools were all on one protocol (its launch protocol) gets a pool on
  * another. Read from the pools of token-feed frames and token-data answers, each pool with the

@@ -1,5 +1,6 @@
 /**
- * Insiders selling: the holders tagged as snipers, bots or insiders together hold a quarter less within the hour; the card says how many sold and what share of the supply left them.
+ * Insiders selling: the holders tagged as snipers, bots or insiders together hold a quarter less
+ * within the hour; the card says how many sold and what share of the supply left them.
  *
  * Insiders selling: the wallets the service tags as snipers, bots or insiders together hold
  * INSIDERS_DROP_PCT (25%) less than their highest total within INSIDERS_WINDOW_MS (an hour), read

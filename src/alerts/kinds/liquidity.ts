@@ -1,5 +1,6 @@
 /**
- * Liquidity pulled: a pool's SOL reserves dropped from their peak, or the pool is gone; the card names each pool, its reserves before and after, and the share pulled.
+ * Liquidity pulled: a pool's SOL reserves dropped from their peak, or the pool is gone; the card
+ * names each pool, its reserves before and after, and the share pulled.
  *
  * Liquidity pulled: a pool no longer listed, or its quote (SOL) reserves down by at least 30% from
  * their peak since the last alert for that pool. The peak (snapshot.ts) makes a pool drained in

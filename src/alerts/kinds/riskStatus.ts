@@ -1,5 +1,6 @@
 /**
- * A token's risk status changed (SAFE, WARNING, DANGER); the flags behind it are named: those that changed with it, or those that make it so.
+ * A token's risk status changed (SAFE, WARNING, DANGER); the flags behind it are named: those that
+ * changed with it, or those that make it so.
  *
  * Risk status changed: SAFE → WARNING, WARNING → DANGER, DANGER → SAFE… with the flags that changed
  * with it. A status that was not read on either side (null) is not a change: "unknown → SAFE" is

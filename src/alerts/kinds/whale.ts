@@ -1,5 +1,6 @@
 /**
- * A whale came or went: a wallet's share of supply crossed the whale share, read from holders-live; the card gives the wallet, its share before and after, and a Wallet button (/wallet).
+ * A whale came or went: a wallet's share of supply crossed the whale share, read from holders-live;
+ * the card gives the wallet, its share before and after, and a Wallet button (/wallet).
  *
  * A whale: a wallet crossed WHALE_SHARE_PCT (1%) of the supply, in (it now holds at least that) or
  * out (it held that and now holds less). Read from holders-live, which pushes a holder's record

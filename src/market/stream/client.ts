@@ -52,7 +52,10 @@ export const STREAM_DEFAULTS = {
   maxBacklogPerSocket: 256,
   stableMs: 10_000,
   packProbeMs: DEFAULT_PACK_PROBE_MS,
-  /** Sockets connecting at once (connectGate.ts): enough to open a thousand in a blink on a near service, few enough to spare its accept queue and this heap. */
+  /**
+   * Sockets connecting at once (connectGate.ts): enough to open a thousand in a blink on a near
+   * service, few enough to spare its accept queue and this heap.
+   */
   maxConnecting: 128,
 } as const;
 

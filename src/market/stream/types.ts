@@ -56,7 +56,10 @@ export interface StreamClientOptions {
   rejectedRetryMs?: number;
   /** Default 1_000 events per subscription waiting for a slow consumer; beyond it the oldest are dropped. */
   queueLimit?: number;
-  /** Default 4 MiB of events per subscription waiting for a slow consumer (each weighs its share of its frame); beyond it the oldest are dropped. */
+  /**
+   * Default 4 MiB of events per subscription waiting for a slow consumer (each weighs its share of
+   * its frame); beyond it the oldest are dropped.
+   */
   queueMaxBytes?: number;
   /** Default 1 MiB: the largest frame accepted (ws maxPayload); a larger one closes the socket with 1009, counted in `oversized`. */
   maxFrameBytes?: number;

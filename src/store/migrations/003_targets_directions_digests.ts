@@ -7,7 +7,8 @@
  * unique key takes the target in. SQLite cannot change a table's UNIQUE constraint in place, so
  * the table is made again and the rows copied, ids kept.
  */
-export const sql = `
+export const sql =
+  `
 CREATE TABLE follows_next (
   id            INTEGER PRIMARY KEY,
   platform      TEXT    NOT NULL,
@@ -30,8 +31,10 @@ CREATE TABLE follows_next (
   target_value  REAL    NOT NULL DEFAULT 0,
   UNIQUE (platform, chat_id, thread_id, address, target_metric, target_side, target_value)
 );
-INSERT INTO follows_next (id, platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, muted_until, added_by, added_at)
-  SELECT id, platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, muted_until, added_by, added_at FROM follows;
+INSERT INTO follows_next (id, platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, ` +
+  `side, muted_until, added_by, added_at)
+  SELECT id, platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, muted_until, ` +
+  `added_by, added_at FROM follows;
 DROP TABLE follows;
 ALTER TABLE follows_next RENAME TO follows;
 CREATE INDEX follows_by_target ON follows (kind, address);

@@ -68,7 +68,8 @@ async function sharedColumns(source: SqliteDatabase, target: PoolClient, table: 
       .map((row) => row.name),
   );
   const { rows } = await target.query<{ column_name: string; data_type: string }>(
-    'SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position',
+    'SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ' +
+      'ORDER BY ordinal_position',
     [table],
   );
   return rows.filter((row) => inSqlite.has(row.column_name)).map((row) => [row.column_name, row.data_type]);
@@ -117,7 +118,9 @@ export async function copySqliteToPostgres(source: SqliteDatabase, target: PoolC
     const found = new Map<string, Value[][]>();
     for (const { table, where, order } of TABLES) {
       const names = (columns.get(table) ?? []).map(([name]) => name).join(', ');
-      const sql = `SELECT ${names} FROM ${table}${where === undefined ? '' : ` WHERE ${where}`}${order === undefined ? '' : ` ORDER BY ${order}`}`;
+      const sql =
+        `SELECT ${names} ` +
+        `FROM ${table}${where === undefined ? '' : ` WHERE ${where}`}${order === undefined ? '' : ` ORDER BY ${order}`}`;
       const statement = source.prepare<Record<string, number>, Value[]>(sql).raw(true);
       found.set(table, where?.includes('@now') === true ? statement.all({ now: nowMs }) : statement.all({}));
     }

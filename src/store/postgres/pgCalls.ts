@@ -37,8 +37,10 @@ export class PgCalls implements CallRepository {
   async record(call: NewCall): Promise<{ call: Call; created: boolean }> {
     const at = call.calledAt.getTime();
     const inserted = await this.db.query({
-      text: `INSERT INTO calls (platform, chat_id, thread_id, scope_id, address, symbol, name, user_id, user_name, message_id, called_at,
-               price_sol, price_usd, sol_usd, mcap_sol, mcap_usd, peak_sol, peak_at, last_sol, last_at, checked_to, next_check_at, told_multiple)
+      text:
+        `INSERT INTO calls (platform, chat_id, thread_id, scope_id, address, symbol, name, user_id, user_name, message_id, called_at,
+               price_sol, price_usd, sol_usd, mcap_sol, mcap_usd, peak_sol, peak_at, last_sol, last_at, checked_to, ` +
+        `next_check_at, told_multiple)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $12, $11, $12, $11, $17, $11, 0)
              ON CONFLICT (platform, chat_id, address) DO NOTHING`,
       values: [
@@ -118,7 +120,9 @@ export class PgCalls implements CallRepository {
     return this.db.transaction(async (client) => {
       for (const update of updates) {
         await client.query({
-          text: 'UPDATE calls SET peak_sol = $1, peak_at = $2, last_sol = $3, last_at = $4, checked_to = $5, next_check_at = $6, told_multiple = $7 WHERE id = $8',
+          text:
+            'UPDATE calls SET peak_sol = $1, peak_at = $2, last_sol = $3, last_at = $4, checked_to = $5, next_check_at = ' +
+            '$6, told_multiple = $7 WHERE id = $8',
           values: [
             update.peakSol,
             update.peakAt.getTime(),

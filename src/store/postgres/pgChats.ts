@@ -33,13 +33,16 @@ const MOVES = [
   'DELETE FROM chats WHERE platform = $1 AND chat_id = $2 AND EXISTS (SELECT 1 FROM chats n WHERE n.platform = $1 AND n.chat_id = $3)',
   'UPDATE chats SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
   `DELETE FROM outbox o WHERE platform = $1 AND chat_id = $2
-     AND EXISTS (SELECT 1 FROM outbox n WHERE n.platform = $1 AND n.chat_id = $3 AND n.thread_id = o.thread_id AND n.event_id = o.event_id)`,
+     AND EXISTS (SELECT 1 FROM outbox n WHERE n.platform = $1 AND n.chat_id = $3 AND n.thread_id = o.thread_id AND n.event_id = ` +
+    `o.event_id)`,
   'UPDATE outbox SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
   'UPDATE action_keys SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
   // Calls move with the group: its records and its setting (the new id's first call of a token wins).
-  'DELETE FROM calls c WHERE platform = $1 AND chat_id = $2 AND EXISTS (SELECT 1 FROM calls n WHERE n.platform = $1 AND n.chat_id = $3 AND n.address = c.address)',
+  'DELETE FROM calls c WHERE platform = $1 AND chat_id = $2 AND EXISTS (SELECT 1 FROM calls n WHERE n.platform = $1 AND ' +
+    'n.chat_id = $3 AND n.address = c.address)',
   'UPDATE calls SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
-  'DELETE FROM call_chats WHERE platform = $1 AND chat_id = $2 AND EXISTS (SELECT 1 FROM call_chats n WHERE n.platform = $1 AND n.chat_id = $3)',
+  'DELETE FROM call_chats WHERE platform = $1 AND chat_id = $2 AND EXISTS (SELECT 1 FROM call_chats n WHERE n.platform = $1 AND ' +
+    'n.chat_id = $3)',
   'UPDATE call_chats SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
 ];
 
@@ -102,7 +105,9 @@ export class PgChats implements ChatRepository {
 
   async digests(): Promise<Array<{ chat: ChatRef; digest: DigestSetting }>> {
     const { rows } = await this.db.query<DigestColumns & { platform: string; chat_id: string }>({
-      text: `SELECT platform, chat_id, ${DIGEST_COLUMNS} FROM chats WHERE digest_time IS NOT NULL AND paused_at IS NULL ORDER BY platform, chat_id`,
+      text:
+        `SELECT platform, chat_id, ${DIGEST_COLUMNS} FROM chats WHERE digest_time IS NOT NULL AND paused_at IS NULL ORDER ` +
+        `BY platform, chat_id`,
     });
     return rows.flatMap((row) => {
       const digest = digestOf(row);
@@ -114,7 +119,9 @@ export class PgChats implements ChatRepository {
 
   async clusters(): Promise<Array<{ chat: ChatId; cluster: ClusterSetting }>> {
     const { rows } = await this.db.query<AlertControlColumns & { platform: string; chat_id: string }>({
-      text: `SELECT platform, chat_id, ${ALERT_CONTROL_COLUMNS} FROM chats WHERE cluster IS NOT NULL AND paused_at IS NULL ORDER BY platform, chat_id`,
+      text:
+        `SELECT platform, chat_id, ${ALERT_CONTROL_COLUMNS} FROM chats WHERE cluster IS NOT NULL AND paused_at IS NULL ` +
+        `ORDER BY platform, chat_id`,
     });
     return rows.flatMap((row) => {
       const cluster = clusterOf(row);
@@ -126,9 +133,12 @@ export class PgChats implements ChatRepository {
     if (settings.digest !== undefined) {
       const digest = settings.digest;
       await this.db.query({
-        text: `INSERT INTO chats (platform, chat_id, digest_time, digest_zone, digest_thread_id, digest_scope_id, digest_since) VALUES ($1, $2, $3, $4, $5, $6, $7)
+        text:
+          `INSERT INTO chats (platform, chat_id, digest_time, digest_zone, digest_thread_id, digest_scope_id, digest_since) ` +
+          `VALUES ($1, $2, $3, $4, $5, $6, $7)
                ON CONFLICT (platform, chat_id) DO UPDATE SET digest_time = excluded.digest_time, digest_zone = excluded.digest_zone,
-                 digest_thread_id = excluded.digest_thread_id, digest_scope_id = excluded.digest_scope_id, digest_since = excluded.digest_since`,
+                 digest_thread_id = excluded.digest_thread_id, digest_scope_id = excluded.digest_scope_id, digest_since = ` +
+          `excluded.digest_since`,
         values: [
           chat.platform,
           chat.chatId,
@@ -142,19 +152,25 @@ export class PgChats implements ChatRepository {
     }
     if (settings.quiet !== undefined) {
       await this.db.query({
-        text: 'INSERT INTO chats (platform, chat_id, quiet) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO UPDATE SET quiet = excluded.quiet',
+        text:
+          'INSERT INTO chats (platform, chat_id, quiet) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO UPDATE SET ' +
+          'quiet = excluded.quiet',
         values: [chat.platform, chat.chatId, quietColumn(settings.quiet)],
       });
     }
     if (settings.cluster !== undefined) {
       await this.db.query({
-        text: 'INSERT INTO chats (platform, chat_id, cluster) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO UPDATE SET cluster = excluded.cluster',
+        text:
+          'INSERT INTO chats (platform, chat_id, cluster) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO UPDATE SET ' +
+          'cluster = excluded.cluster',
         values: [chat.platform, chat.chatId, clusterColumn(settings.cluster)],
       });
     }
     if (settings.budget !== undefined) {
       await this.db.query({
-        text: 'INSERT INTO chats (platform, chat_id, hourly_budget) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO UPDATE SET hourly_budget = excluded.hourly_budget',
+        text:
+          'INSERT INTO chats (platform, chat_id, hourly_budget) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO ' +
+          'UPDATE SET hourly_budget = excluded.hourly_budget',
         values: [chat.platform, chat.chatId, settings.budget === null || settings.budget <= 0 ? null : Math.floor(settings.budget)],
       });
     }
@@ -185,7 +201,9 @@ export class PgChats implements ChatRepository {
       { paused_at: number | null; pause_reason: string | null; detect_addresses: boolean | null } & DigestColumns & AlertControlColumns
     >({
       name: 'tw_chat_settings_v2',
-      text: `SELECT paused_at, pause_reason, detect_addresses, ${DIGEST_COLUMNS}, ${ALERT_CONTROL_COLUMNS} FROM chats WHERE platform = $1 AND chat_id = $2`,
+      text:
+        `SELECT paused_at, pause_reason, detect_addresses, ${DIGEST_COLUMNS}, ${ALERT_CONTROL_COLUMNS} FROM chats WHERE ` +
+        `platform = $1 AND chat_id = $2`,
       values: [chat.platform, chat.chatId],
     });
     return rows[0];

@@ -62,7 +62,9 @@ export function sessionSettings(limits: {
   idleInTransactionMs: number;
   lockTimeoutMs?: number;
 }): pg.PoolConfig {
-  const keepalives = `-c tcp_keepalives_idle=${SESSION_LIMITS.keepAliveIdleS} -c tcp_keepalives_interval=${SESSION_LIMITS.keepAliveIntervalS} -c tcp_keepalives_count=${SESSION_LIMITS.keepAliveCount}`;
+  const keepalives =
+    `-c tcp_keepalives_idle=${SESSION_LIMITS.keepAliveIdleS} -c ` +
+    `tcp_keepalives_interval=${SESSION_LIMITS.keepAliveIntervalS} -c tcp_keepalives_count=${SESSION_LIMITS.keepAliveCount}`;
   return {
     statement_timeout: limits.statementTimeoutMs,
     idle_in_transaction_session_timeout: limits.idleInTransactionMs,

@@ -18,8 +18,10 @@ const WHERE_CHAT = 'platform = $1 AND chat_id = $2 AND thread_id = $3';
 const WHERE_TRACKING = `${WHERE_CHAT} AND address = $4 AND target_metric = ''`;
 const NOT_PAUSED = 'NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = f.platform AND c.chat_id = f.chat_id AND c.paused_at IS NOT NULL)';
 
-const UPSERT = `
-INSERT INTO follows (platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, added_by, added_at, direction, target_metric, target_side, target_value)
+const UPSERT =
+  `
+INSERT INTO follows (platform, chat_id, thread_id, scope_id, kind, address, label, events, min_usd, threshold_pct, side, ` +
+  `added_by, added_at, direction, target_metric, target_side, target_value)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
 ON CONFLICT (platform, chat_id, thread_id, address, target_metric, target_side, target_value) DO UPDATE SET
   scope_id = excluded.scope_id, kind = excluded.kind, label = excluded.label, events = excluded.events,
@@ -60,7 +62,10 @@ function followKey(follow: NewFollow): string {
 }
 
 function rowKey(row: FollowColumns): string {
-  return `${row.platform}\u0000${row.chat_id}\u0000${row.thread_id}\u0000${row.address}\u0000${row.target_metric}\u0000${row.target_side}\u0000${row.target_value}`;
+  return (
+    `${row.platform}\u0000${row.chat_id}\u0000${row.thread_id}\u0000${row.address}\u0000` +
+    `${row.target_metric}\u0000${row.target_side}\u0000${row.target_value}`
+  );
 }
 
 export class PgFollows implements FollowRepository {
@@ -164,7 +169,9 @@ export class PgFollows implements FollowRepository {
   async removeReachedTargets(): Promise<string[]> {
     // A target whose crossing is in the events table was told (its key: targetEventKey in ../followRows).
     const { rows } = await this.db.query<{ address: string }>({
-      text: `DELETE FROM follows f WHERE target_metric <> '' AND EXISTS (SELECT 1 FROM events e WHERE e.key = 'target:' || f.address || ':' || f.id) RETURNING address`,
+      text:
+        `DELETE FROM follows f WHERE target_metric <> '' AND EXISTS (SELECT 1 FROM events e WHERE e.key = 'target:' || ` +
+        `f.address || ':' || f.id) RETURNING address`,
     });
     const addresses = [...new Set(rows.map((row) => row.address))];
     for (const address of addresses) this.forget(address);
@@ -199,7 +206,9 @@ export class PgFollows implements FollowRepository {
     const scoped = 'scopeId' in place;
     const { rows } = await this.db.query<PlaceHoldings>({
       name: scoped ? 'tw_follow_holdings_scope' : 'tw_follow_holdings_chat',
-      text: `SELECT count(*)::int AS follows, count(DISTINCT (kind, address))::int AS watched, coalesce(bool_or(kind = $1 AND address = $2), false) AS "watchesAlready"
+      text:
+        `SELECT count(*)::int AS follows, count(DISTINCT (kind, address))::int AS watched, coalesce(bool_or(kind = $1 AND ` +
+        `address = $2), false) AS "watchesAlready"
              FROM follows WHERE platform = $3 AND ${scoped ? 'scope_id' : 'chat_id'} = $4`,
       values: [kind, address, place.platform, scoped ? place.scopeId : place.chatId],
     });
@@ -244,7 +253,9 @@ export class PgFollows implements FollowRepository {
 
   async totals(): Promise<{ follows: number; chats: number }> {
     const { rows } = await this.db.query<{ follows: number; chats: number }>({
-      text: 'SELECT (SELECT count(*) FROM follows)::int AS follows, (SELECT count(*) FROM (SELECT 1 FROM follows GROUP BY platform, chat_id) c)::int AS chats',
+      text:
+        'SELECT (SELECT count(*) FROM follows)::int AS follows, (SELECT count(*) FROM (SELECT 1 FROM follows GROUP BY ' +
+        'platform, chat_id) c)::int AS chats',
     });
     return rows[0] ?? { follows: 0, chats: 0 };
   }

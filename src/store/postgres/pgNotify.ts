@@ -35,7 +35,10 @@ export interface PgListener {
   close(): Promise<void>;
 }
 
-/** Listens on the channel at `url`, calling `onPayload` for each note; `onReconnect` after a connection was made again (notes may have been missed). */
+/**
+ * Listens on the channel at `url`, calling `onPayload` for each note; `onReconnect` after a
+ * connection was made again (notes may have been missed).
+ */
 export function listen(url: string, logger: Logger, onPayload: (payload: string) => void, onReconnect: () => void): PgListener {
   let client: pg.Client | null = null;
   let closed = false;

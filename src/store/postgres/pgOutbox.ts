@@ -69,7 +69,9 @@ export class PgOutbox implements OutboxRepository {
     if (ids.length === 0) return;
     await this.db.durableQuery({
       name: 'tw_outbox_delivered',
-      text: 'UPDATE outbox SET delivered_at = $1, claimed_by = NULL, claimed_until = NULL WHERE id = ANY($2::bigint[]) AND delivered_at IS NULL AND claimed_by = $3',
+      text:
+        'UPDATE outbox SET delivered_at = $1, claimed_by = NULL, claimed_until = NULL WHERE id = ANY($2::bigint[]) AND ' +
+        'delivered_at IS NULL AND claimed_by = $3',
       values: [at.getTime(), ids, this.claimer],
     });
   }
@@ -88,7 +90,9 @@ export class PgOutbox implements OutboxRepository {
   async deferChat(chat: Pick<ChatRef, 'platform' | 'chatId'>, until: Date): Promise<void> {
     await this.settle();
     await this.db.durableQuery({
-      text: 'UPDATE outbox SET next_attempt_at = greatest(next_attempt_at, $1) WHERE delivered_at IS NULL AND platform = $2 AND chat_id = $3',
+      text:
+        'UPDATE outbox SET next_attempt_at = greatest(next_attempt_at, $1) WHERE delivered_at IS NULL AND platform = $2 AND ' +
+        'chat_id = $3',
       values: [until.getTime(), chat.platform, chat.chatId],
     });
   }
@@ -108,7 +112,9 @@ export class PgOutbox implements OutboxRepository {
                AND NOT EXISTS (SELECT 1 FROM chats c WHERE c.platform = o.platform AND c.chat_id = o.chat_id AND c.paused_at IS NOT NULL)`;
     // Rows are numbered in the order they were written: the first is the oldest, found without a scan.
     const { rows } = await this.db.query<{ count: number; oldest: number | null }>({
-      text: `SELECT (SELECT count(*)::int FROM (SELECT 1 ${waitingRows} LIMIT $2) w) AS count, (SELECT o.created_at ${waitingRows} ORDER BY o.id LIMIT 1) AS oldest`,
+      text:
+        `SELECT (SELECT count(*)::int FROM (SELECT 1 ${waitingRows} LIMIT $2) w) AS count, (SELECT ` +
+        `o.created_at ${waitingRows} ORDER BY o.id LIMIT 1) AS oldest`,
       values: [platform, limit],
     });
     const row = rows[0];
@@ -186,7 +192,9 @@ export class PgOutbox implements OutboxRepository {
     await this.settle();
     const { rows } = await this.db.query<ToldRow>({
       name: 'tw_outbox_told_since',
-      text: `SELECT o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, e.event FROM outbox o JOIN events e ON e.id = o.event_id
+      text:
+        `SELECT o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, e.event FROM outbox o JOIN events e ON ` +
+        `e.id = o.event_id
              WHERE o.platform = $1 AND o.chat_id = $2 AND e.kind = $3 AND o.created_at >= $4 ORDER BY o.id LIMIT $5`,
       values: [chat.platform, chat.chatId, kind, since.getTime(), Math.max(0, Math.floor(limit))],
     });
@@ -217,7 +225,9 @@ export class PgOutbox implements OutboxRepository {
    */
   async takeOverClaims(platform: string): Promise<number> {
     const { rowCount } = await this.db.durableQuery({
-      text: 'UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE platform = $1 AND delivered_at IS NULL AND claimed_by IS NOT NULL AND claimed_by <> $2',
+      text:
+        'UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE platform = $1 AND delivered_at IS NULL AND ' +
+        'claimed_by IS NOT NULL AND claimed_by <> $2',
       values: [platform, this.claimer],
     });
     return rowCount ?? 0;

@@ -24,7 +24,10 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /** How long the watcher's commits and delivery's records wait for a server that went away (default 20 s). */
   outageWaitMs?: number;
-  /** The market this start runs on: recorded in a new database, checked against an old one's (src/store/storeMarket.ts). Absent: not looked at. */
+  /**
+   * The market this start runs on: recorded in a new database, checked against an old one's
+   * (src/store/storeMarket.ts). Absent: not looked at.
+   */
   market?: StoreMarket;
 }
 
