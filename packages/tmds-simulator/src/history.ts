@@ -62,6 +62,15 @@ function tradeOffsets(rng: Prng, count: number, snipers: number, ageSecs: number
   return offsets.sort((a, b) => a - b);
 }
 
+/** Launch: the deployer buys its share in the first pool (`buy`, with the lamports it pays). */
+function launch(book: TokenBook, profile: TokenProfile, createdAt: number, buy: (lamports: number) => void): void {
+  book.ensureMaker(profile.deployer, createdAt);
+  const first = book.pools[0];
+  if (!first) return;
+  const wanted = Math.floor(profile.totalSupply * profile.devBuyShare);
+  buy(Math.floor((first.quote * wanted) / Math.max(1, first.base - wanted) / (1 - 0.0025)));
+}
+
 export function generateHistory(profile: TokenProfile, context: HistoryContext): TokenBook {
   const rng = new Prng(mixSeed(context.seed, 3, profile.index));
   const createdAt = context.anchor - profile.ageSecs;
@@ -112,17 +121,10 @@ export function generateHistory(profile: TokenProfile, context: HistoryContext):
       nativeBalance: context.nativeBalanceOf(wallet),
     });
 
-  // Launch: the deployer buys its share in the first pool.
   const dev = profile.deployer;
-  book.ensureMaker(dev, createdAt);
+  launch(book, profile, createdAt, (lamports) => trade(dev, 'buy', lamports, createdAt));
   participants.push(dev);
   sizeFactor.set(dev, 1);
-  const first = book.pools[0];
-  if (first) {
-    const wanted = Math.floor(profile.totalSupply * profile.devBuyShare);
-    const lamports = Math.floor((first.quote * wanted) / Math.max(1, first.base - wanted) / (1 - 0.0025));
-    trade(dev, 'buy', lamports, createdAt);
-  }
   const insiders = rng.int(0, 3);
   const rugAt = profile.scenario === 'rug' ? Math.floor(profile.ageSecs * rng.range(0.55, 0.9)) : Infinity;
   const devPartialSellAt = profile.scenario === 'dump' ? Math.floor(profile.ageSecs * rng.range(0.3, 0.7)) : Infinity;
