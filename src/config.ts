@@ -79,7 +79,10 @@ export interface Config {
   roles: { set: ReadonlySet<Role>; clustered: boolean };
   /** What one chat may take of the budgets every chat shares (docs/pipeline.md, "Fair shares"). */
   shares: ShareSettings;
-  /** Calls (docs/calls.md): the milestones told (CALL_MILESTONES) and the peak job's chart-history requests a minute (CALL_PEAK_REQUESTS_PER_MINUTE). */
+  /**
+   * Calls (docs/calls.md): the milestones told (CALL_MILESTONES) and the peak job's chart-history
+   * requests a minute (CALL_PEAK_REQUESTS_PER_MINUTE).
+   */
   calls: { milestones: number[]; peakRequestsPerMinute: number };
 }
 
@@ -88,7 +91,10 @@ export interface ShareSettings {
   followsPerChat: number;
   /** Follows of one Discord server, every channel together (MAX_FOLLOWS_PER_SERVER). */
   followsPerServer: number;
-  /** Tokens and wallets one chat or server may have watched live: a count, or a percent of the stream sockets the open-files limit allows (MAX_STREAM_SHARE_PER_CHAT). */
+  /**
+   * Tokens and wallets one chat or server may have watched live: a count, or a percent of the
+   * stream sockets the open-files limit allows (MAX_STREAM_SHARE_PER_CHAT).
+   */
   streamSharePerChat: { targets: number } | { percent: number };
   /** /technicals one chat may run a minute, of the bot's token-technicals budget (TECHNICALS_PER_CHAT_PER_MINUTE). */
   technicalsPerChatPerMinute: number;
@@ -186,7 +192,8 @@ function parseEndpointMap<T>(
       // The wrong entry is named (these settings hold no secret) so that it can be found among six.
       throw new ConfigError(
         variable,
-        `must be a comma-separated list of endpoint=VALUE with endpoints among ${ENDPOINTS.join(', ')} and each VALUE ${expected}; "${part.slice(0, 60)}" is not`,
+        `must be a comma-separated list of endpoint=VALUE with endpoints among ${ENDPOINTS.join(', ')} and each ` +
+          `VALUE ${expected}; "${part.slice(0, 60)}" is not`,
       );
     }
     out[name] = parsed;
@@ -307,7 +314,8 @@ const EnvSchema = z.object({
       if (count === null || count < 1 || count > MAX_SUBSCRIPTIONS_PER_SOCKET) {
         throw new ConfigError(
           'TMDS_WS_SUBSCRIPTIONS_PER_SOCKET',
-          `must be auto (pack up to ${AUTO_SUBSCRIPTIONS_PER_SOCKET} while the service takes them) or a whole number from 1 to ${MAX_SUBSCRIPTIONS_PER_SOCKET}, written in plain digits`,
+          `must be auto (pack up to ${AUTO_SUBSCRIPTIONS_PER_SOCKET} while the service takes them) or a whole number from 1 ` +
+            `to ${MAX_SUBSCRIPTIONS_PER_SOCKET}, written in plain digits`,
         );
       }
       return count;
@@ -411,7 +419,8 @@ const EnvSchema = z.object({
       if (count !== null && percent === null && count >= 1 && count <= 10_000_000) return { targets: count };
       throw new ConfigError(
         'MAX_STREAM_SHARE_PER_CHAT',
-        'must be a number of tokens and wallets (e.g. 400) or a percent of the stream sockets the open-files limit allows, from 1% to 100% (e.g. 5%)',
+        'must be a number of tokens and wallets (e.g. 400) or a percent of the stream sockets the open-files limit allows, from ' +
+          '1% to 100% (e.g. 5%)',
       );
     }),
   TECHNICALS_PER_CHAT_PER_MINUTE: wholeNumber('TECHNICALS_PER_CHAT_PER_MINUTE', 1, 100_000, 20),
@@ -532,7 +541,8 @@ function readRoles(text: string, postgres: boolean, telegram: TelegramConfig | n
     if (set.size === ROLES.length) return { set: ALL_ROLES, clustered: false };
     throw new ConfigError(
       'TOKENWATCH_ROLES',
-      'needs DATABASE_URL: with the SQLite file one process runs every role, so leave TOKENWATCH_ROLES unset (several processes share one PostgreSQL)',
+      'needs DATABASE_URL: with the SQLite file one process runs every role, so leave TOKENWATCH_ROLES unset (several processes ' +
+        'share one PostgreSQL)',
     );
   }
   if (set.has('telegram') && telegram?.webhook != null && telegram.webhook.secret === null) {
@@ -578,7 +588,8 @@ function readMarket(parsed: z.output<typeof EnvSchema>, chats: boolean): Config[
     if (chats) {
       throw new ConfigError(
         'TMDS_BASE_URL',
-        `is required with DISCORD_TOKEN or TELEGRAM_BOT_TOKEN: set it to the service's address (with TMDS_API_KEY), or TMDS_BASE_URL=${SIMULATOR_BASE_URL} to run the chats on simulated data on purpose`,
+        `is required with DISCORD_TOKEN or TELEGRAM_BOT_TOKEN: set it to the service's address (with TMDS_API_KEY), or ` +
+          `TMDS_BASE_URL=${SIMULATOR_BASE_URL} to run the chats on simulated data on purpose`,
       );
     }
     return null;
