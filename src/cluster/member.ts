@@ -94,6 +94,42 @@ export interface ClusterMember {
   stop(): Promise<void>;
 }
 
+/** The named leases this process asks for by its roles: a sender's per platform and the call peaks', and the poller's. */
+function wantedLeases(options: Pick<ClusterMemberOptions, 'roles' | 'senderPlatforms' | 'poller'>): string[] {
+  return [
+    ...(options.roles.has('sender') ? [...options.senderPlatforms.map(senderLease), CALL_PEAKS_LEASE] : []),
+    ...(options.poller ? [POLLER_LEASE] : []),
+  ];
+}
+
+/** Acts on another process's note; one that does not parse, this process's own, or one before the parts are wired is let pass. */
+function actOnNote(payload: string, owner: string, parts: MemberParts | null, log: Logger): void {
+  let note: Note;
+  try {
+    note = Note.parse(JSON.parse(payload));
+  } catch {
+    return;
+  }
+  if (note.from === owner || parts === null) return;
+  if (note.topic === 'outbox') parts.outboxReady();
+  else if (note.topic === 'digests')
+    void parts
+      .digestsChanged()
+      .catch((error: unknown) => log.warn({ reason: errorText(error) }, 'rescheduling the daily watchlists after a note failed'));
+  else
+    void parts.followsChanged(note.address).catch((error: unknown) => log.warn({ reason: errorText(error) }, 'resync after a note failed'));
+}
+
+/** The safety net under the notes: follows (a watcher's) and watchlist schedules (a sender's) read again every FOLLOWS_POLL_MS. */
+function pollParts(roles: ReadonlySet<Role>, parts: MemberParts): NodeJS.Timeout {
+  const poll = setInterval(() => {
+    if (roles.has('watcher')) void parts.followsChanged(null).catch(() => undefined);
+    if (roles.has('sender')) void parts.digestsChanged().catch(() => undefined);
+  }, FOLLOWS_POLL_MS);
+  poll.unref();
+  return poll;
+}
+
 export function createClusterMember(options: ClusterMemberOptions): ClusterMember {
   const { store, logger } = options;
   const owner = `${hostname().slice(0, 40)}:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -107,10 +143,7 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
   // Partition changes are applied one after another, in the order they came.
   let applying: Promise<void> = Promise.resolve();
 
-  const wanted = [
-    ...(options.roles.has('sender') ? [...options.senderPlatforms.map(senderLease), CALL_PEAKS_LEASE] : []),
-    ...(options.poller ? [POLLER_LEASE] : []),
-  ];
+  const wanted = wantedLeases(options);
   const coordinator = new Coordinator({
     leases,
     owner,
@@ -142,25 +175,6 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
       .catch((error: unknown) => log.debug({ reason: errorText(error) }, 'note not sent; the others poll'));
   };
 
-  const heard = (payload: string): void => {
-    let note: Note;
-    try {
-      note = Note.parse(JSON.parse(payload));
-    } catch {
-      return;
-    }
-    if (note.from === owner || parts === null) return;
-    if (note.topic === 'outbox') parts.outboxReady();
-    else if (note.topic === 'digests')
-      void parts
-        .digestsChanged()
-        .catch((error: unknown) => log.warn({ reason: errorText(error) }, 'rescheduling the daily watchlists after a note failed'));
-    else
-      void parts
-        .followsChanged(note.address)
-        .catch((error: unknown) => log.warn({ reason: errorText(error) }, 'resync after a note failed'));
-  };
-
   return {
     owner,
     coordinator,
@@ -171,20 +185,20 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
     },
     async start(given) {
       parts = given;
-      listener = listen(options.databaseUrl, log, heard, () => {
-        // Notes may have been missed while the listener was away.
-        void given.followsChanged(null).catch(() => undefined);
-        void given.digestsChanged().catch(() => undefined);
-        given.outboxReady();
-      });
+      listener = listen(
+        options.databaseUrl,
+        log,
+        (payload) => actOnNote(payload, owner, parts, log),
+        () => {
+          // Notes may have been missed while the listener was away.
+          void given.followsChanged(null).catch(() => undefined);
+          void given.digestsChanged().catch(() => undefined);
+          given.outboxReady();
+        },
+      );
       await listener.ready;
       await coordinator.start();
-      // The safety net under the notes: follows and watchlist schedules read again now and then.
-      poll = setInterval(() => {
-        if (options.roles.has('watcher')) void given.followsChanged(null).catch(() => undefined);
-        if (options.roles.has('sender')) void given.digestsChanged().catch(() => undefined);
-      }, FOLLOWS_POLL_MS);
-      poll.unref();
+      poll = pollParts(options.roles, given);
       log.info(
         {
           owner,

@@ -74,6 +74,48 @@ function groupKey(group: { time: string; zone: string }): string {
   return `${group.time} ${group.zone}`;
 }
 
+/** The chats whose digest is due at `at`, of every time and zone or of one's, each with the day it is due for. */
+async function dueDigests(
+  store: DailyDigestDeps['store'],
+  group: { time: string; zone: string } | undefined,
+  at: Date,
+): Promise<Array<{ chat: ChatRef; digest: DigestSetting; day: string }>> {
+  const chats = (await store.chats.digests()).filter(
+    ({ digest }) => group === undefined || (digest.time === group.time && digest.zone === group.zone),
+  );
+  return chats.flatMap(({ chat, digest }) => {
+    const day = dueDay(digest, at.getTime());
+    return day === null ? [] : [{ chat, digest, day }];
+  });
+}
+
+/** A chat's digest of a day: its followed tokens (not its targets) and wallets, as the service has them at `at`. */
+async function makeDigest(
+  deps: Pick<DailyDigestDeps, 'store' | 'market'>,
+  chat: ChatRef,
+  setting: DigestSetting,
+  day: string,
+  at: Date,
+): Promise<DailyDigestEvent> {
+  const { follows } = await deps.store.follows.list(chat, { offset: 0, limit: FOLLOWS_READ });
+  const tokens = follows
+    .filter((follow) => follow.kind === 'token' && (follow.options.target === null || follow.options.target === undefined))
+    .map((follow) => follow.address);
+  const wallets = follows.filter((follow) => follow.kind === 'wallet').map((follow) => ({ address: follow.address, label: follow.label }));
+  const list = await watchlist(deps.market, { tokens: [...new Set(tokens)], wallets }, at);
+  return {
+    kind: 'daily-digest',
+    key: digestKey(chat, day),
+    at: at.getTime(),
+    // About no one token: the chat's whole watchlist.
+    token: { address: '', symbol: '', name: '' },
+    day,
+    time: setting.time,
+    zone: setting.zone,
+    ...list,
+  };
+}
+
 export function createDailyDigests(deps: DailyDigestDeps): DailyDigests {
   const logger = (deps.logger ?? silentLogger).child({ component: 'daily-digest' });
   const now = deps.now ?? (() => new Date());
@@ -88,37 +130,9 @@ export function createDailyDigests(deps: DailyDigestDeps): DailyDigests {
     return run;
   };
 
-  const makeDigest = async (chat: ChatRef, setting: DigestSetting, day: string, at: Date): Promise<DailyDigestEvent> => {
-    const { follows } = await deps.store.follows.list(chat, { offset: 0, limit: FOLLOWS_READ });
-    const tokens = follows
-      .filter((follow) => follow.kind === 'token' && (follow.options.target === null || follow.options.target === undefined))
-      .map((follow) => follow.address);
-    const wallets = follows
-      .filter((follow) => follow.kind === 'wallet')
-      .map((follow) => ({ address: follow.address, label: follow.label }));
-    const list = await watchlist(deps.market, { tokens: [...new Set(tokens)], wallets }, at);
-    return {
-      kind: 'daily-digest',
-      key: digestKey(chat, day),
-      at: at.getTime(),
-      // About no one token: the chat's whole watchlist.
-      token: { address: '', symbol: '', name: '' },
-      day,
-      time: setting.time,
-      zone: setting.zone,
-      ...list,
-    };
-  };
-
   const runDueNow = async (group?: { time: string; zone: string }): Promise<number> => {
     const at = now();
-    const chats = (await deps.store.chats.digests()).filter(
-      ({ digest }) => group === undefined || (digest.time === group.time && digest.zone === group.zone),
-    );
-    const due = chats.flatMap(({ chat, digest }) => {
-      const day = dueDay(digest, at.getTime());
-      return day === null ? [] : [{ chat, digest, day }];
-    });
+    const due = await dueDigests(deps.store, group, at);
     if (due.length === 0) return 0;
     const written = await deps.store.outbox.known(due.map(({ chat, day }) => digestKey(chat, day)));
     let rows = 0;
@@ -126,7 +140,7 @@ export function createDailyDigests(deps: DailyDigestDeps): DailyDigests {
       if (stopped) break;
       if (written.has(digestKey(chat, day))) continue;
       try {
-        const event = await makeDigest(chat, digest, day, at);
+        const event = await makeDigest(deps, chat, digest, day, at);
         rows += await deps.store.outbox.add([{ event, to: [{ chat, label: null }] }], at);
       } catch (error) {
         logger.warn(
