@@ -89,27 +89,47 @@ export interface App {
   stop(): Promise<void>;
 }
 
+/**
+ * The parts the rest stands on, in the order they start: the market data service, the store, the
+ * streams, this process's place among several, the watching (made, not yet started) and the jobs.
+ */
+async function startFoundation(config: Config, logger: Logger, now: () => Date, lifecycle: Lifecycle) {
+  const plain = plainAddressWarning(config);
+  if (plain !== null) logger.warn(plain);
+  // Only with the operators' server: without it nothing would read them.
+  const metrics = config.http === null ? null : new Metrics();
+  const market = await startMarket(config, logger, metrics, lifecycle);
+  const { client } = market;
+  const store = await startStore(config, logger, lifecycle);
+  const live = startStreams(config, logger, market, lifecycle);
+  const running = new RunningChats();
+  const cluster = createCluster({ config, logger, store, streams: live.streams, chats: running, lifecycle });
+  const outbox = new OutboxSignal(cluster);
+  const watching = createWatching({ config, logger, now, store, client, live, cluster, chats: running, lifecycle });
+  const jobs = startJobs({ config, logger, now, store, client, cluster, outbox, lifecycle });
+  return {
+    metrics,
+    market,
+    client,
+    simulated: market.simulator !== null,
+    store,
+    streams: live.streams,
+    running,
+    cluster,
+    outbox,
+    watching,
+    jobs,
+  };
+}
+
 export async function startApp(options: AppOptions): Promise<App> {
   const { config, logger } = options;
   const now = options.now ?? (() => new Date());
   const lifecycle = new Lifecycle(logger, config.shutdownTimeoutMs);
   try {
-    const plain = plainAddressWarning(config);
-    if (plain !== null) logger.warn(plain);
-    // Only with the operators' server: without it nothing would read them.
-    const metrics = config.http === null ? null : new Metrics();
-    const market = await startMarket(config, logger, metrics, lifecycle);
-    const { client } = market;
-    const simulated = market.simulator !== null;
-    const store = await startStore(config, logger, lifecycle);
-    const live = startStreams(config, logger, market, lifecycle);
-    const { streams } = live;
-    const running = new RunningChats();
-    const cluster = createCluster({ config, logger, store, streams, chats: running, lifecycle });
-    const outbox = new OutboxSignal(cluster);
-    const watching = createWatching({ config, logger, now, store, client, live, cluster, chats: running, lifecycle });
+    const foundation = await startFoundation(config, logger, now, lifecycle);
+    const { metrics, market, client, simulated, store, streams, running, cluster, outbox, watching, jobs } = foundation;
     const { watcher } = watching;
-    const jobs = startJobs({ config, logger, now, store, client, cluster, outbox, lifecycle });
     const { digests, callPeaks } = jobs;
     const dispatcher = await startCommands({
       config,
