@@ -8,7 +8,7 @@
  * say (the price history of the move window, the whales seen on holders-live, the pools' peaks).
  */
 import { poolSides } from '../market/poolSides';
-import type { Holder, LiquidityPool, Token, Trade } from '../market/schemas';
+import type { LiquidityPool, Token, Trade } from '../market/schemas';
 import type { PoolSnapshot, TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 import { developerSoldLine } from './developerSold';
 import type { HolderRecord } from './holderRecord';
