@@ -21,7 +21,7 @@
  * back, no new commands, no new alerts, sends under way finished (for SHUTDOWN_TIMEOUT at most),
  * sockets and the database closed.
  */
-import type { ChatStarter, RunningChat } from './chats/startChats';
+import type { ChatStarter, PlatformEnv, RunningChat } from './chats/startChats';
 import type { ConsoleIo } from './chats/console/start';
 import type { ClusterMember } from './cluster/member';
 import type { Config } from './config';
@@ -58,8 +58,13 @@ export interface AppOptions {
   logger: Logger;
   /** The console chat's input and output, used when no platform is configured. */
   console: ConsoleIo;
-  /** The platform chats to try (default: Discord and Telegram); tests add their own. */
+  /**
+   * The chats to try instead of the registry's platforms (src/chats/platforms.ts: the built-in
+   * ones and those registered with `registerChatPlatform`); tests give fakes of their own.
+   */
   platforms?: readonly ChatStarter[];
+  /** Where a chat platform's own settings section reads its variables (default: the process's environment). */
+  env?: PlatformEnv;
   now?: () => Date;
 }
 
@@ -146,7 +151,7 @@ export async function startApp(options: AppOptions): Promise<App> {
     });
     const chats = await startChatsPart({
       ...{ config, logger, store, market, dispatcher, cluster, resync: watching.resync, console: options.console },
-      ...{ platforms: options.platforms, running, lifecycle },
+      ...{ platforms: options.platforms, env: options.env, running, lifecycle },
     });
     const delivery = createDeliveryPart({
       config,

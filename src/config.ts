@@ -11,7 +11,7 @@ import { parseDurationMs } from './duration';
 import { ENDPOINTS, isEndpointName, type EndpointName } from './market/endpoints';
 import type { RateLimit } from './market/limiter';
 import { AUTO_SUBSCRIPTIONS_PER_SOCKET, type PackingSetting } from './market/stream/packing';
-import { ALL_ROLES, ROLES, isRole, type Role } from './model/roles';
+import { rolesOf, type Role } from './model/roles';
 import { WIRE_STYLES, isWireStyle, type WireStyle } from 'tmds-simulator';
 
 export type { RateLimit };
@@ -455,8 +455,19 @@ const EnvSchema = z.object({
     }),
 });
 
+/** The chat platforms whose sections these settings read; a platform of its own reads its own (src/chats/platforms.ts). */
+export const BUILT_IN_PLATFORMS = ['discord', 'telegram'] as const;
+
+export interface LoadOptions {
+  /**
+   * Every chat platform's name, as the registry lists them (src/chats/platforms.ts,
+   * `chatPlatformNames()`): the roles TOKENWATCH_ROLES may name. Default: the built-in platforms.
+   */
+  platforms?: readonly string[];
+}
+
 /** Reads the settings from an environment; throws ConfigError naming the first wrong variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined> = process.env, options: LoadOptions = {}): Config {
   const parsed = EnvSchema.parse(env);
   // Two stores named at once: which one the operator meant cannot be guessed, and the other would be silently ignored.
   if (parsed.DATABASE_URL !== null && (env.DATABASE_PATH ?? '').trim() !== '') {
@@ -467,7 +478,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const telegram = readTelegram(parsed);
   const discord = readDiscord(parsed);
-  const roles = readRoles(parsed.TOKENWATCH_ROLES ?? '', parsed.DATABASE_URL !== null, telegram);
+  const roleNames = rolesOf(options.platforms ?? BUILT_IN_PLATFORMS);
+  const roles = readRoles(parsed.TOKENWATCH_ROLES ?? '', roleNames, parsed.DATABASE_URL !== null, telegram);
   const market = readMarket(parsed, telegram !== null || discord !== null);
   return {
     market,
@@ -521,24 +533,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 /**
- * TOKENWATCH_ROLES: a comma-separated list of discord, telegram, watcher and sender; unset, every
- * role in one process. Named roles make the process one of several sharing PostgreSQL, so they
- * need DATABASE_URL (a SQLite file belongs to one process); and Telegram's webhook, served by
+ * TOKENWATCH_ROLES: a comma-separated list of `names` (each chat platform's, then watcher and
+ * sender: discord, telegram, watcher and sender by default); unset, every role in one process.
+ * Named roles make the process one of several sharing PostgreSQL, so they need DATABASE_URL (a
+ * SQLite file belongs to one process); and Telegram's webhook, served by
  * every process with the telegram role behind one address, needs one fixed secret they all check
  * (each would otherwise set its own random one and refuse the others' updates).
  */
-function readRoles(text: string, postgres: boolean, telegram: TelegramConfig | null): Config['roles'] {
+function readRoles(text: string, names: readonly Role[], postgres: boolean, telegram: TelegramConfig | null): Config['roles'] {
   const trimmed = text.trim().toLowerCase();
-  if (trimmed === '') return { set: ALL_ROLES, clustered: false };
+  const every: ReadonlySet<Role> = new Set(names);
+  if (trimmed === '') return { set: every, clustered: false };
   const set = new Set<Role>();
   for (const part of trimmed.split(',').map((item) => item.trim())) {
-    if (!isRole(part))
-      throw new ConfigError('TOKENWATCH_ROLES', `must be a comma-separated list of ${ROLES.join(', ')} (got "${part.slice(0, 40)}")`);
+    if (!every.has(part))
+      throw new ConfigError('TOKENWATCH_ROLES', `must be a comma-separated list of ${names.join(', ')} (got "${part.slice(0, 40)}")`);
     set.add(part);
   }
   if (!postgres) {
     // Every role named is the default spelled out: one process, as with the variable unset.
-    if (set.size === ROLES.length) return { set: ALL_ROLES, clustered: false };
+    if (set.size === every.size) return { set: every, clustered: false };
     throw new ConfigError(
       'TOKENWATCH_ROLES',
       'needs DATABASE_URL: with the SQLite file one process runs every role, so leave TOKENWATCH_ROLES unset (several processes ' +

@@ -1,6 +1,10 @@
-/** The chats part: every configured platform, or the console when none is; each hands what people type to the commands. */
+/**
+ * The chats part: every configured platform of the registry (src/chats/platforms.ts, with those
+ * registered before the start), or the console when none is; each hands what people type to the
+ * commands through its inbox.
+ */
 import { createConsoleChat, type ConsoleIo } from '../chats/console/start';
-import { PLATFORM_CHATS, startChats, type ChatStarter, type RunningChat } from '../chats/startChats';
+import { platformChats, startChats, type ChatStarter, type PlatformEnv, type RunningChat } from '../chats/startChats';
 import type { ClusterMember } from '../cluster/member';
 import type { Config } from '../config';
 import type { Dispatcher } from '../dispatch/dispatcher';
@@ -21,7 +25,10 @@ export interface ChatsDeps {
   cluster: ClusterMember | null;
   resync(address: string | null): Promise<void>;
   console: ConsoleIo;
+  /** The chats to try instead of the registry's platforms (tests' fakes); undefined: every platform of the registry. */
   platforms: readonly ChatStarter[] | undefined;
+  /** Where a platform's own settings section reads its variables; undefined: the process's environment. */
+  env: PlatformEnv | undefined;
   running: RunningChats;
   lifecycle: Lifecycle;
 }
@@ -33,8 +40,9 @@ export async function startChatsPart(deps: ChatsDeps): Promise<RunningChat[]> {
   const pausesChanged = (): void =>
     void resync(null).catch((error: unknown) => logger.warn({ err: error }, 'resync after a chat was paused or resumed failed'));
   const fallback = createConsoleChat(deps.console, market.simulator, market.endpoints.baseUrl);
-  const chatDeps = { config, logger, dispatcher, store, roles: config.roles.set, gateway, pausesChanged };
-  const chats = await startChats(chatDeps, deps.platforms ?? PLATFORM_CHATS, fallback);
+  const env = deps.env ?? process.env;
+  const chatDeps = { config, logger, dispatcher, store, roles: config.roles.set, env, gateway, pausesChanged };
+  const chats = await startChats(chatDeps, deps.platforms ?? platformChats(), fallback);
   deps.running.started(chats);
   lifecycle.onStop('chats', async () => Promise.allSettled(chats.map((chat) => chat.stop())), 'drains');
   return chats;

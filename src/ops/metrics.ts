@@ -15,6 +15,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { alertKind } from '../alerts/registry';
+import { platformLeaseLabels } from '../chats/platforms';
 import type { DrainCounters, SendFailure } from '../delivery/outboxDrain';
 import type { CommandCount } from '../dispatch/dispatcher';
 import { ENDPOINTS, type EndpointName } from '../market/endpoints';
@@ -74,8 +75,11 @@ export interface MetricSources {
   now?: () => number;
 }
 
-/** The named leases a process may hold, as the lease metric's label: a fixed list. */
-const NAMED_LEASES = ['sender:telegram', 'sender:discord', 'telegram:poller'] as const;
+/**
+ * The named leases a process may hold, as the lease metric's label: a fixed list, each chat
+ * platform's (its sender's, and Telegram's poller) as its entry in src/chats/platforms.ts names them.
+ */
+const namedLeases = (): readonly string[] => platformLeaseLabels();
 
 type Labels<L extends string> = Partial<Record<L, string>>;
 type Samples<L extends string> = Iterable<readonly [Labels<L>, number]>;
@@ -332,7 +336,7 @@ export class Metrics {
       'cluster_lease_held',
       'Named leases this process holds (1) or not (0): a platform’s sender, Telegram’s poller.',
       ['lease'],
-      () => NAMED_LEASES.map((lease) => [{ lease }, cluster.holds(lease) ? 1 : 0] as const),
+      () => namedLeases().map((lease) => [{ lease }, cluster.holds(lease) ? 1 : 0] as const),
     );
     this.gauge('cluster_processes', 'Live processes of the bot (member leases not run out).', [], async () => [
       [{}, await cluster.processes()],

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/log';
 import { idleRoles } from '../../src/chats/idleRoles';
-import { PLATFORM_CHATS, startChats, type ChatDeps } from '../../src/chats/startChats';
+import { platformChats, startChats, type ChatDeps } from '../../src/chats/startChats';
 import type { Dispatcher } from '../../src/dispatch/dispatcher';
 import type { Store } from '../../src/store/store';
 
@@ -38,7 +38,7 @@ async function warningsFor(env: Record<string, string>): Promise<Array<{ msg: st
     store: {} as Store,
     roles: config.roles.set,
   };
-  expect(await startChats(deps, PLATFORM_CHATS, async () => null)).toEqual([]);
+  expect(await startChats(deps, platformChats(), async () => null)).toEqual([]);
   return lines
     .map((line) => JSON.parse(line) as { msg: string; roles?: string[] })
     .filter((line) => line.msg.startsWith('TOKENWATCH_ROLES'));
@@ -49,7 +49,9 @@ describe('roles with nothing to do', () => {
     expect(await warningsFor({ ...POSTGRES, TOKENWATCH_ROLES: 'discord,telegram' })).toEqual([
       expect.objectContaining({
         roles: ['discord', 'telegram'],
-        msg: 'TOKENWATCH_ROLES names roles with nothing to do in this process: discord (no DISCORD_TOKEN), telegram (no TELEGRAM_BOT_TOKEN)',
+        msg:
+          'TOKENWATCH_ROLES names roles with nothing to do in this process: ' +
+          'discord (no DISCORD_TOKEN), telegram (no TELEGRAM_BOT_TOKEN)',
       }),
     ]);
   });
@@ -58,7 +60,9 @@ describe('roles with nothing to do', () => {
     expect(await warningsFor({ ...POSTGRES, TOKENWATCH_ROLES: 'watcher,sender' })).toEqual([
       expect.objectContaining({
         roles: ['sender'],
-        msg: 'TOKENWATCH_ROLES names roles with nothing to do in this process: sender (no chat platform: neither DISCORD_TOKEN nor TELEGRAM_BOT_TOKEN)',
+        msg:
+          'TOKENWATCH_ROLES names roles with nothing to do in this process: ' +
+          'sender (no chat platform: neither DISCORD_TOKEN nor TELEGRAM_BOT_TOKEN)',
       }),
     ]);
   });

@@ -2,6 +2,8 @@
  * The console chat: the embedded default when no Discord or Telegram token is configured. It reads
  * commands line by line, so it works both at a terminal and with piped input
  * (`printf '/token ADDR\n' | npm start`), answers each in order, and ends at the end of input.
+ * Each line goes through the inbox (src/chats/inbox.ts) as every chat's input does; one person
+ * typing and waiting for each answer never fills the queue, and a paste needs no paste limits.
  */
 import { createInterface } from 'node:readline';
 import type { Card } from '../../cards/card';
@@ -12,6 +14,7 @@ import { detectAddress } from '../../market/pastedAddress';
 import { truncateText } from '../../text/sanitize';
 import { UsageError } from '../../usage';
 import type { ChatRef } from '../../model/chat';
+import { ChatInbox } from '../inbox';
 import { pictureLine } from './pictures';
 import { renderCardText } from './render';
 
@@ -71,13 +74,16 @@ export async function runConsoleChat(options: ConsoleChatOptions): Promise<void>
   const prompt = () => {
     if (interactive) output.write('> ');
   };
+  const inbox = new ChatInbox({ dispatcher });
   prompt();
   for await (const line of lines) {
-    const card = await answerLine(line, dispatcher);
+    const taken = inbox.take(CONSOLE_CHAT, () => answerLine(line, dispatcher));
+    const card = taken.taken ? await taken.done : null;
     if (card !== null) {
       const text = renderCardText(card, { color: interactive }) + (await pictureLine(card, outDir));
       output.write(`${text}\n`);
     }
     prompt();
   }
+  await inbox.stop();
 }

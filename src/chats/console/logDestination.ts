@@ -13,6 +13,8 @@
  */
 import { pino, type DestinationStream, type Level } from 'pino';
 import type { Config } from '../../config';
+import type { PlatformEnv } from '../platform';
+import { configuredPlatforms } from '../platforms';
 
 /** Relative to the working directory, as the pictures the console writes (data/out). */
 export const CONSOLE_LOG_FILE = 'data/tokenwatch.log';
@@ -23,8 +25,8 @@ export type LogPlace = { kind: 'stderr' } | { kind: 'file'; path: string };
  * Whether this process runs the console chat: no chat platform configured, and not one of several
  * processes (the fallback of src/chats/startChats.ts, read from the settings before anything starts).
  */
-export function runsConsoleChat(config: Pick<Config, 'discord' | 'telegram' | 'roles'>): boolean {
-  return config.discord === null && config.telegram === null && !config.roles.clustered;
+export function runsConsoleChat(config: Config, env: PlatformEnv = process.env): boolean {
+  return configuredPlatforms(config, env).length === 0 && !config.roles.clustered;
 }
 
 export function logPlace(options: { consoleChat: boolean; stderrIsTerminal: boolean; file?: string }): LogPlace {

@@ -1,5 +1,5 @@
 /**
- * The Discord chat as the app starts it (PLATFORM_CHATS in src/chats/startChats.ts): from the
+ * The Discord platform's entry (src/chats/platforms.ts): its chat as the app starts it, from the
  * settings, or not at all when no DISCORD_TOKEN is set. Commands are registered at start only in
  * DISCORD_GUILD_ID (instant, for a development server); globally they are registered once, with
  * `npm run register`.
@@ -18,6 +18,7 @@ import type { ShardState } from '../../follows/status';
 import { registerSecret, type Logger } from '../../log';
 import type { Role } from '../../model/roles';
 import type { Store } from '../../store/store';
+import { platformStarter, senderLeaseOf, type ChatPlatform } from '../platform';
 import type { GatewayCoordination } from './gatewayCoordination';
 
 export interface DiscordChatDeps {
@@ -48,12 +49,18 @@ export interface RunningDiscordChat {
   connected: () => boolean;
 }
 
+export const discordPlatform: ChatPlatform<DiscordConfig> = {
+  name: 'discord',
+  // Read with the other settings (src/config.ts): `npm run register` reads it too.
+  settings: { read: (config) => config.discord, token: 'DISCORD_TOKEN' },
+  start: gatewayChat,
+  sendOnly: senderOnlyChat,
+  leaseLabels: [senderLeaseOf('discord')],
+};
+
+/** The Discord chat for a process's roles, or null (no DISCORD_TOKEN, or neither the discord nor the sender role). */
 export async function discordChat(deps: DiscordChatDeps): Promise<RunningDiscordChat | null> {
-  const settings = deps.config.discord;
-  if (settings === null) return null;
-  if (deps.roles.has('discord')) return gatewayChat(deps, settings);
-  if (deps.roles.has('sender')) return senderOnlyChat(deps, settings);
-  return null;
+  return (await platformStarter(discordPlatform)(deps)) as RunningDiscordChat | null;
 }
 
 async function gatewayChat(deps: DiscordChatDeps, settings: DiscordConfig): Promise<RunningDiscordChat> {

@@ -1,18 +1,22 @@
 /**
- * The Telegram chat as the app starts it: from the settings, or not at all when no
- * TELEGRAM_BOT_TOKEN is set. grammY loads only then.
+ * The Telegram platform's entry (src/chats/platforms.ts): its chat as the app starts it, from the
+ * settings, or not at all when no TELEGRAM_BOT_TOKEN is set. grammY loads only then.
  *
  * Its updates follow the process's roles (TOKENWATCH_ROLES): with the telegram role, the webhook
  * (every such process serves it) or long polling (one process at a time when several run: the one
  * holding the poller lease, src/cluster/); with the sender role alone, no updates at all, only the
  * alert sender.
  */
-import type { Config } from '../../config';
+import type { Config, TelegramConfig } from '../../config';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { Logger } from '../../log';
 import type { Role } from '../../model/roles';
 import type { Store } from '../../store/store';
+import { platformStarter, senderLeaseOf, type ChatPlatform, type ChatDeps } from '../platform';
 import type { RunningTelegramChat } from './start';
+
+/** Telegram serves getUpdates to one client at a time: of several processes, the one holding this lease polls. */
+export const TELEGRAM_POLLER_LEASE = 'telegram:poller';
 
 export interface TelegramChatDeps {
   config: Config;
@@ -24,11 +28,8 @@ export interface TelegramChatDeps {
   pausesChanged?: () => void;
 }
 
-export async function telegramChat(deps: TelegramChatDeps): Promise<RunningTelegramChat | null> {
-  const settings = deps.config.telegram;
-  if (settings === null) return null;
-  const gateway = deps.roles.has('telegram');
-  if (!gateway && !deps.roles.has('sender')) return null;
+/** The chat with updates (`gateway`), or the alert sender alone (no updates, no webhook). */
+async function startTelegram(deps: ChatDeps, settings: TelegramConfig, gateway: boolean): Promise<RunningTelegramChat> {
   const { startTelegramChat } = await import('./start');
   return startTelegramChat({
     token: settings.token,
@@ -41,4 +42,19 @@ export async function telegramChat(deps: TelegramChatDeps): Promise<RunningTeleg
     startTimeoutMs: deps.config.chatStartTimeoutMs,
     ...(deps.pausesChanged === undefined ? {} : { onPausesChanged: deps.pausesChanged }),
   });
+}
+
+export const telegramPlatform: ChatPlatform<TelegramConfig> = {
+  name: 'telegram',
+  settings: { read: (config) => config.telegram, token: 'TELEGRAM_BOT_TOKEN' },
+  start: (deps, settings) => startTelegram(deps, settings, true),
+  sendOnly: (deps, settings) => startTelegram(deps, settings, false),
+  // Long polling (no webhook) runs in one process at a time: the poller lease's holder.
+  leases: (settings, roles) => (roles.has('telegram') && settings.webhook === null ? [TELEGRAM_POLLER_LEASE] : []),
+  leaseLabels: [senderLeaseOf('telegram'), TELEGRAM_POLLER_LEASE],
+};
+
+/** The Telegram chat for a process's roles, or null (no TELEGRAM_BOT_TOKEN, or neither the telegram nor the sender role). */
+export async function telegramChat(deps: TelegramChatDeps): Promise<RunningTelegramChat | null> {
+  return (await platformStarter(telegramPlatform)(deps)) as RunningTelegramChat | null;
 }
