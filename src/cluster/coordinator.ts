@@ -38,6 +38,11 @@ export interface LeaseBackend {
   renew(names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>): Promise<Map<string, number>>;
   release(names: readonly string[], owner: string): Promise<void>;
   list(prefix?: string): Promise<LeaseRow[]>;
+  /**
+   * Drops the connections the steps run on and makes new ones: after a step that never answered
+   * (a driver left waiting on a connection a partition holds open), so the next step starts clean.
+   */
+  reconnect?(): void;
 }
 
 export interface CoordinatorTiming {
@@ -67,6 +72,15 @@ export interface CoordinatorOptions {
   onLease?: (name: string, held: boolean) => void;
   monotonic?: () => number;
 }
+
+/** One leasing step under way: abandoned once it has run past the lease's life without settling. */
+interface Step {
+  startedAt: number;
+  abandoned: boolean;
+}
+
+/** Thrown inside an abandoned step at its next await, so that it changes nothing any more. */
+class StepAbandoned extends Error {}
 
 interface Held {
   epoch: number;
@@ -115,6 +129,7 @@ export class Coordinator {
   private lastRenew = -Infinity;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  private step: Step | null = null;
   private stopped = false;
   private failing = false;
   private liveWatchers = 0;
@@ -138,7 +153,11 @@ export class Coordinator {
   /** Runs a tick now (or waits for the one under way): after a commit was refused, or in tests. */
   tickNow(): Promise<void> {
     if (this.running === null) {
-      this.running = this.tick().finally(() => {
+      const step: Step = { startedAt: this.mono(), abandoned: false };
+      this.step = step;
+      this.running = this.tick(step).finally(() => {
+        if (this.step !== step) return;
+        this.step = null;
         this.running = null;
       });
     }
@@ -221,10 +240,33 @@ export class Coordinator {
     this.timer = setTimeout(() => {
       this.timer = null;
       if (this.running === null) void this.tickNow();
-      else this.report(this.expire(new Changes()));
+      else {
+        this.report(this.expire(new Changes()));
+        this.abandonHungStep();
+      }
       this.schedule();
     }, this.timing.tickMs);
     this.timer.unref();
+  }
+
+  /**
+   * A step still under way a whole lease's life after it began waits on an answer that is not
+   * coming (every statement it makes has its own time limit, so only a driver left waiting on a
+   * connection can hold it this long): it is abandoned, changing nothing from then on, and the
+   * lease connections are made again, so that the next tick can take leases once PostgreSQL is
+   * back. Without this, one hung step would keep the process from ever leasing again.
+   */
+  private abandonHungStep(): void {
+    const step = this.step;
+    if (step === null || this.mono() - step.startedAt < this.timing.ttlMs) return;
+    step.abandoned = true;
+    this.step = null;
+    this.running = null;
+    this.options.logger.warn(
+      { waitedMs: Math.round(this.mono() - step.startedAt) },
+      'a leasing step never answered; it is abandoned and the lease connections are made again',
+    );
+    this.options.leases.reconnect?.();
   }
 
   /** Gives up every lease past its local deadline (into `changes`). */
@@ -265,9 +307,15 @@ export class Coordinator {
     }
   }
 
-  private async tick(): Promise<void> {
+  private async tick(step: Step): Promise<void> {
     if (this.stopped) return;
     const changes = new Changes();
+    // Every answer is checked on arrival: an abandoned step stops at its next await.
+    const answer = async <T>(pending: Promise<T>): Promise<T> => {
+      const value = await pending;
+      if (step.abandoned) throw new StepAbandoned();
+      return value;
+    };
     const drop = (name: string): void => {
       if (this.held.delete(name)) changes.dropped(name, this.memberName);
     };
@@ -277,20 +325,21 @@ export class Coordinator {
       if (before === undefined || before.epoch !== epoch) changes.kept(name, this.memberName);
     };
     try {
-      // Past its local deadline a lease is not counted on, whatever the database says later.
-      this.expire(changes);
+      // Past its local deadline a lease is not counted on, whatever the database says later; said
+      // at once, so that an abandoned step leaves nothing of it untold.
+      this.report(this.expire(new Changes()));
       const started = this.mono();
       const until = started + this.timing.ttlMs - LOCAL_MARGIN_MS;
       const { leases, owner, roles } = this.options;
 
       if (started - this.lastRenew >= this.timing.renewMs || !this.held.has(this.memberName)) {
         const info = { ...this.options.info?.(), roles: [...roles], partitions: this.partitions().length };
-        const member = await leases.take([this.memberName], owner, this.timing.ttlMs, info);
+        const member = await answer(leases.take([this.memberName], owner, this.timing.ttlMs, info));
         const memberEpoch = member.get(this.memberName);
         if (memberEpoch === undefined) throw new Error('member lease held by another process of the same name');
         keep(this.memberName, memberEpoch, until);
         const others = [...this.held.keys()].filter((name) => name !== this.memberName);
-        const renewed = await leases.renew(others, owner, this.timing.ttlMs);
+        const renewed = await answer(leases.renew(others, owner, this.timing.ttlMs));
         for (const name of others) {
           const epoch = renewed.get(name);
           if (epoch === undefined || epoch !== this.held.get(name)?.epoch) drop(name);
@@ -299,7 +348,7 @@ export class Coordinator {
         this.lastRenew = started;
       }
 
-      const rows = await leases.list();
+      const rows = await answer(leases.list());
       const liveRows = rows.filter((row) => row.live);
       this.liveWatchers = liveRows.filter(
         (row) => row.name.startsWith('member:') && Array.isArray(row.info.roles) && row.info.roles.includes('watcher'),
@@ -322,10 +371,10 @@ export class Coordinator {
         if (plan.release.length > 0) {
           const names = plan.release.map(partitionLease);
           for (const name of names) drop(name);
-          await leases.release(names, owner);
+          await answer(leases.release(names, owner));
         }
         if (plan.take.length > 0) {
-          const taken = await leases.take(plan.take.map(partitionLease), owner, this.timing.ttlMs);
+          const taken = await answer(leases.take(plan.take.map(partitionLease), owner, this.timing.ttlMs));
           for (const [name, epoch] of taken) keep(name, epoch, until);
         }
       }
@@ -334,18 +383,19 @@ export class Coordinator {
         (name) => !this.held.has(name) && !(byName.get(name)?.live === true && byName.get(name)?.owner !== owner),
       );
       if (wantedFree.length > 0) {
-        const taken = await leases.take(wantedFree, owner, this.timing.ttlMs);
+        const taken = await answer(leases.take(wantedFree, owner, this.timing.ttlMs));
         for (const [name, epoch] of taken) keep(name, epoch, until);
       }
       if (this.failing) this.options.logger.info('leases reachable again');
       this.failing = false;
     } catch (error) {
+      if (error instanceof StepAbandoned) return;
       // The database away: what is held stays held until its local deadline, then is let go.
       if (!this.failing)
         this.options.logger.warn({ reason: errorText(error) }, 'could not renew or take leases; what is held is kept until it runs out');
       this.failing = true;
     } finally {
-      this.report(changes);
+      if (!step.abandoned) this.report(changes);
     }
   }
 

@@ -279,4 +279,63 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
     heal(new Error('Connection terminated unexpectedly'));
     await a.stop();
   });
+
+  it('abandons a leasing step that never answers, makes its connections again, and leases again once the server answers', async () => {
+    let now = 0;
+    const lines: string[] = [];
+    let cut = false;
+    let hung = 0;
+    let reconnects = 0;
+    // A driver left waiting on a connection a partition held open: its promise never settles, not even at the heal.
+    const never = new Promise<never>(() => undefined);
+    const through = <T>(run: () => Promise<T>): Promise<T> => {
+      if (!cut) return run();
+      hung += 1;
+      return never;
+    };
+    const backend = {
+      take: (names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>) =>
+        through(() => leases.take(names, owner, ttlMs, info)),
+      renew: (names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>) =>
+        through(() => leases.renew(names, owner, ttlMs, info)),
+      release: (names: readonly string[], owner: string) => through(() => leases.release(names, owner)),
+      list: (prefix?: string) => through(() => leases.list(prefix)),
+      reconnect: () => {
+        reconnects += 1;
+      },
+    };
+    const gained: number[] = [];
+    const lost: number[] = [];
+    const a = new Coordinator({
+      leases: backend,
+      owner: 'a',
+      roles: new Set(['watcher']),
+      wanted: [],
+      logger: createLogger('info', { write: (line: string) => void lines.push(line) }),
+      monotonic: () => now,
+      timing: { tickMs: 20 },
+      onPartitions: (change) => {
+        gained.push(...change.gained);
+        lost.push(...change.lost);
+      },
+    });
+    coordinators.push(a);
+    await a.start();
+    expect(a.partitions()).toHaveLength(PARTITIONS);
+    cut = true;
+    now += 3_000;
+    await vi.waitFor(() => expect(hung).toBe(1));
+    // The server answers again, but the step's promise stays unsettled: only abandoning it frees the coordinator.
+    cut = false;
+    gained.length = 0;
+    now += 10_000;
+    await vi.waitFor(() => expect(reconnects).toBe(1), { timeout: 5_000 });
+    expect(lines.filter((line) => line.includes('a leasing step never answered'))).toHaveLength(1);
+    // Its leases were given up at their deadline, told once; the next tick, on new connections, takes them back.
+    await vi.waitFor(() => expect(a.partitions()).toHaveLength(PARTITIONS), { timeout: 5_000 });
+    expect(lost).toHaveLength(PARTITIONS);
+    expect(gained).toHaveLength(PARTITIONS);
+    expect(reconnects).toBe(1);
+    expect(hung).toBe(1);
+  });
 });

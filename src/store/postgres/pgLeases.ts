@@ -95,32 +95,52 @@ export class PgLeases {
   constructor(
     private readonly db: LeaseConnection,
     private readonly closeConnection: () => Promise<void> = async () => undefined,
+    private readonly renewConnection: () => void = () => undefined,
   ) {}
 
   /** Leases over a pool of their own at `url` (two connections, LEASE_LIMITS). */
   static connect(url: string, logger: Logger): PgLeases {
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: 2,
-      application_name: 'tokenwatch-leases',
-      // Epochs and times left are bigint columns: read as numbers, as the store reads them.
-      types: PG_TYPES,
-      connectionTimeoutMillis: LEASE_LIMITS.connectTimeoutMs,
-      ...sessionSettings({
-        statementTimeoutMs: LEASE_LIMITS.statementTimeoutMs,
-        idleInTransactionMs: LEASE_LIMITS.idleInTransactionMs,
-        lockTimeoutMs: LEASE_LIMITS.lockTimeoutMs,
-      }),
-      query_timeout: LEASE_LIMITS.queryTimeoutMs,
-    });
-    // An idle connection the server drops is reported here; unheard, it would stop the process. The next step connects again.
-    pool.on('error', (error) => logger.debug({ reason: connectionErrorText(error) }, 'a lease connection was dropped while idle'));
-    return new PgLeases({ query: async <R extends QueryResultRow>(statement: Statement) => pool.query<R>(statement) }, () => pool.end());
+    const open = (): pg.Pool => {
+      const made = new pg.Pool({
+        connectionString: url,
+        max: 2,
+        application_name: 'tokenwatch-leases',
+        // Epochs and times left are bigint columns: read as numbers, as the store reads them.
+        types: PG_TYPES,
+        connectionTimeoutMillis: LEASE_LIMITS.connectTimeoutMs,
+        ...sessionSettings({
+          statementTimeoutMs: LEASE_LIMITS.statementTimeoutMs,
+          idleInTransactionMs: LEASE_LIMITS.idleInTransactionMs,
+          lockTimeoutMs: LEASE_LIMITS.lockTimeoutMs,
+        }),
+        query_timeout: LEASE_LIMITS.queryTimeoutMs,
+      });
+      // An idle connection the server drops is reported here; unheard, it would stop the process. The next step connects again.
+      made.on('error', (error) => logger.debug({ reason: connectionErrorText(error) }, 'a lease connection was dropped while idle'));
+      return made;
+    };
+    let pool = open();
+    // The old pool is ended without waiting: a connection it waits on may never answer.
+    const renew = (): void => {
+      const old = pool;
+      pool = open();
+      old.end().catch(() => undefined);
+    };
+    return new PgLeases(
+      { query: async <R extends QueryResultRow>(statement: Statement) => pool.query<R>(statement) },
+      () => pool.end(),
+      renew,
+    );
   }
 
   /** Ends the leases' own pool (nothing for a connection lent to it). */
   close(): Promise<void> {
     return this.closeConnection();
+  }
+
+  /** Drops the pool's connections and makes a new pool: after a step that never answered. */
+  reconnect(): void {
+    this.renewConnection();
   }
 
   /**
