@@ -17,9 +17,12 @@ WORKDIR /app
 # Every dependency, then the bot and its commands compiled to dist/.
 FROM toolchain AS build
 COPY package.json package-lock.json ./
+# The simulator is a workspace package: npm ci links it, the build compiles it beside the bot.
+COPY packages/tmds-simulator/package.json ./packages/tmds-simulator/
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
+COPY packages ./packages
 COPY src ./src
 COPY commands ./commands
 RUN npm run build
@@ -29,6 +32,8 @@ RUN npm run build
 # sources rebuilds only the stage above.
 FROM toolchain AS production-dependencies
 COPY package.json package-lock.json ./
+# npm ci reads every workspace the lockfile names; dist/ reaches the simulator by relative paths.
+COPY packages/tmds-simulator/package.json ./packages/tmds-simulator/
 RUN npm ci --omit=dev
 
 FROM node:20-slim
