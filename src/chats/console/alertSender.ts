@@ -24,7 +24,8 @@ export function createConsoleAlertSender(options: ConsoleAlertSenderOptions): Al
   return {
     platform: 'console',
     async send(_chat: ChatRef, card: Card, _buttons: ActionButton[]): Promise<SendOutcome> {
-      const text = `${interactive ? '\n' : ''}alert ▸ ${renderCardText(card, { color: interactive })}${await pictureLine(card, outDir)}\n${interactive ? '> ' : ''}`;
+      const body = renderCardText(card, { color: interactive }) + (await pictureLine(card, outDir));
+      const text = `${interactive ? '\n' : ''}alert ▸ ${body}\n${interactive ? '> ' : ''}`;
       // Honour back-pressure: a slow pipe holds the alert, not the process's memory.
       // A closed output (the reader went away) must not hold shutdown either.
       if (!output.write(text)) {

@@ -31,7 +31,8 @@ const DEFINITION = {
   help: [
     'Forces an event on the built-in simulator (console only); a chat tracking the token gets its alert within seconds.',
     '/simulate risk <token> <status>: sets the risk status (safe, warning, danger), or auto to give it back to the token’s data.',
-    '/simulate price <token> <change>: moves the price by change percent (25 or -30; a rise is a whale’s buy, a fall the largest holder’s sell).',
+    '/simulate price <token> <change>: moves the price by change percent (25 or -30; a rise is a whale’s buy, ' +
+      'a fall the largest holder’s sell).',
     `/simulate whale <token>: a shared wallet buys ${WHALE_BUY_SHARE_PCT}% of the supply and becomes a whale.`,
     '/simulate pull <token> [share]: pulls share percent of the liquidity from every pool (default 100: all of it).',
     '/simulate trade <token> <wallet> <side> <usd>: the wallet buys or sells usd dollars’ worth of the token.',

@@ -46,7 +46,8 @@ function banner(simulator: RunningSimulator | null, seed: number, baseUrl: strin
   const { tokens, wallets } = addressesToTry(simulator.market);
   const first = tokens[0] ?? 'ADDRESS';
   return [
-    `TokenWatch console chat on the built-in simulator (seed ${seed}, ${simulator.baseUrl}); try /token ${tokens.join(' or ')}, /track token ${first}, /wallet ${wallets.join(' or ')}, /help`,
+    `TokenWatch console chat on the built-in simulator (seed ${seed}, ${simulator.baseUrl}); ` +
+      `try /token ${tokens.join(' or ')}, /track token ${first}, /wallet ${wallets.join(' or ')}, /help`,
     // The one line that says what the bot is for, and that nothing else is needed to see it (src/simulator/pace.ts).
     `The market trades by itself: /track token ${first} all and an alert arrives within 2 minutes; /simulate forces one now.`,
     '',

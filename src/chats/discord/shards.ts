@@ -25,14 +25,17 @@ const FATAL_CLOSES: Record<number, { name: string; advice: string }> = {
   4010: { name: 'invalid shard', advice: 'DISCORD_SHARDS names a shard at or past DISCORD_SHARD_COUNT' },
   4011: {
     name: 'sharding required',
-    advice: `the shard would carry more than ${MAX_GUILDS_PER_SHARD.toLocaleString('en-US')} servers: run more shards, with DISCORD_SHARDS=auto (Discord's recommended count) or a larger DISCORD_SHARD_COUNT`,
+    advice:
+      `the shard would carry more than ${MAX_GUILDS_PER_SHARD.toLocaleString('en-US')} servers: run more shards, ` +
+      "with DISCORD_SHARDS=auto (Discord's recommended count) or a larger DISCORD_SHARD_COUNT",
   },
   4012: { name: 'invalid API version', advice: 'this discord.js speaks a gateway version Discord no longer serves: update the bot' },
   4013: { name: 'invalid intents', advice: 'the bot asked for intents Discord does not know: update the bot' },
   4014: {
     name: 'disallowed intents',
     advice:
-      'the bot asks for the Message Content intent (DISCORD_DETECT_ADDRESSES=1), which is not switched on: enable it in the Developer Portal (Bot → Privileged Gateway Intents), or set DISCORD_DETECT_ADDRESSES=0',
+      'the bot asks for the Message Content intent (DISCORD_DETECT_ADDRESSES=1), which is not switched on: enable it in the ' +
+      'Developer Portal (Bot → Privileged Gateway Intents), or set DISCORD_DETECT_ADDRESSES=0',
   },
 };
 

@@ -22,11 +22,24 @@ export type TelegramFailure =
   | { kind: 'rate-limited'; retryAfterMs: number; reason: string }
   | { kind: 'passing'; reason: string };
 
-const GONE =
-  /chat not found|bot was blocked|bot was kicked|bot is not a member|user is deactivated|group chat was deactivated|chat_write_forbidden|not enough rights to send|have no rights to send|need administrator rights|peer_id_invalid|chat_restricted|channel_private/i;
+const GONE = new RegExp(
+  [
+    'chat not found|bot was blocked|bot was kicked|bot is not a member|user is deactivated',
+    'group chat was deactivated|chat_write_forbidden|not enough rights to send|have no rights to send',
+    'need administrator rights|peer_id_invalid|chat_restricted|channel_private',
+  ].join('|'),
+  'i',
+);
 const THREAD_GONE = /message thread not found|topic_deleted|topic_closed|thread not found/i;
-const BAD_MESSAGE =
-  /can't parse entities|message is too long|message text is empty|caption is too long|button_data_invalid|reply markup is too long|entities_too_long|wrong http url|button_url_invalid|wrong file identifier|failed to get http url content|wrong type of the web page content|photo_invalid_dimensions|image_process_failed/i;
+const BAD_MESSAGE = new RegExp(
+  [
+    "can't parse entities|message is too long|message text is empty|caption is too long|button_data_invalid",
+    'reply markup is too long|entities_too_long|wrong http url|button_url_invalid|wrong file identifier',
+    'failed to get http url content|wrong type of the web page content|photo_invalid_dimensions',
+    'image_process_failed',
+  ].join('|'),
+  'i',
+);
 
 /** At most this much of Telegram's description goes into a log line or the outbox. */
 const MAX_REASON = 200;

@@ -118,9 +118,78 @@ function handleMembership({ bot, store, logger, now, onPausesChanged }: Telegram
   });
 }
 
+/** `/name@bot args` as the command to run and its arguments, or null for a command meant for another bot. */
+function commandOf(
+  byName: ReadonlyMap<string, string>,
+  username: string,
+  message: Message,
+  text: string,
+): { name: string; args: string } | null {
+  const head = text.split(/\s/, 1)[0] ?? '';
+  const rest = text.slice(head.length).trim();
+  const addressed = /@(\w+)$/.exec(head)?.[1];
+  if (addressed !== undefined && addressed.toLowerCase() !== username.toLowerCase()) return null;
+  const typed = head.replace(/^\//, '').replace(/@\w+$/, '').toLowerCase();
+  // /start opens every private chat; with a deep-link address (t.me/bot?start=ADDR) it is /token.
+  if (typed === 'start') {
+    const address = detectAddress(rest);
+    return address !== null && byName.has('token') ? { name: 'token', args: address.address } : { name: 'help', args: '' };
+  }
+  const name = byName.get(typed);
+  // In a group, an unknown bare command is another bot's: answering it would be noise.
+  if (name === undefined && message.chat.type !== 'private' && addressed === undefined) return null;
+  return { name: name ?? typed, args: rest };
+}
+
+/** An answer sent to the message it answers; one that cannot be sent is a log line. */
+async function answerWith({ bot, logger }: TelegramHandlerDeps, reply: ChatReply, target: SendTarget): Promise<void> {
+  try {
+    await sendRendered(bot.api, target, renderCardMessages(reply.card, reply.buttons));
+  } catch (error) {
+    logger.warn(
+      { chat: String(target.chatId), reason: classifyTelegramError(error).reason, errorId: reply.errorId },
+      'Telegram reply not sent',
+    );
+  }
+}
+
+/** A button press, in its chat's turn: the action's answer, a Refresh's edit, or a refusal shown to the presser. */
+async function pressAnswer(
+  deps: TelegramHandlerDeps,
+  message: Message,
+  queryId: string,
+  reply: ChatReply & { refresh: boolean },
+  target: SendTarget,
+): Promise<void> {
+  const { bot, logger } = deps;
+  if (reply.ephemeral) {
+    // Refusals and expired buttons are shown to the presser alone, as an alert.
+    await bot.api.answerCallbackQuery(queryId, { text: noticeText(reply), show_alert: true });
+    return;
+  }
+  await bot.api.answerCallbackQuery(queryId);
+  const messages = renderCardMessages(reply.card, reply.buttons);
+  const [only] = messages;
+  if (reply.refresh && messages.length === 1 && only?.kind === 'text' && message.text !== undefined) {
+    try {
+      await bot.api.editMessageText(message.chat.id, message.message_id, only.html, {
+        parse_mode: 'HTML',
+        ...(only.keyboard === null ? {} : { reply_markup: only.keyboard }),
+        link_preview_options: only.previewUrl === null ? { is_disabled: true } : { url: only.previewUrl, prefer_small_media: true },
+      });
+      return;
+    } catch (error) {
+      // Nothing changed since the card was shown: Telegram refuses the edit, and the card is right as it is.
+      if (/message is not modified/i.test(classifyTelegramError(error).reason)) return;
+      logger.debug({ reason: classifyTelegramError(error).reason }, 'refresh could not edit; sending anew');
+    }
+  }
+  await answerWith(deps, reply, target);
+}
+
 /** The commands, presses and pastes of a chat, each answered through the inbox. */
 function telegramReplies(deps: TelegramHandlerDeps) {
-  const { bot, inbox, store, logger, admins, username } = deps;
+  const { inbox, store, admins, username } = deps;
   // Telegram's menu names (underscores) and our own (dashes) both lead to the command.
   const byName = new Map(
     inbox.dispatcher.commands.flatMap((command) => [
@@ -136,61 +205,7 @@ function telegramReplies(deps: TelegramHandlerDeps) {
       admins.isManager({ chatId: message.chat.id, chatType: message.chat.type, userId, senderChatId: message.sender_chat?.id ?? null }),
   });
 
-  const answer = async (reply: ChatReply, target: SendTarget): Promise<void> => {
-    try {
-      await sendRendered(bot.api, target, renderCardMessages(reply.card, reply.buttons));
-    } catch (error) {
-      logger.warn(
-        { chat: String(target.chatId), reason: classifyTelegramError(error).reason, errorId: reply.errorId },
-        'Telegram reply not sent',
-      );
-    }
-  };
-
-  /** `/name@bot args` as the command to run and its arguments, or null for a command meant for another bot. */
-  const commandOf = (message: Message, text: string): { name: string; args: string } | null => {
-    const head = text.split(/\s/, 1)[0] ?? '';
-    const rest = text.slice(head.length).trim();
-    const addressed = /@(\w+)$/.exec(head)?.[1];
-    if (addressed !== undefined && addressed.toLowerCase() !== username.toLowerCase()) return null;
-    const typed = head.replace(/^\//, '').replace(/@\w+$/, '').toLowerCase();
-    // /start opens every private chat; with a deep-link address (t.me/bot?start=ADDR) it is /token.
-    if (typed === 'start') {
-      const address = detectAddress(rest);
-      return address !== null && byName.has('token') ? { name: 'token', args: address.address } : { name: 'help', args: '' };
-    }
-    const name = byName.get(typed);
-    // In a group, an unknown bare command is another bot's: answering it would be noise.
-    if (name === undefined && message.chat.type !== 'private' && addressed === undefined) return null;
-    return { name: name ?? typed, args: rest };
-  };
-
-  /** A button press, in its chat's turn: the action's answer, a Refresh's edit, or a refusal shown to the presser. */
-  const pressAnswer = async (message: Message, queryId: string, reply: ChatReply & { refresh: boolean }, target: SendTarget) => {
-    if (reply.ephemeral) {
-      // Refusals and expired buttons are shown to the presser alone, as an alert.
-      await bot.api.answerCallbackQuery(queryId, { text: noticeText(reply), show_alert: true });
-      return;
-    }
-    await bot.api.answerCallbackQuery(queryId);
-    const messages = renderCardMessages(reply.card, reply.buttons);
-    const [only] = messages;
-    if (reply.refresh && messages.length === 1 && only?.kind === 'text' && message.text !== undefined) {
-      try {
-        await bot.api.editMessageText(message.chat.id, message.message_id, only.html, {
-          parse_mode: 'HTML',
-          ...(only.keyboard === null ? {} : { reply_markup: only.keyboard }),
-          link_preview_options: only.previewUrl === null ? { is_disabled: true } : { url: only.previewUrl, prefer_small_media: true },
-        });
-        return;
-      } catch (error) {
-        // Nothing changed since the card was shown: Telegram refuses the edit, and the card is right as it is.
-        if (/message is not modified/i.test(classifyTelegramError(error).reason)) return;
-        logger.debug({ reason: classifyTelegramError(error).reason }, 'refresh could not edit; sending anew');
-      }
-    }
-    await answer(reply, target);
-  };
+  const answer = (reply: ChatReply, target: SendTarget) => answerWith(deps, reply, target);
 
   const detectionOn = async (chat: ChatRef, chatType: string): Promise<boolean> => {
     if (!byName.has('token')) return false;
@@ -210,7 +225,7 @@ function telegramReplies(deps: TelegramHandlerDeps) {
       const message = pressed as Message;
       const caller = callerOf(message, query.from.id);
       const target = targetOf(caller, message, null);
-      if (inbox.press(caller, query.data, (reply) => pressAnswer(message, query.id, reply, target)).taken) return;
+      if (inbox.press(caller, query.data, (reply) => pressAnswer(deps, message, query.id, reply, target)).taken) return;
       // Telegram shows the presser a spinner until the press is answered: a skipped one is told so, to the presser alone.
       await ctx.answerCallbackQuery({ text: SKIPPED_NOTICE });
     },
@@ -227,7 +242,7 @@ function telegramReplies(deps: TelegramHandlerDeps) {
       };
       const target = targetOf(caller, message, message.message_id);
       if (text.startsWith('/')) {
-        const command = commandOf(message, text);
+        const command = commandOf(byName, username, message, text);
         if (command !== null) inbox.command(caller, command.name, { kind: 'text', text: command.args }, (reply) => answer(reply, target));
         return;
       }
