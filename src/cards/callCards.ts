@@ -73,8 +73,8 @@ export function leaderboardCard(records: readonly CallerRecord[], window: string
     description: rich(
       records.length === 0
         ? `Nobody has ${MIN_CALLS} calls in this window yet.`
-        : `Callers with ${MIN_CALLS} calls or more, by the median peak multiple of their calls; hit rate is the share that ` +
-            `reached ×${HIT_MULTIPLE}. Tokens that died count.`,
+        : `Callers with ${MIN_CALLS} calls or more, by the median peak multiple of their calls; ` +
+            `hit rate is the share that reached ×${HIT_MULTIPLE}. Tokens that died count.`,
     ),
     color: 'info',
     fields: shown.map((record, index) =>

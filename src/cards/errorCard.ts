@@ -39,7 +39,7 @@ function explainMarket(error: MarketError): Explained {
       return {
         title: 'Not an address',
         message:
-          `${specific || 'That is not a token address.'} Paste the whole address: TokenWatch ` + `reads ${SERVICE_ADDRESS_FORM} addresses.`,
+          `${specific || 'That is not a token address.'} Paste the whole address: ` + `TokenWatch reads ${SERVICE_ADDRESS_FORM} addresses.`,
       };
     case 'missing-parameter':
       return { title: 'Something is missing', message: specific || 'Something required is missing from that request.' };

@@ -130,8 +130,8 @@ function developerFields(technicals: Technicals, token: Token | null): CardField
   }
   if (dev !== null) {
     const bought =
-      `Bought ${amountOf(dev.totalBoughtAmount, token)} ` +
-      `for ${dev.totalBoughtETH === null ? UNKNOWN : sol(dev.totalBoughtETH)} in ${count(dev.totalBuyTransactions, 'buy', 'buys')}`;
+      `Bought ${amountOf(dev.totalBoughtAmount, token)} for ${dev.totalBoughtETH === null ? UNKNOWN : sol(dev.totalBoughtETH)} ` +
+      `in ${count(dev.totalBuyTransactions, 'buy', 'buys')}`;
     const soldUsd = dev.totalSoldUSD === null ? '' : ` (${usd(dev.totalSoldUSD)})`;
     const neverSold = dev.totalSellTransactions === 0 && (dev.totalSoldAmount === null || dev.totalSoldAmount === 0n);
     const sold = neverSold

@@ -16,8 +16,8 @@ import Database from 'better-sqlite3';
 import { ConfigError, loadConfig, loadDotEnv } from '../config';
 
 const USAGE =
-  'Usage: npm run backup -- PATH (a new file; the database copied is DATABASE_PATH, by default data/tokenwatch-simulator.db on ' +
-  'the built-in simulator and data/tokenwatch.db on a service)';
+  'Usage: npm run backup -- PATH (a new file; the database copied is DATABASE_PATH, ' +
+  'by default data/tokenwatch-simulator.db on the built-in simulator and data/tokenwatch.db on a service)';
 
 /** How long a read waits for a lock another connection holds (a checkpoint that truncates the log), as the store's own open does. */
 const BUSY_TIMEOUT_MS = 5_000;

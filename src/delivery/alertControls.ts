@@ -71,8 +71,8 @@ export function budgetNoticeCard(budget: number, until: Date): Card {
     description: [
       {
         text:
-          `This chat has had its ${budget} alerts for this hour. The rest are kept, none dropped, and come as one digest ` +
-          `at ${at} UTC. Change it with /settings budget.`,
+          `This chat has had its ${budget} alerts for this hour. The rest are kept, none dropped, ` +
+          `and come as one digest at ${at} UTC. Change it with /settings budget.`,
       },
     ],
     color: 'info',

@@ -30,7 +30,7 @@ export function askedAddress(command: AnyCommand, args: Args): string | null {
 export async function notFoundHint(address: string, query: Pick<QueryService, 'isWallet'>): Promise<string> {
   if (await query.isWallet(address)) return `This is a wallet: try /wallet ${address}`;
   return (
-    `The market data service knows no token at ${address}. A pair’s link (DEX Screener, GeckoTerminal pools) may hold the ` +
-    `pool’s address rather than the token’s: paste the token’s own address, or its pump.fun, Birdeye or Solscan link.`
+    `The market data service knows no token at ${address}. A pair’s link (DEX Screener, GeckoTerminal pools) ` +
+    `may hold the pool’s address rather than the token’s: paste the token’s own address, or its pump.fun, Birdeye or Solscan link.`
   );
 }

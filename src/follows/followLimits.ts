@@ -67,8 +67,8 @@ export async function checkFollowShares(
     const topics = chat.platform === 'telegram' ? ' (all its topics together)' : '';
     throw new ShareFullError(
       'This chat follows all it may',
-      `This chat already follows ${limits.perChat} ${followsWord(limits.perChat)}${topics}, the most one chat may. /untrack or ` +
-        `/untarget one first (see /following).`,
+      `This chat already follows ${limits.perChat} ${followsWord(limits.perChat)}${topics}, the most one chat may. ` +
+        `/untrack or /untarget one first (see /following).`,
     );
   }
   const place = sharePlaceOf(chat);
@@ -78,8 +78,8 @@ export async function checkFollowShares(
     if (holdings.follows >= limits.perServer) {
       throw new ShareFullError(
         'This server follows all it may',
-        `This server already follows ${limits.perServer} ${followsWord(limits.perServer)} over its channels, the most one ` +
-          `server may. /untrack or /untarget one here or in another of its channels first.`,
+        `This server already follows ${limits.perServer} ${followsWord(limits.perServer)} over its channels, ` +
+          `the most one server may. /untrack or /untarget one here or in another of its channels first.`,
       );
     }
   }
@@ -88,8 +88,8 @@ export async function checkFollowShares(
     const over = 'scopeId' in place ? ' over its channels' : '';
     throw new ShareFullError(
       `This ${who}’s share of the live streams is full`,
-      `This ${who} already watches ${holdings.watched} ${watchedWord(holdings.watched)} live${over}: its share of what the bot ` +
-        `watches at once, kept so that every ${who} gets its turn. /untrack one to make room (see /following).`,
+      `This ${who} already watches ${holdings.watched} ${watchedWord(holdings.watched)} live${over}: ` +
+        `its share of what the bot watches at once, kept so that every ${who} gets its turn. /untrack one to make room (see /following).`,
     );
   }
 }

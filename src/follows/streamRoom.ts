@@ -55,8 +55,8 @@ export function streamRoom(deps: StreamRoomDeps): FollowRoom {
       return {
         problem: `the bot already watches as much as its ${limit} allows`,
         advice:
-          `${sockets}, so this follow was not added. The bot's operator can raise the limit (ulimit -n, or LimitNOFILE= ` +
-          `for systemd) and restart it; /untrack frees room.`,
+          `${sockets}, so this follow was not added. The bot's operator can raise the limit (ulimit -n, ` +
+          `or LimitNOFILE= for systemd) and restart it; /untrack frees room.`,
       };
     },
   };

@@ -22,8 +22,8 @@ export const SERVICE_CHECK_ADDRESS = '11111111111111111111111111111111';
 export class ServiceKeyRefusedError extends Error {
   constructor(baseUrl: string, status: number | null) {
     super(
-      `The market data service at ${baseUrl} refused TMDS_API_KEY (${status === null ? 'unauthorized' : `HTTP ${status}`}): set ` +
-        `the key the service issued`,
+      `The market data service at ${baseUrl} refused TMDS_API_KEY (${status === null ? 'unauthorized' : `HTTP ${status}`}): ` +
+        `set the key the service issued`,
     );
     this.name = 'ServiceKeyRefusedError';
   }

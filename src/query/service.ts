@@ -66,8 +66,8 @@ export class QueryService {
     const ofAll = botLimit === null ? '' : ` (of the ${botLimit.limit} a minute it may ask in all)`;
     throw new ShareFullError(
       `This ${who}’s /technicals for the minute are spent`,
-      `The bot answers ${this.technicalsShare.limit} /technicals a minute in each ${who}${ofAll}, so that every ${who} gets its ` +
-        `turn. The next one frees up in ${waitText(waitMs)}.`,
+      `The bot answers ${this.technicalsShare.limit} /technicals a minute in each ${who}${ofAll}, ` +
+        `so that every ${who} gets its turn. The next one frees up in ${waitText(waitMs)}.`,
     );
   }
 

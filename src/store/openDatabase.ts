@@ -155,8 +155,8 @@ function checkMarket(db: SqliteDatabase, market: StoreMarket): MarketOutcome {
   if (decision === 'same') return { kind: 'same', market: market.id };
   if (decision === 'reset') for (const statement of MARKET_RESET_STATEMENTS) db.exec(statement);
   db.prepare(
-    'INSERT INTO store_market (one, market, recorded_at) VALUES (1, ?, ?) ON CONFLICT (one) DO UPDATE SET market = ' +
-      'excluded.market, recorded_at = excluded.recorded_at',
+    'INSERT INTO store_market (one, market, recorded_at) VALUES (1, ?, ?) ON CONFLICT (one) DO UPDATE ' +
+      'SET market = excluded.market, recorded_at = excluded.recorded_at',
   ).run(market.id, Date.now());
   return decision === 'reset' && recorded !== null
     ? { kind: 'reset', market: market.id, from: recorded }

@@ -72,8 +72,8 @@ export class SqliteActionKeys implements ActionKeyStore {
         'ORDER BY issued_at DESC LIMIT -1 OFFSET ?)',
     );
     this.trimChat = db.prepare<[string, string, number]>(
-      'DELETE FROM action_keys WHERE key IN (SELECT key FROM action_keys WHERE platform = ? AND chat_id = ? ORDER BY issued_at ' +
-        'DESC LIMIT -1 OFFSET ?)',
+      'DELETE FROM action_keys WHERE key IN (SELECT key FROM action_keys WHERE platform = ? AND chat_id = ? ' +
+        'ORDER BY issued_at DESC LIMIT -1 OFFSET ?)',
     );
     this.select = db.prepare<
       [string],

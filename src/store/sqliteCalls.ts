@@ -73,8 +73,8 @@ export class SqliteCalls implements CallRepository {
     );
     this.countActive = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM calls WHERE next_check_at IS NOT NULL');
     this.updatePeak = db.prepare<[number, number, number, number, number, number | null, number, number]>(
-      'UPDATE calls SET peak_sol = ?, peak_at = ?, last_sol = ?, last_at = ?, checked_to = ?, next_check_at = ?, told_multiple ' +
-        '= ? WHERE id = ?',
+      'UPDATE calls SET peak_sol = ?, peak_at = ?, last_sol = ?, last_at = ?, checked_to = ?, next_check_at = ?, ' +
+        'told_multiple = ? WHERE id = ?',
     );
     this.selectOfUser = db.prepare<[string, string, string], CallRow>(
       `SELECT ${CALL_COLUMNS} FROM calls WHERE platform = ? AND chat_id = ? AND user_id = ? ORDER BY called_at DESC, id DESC`,

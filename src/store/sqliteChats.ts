@@ -52,33 +52,33 @@ export class SqliteChats implements ChatRepository {
       [string, string],
       { paused_at: number | null; pause_reason: string | null; detect_addresses: number | null } & DigestColumns & AlertControlColumns
     >(
-      `SELECT paused_at, pause_reason, detect_addresses, ${DIGEST_COLUMNS}, ${ALERT_CONTROL_COLUMNS} FROM chats WHERE platform ` +
-        `= ? AND chat_id = ?`,
+      `SELECT paused_at, pause_reason, detect_addresses, ${DIGEST_COLUMNS}, ${ALERT_CONTROL_COLUMNS} FROM chats ` +
+        `WHERE platform = ? AND chat_id = ?`,
     );
     this.setDigest = db.prepare<[string, string, string | null, string | null, string | null, string | null, number | null]>(
-      `INSERT INTO chats (platform, chat_id, digest_time, digest_zone, digest_thread_id, digest_scope_id, digest_since) VALUES ` +
-        `(?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO chats (platform, chat_id, digest_time, digest_zone, digest_thread_id, digest_scope_id, digest_since) ` +
+        `VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (platform, chat_id) DO UPDATE SET digest_time = excluded.digest_time, digest_zone = excluded.digest_zone,
          digest_thread_id = excluded.digest_thread_id, digest_scope_id = excluded.digest_scope_id, digest_since = excluded.digest_since`,
     );
     this.selectDigests = db.prepare<[], { platform: string; chat_id: string } & DigestColumns>(
-      `SELECT platform, chat_id, ${DIGEST_COLUMNS} FROM chats WHERE digest_time IS NOT NULL AND paused_at IS NULL ORDER BY ` +
-        `platform, chat_id`,
+      `SELECT platform, chat_id, ${DIGEST_COLUMNS} FROM chats WHERE digest_time IS NOT NULL AND paused_at IS NULL ` +
+        `ORDER BY platform, chat_id`,
     );
     this.setQuiet = db.prepare<[string, string, string | null]>(
       'INSERT INTO chats (platform, chat_id, quiet) VALUES (?, ?, ?) ON CONFLICT (platform, chat_id) DO UPDATE SET quiet = excluded.quiet',
     );
     this.setBudget = db.prepare<[string, string, number | null]>(
-      'INSERT INTO chats (platform, chat_id, hourly_budget) VALUES (?, ?, ?) ON CONFLICT (platform, chat_id) DO UPDATE SET ' +
-        'hourly_budget = excluded.hourly_budget',
+      'INSERT INTO chats (platform, chat_id, hourly_budget) VALUES (?, ?, ?) ON CONFLICT (platform, chat_id) DO UPDATE ' +
+        'SET hourly_budget = excluded.hourly_budget',
     );
     this.selectClusters = db.prepare<[], { platform: string; chat_id: string } & AlertControlColumns>(
-      `SELECT platform, chat_id, ${ALERT_CONTROL_COLUMNS} FROM chats WHERE cluster IS NOT NULL AND paused_at IS NULL ORDER BY ` +
-        `platform, chat_id`,
+      `SELECT platform, chat_id, ${ALERT_CONTROL_COLUMNS} FROM chats WHERE cluster IS NOT NULL AND paused_at IS NULL ` +
+        `ORDER BY platform, chat_id`,
     );
     this.setCluster = db.prepare<[string, string, string | null]>(
-      'INSERT INTO chats (platform, chat_id, cluster) VALUES (?, ?, ?) ON CONFLICT (platform, chat_id) DO UPDATE SET cluster = ' +
-        'excluded.cluster',
+      'INSERT INTO chats (platform, chat_id, cluster) VALUES (?, ?, ?) ON CONFLICT (platform, chat_id) DO UPDATE ' +
+        'SET cluster = excluded.cluster',
     );
     this.countPaused = db.prepare<[string], { count: number }>(
       'SELECT count(*) AS count FROM chats WHERE platform = ? AND paused_at IS NOT NULL',

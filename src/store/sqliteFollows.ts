@@ -91,8 +91,8 @@ function prepareWideStatements(db: SqliteDatabase) {
       `SELECT DISTINCT address FROM follows f WHERE kind = ? AND ${NOT_PAUSED} ORDER BY address`,
     ),
     countAll: db.prepare<[], { follows: number; chats: number }>(
-      'SELECT (SELECT count(*) FROM follows) AS follows, ' +
-        '(SELECT count(*) FROM (SELECT 1 FROM follows GROUP BY platform, chat_id)) AS chats',
+      'SELECT (SELECT count(*) FROM follows) AS follows, (SELECT count(*) FROM (SELECT 1 FROM follows GROUP BY platform, ' +
+        'chat_id)) AS chats',
     ),
     countKinds: db.prepare<[], { kind: string; count: number }>('SELECT kind, count(*) AS count FROM follows GROUP BY kind'),
     // A target whose crossing is in the events table was told (its key: targetEventKey).

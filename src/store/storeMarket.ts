@@ -40,8 +40,8 @@ export class OtherMarketError extends Error {
   ) {
     const elsewhere = setting === 'DATABASE_PATH' ? 'set DATABASE_PATH to another file' : 'set DATABASE_URL to another database';
     super(
-      `it belongs to the market ${recorded}, not ${wanted}; ${elsewhere}, or start once with ${MARKET_RESET_VARIABLE}=1 to ` +
-        `forget its last-seen prices and unsent alerts (follows and settings stay)`,
+      `it belongs to the market ${recorded}, not ${wanted}; ${elsewhere}, ` +
+        `or start once with ${MARKET_RESET_VARIABLE}=1 to forget its last-seen prices and unsent alerts (follows and settings stay)`,
     );
     this.name = 'OtherMarketError';
   }

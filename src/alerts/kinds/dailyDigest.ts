@@ -134,8 +134,8 @@ function dailyDigestCard(event: DailyDigestEvent): Card {
     description: rich(
       fields.length === 0
         ? 'This chat follows no token or wallet yet: /track adds them.'
-        : `The tokens this chat follows, by their change over 24 hours, and its wallets' trades in the 24 hours ` +
-            `to ${event.time} (${event.zone}).`,
+        : `The tokens this chat follows, by their change over 24 hours, ` +
+            `and its wallets' trades in the 24 hours to ${event.time} (${event.zone}).`,
     ),
     // A watchlist is about several tokens: no one token's risk colours it.
     color: 'neutral',

@@ -75,8 +75,8 @@ async function checkMarket(client: PoolClient, market: StoreMarket): Promise<Mar
   if (decision === 'same') return { kind: 'same', market: market.id };
   if (decision === 'reset') for (const statement of MARKET_RESET_STATEMENTS) await client.query(unbounded(statement));
   await client.query(
-    'INSERT INTO store_market (one, market, recorded_at) VALUES (true, $1, $2) ON CONFLICT (one) DO UPDATE SET market = ' +
-      'excluded.market, recorded_at = excluded.recorded_at',
+    'INSERT INTO store_market (one, market, recorded_at) VALUES (true, $1, $2) ON CONFLICT (one) DO UPDATE ' +
+      'SET market = excluded.market, recorded_at = excluded.recorded_at',
     [market.id, Date.now()],
   );
   return decision === 'reset' && recorded !== null

@@ -121,8 +121,8 @@ export class PgCalls implements CallRepository {
       for (const update of updates) {
         await client.query({
           text:
-            'UPDATE calls SET peak_sol = $1, peak_at = $2, last_sol = $3, last_at = $4, checked_to = $5, next_check_at = ' +
-            '$6, told_multiple = $7 WHERE id = $8',
+            'UPDATE calls SET peak_sol = $1, peak_at = $2, last_sol = $3, last_at = $4, checked_to = $5, next_check_at = $6, ' +
+            'told_multiple = $7 WHERE id = $8',
           values: [
             update.peakSol,
             update.peakAt.getTime(),

@@ -33,16 +33,16 @@ const MOVES = [
   'DELETE FROM chats WHERE platform = $1 AND chat_id = $2 AND EXISTS (SELECT 1 FROM chats n WHERE n.platform = $1 AND n.chat_id = $3)',
   'UPDATE chats SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
   `DELETE FROM outbox o WHERE platform = $1 AND chat_id = $2
-     AND EXISTS (SELECT 1 FROM outbox n WHERE n.platform = $1 AND n.chat_id = $3 AND n.thread_id = o.thread_id AND n.event_id = ` +
-    `o.event_id)`,
+     AND EXISTS (SELECT 1 FROM outbox n WHERE n.platform = $1 AND n.chat_id = $3 AND n.thread_id = o.thread_id ` +
+    `AND n.event_id = o.event_id)`,
   'UPDATE outbox SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
   'UPDATE action_keys SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
   // Calls move with the group: its records and its setting (the new id's first call of a token wins).
-  'DELETE FROM calls c WHERE platform = $1 AND chat_id = $2 AND EXISTS (SELECT 1 FROM calls n WHERE n.platform = $1 AND ' +
-    'n.chat_id = $3 AND n.address = c.address)',
+  'DELETE FROM calls c WHERE platform = $1 AND chat_id = $2 AND EXISTS (SELECT 1 FROM calls n WHERE n.platform = $1 ' +
+    'AND n.chat_id = $3 AND n.address = c.address)',
   'UPDATE calls SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
-  'DELETE FROM call_chats WHERE platform = $1 AND chat_id = $2 AND EXISTS (SELECT 1 FROM call_chats n WHERE n.platform = $1 AND ' +
-    'n.chat_id = $3)',
+  'DELETE FROM call_chats WHERE platform = $1 AND chat_id = $2 AND EXISTS (SELECT 1 FROM call_chats n WHERE n.platform = $1 ' +
+    'AND n.chat_id = $3)',
   'UPDATE call_chats SET chat_id = $3 WHERE platform = $1 AND chat_id = $2',
 ];
 
@@ -106,8 +106,8 @@ export class PgChats implements ChatRepository {
   async digests(): Promise<Array<{ chat: ChatRef; digest: DigestSetting }>> {
     const { rows } = await this.db.query<DigestColumns & { platform: string; chat_id: string }>({
       text:
-        `SELECT platform, chat_id, ${DIGEST_COLUMNS} FROM chats WHERE digest_time IS NOT NULL AND paused_at IS NULL ORDER ` +
-        `BY platform, chat_id`,
+        `SELECT platform, chat_id, ${DIGEST_COLUMNS} FROM chats WHERE digest_time IS NOT NULL AND paused_at IS NULL ` +
+        `ORDER BY platform, chat_id`,
     });
     return rows.flatMap((row) => {
       const digest = digestOf(row);
@@ -153,24 +153,24 @@ export class PgChats implements ChatRepository {
     if (settings.quiet !== undefined) {
       await this.db.query({
         text:
-          'INSERT INTO chats (platform, chat_id, quiet) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO UPDATE SET ' +
-          'quiet = excluded.quiet',
+          'INSERT INTO chats (platform, chat_id, quiet) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO UPDATE ' +
+          'SET quiet = excluded.quiet',
         values: [chat.platform, chat.chatId, quietColumn(settings.quiet)],
       });
     }
     if (settings.cluster !== undefined) {
       await this.db.query({
         text:
-          'INSERT INTO chats (platform, chat_id, cluster) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO UPDATE SET ' +
-          'cluster = excluded.cluster',
+          'INSERT INTO chats (platform, chat_id, cluster) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO UPDATE ' +
+          'SET cluster = excluded.cluster',
         values: [chat.platform, chat.chatId, clusterColumn(settings.cluster)],
       });
     }
     if (settings.budget !== undefined) {
       await this.db.query({
         text:
-          'INSERT INTO chats (platform, chat_id, hourly_budget) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO ' +
-          'UPDATE SET hourly_budget = excluded.hourly_budget',
+          'INSERT INTO chats (platform, chat_id, hourly_budget) VALUES ($1, $2, $3) ON CONFLICT (platform, chat_id) DO UPDATE ' +
+          'SET hourly_budget = excluded.hourly_budget',
         values: [chat.platform, chat.chatId, settings.budget === null || settings.budget <= 0 ? null : Math.floor(settings.budget)],
       });
     }
@@ -202,8 +202,8 @@ export class PgChats implements ChatRepository {
     >({
       name: 'tw_chat_settings_v2',
       text:
-        `SELECT paused_at, pause_reason, detect_addresses, ${DIGEST_COLUMNS}, ${ALERT_CONTROL_COLUMNS} FROM chats WHERE ` +
-        `platform = $1 AND chat_id = $2`,
+        `SELECT paused_at, pause_reason, detect_addresses, ${DIGEST_COLUMNS}, ${ALERT_CONTROL_COLUMNS} FROM chats ` +
+        `WHERE platform = $1 AND chat_id = $2`,
       values: [chat.platform, chat.chatId],
     });
     return rows[0];

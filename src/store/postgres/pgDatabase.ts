@@ -63,8 +63,8 @@ export function sessionSettings(limits: {
   lockTimeoutMs?: number;
 }): pg.PoolConfig {
   const keepalives =
-    `-c tcp_keepalives_idle=${SESSION_LIMITS.keepAliveIdleS} -c ` +
-    `tcp_keepalives_interval=${SESSION_LIMITS.keepAliveIntervalS} -c tcp_keepalives_count=${SESSION_LIMITS.keepAliveCount}`;
+    `-c tcp_keepalives_idle=${SESSION_LIMITS.keepAliveIdleS} -c tcp_keepalives_interval=${SESSION_LIMITS.keepAliveIntervalS} -c ` +
+    `tcp_keepalives_count=${SESSION_LIMITS.keepAliveCount}`;
   return {
     statement_timeout: limits.statementTimeoutMs,
     idle_in_transaction_session_timeout: limits.idleInTransactionMs,

@@ -170,8 +170,8 @@ export class PgFollows implements FollowRepository {
     // A target whose crossing is in the events table was told (its key: targetEventKey in ../followRows).
     const { rows } = await this.db.query<{ address: string }>({
       text:
-        `DELETE FROM follows f WHERE target_metric <> '' AND EXISTS (SELECT 1 FROM events e WHERE e.key = 'target:' || ` +
-        `f.address || ':' || f.id) RETURNING address`,
+        `DELETE FROM follows f WHERE target_metric <> '' AND EXISTS (SELECT 1 FROM events e ` +
+        `WHERE e.key = 'target:' || f.address || ':' || f.id) RETURNING address`,
     });
     const addresses = [...new Set(rows.map((row) => row.address))];
     for (const address of addresses) this.forget(address);
@@ -207,8 +207,8 @@ export class PgFollows implements FollowRepository {
     const { rows } = await this.db.query<PlaceHoldings>({
       name: scoped ? 'tw_follow_holdings_scope' : 'tw_follow_holdings_chat',
       text:
-        `SELECT count(*)::int AS follows, count(DISTINCT (kind, address))::int AS watched, coalesce(bool_or(kind = $1 AND ` +
-        `address = $2), false) AS "watchesAlready"
+        `SELECT count(*)::int AS follows, count(DISTINCT (kind, address))::int AS watched, coalesce(bool_or(kind = $1 ` +
+        `AND address = $2), false) AS "watchesAlready"
              FROM follows WHERE platform = $3 AND ${scoped ? 'scope_id' : 'chat_id'} = $4`,
       values: [kind, address, place.platform, scoped ? place.scopeId : place.chatId],
     });
@@ -254,8 +254,8 @@ export class PgFollows implements FollowRepository {
   async totals(): Promise<{ follows: number; chats: number }> {
     const { rows } = await this.db.query<{ follows: number; chats: number }>({
       text:
-        'SELECT (SELECT count(*) FROM follows)::int AS follows, (SELECT count(*) FROM (SELECT 1 FROM follows GROUP BY ' +
-        'platform, chat_id) c)::int AS chats',
+        'SELECT (SELECT count(*) FROM follows)::int AS follows, (SELECT count(*) FROM (SELECT 1 FROM follows GROUP BY platform, ' +
+        'chat_id) c)::int AS chats',
     });
     return rows[0] ?? { follows: 0, chats: 0 };
   }

@@ -70,8 +70,8 @@ export class PgOutbox implements OutboxRepository {
     await this.db.durableQuery({
       name: 'tw_outbox_delivered',
       text:
-        'UPDATE outbox SET delivered_at = $1, claimed_by = NULL, claimed_until = NULL WHERE id = ANY($2::bigint[]) AND ' +
-        'delivered_at IS NULL AND claimed_by = $3',
+        'UPDATE outbox SET delivered_at = $1, claimed_by = NULL, claimed_until = NULL WHERE id = ANY($2::bigint[]) ' +
+        'AND delivered_at IS NULL AND claimed_by = $3',
       values: [at.getTime(), ids, this.claimer],
     });
   }
@@ -91,8 +91,8 @@ export class PgOutbox implements OutboxRepository {
     await this.settle();
     await this.db.durableQuery({
       text:
-        'UPDATE outbox SET next_attempt_at = greatest(next_attempt_at, $1) WHERE delivered_at IS NULL AND platform = $2 AND ' +
-        'chat_id = $3',
+        'UPDATE outbox SET next_attempt_at = greatest(next_attempt_at, $1) WHERE delivered_at IS NULL AND platform = $2 ' +
+        'AND chat_id = $3',
       values: [until.getTime(), chat.platform, chat.chatId],
     });
   }
@@ -113,8 +113,8 @@ export class PgOutbox implements OutboxRepository {
     // Rows are numbered in the order they were written: the first is the oldest, found without a scan.
     const { rows } = await this.db.query<{ count: number; oldest: number | null }>({
       text:
-        `SELECT (SELECT count(*)::int FROM (SELECT 1 ${waitingRows} LIMIT $2) w) AS count, (SELECT ` +
-        `o.created_at ${waitingRows} ORDER BY o.id LIMIT 1) AS oldest`,
+        `SELECT (SELECT count(*)::int FROM (SELECT 1 ${waitingRows} LIMIT $2) w) AS count, (SELECT o.created_at ${waitingRows} ` +
+        `ORDER BY o.id LIMIT 1) AS oldest`,
       values: [platform, limit],
     });
     const row = rows[0];
@@ -193,8 +193,8 @@ export class PgOutbox implements OutboxRepository {
     const { rows } = await this.db.query<ToldRow>({
       name: 'tw_outbox_told_since',
       text:
-        `SELECT o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, e.event FROM outbox o JOIN events e ON ` +
-        `e.id = o.event_id
+        `SELECT o.event_id, o.platform, o.chat_id, o.thread_id, o.scope_id, o.label, e.event FROM outbox o ` +
+        `JOIN events e ON e.id = o.event_id
              WHERE o.platform = $1 AND o.chat_id = $2 AND e.kind = $3 AND o.created_at >= $4 ORDER BY o.id LIMIT $5`,
       values: [chat.platform, chat.chatId, kind, since.getTime(), Math.max(0, Math.floor(limit))],
     });
@@ -226,8 +226,8 @@ export class PgOutbox implements OutboxRepository {
   async takeOverClaims(platform: string): Promise<number> {
     const { rowCount } = await this.db.durableQuery({
       text:
-        'UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE platform = $1 AND delivered_at IS NULL AND ' +
-        'claimed_by IS NOT NULL AND claimed_by <> $2',
+        'UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE platform = $1 AND delivered_at IS NULL ' +
+        'AND claimed_by IS NOT NULL AND claimed_by <> $2',
       values: [platform, this.claimer],
     });
     return rowCount ?? 0;
