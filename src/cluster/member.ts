@@ -1,6 +1,7 @@
 /**
  * This process as one member of a bot of several (TOKENWATCH_ROLES over one PostgreSQL): its
- * coordinator of leases (coordinator.ts), the leases it wants by its roles (`sender:<platform>`,
+ * coordinator of leases (coordinator.ts), the leases it wants by its roles (those the chat
+ * platforms need, as their registry src/chats/platforms.ts gives them: `sender:<platform>`,
  * `telegram:poller`), LISTEN/NOTIFY between the processes (src/store/postgres/pgNotify.ts), and the
  * watcher's scope. What a lease change or a note means to this process's parts is parts.ts's; a
  * sender that lost its lease stops at once because delivery asks `holds()` before each message.
@@ -66,10 +67,17 @@ export interface ClusterMemberOptions {
   store: PostgresStore;
   databaseUrl: string;
   roles: ReadonlySet<Role>;
+  /**
+   * The named leases the chat platforms need in this process, as their registry gives them
+   * (`platformLeases` of src/chats/platforms.ts): each configured platform's sender lease with the
+   * sender role, and what a platform needs beside it (Telegram's poller). When given, it is the
+   * whole list, and `senderPlatforms` and `poller` are not read.
+   */
+  platformLeases?: readonly string[];
   /** Platforms this process sends alerts for (sender role): one lease each. */
-  senderPlatforms: readonly Platform[];
+  senderPlatforms?: readonly Platform[];
   /** Whether this process long-polls Telegram under the poller lease. */
-  poller: boolean;
+  poller?: boolean;
   /** What the member lease tells the others beside roles and partitions (the Discord shards run here). */
   info: () => Record<string, unknown>;
   logger: Logger;
@@ -94,12 +102,13 @@ export interface ClusterMember {
   stop(): Promise<void>;
 }
 
-/** The named leases this process asks for by its roles: a sender's per platform and the call peaks', and the poller's. */
-function wantedLeases(options: Pick<ClusterMemberOptions, 'roles' | 'senderPlatforms' | 'poller'>): string[] {
-  return [
-    ...(options.roles.has('sender') ? [...options.senderPlatforms.map(senderLease), CALL_PEAKS_LEASE] : []),
-    ...(options.poller ? [POLLER_LEASE] : []),
+/** The named leases this process asks for by its roles: the chat platforms' (a sender's per platform, the poller's) and the call peaks'. */
+function wantedLeases(options: Pick<ClusterMemberOptions, 'roles' | 'platformLeases' | 'senderPlatforms' | 'poller'>): string[] {
+  const platforms = options.platformLeases ?? [
+    ...(options.roles.has('sender') ? (options.senderPlatforms ?? []).map(senderLease) : []),
+    ...(options.poller === true ? [POLLER_LEASE] : []),
   ];
+  return [...platforms, ...(options.roles.has('sender') ? [CALL_PEAKS_LEASE] : [])];
 }
 
 /** Acts on another process's note; one that does not parse, this process's own, or one before the parts are wired is let pass. */
