@@ -100,15 +100,18 @@ function parse(file: SourceFile): ts.SourceFile {
   return ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
 }
 
+/** `Name.` for a member of a class, nothing otherwise. */
+function classPrefix(parent: ts.Node): string {
+  return ts.isClassLike(parent) ? `${parent.name?.text ?? '(class)'}.` : '';
+}
+
 /** A function's name as a reader looks for it: its own, its method's (with the class), or the variable or property it is assigned to. */
 function functionName(node: ts.FunctionLikeDeclaration): string {
   const parent = node.parent;
-  const owner = ts.isClassLike(parent) ? `${parent.name?.text ?? '(class)'}.` : '';
-  if (ts.isConstructorDeclaration(node)) return `${owner}constructor`;
-  if (node.name !== undefined && !ts.isComputedPropertyName(node.name)) return `${owner}${node.name.getText()}`;
+  if (ts.isConstructorDeclaration(node)) return `${classPrefix(parent)}constructor`;
+  if (node.name !== undefined && !ts.isComputedPropertyName(node.name)) return `${classPrefix(parent)}${node.name.getText()}`;
   if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) return parent.name.getText();
-  if (ts.isPropertyDeclaration(parent))
-    return `${ts.isClassLike(parent.parent) ? `${parent.parent.name?.text ?? '(class)'}.` : ''}${parent.name.getText()}`;
+  if (ts.isPropertyDeclaration(parent)) return `${classPrefix(parent.parent)}${parent.name.getText()}`;
   return '(anonymous)';
 }
 
