@@ -27,7 +27,10 @@ export interface Config {
     apiKey: string;
   } | null;
   simulatorSeed: number;
-  /** How the built-in simulator writes tokens: `spec` (default) or `real`, as the live service does (src/simulator/wireStyle.ts). */
+  /**
+   * How the built-in simulator writes tokens: `spec` (default) or `real`, as the live service does
+   * (packages/tmds-simulator/src/wireStyle.ts).
+   */
   simulatorStyle: WireStyle;
   tokenBatchSize: number;
   connectTimeoutMs: number;
@@ -320,7 +323,7 @@ const EnvSchema = z.object({
       }
       return count;
     }),
-  // The simulator's --seed flag takes the same range (src/cli/simulatorArgs.ts).
+  // The simulator's --seed flag takes the same range (packages/tmds-simulator/src/cli/args.ts).
   SIMULATOR_SEED: wholeNumber('SIMULATOR_SEED', 0, 2 ** 32 - 1, 42),
   // The simulator's --style flag takes the same words.
   SIMULATOR_STYLE: z

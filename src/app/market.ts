@@ -73,7 +73,8 @@ function clientOptionsOf(config: Config, endpoints: MarketEndpoints, logger: Log
 async function marketSource(config: Config, lifecycle: Lifecycle): Promise<Pick<MarketPart, 'endpoints' | 'simulator'>> {
   if (config.market !== null) return { endpoints: config.market, simulator: null };
   const apiKey = randomBytes(16).toString('hex');
-  // A market that trades by itself, so that a tracked token alerts within minutes with nothing forced (src/simulator/pace.ts).
+  // A market that trades by itself, so that a tracked token alerts within minutes with nothing forced
+  // (packages/tmds-simulator/src/pace.ts).
   const simulator = await startSimulator({
     apiKey,
     seed: config.simulatorSeed,

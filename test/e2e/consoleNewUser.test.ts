@@ -3,7 +3,7 @@
  * built-in simulator), `/track token ADDR all` with ADDR from the banner, and an alert arrives,
  * with no /simulate and no second process: the market moves by itself. The simulator's clock runs
  * 20 times faster here, so its 2 minutes take 6 seconds; the shipped pace itself is held to 2
- * minutes on a simulated clock in test/simulator/pace.test.ts.
+ * minutes on a simulated clock in packages/tmds-simulator/test/pace.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startConsoleApp, type ConsoleApp } from './consoleApp';

@@ -16,7 +16,7 @@ import { RecordingSender } from '../delivery/helpers';
 
 export const KEY = 'e2e-test-key-5f2a';
 
-/** `style`: how the simulator writes tokens; `real` as the live service does (src/simulator/wireStyle.ts). */
+/** `style`: how the simulator writes tokens; `real` as the live service does (packages/tmds-simulator/src/wireStyle.ts). */
 export async function quietSimulator(style: WireStyle = 'spec'): Promise<RunningSimulator> {
   return startSimulator({ apiKey: KEY, port: 0, seed: 42, control: true, tradesPerSecond: 0, style });
 }

@@ -1,4 +1,4 @@
-/** Wire objects shaped as the simulator sends them (src/simulator/wireTypes.ts), for the local fixture. */
+/** Wire objects shaped as the simulator sends them (packages/tmds-simulator/src/wireTypes.ts), for the local fixture. */
 import { fakeAddress } from '../../../support/addresses';
 
 /** A valid, distinct base58 address for each (prefix, n). */
