@@ -5,7 +5,6 @@ import { closestCommand, helpCard } from '../../src/cards/helpCard';
 import type { AnyCommand, CommandContext } from '../../src/dispatch/command';
 import { parseCommandLine, usageOf } from '../../src/dispatch/parseArgs';
 import { loadCommands } from '../../src/dispatch/registry';
-import type { QueryService } from '../../src/query/service';
 
 function fields(card: Card): Record<string, string> {
   return Object.fromEntries(card.fields.map((f) => [f.name, plainText(f.value)]));

@@ -24,7 +24,6 @@ let token2: string;
 let wallet: string;
 
 const group: ChatRef = { platform: 'telegram', chatId: '-1001', threadId: null, scopeId: null };
-const other: ChatRef = { platform: 'telegram', chatId: '-1002', threadId: null, scopeId: null };
 const NOW = new Date('2025-01-15T12:00:00Z');
 
 function caller(chat: ChatRef, manager = true): CommandCaller {

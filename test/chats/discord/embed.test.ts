@@ -21,8 +21,6 @@ import { HOSTILE_METADATA } from 'tmds-simulator';
 import { expectSafeMarkdown, expectSafePlain, readMarkdown } from '../../support/discord/markdownCheck';
 import { startTestMarket, type TestMarket } from '../../support/market';
 
-const ADDRESS = 'So11111111111111111111111111111111111111112';
-
 /** Every limit, written out here rather than imported, so a wrong constant in src cannot hide. */
 const LIMIT = {
   title: 256,
