@@ -150,7 +150,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       chats: running,
     });
     const chats = await startChatsPart({
-      ...{ config, logger, store, market, dispatcher, cluster, resync: watching.resync, console: options.console },
+      ...{ config, logger, store, market, dispatcher, resync: watching.resync, console: options.console },
       ...{ platforms: options.platforms, env: options.env, running, lifecycle },
     });
     const delivery = createDeliveryPart({

@@ -12,7 +12,6 @@ import type { ShardState } from '../follows/status';
 import type { Logger } from '../log';
 import type { Role } from '../model/roles';
 import type { Store } from '../store/store';
-import type { GatewayCoordination } from './discord/gatewayCoordination';
 
 /** Environment variables, as a platform's settings section reads its own. */
 export type PlatformEnv = Readonly<Record<string, string | undefined>>;
@@ -29,8 +28,6 @@ export interface ChatDeps {
   roles: ReadonlySet<Role>;
   /** Where a platform's own settings section reads its variables (default: the process's environment). */
   env?: PlatformEnv;
-  /** Several gateway processes: IDENTIFY pacing and shared sessions through the database (Discord). */
-  gateway?: GatewayCoordination | null;
   /**
    * Told when a platform's own event paused or resumed chats (the bot removed from a group or a
    * server, a channel lost, the bot back): the watcher re-reads its targets, so streams no chat

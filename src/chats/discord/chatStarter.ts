@@ -17,6 +17,8 @@ import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { ShardState } from '../../follows/status';
 import { registerSecret, type Logger } from '../../log';
 import type { Role } from '../../model/roles';
+import { PgDiscordGateway } from '../../store/postgres/pgDiscordGateway';
+import { PostgresStore } from '../../store/postgres/postgresStore';
 import type { Store } from '../../store/store';
 import { platformStarter, senderLeaseOf, type ChatPlatform } from '../platform';
 import type { GatewayCoordination } from './gatewayCoordination';
@@ -28,7 +30,10 @@ export interface DiscordChatDeps {
   store: Store;
   /** The roles this process runs (TOKENWATCH_ROLES). */
   roles: ReadonlySet<Role>;
-  /** Shared with the bot's other gateway processes (IDENTIFY pacing, sessions); absent or null: this process alone. */
+  /**
+   * Shared with the bot's other gateway processes (IDENTIFY pacing, sessions); null: this process
+   * alone. Absent: through the database when this process is one of several over PostgreSQL.
+   */
   gateway?: GatewayCoordination | null;
   /** Told when leaving a server or losing a channel paused chats, or coming back resumed them. */
   pausesChanged?: () => void;
@@ -63,6 +68,12 @@ export async function discordChat(deps: DiscordChatDeps): Promise<RunningDiscord
   return (await platformStarter(discordPlatform)(deps)) as RunningDiscordChat | null;
 }
 
+/** Several gateway processes pace their IDENTIFYs and share their sessions through the database. */
+function coordinationOf(deps: DiscordChatDeps): GatewayCoordination | null {
+  if (deps.gateway !== undefined) return deps.gateway;
+  return deps.config.roles.clustered && deps.store instanceof PostgresStore ? new PgDiscordGateway(deps.store.db) : null;
+}
+
 async function gatewayChat(deps: DiscordChatDeps, settings: DiscordConfig): Promise<RunningDiscordChat> {
   const { startDiscordChat } = await import('./start');
   const chat = await startDiscordChat({
@@ -76,7 +87,7 @@ async function gatewayChat(deps: DiscordChatDeps, settings: DiscordConfig): Prom
     dispatcher: deps.dispatcher,
     store: deps.store,
     logger: deps.logger,
-    gateway: deps.gateway ?? null,
+    gateway: coordinationOf(deps),
     startTimeoutMs: deps.config.chatStartTimeoutMs,
     ...(deps.pausesChanged === undefined ? {} : { onPausesChanged: deps.pausesChanged }),
   });
