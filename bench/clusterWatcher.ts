@@ -36,8 +36,7 @@ async function main(): Promise<void> {
     store,
     databaseUrl,
     roles: new Set(['watcher'] as const),
-    senderPlatforms: [],
-    poller: false,
+    platformLeases: [],
     info: () => ({}),
     logger: silentLogger,
   });
@@ -55,7 +54,7 @@ async function main(): Promise<void> {
       reconcile,
       delivery: { notify: () => undefined },
       digests: { changed: async () => undefined },
-      pollers: [],
+      leased: [],
       logger: silentLogger,
     }),
   );

@@ -13,11 +13,13 @@ import { createLogger, logProcessWarnings, scrubSecrets } from './log';
 import { ServiceKeyRefusedError } from './market/serviceCheck';
 import { OpsServerError } from './ops/httpServer';
 import { StoreOpenError } from './store/sqliteStore';
+import { chatPlatformNames } from './chats/platforms';
 
 function readConfig(): Config {
   try {
     loadDotEnv();
-    return loadConfig();
+    // Every platform's name is a role TOKENWATCH_ROLES may name: the built-in ones and any registered.
+    return loadConfig(process.env, { platforms: chatPlatformNames() });
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

@@ -8,6 +8,7 @@ import type { DailyDigests } from '../jobs/dailyDigest';
 import type { ReconcileJob } from '../jobs/reconcile';
 import type { Delivery } from '../delivery/delivery';
 import type { RunningChat } from '../chats/startChats';
+import { platformLeases } from '../chats/platforms';
 import { PostgresStore } from '../store/postgres/postgresStore';
 import type { Store } from '../store/store';
 import type { Watcher } from '../watch/watcher';
@@ -35,16 +36,11 @@ export function createCluster({ config, logger, store, streams, chats, lifecycle
   if (!config.roles.clustered) return null;
   if (!(store instanceof PostgresStore) || config.databaseUrl === null) throw new Error('TOKENWATCH_ROLES needs DATABASE_URL');
   const roles = config.roles.set;
-  const senderPlatforms = [
-    ...(config.telegram === null ? [] : (['telegram'] as const)),
-    ...(config.discord === null ? [] : (['discord'] as const)),
-  ];
   const cluster = createClusterMember({
     store,
     databaseUrl: config.databaseUrl,
     roles,
-    senderPlatforms,
-    poller: roles.has('telegram') && config.telegram !== null && config.telegram.webhook === null,
+    platformLeases: platformLeases(config, roles),
     // The others read these for /status and /readyz: this process's shards and, as a watcher, its streams.
     info: () => ({
       shards: (chats.shards() ?? []).map((shard) => shard.id),
@@ -72,6 +68,6 @@ export interface JoinParts {
 export async function joinCluster(cluster: ClusterMember | null, parts: JoinParts): Promise<void> {
   if (cluster === null || !(parts.store instanceof PostgresStore)) return;
   const { config, logger, watcher, reconcile, delivery, digests, chats } = parts;
-  const pollers = chats.flatMap((chat) => (chat.poller === undefined ? [] : [chat.poller]));
-  await cluster.start(memberParts({ roles: config.roles.set, store: parts.store, watcher, reconcile, delivery, digests, pollers, logger }));
+  const leased = chats.flatMap((chat) => (chat.poller === undefined ? [] : [chat.poller]));
+  await cluster.start(memberParts({ roles: config.roles.set, store: parts.store, watcher, reconcile, delivery, digests, leased, logger }));
 }

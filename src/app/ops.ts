@@ -14,6 +14,7 @@ import { startOps } from '../ops/start';
 import type { Store } from '../store/store';
 import type { Watcher } from '../watch/watcher';
 import type { Lifecycle } from './lifecycle';
+import { chatPlatformNames } from '../chats/platforms';
 
 export interface OpsDeps {
   config: Config;
@@ -40,7 +41,7 @@ function clusterView(cluster: ClusterMember, config: Config) {
       partitions: () => cluster.coordinator.partitions().length,
       holds: cluster.holds,
     },
-    chatsExpected: (['discord', 'telegram', 'sender'] as const).some((role) => config.roles.set.has(role)),
+    chatsExpected: [...chatPlatformNames(), 'sender'].some((role) => config.roles.set.has(role)),
   };
 }
 

@@ -12,6 +12,7 @@ import type { ShardState } from '../follows/status';
 import type { Logger } from '../log';
 import type { Role } from '../model/roles';
 import type { Store } from '../store/store';
+import type { LeasedWork } from '../cluster/parts';
 
 /** Environment variables, as a platform's settings section reads its own. */
 export type PlatformEnv = Readonly<Record<string, string | undefined>>;
@@ -51,8 +52,11 @@ export interface RunningChat {
   requests?: () => Readonly<Record<string, number>>;
   /** Whether the chat reaches its platform now, for readiness; absent: always (the console). */
   connected?: () => boolean;
-  /** Long polling started and stopped from outside (several processes: under the poller lease); absent otherwise. */
-  poller?: { start(): Promise<void>; stop(): Promise<void> };
+  /**
+   * Work run only while this process holds the named lease (several processes: Telegram's long
+   * polling under `telegram:poller`), started and stopped from outside; absent otherwise.
+   */
+  poller?: LeasedWork;
 }
 
 /** Starts a platform's chat, or returns null when the platform is not configured. */

@@ -12,7 +12,7 @@
  * so). The console is no entry: it is the fallback when no platform is configured.
  */
 import type { Config } from '../config';
-import { isPlatform, PLATFORMS } from '../model/chat';
+import { addPlatform } from '../model/chat';
 import type { Role } from '../model/roles';
 import { discordPlatform } from './discord/chatStarter';
 import { platformStarter, senderLeaseOf, type ChatPlatform, type ChatStarter, type PlatformEnv } from './platform';
@@ -36,8 +36,8 @@ export function chatPlatformNames(): string[] {
 /**
  * Adds a platform to the table, for every part that reads it; returns what takes it out again.
  * Its name must be new and its chats' rows readable by the store, which knows the platforms by
- * name (PLATFORMS, src/model/chat.ts): the name is added there too, and stays once known, as the
- * rows written under it do.
+ * name (`addPlatform`, src/model/chat.ts): the name is added there too, and stays once known, as
+ * the rows written under it do.
  */
 export function registerChatPlatform<S>(platform: ChatPlatform<S>): () => void {
   const entry = platform as ChatPlatform;
@@ -45,7 +45,7 @@ export function registerChatPlatform<S>(platform: ChatPlatform<S>): () => void {
   if (chatPlatformNames().includes(entry.name) || entry.name === 'console' || entry.name === 'watcher' || entry.name === 'sender')
     throw new Error(`chat platform "${entry.name}" is already a platform or a role`);
   registered.push(entry);
-  if (!isPlatform(entry.name)) (PLATFORMS as unknown as string[]).push(entry.name);
+  addPlatform(entry.name);
   return () => {
     const at = registered.indexOf(entry);
     if (at >= 0) registered.splice(at, 1);

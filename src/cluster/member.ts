@@ -32,7 +32,6 @@ import { partitionOf } from './partitions';
  * way; and a re-read asks the store for the followers of every target (10,000 tokens: 10,000 reads).
  */
 const FOLLOWS_POLL_MS = 5 * 60_000;
-export const POLLER_LEASE = 'telegram:poller';
 /** The calls' peak job (src/jobs/callPeaks.ts) runs in one process: a sender's, as it writes alerts. */
 export const CALL_PEAKS_LEASE = 'calls:peaks';
 
@@ -70,14 +69,9 @@ export interface ClusterMemberOptions {
   /**
    * The named leases the chat platforms need in this process, as their registry gives them
    * (`platformLeases` of src/chats/platforms.ts): each configured platform's sender lease with the
-   * sender role, and what a platform needs beside it (Telegram's poller). When given, it is the
-   * whole list, and `senderPlatforms` and `poller` are not read.
+   * sender role, and what a platform needs beside it (Telegram's poller).
    */
-  platformLeases?: readonly string[];
-  /** Platforms this process sends alerts for (sender role): one lease each. */
-  senderPlatforms?: readonly Platform[];
-  /** Whether this process long-polls Telegram under the poller lease. */
-  poller?: boolean;
+  platformLeases: readonly string[];
   /** What the member lease tells the others beside roles and partitions (the Discord shards run here). */
   info: () => Record<string, unknown>;
   logger: Logger;
@@ -103,12 +97,8 @@ export interface ClusterMember {
 }
 
 /** The named leases this process asks for by its roles: the chat platforms' (a sender's per platform, the poller's) and the call peaks'. */
-function wantedLeases(options: Pick<ClusterMemberOptions, 'roles' | 'platformLeases' | 'senderPlatforms' | 'poller'>): string[] {
-  const platforms = options.platformLeases ?? [
-    ...(options.roles.has('sender') ? (options.senderPlatforms ?? []).map(senderLease) : []),
-    ...(options.poller === true ? [POLLER_LEASE] : []),
-  ];
-  return [...platforms, ...(options.roles.has('sender') ? [CALL_PEAKS_LEASE] : [])];
+function wantedLeases(options: Pick<ClusterMemberOptions, 'roles' | 'platformLeases'>): string[] {
+  return [...options.platformLeases, ...(options.roles.has('sender') ? [CALL_PEAKS_LEASE] : [])];
 }
 
 /** Acts on another process's note; one that does not parse, this process's own, or one before the parts are wired is let pass. */

@@ -21,7 +21,14 @@ import { isPlatform } from '../model/chat';
 import type { Role } from '../model/roles';
 import type { PostgresStore } from '../store/postgres/postgresStore';
 import type { Watcher } from '../watch/watcher';
-import { POLLER_LEASE, type MemberParts } from './member';
+import type { MemberParts } from './member';
+
+/** Work that runs in one process of several at a time: while this process holds `lease`. */
+export interface LeasedWork {
+  lease: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
 
 export interface LocalParts {
   roles: ReadonlySet<Role>;
@@ -31,7 +38,8 @@ export interface LocalParts {
   delivery: Pick<Delivery, 'notify'>;
   digests: Pick<DailyDigests, 'changed'>;
   /** Telegram's long polling, started and stopped under the poller lease. */
-  pollers: ReadonlyArray<{ start(): Promise<void>; stop(): Promise<void> }>;
+  /** The chats' work run under a named lease (Telegram's polling): started while it is held. */
+  leased: readonly LeasedWork[];
   logger: Logger;
 }
 
@@ -54,8 +62,9 @@ export function memberParts(local: LocalParts): MemberParts {
     outboxReady: () => delivery.notify(),
     digestsChanged: () => (local.roles.has('sender') ? local.digests.changed() : Promise.resolve()),
     async leaseChanged(name, held) {
-      if (name === POLLER_LEASE) {
-        await Promise.all(local.pollers.map((poller) => (held ? poller.start() : poller.stop())));
+      const work = local.leased.filter((each) => each.lease === name);
+      if (work.length > 0) {
+        await Promise.all(work.map((each) => (held ? each.start() : each.stop())));
         return;
       }
       const platform = name.slice('sender:'.length);

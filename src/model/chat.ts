@@ -3,13 +3,31 @@
  * a card. A leaf module: the pipeline, the store, delivery and each platform import it.
  */
 
-/** Every platform the bot talks through: the type, the store's row check and the chat starters' table read this one list. */
-export const PLATFORMS = ['console', 'discord', 'telegram'] as const;
+/** The platforms the bot comes with: the console, and the two in src/chats/platforms.ts's table. */
+export const BUILT_IN_PLATFORMS = ['console', 'discord', 'telegram'] as const;
 
-export type Platform = (typeof PLATFORMS)[number];
+/** A platform's name: a built-in one, or one a ChatPlatform entry registered (`addPlatform`). */
+export type Platform = (typeof BUILT_IN_PLATFORMS)[number] | (string & { readonly registeredPlatform?: never });
+
+/** Every platform known in this process: the store reads back only rows of these. */
+const known = new Set<string>(BUILT_IN_PLATFORMS);
 
 export function isPlatform(text: string): text is Platform {
-  return (PLATFORMS as readonly string[]).includes(text);
+  return known.has(text);
+}
+
+/**
+ * Makes a registered platform's name known (src/chats/platforms.ts), for good: the rows written
+ * under it stay readable after the entry is taken out again.
+ */
+export function addPlatform(name: string): Platform {
+  known.add(name);
+  return name;
+}
+
+/** Every platform known now, the built-in ones first. */
+export function knownPlatforms(): Platform[] {
+  return [...known];
 }
 
 /**

@@ -9,7 +9,7 @@ import type { ReconcileJob } from '../jobs/reconcile';
 import type { Logger } from '../log';
 import type { MarketClient } from '../market/client';
 import type { StreamClient } from '../market/stream';
-import { PLATFORMS, type Platform } from '../model/chat';
+import { isPlatform, type Platform } from '../model/chat';
 import type { Store } from '../store/store';
 import type { Watcher } from '../watch/watcher';
 import { startOpsServer, type OpsServer } from './httpServer';
@@ -33,7 +33,7 @@ export interface OpsParts {
 
 /** A running chat's platform, when its name is one (the console's is). */
 function platformOf(chat: RunningChat): Platform | null {
-  return (PLATFORMS as readonly string[]).includes(chat.name) ? (chat.name as Platform) : null;
+  return isPlatform(chat.name) ? chat.name : null;
 }
 
 function clusterMetrics(cluster: NonNullable<OpsParts['cluster']>): NonNullable<MetricSources['cluster']> {

@@ -61,8 +61,7 @@ describe.runIf(shared.adminUrl !== null)('notes between processes', () => {
       store,
       databaseUrl: url,
       roles: new Set(roles),
-      senderPlatforms: [],
-      poller: false,
+      platformLeases: [],
       info: () => ({}),
       logger: silentLogger,
     });

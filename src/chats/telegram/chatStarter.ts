@@ -13,10 +13,8 @@ import type { Logger } from '../../log';
 import type { Role } from '../../model/roles';
 import type { Store } from '../../store/store';
 import { platformStarter, senderLeaseOf, type ChatPlatform, type ChatDeps } from '../platform';
+import { TELEGRAM_POLLER_LEASE } from './pollerLease';
 import type { RunningTelegramChat } from './start';
-
-/** Telegram serves getUpdates to one client at a time: of several processes, the one holding this lease polls. */
-export const TELEGRAM_POLLER_LEASE = 'telegram:poller';
 
 export interface TelegramChatDeps {
   config: Config;

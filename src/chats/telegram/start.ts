@@ -31,6 +31,8 @@ import { ChatInbox, SKIPPED_NOTICE } from '../inbox';
 import { chatRefOf, handleTelegramUpdates, telegramCommandName } from './handlers';
 import { longPolling, serveWebhook, type TelegramWebhook, type TelegramWebhookOptions } from './updates';
 import { newErrorId } from '../../dispatch/dispatcher';
+import { TELEGRAM_POLLER_LEASE } from './pollerLease';
+import type { LeasedWork } from '../../cluster/parts';
 
 export { ALLOWED_UPDATES, type TelegramWebhookOptions } from './updates';
 export { chatRefOf };
@@ -80,7 +82,7 @@ export interface RunningTelegramChat {
   /** Whether the Bot API answers: the last poll for updates got an answer (webhook mode: always). */
   connected(): boolean;
   /** With `updates: 'held'`: starts and stops long polling. */
-  readonly poller?: { start(): Promise<void>; stop(): Promise<void> };
+  readonly poller?: LeasedWork;
   stop(): Promise<void>;
 }
 
@@ -223,7 +225,7 @@ export async function startTelegramChat(options: TelegramChatOptions): Promise<R
     queue: inbox.queue,
     requests: () => requests.statuses(),
     connected: () => updates === 'none' || (updates === 'held' && !polling.running()) || requests.pollingAnswered(),
-    ...(updates === 'held' ? { poller: { start: polling.start, stop: polling.stop } } : {}),
+    ...(updates === 'held' ? { poller: { lease: TELEGRAM_POLLER_LEASE, start: polling.start, stop: polling.stop } } : {}),
     async stop() {
       await polling.stop();
       // The webhook stays set: Telegram keeps the updates for the next start.
