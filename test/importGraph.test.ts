@@ -58,11 +58,19 @@ const SIMULATOR = resolve('packages', 'tmds-simulator');
 const SIMULATOR_NAME = 'tmds-simulator';
 
 /**
- * Where the bot may import the simulator package: the composition root builds the built-in simulator,
- * the settings name its wire styles, the command line starts it (`npm run simulator`). The console
- * chat's /simulate drives its controls and the banner reads its market (chats/console/).
+ * Where the bot may import the simulator package: the composition root builds the built-in simulator
+ * (and hands the console's /simulate what it drives), the settings name its wire styles, the command
+ * line starts it (`npm run simulator`). The console chat names the simulator's types only
+ * (TYPES_ONLY_IMPORTERS): no simulator code runs from it but what the root handed over.
  */
 export const SIMULATOR_IMPORTERS: readonly string[] = ['app/', 'app.ts', 'config.ts', 'cli/', 'chats/console/'];
+const TYPES_ONLY_IMPORTERS: readonly string[] = ['chats/console/'];
+
+/** The statements of `text` importing a value (not `import type`) from the simulator package. */
+export function valueImportsOfSimulator(text: string): string[] {
+  const statements = text.match(/^import\s[^;]*?from\s+'tmds-simulator(?:\/[^']*)?';/gms) ?? [];
+  return statements.filter((statement) => !/^import\s+type\s/.test(statement));
+}
 
 /** The files of src/ importing the simulator package from anywhere but SIMULATOR_IMPORTERS. */
 export function strayImportsOfSimulator(files: Iterable<[string, string[]]>, allowed: readonly string[]): string[] {
@@ -160,6 +168,17 @@ describe('the import graph of src/', () => {
     expect(users).toEqual(expect.arrayContaining(['app/market.ts', 'config.ts', 'cli/simulator.ts']));
     const stray = strayImportsOfSimulator([[join(SRC, 'alerts', 'x.ts'), ['tmds-simulator/cli']]], SIMULATOR_IMPORTERS);
     expect(stray).toEqual(['alerts/x.ts']);
+  });
+
+  it('has the console chat import the simulator package for its types only', () => {
+    const console = sourceFiles(SRC).filter((file) => TYPES_ONLY_IMPORTERS.some((unit) => name(file).startsWith(unit)));
+    expect(console.length).toBeGreaterThan(0);
+    expect(console.flatMap((file) => valueImportsOfSimulator(readFileSync(file, 'utf8')).map((line) => `${name(file)}: ${line}`))).toEqual(
+      [],
+    );
+    expect(valueImportsOfSimulator("import type { Market } from 'tmds-simulator';\nimport { whaleBuy } from 'tmds-simulator';")).toEqual([
+      "import { whaleBuy } from 'tmds-simulator';",
+    ]);
   });
 
   it('has the simulator package import nothing of the bot: its own files, Node and its dependencies only', () => {

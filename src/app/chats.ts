@@ -4,6 +4,7 @@
  * commands through its inbox.
  */
 import { createConsoleChat, type ConsoleIo } from '../chats/console/start';
+import { consoleSimulator } from './consoleSimulator';
 import { platformChats, startChats, type ChatStarter, type PlatformEnv, type RunningChat } from '../chats/startChats';
 import type { Config } from '../config';
 import type { Dispatcher } from '../dispatch/dispatcher';
@@ -33,7 +34,11 @@ export async function startChatsPart(deps: ChatsDeps): Promise<RunningChat[]> {
   const { config, logger, store, market, dispatcher, resync, lifecycle } = deps;
   const pausesChanged = (): void =>
     void resync(null).catch((error: unknown) => logger.warn({ err: error }, 'resync after a chat was paused or resumed failed'));
-  const fallback = createConsoleChat(deps.console, market.simulator, market.endpoints.baseUrl);
+  const fallback = createConsoleChat(
+    deps.console,
+    market.simulator === null ? null : consoleSimulator(market.simulator),
+    market.endpoints.baseUrl,
+  );
   const env = deps.env ?? process.env;
   const chatDeps = { config, logger, dispatcher, store, roles: config.roles.set, env, pausesChanged };
   const chats = await startChats(chatDeps, deps.platforms ?? platformChats(), fallback);

@@ -9,10 +9,7 @@
 import { bold, code, field, rich, riskColor, type Card } from '../../cards/card';
 import { defineCommand, type AnyCommand } from '../../dispatch/command';
 import type { Args } from '../../dispatch/parseArgs';
-import { ControlError, summarize, type Controls, type TokenSummary } from 'tmds-simulator';
-import type { Market } from 'tmds-simulator';
-import { MarketMutationError as MarketError } from 'tmds-simulator';
-import { SIMULATED_WHALE_SHARE_PCT as WHALE_SHARE_PCT, whaleBuy } from 'tmds-simulator';
+import type { Controls, Market, TokenSummary, WireToken } from 'tmds-simulator';
 import { UsageError } from '../../usage';
 
 /** A whale bought in holds this share of the supply: twice the line a whale alert draws. */
@@ -20,9 +17,21 @@ const WHALE_BUY_SHARE_PCT = 2;
 
 const EVENTS = ['risk', 'price', 'whale', 'pull', 'trade'] as const;
 
+/**
+ * The built-in simulator as /simulate drives it. The composition root (src/app/chats.ts) hands it
+ * over with the simulator's own functions, so that the console imports no simulator code, only
+ * its types.
+ */
 export interface SimulateTarget {
   market: Market;
   controls: Controls;
+  /** The simulator's whale buy: `wallet` buys `sharePct` of the supply; false when the pools are too shallow. */
+  whaleBuy(market: Market, token: string, wallet: string, sharePct: number): boolean;
+  summarize(token: WireToken): TokenSummary;
+  /** The share of the supply from which the simulator counts a holder as a whale. */
+  whaleSharePct: number;
+  /** A control's or the market's refusal, as its status (404: no such token) and words; null for any other error. */
+  refusal(error: unknown): { status: number; message: string } | null;
 }
 
 const DEFINITION = {
@@ -133,12 +142,17 @@ function resultCard(what: string, token: TokenSummary): Card {
 }
 
 /** A shared wallet that is no whale of the token yet: the first in the listing's order, so the same one each time. */
-function nonWhale(market: Market, token: string, supply: number): string {
+function nonWhale(target: SimulateTarget, token: string, supply: number): string {
+  const { market } = target;
   for (const wallet of market.wallets()) {
     const held = Number(market.holder(token, wallet)?.currentlyHoldingAmount ?? 0);
-    if ((held / supply) * 100 < WHALE_SHARE_PCT) return wallet;
+    if ((held / supply) * 100 < target.whaleSharePct) return wallet;
   }
   throw new UsageError('every shared wallet is already a whale of this token', null, 'Try /simulate price with a rise instead.');
+}
+
+function noSuchToken(): UsageError {
+  return new UsageError('the built-in market has no such token', null, 'Use a token from the banner, or /token to check an address.');
 }
 
 /** Does the event; a control's refusal (a token the market does not have, a sell of nothing) is the person's mistake, said plainly. */
@@ -166,14 +180,14 @@ function perform(target: SimulateTarget, args: Args): Card {
       }
       case 'whale': {
         const before = market.token(tokenAddress);
-        if (before === null) throw new ControlError(404, 'Not Found', 'Token not found');
-        const wallet = nonWhale(market, tokenAddress, Number(before.totalSupply));
-        if (!whaleBuy(market, tokenAddress, wallet, WHALE_BUY_SHARE_PCT)) {
+        if (before === null) throw noSuchToken();
+        const wallet = nonWhale(target, tokenAddress, Number(before.totalSupply));
+        if (!target.whaleBuy(market, tokenAddress, wallet, WHALE_BUY_SHARE_PCT)) {
           throw new UsageError('the token’s pools are too shallow for a whale to buy in', null, 'Try /simulate price with a rise instead.');
         }
         const after = market.token(tokenAddress);
-        if (after === null) throw new ControlError(404, 'Not Found', 'Token not found');
-        const token = summarize(after);
+        if (after === null) throw noSuchToken();
+        const token = target.summarize(after);
         return resultCard(`whale ${wallet.slice(0, 4)}…${wallet.slice(-4)} bought ${WHALE_BUY_SHARE_PCT}% of the supply`, token);
       }
       case 'pull': {
@@ -195,12 +209,10 @@ function perform(target: SimulateTarget, args: Args): Card {
         throw new UsageError(`"${event}" is not an event`, null, `event is one of ${EVENTS.join(', ')}.`);
     }
   } catch (error) {
-    if (error instanceof ControlError) {
-      const hint = error.status === 404 ? 'Use a token from the banner, or /token to check an address.' : 'See /help simulate.';
-      throw new UsageError(error.status === 404 ? 'the built-in market has no such token' : error.message, null, hint);
-    }
-    if (error instanceof MarketError) throw new UsageError(error.message, null, 'See /help simulate.');
-    throw error;
+    const refused = target.refusal(error);
+    if (refused === null) throw error;
+    if (refused.status === 404) throw noSuchToken();
+    throw new UsageError(refused.message, null, 'See /help simulate.');
   }
 }
 

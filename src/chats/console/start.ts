@@ -3,12 +3,11 @@
  * input, and alerts printed as they arrive. It ends at the end of its input, which ends the bot.
  */
 import type { Market } from 'tmds-simulator';
-import type { RunningSimulator } from 'tmds-simulator';
 import type { ChatStarter } from '../startChats';
 import { createConsoleAlertSender } from './alertSender';
 import { runConsoleChat } from './chat';
 import { withConsoleCommands } from './consoleCommands';
-import { simulateCommand } from './simulateCommand';
+import { simulateCommand, type SimulateTarget } from './simulateCommand';
 import { withSimulatedData } from '../../cards/simulatedData';
 
 export interface ConsoleIo {
@@ -20,6 +19,11 @@ export interface ConsoleIo {
   outDir: string;
   /** The banner's line saying where the logs go (src/chats/console/logDestination.ts); none when not given. */
   logs?: string;
+}
+
+/** The built-in simulator as the console shows and drives it: /simulate's target and its address. */
+export interface ConsoleSimulator extends SimulateTarget {
+  baseUrl: string;
 }
 
 /**
@@ -41,20 +45,20 @@ export function addressesToTry(market: Market): { tokens: string[]; wallets: str
   return { tokens, wallets };
 }
 
-function banner(simulator: RunningSimulator | null, seed: number, baseUrl: string): string {
+function banner(simulator: ConsoleSimulator | null, seed: number, baseUrl: string): string {
   if (simulator === null) return `TokenWatch console chat on ${baseUrl}; type /help\n`;
   const { tokens, wallets } = addressesToTry(simulator.market);
   const first = tokens[0] ?? 'ADDRESS';
   return [
     `TokenWatch console chat on the built-in simulator (seed ${seed}, ${simulator.baseUrl}); ` +
       `try /token ${tokens.join(' or ')}, /track token ${first}, /wallet ${wallets.join(' or ')}, /help`,
-    // The one line that says what the bot is for, and that nothing else is needed to see it (src/simulator/pace.ts).
+    // The one line that says what the bot is for, and that nothing else is needed to see it (packages/tmds-simulator/src/pace.ts).
     `The market trades by itself: /track token ${first} all and an alert arrives within 2 minutes; /simulate forces one now.`,
     '',
   ].join('\n');
 }
 
-export function createConsoleChat(io: ConsoleIo, simulator: RunningSimulator | null, baseUrl: string): ChatStarter {
+export function createConsoleChat(io: ConsoleIo, simulator: ConsoleSimulator | null, baseUrl: string): ChatStarter {
   return async ({ dispatcher: botDispatcher, config, logger }) => {
     io.output.write(banner(simulator, config.simulatorSeed, baseUrl));
     // /simulate exists only here: in the console, on the built-in simulator.
