@@ -28,6 +28,9 @@ export function compileBenchEntry(entry: string): string {
   // tsconfig.json's options, emitting; the type check is `npx tsc --noEmit`'s, not this build's.
   run(join(ROOT, 'node_modules', '.bin', 'tsc'), [
     entry,
+    // The simulator package is reached through its link in node_modules/, which tsc does not emit:
+    // named here, it is compiled beside the bench as `npm run build` compiles it beside the bot.
+    'packages/tmds-simulator/src/index.ts',
     '--outDir',
     OUT,
     '--rootDir',

@@ -8,6 +8,7 @@
 // Usage: node scripts/addImportExtensions.mjs dist
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const root = resolve(process.argv[2] ?? 'dist');
 // `from './x'`, `import './x'`, `import('./x')`, `export * from './x'`.
@@ -17,10 +18,12 @@ const BARE = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])((?:@[\w.-]+\/)?[\w.
 
 /**
  * The workspace packages (packages/NAME/, beside dist/), each export as the file emitted for it:
- * specifier (`name`, `name/sub`) → absolute path of the .js under dist/packages/NAME/.
+ * specifier (`name`, `name/sub`) → absolute path of the .js under the output's packages/NAME/.
  */
 function workspaceExports() {
-  const packages = join(dirname(root), 'packages');
+  // The repository's packages/ (this script's ../packages), wherever the output goes: dist/, or a
+  // bench's build under node_modules/.cache/.
+  const packages = fileURLToPath(new URL('../packages', import.meta.url));
   const targets = new Map();
   if (!existsSync(packages)) return targets;
   for (const dir of readdirSync(packages)) {
