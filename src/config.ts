@@ -66,10 +66,6 @@ export interface Config {
   chatStartTimeoutMs: number;
   /** A PostgreSQL database (`DATABASE_URL`) instead of the SQLite file; null: the file at databasePath. */
   databaseUrl: string | null;
-  /** Null: no Telegram bot token, Telegram is off. */
-  telegram: TelegramConfig | null;
-  /** Null: no Discord bot token, Discord is off. */
-  discord: DiscordConfig | null;
   /** The operators' HTTP server (/healthz, /readyz, /metrics); null: HTTP_PORT unset, no server. */
   http: { host: string; port: number } | null;
   /** How long a stop waits for the sends and answers under way before it closes the rest anyway. */
@@ -87,7 +83,16 @@ export interface Config {
    * requests a minute (CALL_PEAK_REQUESTS_PER_MINUTE).
    */
   calls: { milestones: number[]; peakRequestsPerMinute: number };
+  /**
+   * The environment these settings were read from. Each chat platform reads its own section from
+   * it (src/chats/<name>/settings.ts), checked against the settings above, so that a section and the
+   * settings it is checked against come from one reading.
+   */
+  env: SettingsEnv;
 }
+
+/** Environment variables, as the settings are read from them. */
+export type SettingsEnv = Readonly<Record<string, string | undefined>>;
 
 export interface ShareSettings {
   /** Follows of one chat, every forum topic together (MAX_FOLLOWS_PER_CHAT). */
@@ -104,31 +109,6 @@ export interface ShareSettings {
   /** Button keys kept for one person, and for one chat, the oldest dropped first (ACTION_KEYS_PER_PERSON, ACTION_KEYS_PER_CHAT). */
   actionKeysPerPerson: number;
   actionKeysPerChat: number;
-}
-
-export interface DiscordConfig {
-  token: string;
-  /** The application's id (a snowflake), for registering commands and answering interactions. */
-  appId: string;
-  /** Null: commands are registered globally by `npm run register`; set: in this server, and at start. */
-  guildId: string | null;
-  /** REST base without the version (default https://discord.com/api); the gateway address comes from its /gateway/bot. */
-  restApi: string | null;
-  /** Answer a message that is only an address with its token card (needs the Message Content intent). */
-  detectAddresses: boolean;
-  /**
-   * 'auto': every shard, as many as Discord recommends, in this process. Otherwise the shards this
-   * process runs out of `count` in all (the other processes run the rest).
-   */
-  shards: 'auto' | { ids: number[]; count: number };
-}
-
-export interface TelegramConfig {
-  token: string;
-  /** Bot API server, without a trailing slash (default https://api.telegram.org). */
-  apiRoot: string | null;
-  /** Null: long polling. Otherwise the public HTTPS URL Telegram posts updates to. */
-  webhook: { url: string; secret: string | null; port: number } | null;
 }
 
 export class ConfigError extends Error {
@@ -170,7 +150,7 @@ function size(variable: string, minBytes: number, maxBytes: number, fallbackByte
 }
 
 /** A plain non-negative integer, or null. */
-function parsePlainInteger(text: string): number | null {
+export function parsePlainInteger(text: string): number | null {
   const trimmed = text.trim();
   if (!PLAIN_INTEGER.test(trimmed)) return null;
   const value = Number(trimmed);
@@ -230,7 +210,8 @@ function bounded(variable: string, parse: (text: string) => number | null, min: 
     });
 }
 
-function wholeNumber(variable: string, min: number, max: number, fallback: number) {
+/** A whole number in plain digits within [min, max]; blank or absent: the fallback. For a settings schema. */
+export function wholeNumber(variable: string, min: number, max: number, fallback: number) {
   return bounded(variable, parsePlainInteger, min, max, fallback, `a whole number from ${min} to ${max}, written in plain digits`);
 }
 
@@ -253,7 +234,8 @@ function readHttpUrl(variable: string, protocols: string[], value: string): stri
   return url.toString().replace(/\/+$/, '');
 }
 
-function httpUrl(variable: string, protocols: string[]) {
+/** An optional URL with one of `protocols`, no credentials and no trailing slash; blank or absent: undefined. For a settings schema. */
+export function httpUrl(variable: string, protocols: string[]) {
   return z
     .string()
     .optional()
@@ -281,8 +263,6 @@ function serviceUrl(variable: string) {
 
 /** Packed subscriptions a socket may carry when set by hand: the simulator takes 1,000 a socket. */
 const MAX_SUBSCRIPTIONS_PER_SOCKET = 1_000;
-/** Discord's largest bots run tens of thousands of shards; a bigger count is a typo. */
-const MAX_SHARD_COUNT = 100_000;
 
 const RATE_LIMIT_FORM = 'COUNT/WINDOW, a whole count and a window with a unit, ms, s, m or h (e.g. 100/60s)';
 const TTL_FORM = `${DURATION_FORM}, or 0 to disable`;
@@ -382,18 +362,6 @@ const EnvSchema = z.object({
       }
       return url;
     }),
-  TELEGRAM_BOT_TOKEN: z.string().optional(),
-  TELEGRAM_API_ROOT: httpUrl('TELEGRAM_API_ROOT', ['http:', 'https:']),
-  TELEGRAM_WEBHOOK_URL: httpUrl('TELEGRAM_WEBHOOK_URL', ['https:', 'http:']),
-  TELEGRAM_WEBHOOK_SECRET: z.string().optional(),
-  TELEGRAM_WEBHOOK_PORT: wholeNumber('TELEGRAM_WEBHOOK_PORT', 1, 65_535, 8080),
-  DISCORD_TOKEN: z.string().optional(),
-  DISCORD_APP_ID: z.string().optional(),
-  DISCORD_GUILD_ID: z.string().optional(),
-  DISCORD_REST_API: httpUrl('DISCORD_REST_API', ['https:', 'http:']),
-  DISCORD_DETECT_ADDRESSES: z.string().optional(),
-  DISCORD_SHARDS: z.string().optional(),
-  DISCORD_SHARD_COUNT: wholeNumber('DISCORD_SHARD_COUNT', 1, MAX_SHARD_COUNT, 0),
   HTTP_PORT: wholeNumber('HTTP_PORT', 1, 65_535, 0),
   HTTP_HOST: z
     .string()
@@ -458,7 +426,7 @@ const EnvSchema = z.object({
     }),
 });
 
-/** The chat platforms whose sections these settings read; a platform of its own reads its own (src/chats/platforms.ts). */
+/** The built-in chat platforms' names, the roles TOKENWATCH_ROLES may name when the caller does not hand the registry's. */
 export const BUILT_IN_PLATFORMS = ['discord', 'telegram'] as const;
 
 export interface LoadOptions {
@@ -467,10 +435,20 @@ export interface LoadOptions {
    * `chatPlatformNames()`): the roles TOKENWATCH_ROLES may name. Default: the built-in platforms.
    */
   platforms?: readonly string[];
+  /**
+   * The variables that switch a chat platform on, as the registry lists them (src/chats/platforms.ts,
+   * `chatPlatformTokens()`): with one of them set, a chat would show the market's prices, so
+   * TMDS_BASE_URL is required. Default: none. Each platform's own section is read apart, from
+   * `Config.env` (src/chats/<name>/settings.ts; `loadSettings` of src/chats/platforms.ts reads them all).
+   */
+  chatTokens?: readonly string[];
 }
 
-/** Reads the settings from an environment; throws ConfigError naming the first wrong variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env, options: LoadOptions = {}): Config {
+/**
+ * Reads the general settings from an environment; throws ConfigError naming the first wrong variable.
+ * The chat platforms' sections are read from the same environment by the platforms themselves.
+ */
+export function loadConfig(env: SettingsEnv = process.env, options: LoadOptions = {}): Config {
   const parsed = EnvSchema.parse(env);
   // Two stores named at once: which one the operator meant cannot be guessed, and the other would be silently ignored.
   if (parsed.DATABASE_URL !== null && (env.DATABASE_PATH ?? '').trim() !== '') {
@@ -479,11 +457,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'and DATABASE_PATH are both set: DATABASE_URL selects PostgreSQL, DATABASE_PATH the SQLite file; set only one',
     );
   }
-  const telegram = readTelegram(parsed);
-  const discord = readDiscord(parsed);
   const roleNames = rolesOf(options.platforms ?? BUILT_IN_PLATFORMS);
-  const roles = readRoles(parsed.TOKENWATCH_ROLES ?? '', roleNames, parsed.DATABASE_URL !== null, telegram);
-  const market = readMarket(parsed, telegram !== null || discord !== null);
+  const roles = readRoles(parsed.TOKENWATCH_ROLES ?? '', roleNames, parsed.DATABASE_URL !== null);
+  const market = readMarket(parsed, chatTokensSet(env, options.chatTokens ?? []));
   return {
     market,
     simulatorSeed: parsed.SIMULATOR_SEED,
@@ -518,9 +494,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storeMarketReset: parsed.STORE_MARKET_RESET,
     chatStartTimeoutMs: parsed.CHAT_START_TIMEOUT,
     databaseUrl: parsed.DATABASE_URL,
-    telegram,
-    discord,
-    http: readHttp(parsed, telegram),
+    http: readHttp(parsed),
     shutdownTimeoutMs: parsed.SHUTDOWN_TIMEOUT,
     roles,
     shares: {
@@ -532,18 +506,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       actionKeysPerChat: parsed.ACTION_KEYS_PER_CHAT,
     },
     calls: { milestones: parsed.CALL_MILESTONES, peakRequestsPerMinute: parsed.CALL_PEAK_REQUESTS_PER_MINUTE },
+    env,
   };
+}
+
+/** Whether one of the switch variables `tokens` is set, and their names for the line that asks for TMDS_BASE_URL. */
+function chatTokensSet(env: SettingsEnv, tokens: readonly string[]): { set: boolean; names: readonly string[] } {
+  return { set: tokens.some((token) => (env[token]?.trim() ?? '') !== ''), names: tokens };
+}
+
+/** "A", "A or B", "A, B or C". */
+function oneOf(names: readonly string[]): string {
+  return names.length <= 2 ? names.join(' or ') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
 }
 
 /**
  * TOKENWATCH_ROLES: a comma-separated list of `names` (each chat platform's, then watcher and
  * sender: discord, telegram, watcher and sender by default); unset, every role in one process.
  * Named roles make the process one of several sharing PostgreSQL, so they need DATABASE_URL (a
- * SQLite file belongs to one process); and Telegram's webhook, served by
- * every process with the telegram role behind one address, needs one fixed secret they all check
- * (each would otherwise set its own random one and refuse the others' updates).
+ * SQLite file belongs to one process). What a platform needs of a process of several (a webhook's
+ * one secret) its own section checks against these roles.
  */
-function readRoles(text: string, names: readonly Role[], postgres: boolean, telegram: TelegramConfig | null): Config['roles'] {
+function readRoles(text: string, names: readonly Role[], postgres: boolean): Config['roles'] {
   const trimmed = text.trim().toLowerCase();
   const every: ReadonlySet<Role> = new Set(names);
   if (trimmed === '') return { set: every, clustered: false };
@@ -562,12 +546,6 @@ function readRoles(text: string, names: readonly Role[], postgres: boolean, tele
         'share one PostgreSQL)',
     );
   }
-  if (set.has('telegram') && telegram?.webhook != null && telegram.webhook.secret === null) {
-    throw new ConfigError(
-      'TELEGRAM_WEBHOOK_SECRET',
-      'is required with TOKENWATCH_ROLES and TELEGRAM_WEBHOOK_URL: every process serving the webhook must check the same secret',
-    );
-  }
   return { set, clustered: true };
 }
 
@@ -575,17 +553,11 @@ function readRoles(text: string, names: readonly Role[], postgres: boolean, tele
 const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /**
- * The operators' HTTP server, off unless HTTP_PORT is set. Telegram's webhook server listens on
- * every interface at its own port: the same port twice would fail at start, so it is named now.
+ * The operators' HTTP server, off unless HTTP_PORT is set. A platform's section that listens on a
+ * port of its own checks it against this one.
  */
-function readHttp(parsed: z.output<typeof EnvSchema>, telegram: TelegramConfig | null): Config['http'] {
+function readHttp(parsed: z.output<typeof EnvSchema>): Config['http'] {
   if (parsed.HTTP_PORT === 0) return null;
-  if (telegram?.webhook?.port === parsed.HTTP_PORT) {
-    throw new ConfigError(
-      'HTTP_PORT',
-      `and TELEGRAM_WEBHOOK_PORT are both ${parsed.HTTP_PORT}: the operators' server and Telegram's webhook need a port each`,
-    );
-  }
   return { host: parsed.HTTP_HOST, port: parsed.HTTP_PORT };
 }
 
@@ -594,7 +566,7 @@ function readHttp(parsed: z.output<typeof EnvSchema>, telegram: TelegramConfig |
  * quick start; a real chat never does unless asked by name, since invented prices in a server or a
  * group would read as real ones.
  */
-function readMarket(parsed: z.output<typeof EnvSchema>, chats: boolean): Config['market'] {
+function readMarket(parsed: z.output<typeof EnvSchema>, chatTokens: { set: boolean; names: readonly string[] }): Config['market'] {
   const baseUrl = parsed.TMDS_BASE_URL;
   if (baseUrl === SIMULATOR_BASE_URL) {
     if (parsed.TMDS_WS_URL !== undefined) throw new ConfigError('TMDS_WS_URL', `must be unset with TMDS_BASE_URL=${SIMULATOR_BASE_URL}`);
@@ -602,10 +574,10 @@ function readMarket(parsed: z.output<typeof EnvSchema>, chats: boolean): Config[
   }
   if (baseUrl === undefined) {
     if (parsed.TMDS_WS_URL !== undefined) throw new ConfigError('TMDS_BASE_URL', 'is required when TMDS_WS_URL is set');
-    if (chats) {
+    if (chatTokens.set) {
       throw new ConfigError(
         'TMDS_BASE_URL',
-        `is required with DISCORD_TOKEN or TELEGRAM_BOT_TOKEN: set it to the service's address (with TMDS_API_KEY), or ` +
+        `is required with ${oneOf(chatTokens.names)}: set it to the service's address (with TMDS_API_KEY), or ` +
           `TMDS_BASE_URL=${SIMULATOR_BASE_URL} to run the chats on simulated data on purpose`,
       );
     }
@@ -614,105 +586,6 @@ function readMarket(parsed: z.output<typeof EnvSchema>, chats: boolean): Config[
   const apiKey = parsed.TMDS_API_KEY?.trim() ?? '';
   if (apiKey === '') throw new ConfigError('TMDS_API_KEY', 'is required when TMDS_BASE_URL is set');
   return { baseUrl, wsUrl: parsed.TMDS_WS_URL ?? baseUrl.replace(/^http/, 'ws'), apiKey };
-}
-
-/**
- * The Discord settings alone, for `npm run register`, which talks to Discord and never to the
- * market data service: each setting's own form is still checked, but no TMDS_BASE_URL is asked for.
- */
-export function loadDiscordConfig(env: Record<string, string | undefined> = process.env): DiscordConfig | null {
-  return readDiscord(EnvSchema.parse(env));
-}
-
-/** Telegram's token form, `<bot id>:<secret>`; checked so a pasted typo fails at start, not on the first call. */
-const TELEGRAM_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{1,100}$/;
-/** What Telegram accepts as a webhook secret_token. */
-const WEBHOOK_SECRET = /^[A-Za-z0-9_-]{1,256}$/;
-
-function readTelegram(parsed: z.output<typeof EnvSchema>): TelegramConfig | null {
-  const token = parsed.TELEGRAM_BOT_TOKEN?.trim() ?? '';
-  const secret = parsed.TELEGRAM_WEBHOOK_SECRET?.trim() ?? '';
-  if (token === '') {
-    if (parsed.TELEGRAM_WEBHOOK_URL !== undefined)
-      throw new ConfigError('TELEGRAM_BOT_TOKEN', 'is required when TELEGRAM_WEBHOOK_URL is set');
-    return null;
-  }
-  // The value is never echoed: it is a secret.
-  if (!TELEGRAM_TOKEN.test(token))
-    throw new ConfigError('TELEGRAM_BOT_TOKEN', 'must be the token BotFather gave, digits, a colon, then letters, digits, _ or -');
-  if (secret !== '' && !WEBHOOK_SECRET.test(secret))
-    throw new ConfigError('TELEGRAM_WEBHOOK_SECRET', 'must be 1-256 letters, digits, _ or -');
-  return {
-    token,
-    apiRoot: parsed.TELEGRAM_API_ROOT ?? null,
-    webhook:
-      parsed.TELEGRAM_WEBHOOK_URL === undefined
-        ? null
-        : { url: parsed.TELEGRAM_WEBHOOK_URL, secret: secret === '' ? null : secret, port: parsed.TELEGRAM_WEBHOOK_PORT },
-  };
-}
-
-/** Discord ids are snowflakes: decimal digits, 17 to 20 of them today. */
-const SNOWFLAKE = /^\d{15,21}$/;
-/** A bot token's form: three base64url parts joined by dots. Checked so a pasted typo fails at start. */
-const DISCORD_TOKEN = /^[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{3,}\.[A-Za-z0-9_-]{10,}$/;
-
-function readDiscord(parsed: z.output<typeof EnvSchema>): DiscordConfig | null {
-  const token = parsed.DISCORD_TOKEN?.trim() ?? '';
-  const appId = parsed.DISCORD_APP_ID?.trim() ?? '';
-  const guildId = parsed.DISCORD_GUILD_ID?.trim() ?? '';
-  const detect = parsed.DISCORD_DETECT_ADDRESSES?.trim().toLowerCase() ?? '';
-  if (token === '') return null;
-  // The value is never echoed: it is a secret.
-  if (!DISCORD_TOKEN.test(token))
-    throw new ConfigError('DISCORD_TOKEN', 'must be the bot token from the Developer Portal (three parts joined by dots)');
-  if (!SNOWFLAKE.test(appId))
-    throw new ConfigError(
-      'DISCORD_APP_ID',
-      'must be the application id from the Developer Portal (digits), and is required with DISCORD_TOKEN',
-    );
-  if (guildId !== '' && !SNOWFLAKE.test(guildId)) throw new ConfigError('DISCORD_GUILD_ID', 'must be a server id (digits)');
-  if (!['', '0', '1', 'true', 'false'].includes(detect)) throw new ConfigError('DISCORD_DETECT_ADDRESSES', 'must be 1 or 0');
-  return {
-    token,
-    appId,
-    guildId: guildId === '' ? null : guildId,
-    restApi: parsed.DISCORD_REST_API ?? null,
-    detectAddresses: detect === '1' || detect === 'true',
-    shards: readShards(parsed.DISCORD_SHARDS ?? '', parsed.DISCORD_SHARD_COUNT),
-  };
-}
-
-const SHARDS_FORM = 'auto, or shard ids and ranges, comma-separated (e.g. 0-3 or 0,2,4-7)';
-
-/**
- * DISCORD_SHARDS and DISCORD_SHARD_COUNT. `auto` (or unset) runs every shard Discord recommends;
- * a count alone runs all of that many here; ids or ranges run those of the count (the processes of
- * a bot split across machines each name theirs, with the same count).
- */
-function readShards(text: string, count: number): DiscordConfig['shards'] {
-  const trimmed = text.trim().toLowerCase();
-  if (trimmed === '' || trimmed === 'auto') {
-    return count === 0 ? 'auto' : { ids: Array.from({ length: count }, (_, id) => id), count };
-  }
-  const ids = new Set<number>();
-  for (const part of trimmed.split(',').map((item) => item.trim())) {
-    const range = /^(\d+)(?:-(\d+))?$/.exec(part);
-    const first = range === null ? null : parsePlainInteger(range[1] ?? '');
-    const last = range === null ? null : range[2] === undefined ? first : parsePlainInteger(range[2]);
-    if (first === null || last === null || last < first || last >= MAX_SHARD_COUNT)
-      throw new ConfigError('DISCORD_SHARDS', `must be ${SHARDS_FORM}`);
-    for (let id = first; id <= last; id++) ids.add(id);
-  }
-  if (count === 0)
-    throw new ConfigError(
-      'DISCORD_SHARD_COUNT',
-      'is required with DISCORD_SHARDS: the number of shards of the whole bot, over every process',
-    );
-  const sorted = [...ids].sort((a, b) => a - b);
-  if ((sorted.at(-1) ?? 0) >= count)
-    throw new ConfigError('DISCORD_SHARDS', `must name shards below DISCORD_SHARD_COUNT (${count}): ids run from 0 to ${count - 1}`);
-  return { ids: sorted, count };
 }
 
 /** Loads `.env` from the working directory into process.env when the file exists; real environment variables win. */

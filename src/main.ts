@@ -8,18 +8,19 @@
  */
 import { startApp } from './app';
 import { logDestination, logPlace, logPlaceLine, runsConsoleChat } from './chats/console/logDestination';
-import { ConfigError, loadConfig, loadDotEnv, type Config } from './config';
+import { ConfigError, loadDotEnv, type Config } from './config';
 import { createLogger, logProcessWarnings, scrubSecrets } from './log';
 import { ServiceKeyRefusedError } from './market/serviceCheck';
 import { OpsServerError } from './ops/httpServer';
 import { StoreOpenError } from './store/sqliteStore';
-import { chatPlatformNames } from './chats/platforms';
+import { loadSettings } from './chats/platforms';
 
 function readConfig(): Config {
   try {
     loadDotEnv();
-    // Every platform's name is a role TOKENWATCH_ROLES may name: the built-in ones and any registered.
-    return loadConfig(process.env, { platforms: chatPlatformNames() });
+    // The general settings and every platform's section (the built-in ones and any registered), each
+    // checked now: a wrong one stops start-up with its one line before anything starts.
+    return loadSettings(process.env);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

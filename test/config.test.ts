@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { loadSettings } from '../src/chats/platforms';
+import { readDiscordSettings } from '../src/chats/discord/settings';
+import { readTelegramSettings } from '../src/chats/telegram/settings';
 import { ConfigError, loadConfig } from '../src/config';
 
 describe('loadConfig', () => {
@@ -24,7 +27,7 @@ describe('loadConfig', () => {
       for (const chat of [discord, telegram, { ...discord, ...telegram }]) {
         let error: unknown = null;
         try {
-          loadConfig(chat);
+          loadSettings(chat);
         } catch (caught) {
           error = caught;
         }
@@ -40,11 +43,11 @@ describe('loadConfig', () => {
     });
 
     it('TMDS_BASE_URL=simulator asks for the simulator by name, for chats and the console alike, with its seed', () => {
-      const chats = loadConfig({ ...discord, ...telegram, TMDS_BASE_URL: 'simulator', SIMULATOR_SEED: '7' });
+      const chats = loadSettings({ ...discord, ...telegram, TMDS_BASE_URL: 'simulator', SIMULATOR_SEED: '7' });
       expect(chats.market).toBeNull();
       expect(chats.simulatorSeed).toBe(7);
-      expect(chats.telegram?.token).toBe(telegram.TELEGRAM_BOT_TOKEN);
-      expect(chats.discord?.token).toBe(discord.DISCORD_TOKEN);
+      expect(readTelegramSettings(chats)?.token).toBe(telegram.TELEGRAM_BOT_TOKEN);
+      expect(readDiscordSettings(chats.env)?.token).toBe(discord.DISCORD_TOKEN);
       expect(loadConfig({ TMDS_BASE_URL: ' Simulator ' }).market).toBeNull();
       // A key left in .env from a real service does no harm; a stream address would contradict it.
       expect(loadConfig({ TMDS_BASE_URL: 'simulator', TMDS_API_KEY: 'k' }).market).toBeNull();
@@ -53,8 +56,27 @@ describe('loadConfig', () => {
       );
     });
 
+    it("asks for TMDS_BASE_URL with the switch variables its caller names: every platform's, as the registry lists them", () => {
+      expect(() => loadConfig({ ECHO_NETWORK: 'room' }, { chatTokens: ['DISCORD_TOKEN', 'TELEGRAM_BOT_TOKEN', 'ECHO_NETWORK'] })).toThrow(
+        /^Invalid configuration: TMDS_BASE_URL is required with DISCORD_TOKEN, TELEGRAM_BOT_TOKEN or ECHO_NETWORK: /,
+      );
+      expect(() => loadSettings(discord)).toThrow(
+        /^Invalid configuration: TMDS_BASE_URL is required with DISCORD_TOKEN or TELEGRAM_BOT_TOKEN: /,
+      );
+      // Blank is unset; and the general settings alone ask nothing of a chat's switch.
+      expect(loadConfig({ DISCORD_TOKEN: ' ' }, { chatTokens: ['DISCORD_TOKEN'] }).market).toBeNull();
+      expect(loadConfig(discord).market).toBeNull();
+    });
+
+    it("reads no platform's section in the general settings: each platform reads its own, at start with the rest", () => {
+      const wrong = { TMDS_BASE_URL: 'simulator', DISCORD_TOKEN: 'not a token', TELEGRAM_WEBHOOK_PORT: '70000' };
+      expect(loadConfig(wrong).env).toBe(wrong);
+      expect(() => loadSettings(wrong)).toThrow(/^Invalid configuration: DISCORD_TOKEN must be the bot token/);
+      expect(() => loadSettings({ ...wrong, DISCORD_TOKEN: '' })).toThrow(/^Invalid configuration: TELEGRAM_WEBHOOK_PORT must be/);
+    });
+
     it('a chat token with the service address runs on the service', () => {
-      const config = loadConfig({ ...telegram, TMDS_BASE_URL: 'https://api.example.com', TMDS_API_KEY: 'k' });
+      const config = loadSettings({ ...telegram, TMDS_BASE_URL: 'https://api.example.com', TMDS_API_KEY: 'k' });
       expect(config.market).toEqual({ baseUrl: 'https://api.example.com', wsUrl: 'wss://api.example.com', apiKey: 'k' });
     });
   });
@@ -228,10 +250,13 @@ describe('loadConfig', () => {
         TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/tg',
         TMDS_BASE_URL: 'simulator',
       };
-      expect(() => loadConfig({ ...webhook, HTTP_PORT: '8080' })).toThrow(
+      expect(() => loadSettings({ ...webhook, HTTP_PORT: '8080' })).toThrow(
         'Invalid configuration: HTTP_PORT and TELEGRAM_WEBHOOK_PORT are both 8080',
       );
-      expect(loadConfig({ ...webhook, HTTP_PORT: '8080', TELEGRAM_WEBHOOK_PORT: '8443' }).http).toEqual({ host: '127.0.0.1', port: 8080 });
+      expect(loadSettings({ ...webhook, HTTP_PORT: '8080', TELEGRAM_WEBHOOK_PORT: '8443' }).http).toEqual({
+        host: '127.0.0.1',
+        port: 8080,
+      });
     });
 
     it('reads SHUTDOWN_TIMEOUT as a duration, 10 s by default', () => {
@@ -250,37 +275,38 @@ describe('loadConfig', () => {
       DISCORD_APP_ID: '1100000000000000001',
       TMDS_BASE_URL: 'simulator',
     };
+    const shards = (env: Record<string, string>) => readDiscordSettings(loadSettings(env).env)?.shards;
 
     it('run every shard Discord recommends by default, or all of a count set by hand', () => {
-      expect(loadConfig(discord).discord?.shards).toBe('auto');
-      expect(loadConfig({ ...discord, DISCORD_SHARDS: 'auto' }).discord?.shards).toBe('auto');
-      expect(loadConfig({ ...discord, DISCORD_SHARD_COUNT: '4' }).discord?.shards).toEqual({ ids: [0, 1, 2, 3], count: 4 });
+      expect(shards(discord)).toBe('auto');
+      expect(shards({ ...discord, DISCORD_SHARDS: 'auto' })).toBe('auto');
+      expect(shards({ ...discord, DISCORD_SHARD_COUNT: '4' })).toEqual({ ids: [0, 1, 2, 3], count: 4 });
     });
 
     it('run the ids and ranges named, out of DISCORD_SHARD_COUNT', () => {
-      expect(loadConfig({ ...discord, DISCORD_SHARDS: '0-3', DISCORD_SHARD_COUNT: '8' }).discord?.shards).toEqual({
+      expect(shards({ ...discord, DISCORD_SHARDS: '0-3', DISCORD_SHARD_COUNT: '8' })).toEqual({
         ids: [0, 1, 2, 3],
         count: 8,
       });
-      expect(loadConfig({ ...discord, DISCORD_SHARDS: '6, 0,2-3,2', DISCORD_SHARD_COUNT: '8' }).discord?.shards).toEqual({
+      expect(shards({ ...discord, DISCORD_SHARDS: '6, 0,2-3,2', DISCORD_SHARD_COUNT: '8' })).toEqual({
         ids: [0, 2, 3, 6],
         count: 8,
       });
     });
 
     it('refuse a list without a count, an id past the count, and what is no list', () => {
-      expect(() => loadConfig({ ...discord, DISCORD_SHARDS: '0-3' })).toThrow(
+      expect(() => loadSettings({ ...discord, DISCORD_SHARDS: '0-3' })).toThrow(
         /^Invalid configuration: DISCORD_SHARD_COUNT is required with DISCORD_SHARDS/,
       );
-      expect(() => loadConfig({ ...discord, DISCORD_SHARDS: '2-4', DISCORD_SHARD_COUNT: '4' })).toThrow(
+      expect(() => loadSettings({ ...discord, DISCORD_SHARDS: '2-4', DISCORD_SHARD_COUNT: '4' })).toThrow(
         /DISCORD_SHARDS must name shards below DISCORD_SHARD_COUNT \(4\)/,
       );
       for (const wrong of ['3-1', 'one', '0-', '1.5', '-2']) {
-        expect(() => loadConfig({ ...discord, DISCORD_SHARDS: wrong, DISCORD_SHARD_COUNT: '4' }), wrong).toThrow(
+        expect(() => loadSettings({ ...discord, DISCORD_SHARDS: wrong, DISCORD_SHARD_COUNT: '4' }), wrong).toThrow(
           /^Invalid configuration: DISCORD_SHARDS must be auto, or shard ids and ranges/,
         );
       }
-      expect(() => loadConfig({ ...discord, DISCORD_SHARD_COUNT: '0' })).toThrow(/DISCORD_SHARD_COUNT must be a whole number from 1/);
+      expect(() => loadSettings({ ...discord, DISCORD_SHARD_COUNT: '0' })).toThrow(/DISCORD_SHARD_COUNT must be a whole number from 1/);
     });
   });
 });
@@ -318,11 +344,13 @@ describe('TOKENWATCH_ROLES', () => {
       TELEGRAM_BOT_TOKEN: '123456789:AAsecret-token',
       TELEGRAM_WEBHOOK_URL: 'https://bot.example/tg',
     };
-    expect(() => loadConfig({ ...webhook, TOKENWATCH_ROLES: 'telegram' })).toThrow(
+    expect(() => loadSettings({ ...webhook, TOKENWATCH_ROLES: 'telegram' })).toThrow(
       /^Invalid configuration: TELEGRAM_WEBHOOK_SECRET is required with TOKENWATCH_ROLES/,
     );
-    expect(loadConfig({ ...webhook, TOKENWATCH_ROLES: 'telegram', TELEGRAM_WEBHOOK_SECRET: 'shared-secret_1' }).roles.clustered).toBe(true);
+    expect(loadSettings({ ...webhook, TOKENWATCH_ROLES: 'telegram', TELEGRAM_WEBHOOK_SECRET: 'shared-secret_1' }).roles.clustered).toBe(
+      true,
+    );
     // A process without the telegram role serves no webhook.
-    expect(loadConfig({ ...webhook, TOKENWATCH_ROLES: 'watcher,sender' }).roles.clustered).toBe(true);
+    expect(loadSettings({ ...webhook, TOKENWATCH_ROLES: 'watcher,sender' }).roles.clustered).toBe(true);
   });
 });

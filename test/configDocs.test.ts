@@ -1,5 +1,6 @@
 /**
- * docs/configuration.md, .env.example and the settings schema (src/config.ts) name the same
+ * docs/configuration.md, .env.example and the settings schemas (src/config.ts, and each chat platform's
+ * section, src/chats/<name>/settings.ts) name the same
  * variables with the same defaults. The names are taken from the code: every variable the loaders
  * read (seen through an environment that records what is asked of it) and every `process.env.NAME`
  * read anywhere in src/. A default the page writes as one literal value is held to the schema by
@@ -8,7 +9,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, loadDiscordConfig } from '../src/config';
+import { readDiscordSettings } from '../src/chats/discord/settings';
+import { readTelegramSettings } from '../src/chats/telegram/settings';
+import { loadConfig } from '../src/config';
 
 const ROOT = process.cwd();
 const NAME = /^[A-Z][A-Z0-9_]*$/;
@@ -35,8 +38,10 @@ const APPLIED_ELSEWHERE: Record<string, string> = {
   DISCORD_REST_API: "unset means discord.js's own REST base, the documented address",
 };
 
+/** The general settings and each built-in platform's section, read from one environment (which is left out: it differs by design). */
 function settings(env: Env): unknown {
-  return { config: loadConfig(env), discord: loadDiscordConfig(env) };
+  const { env: _read, ...config } = loadConfig(env);
+  return { config, telegram: readTelegramSettings(loadConfig(env)), discord: readDiscordSettings(env) };
 }
 
 /** The variables the loaders ask the environment for. */

@@ -4,7 +4,8 @@
  * whole; and an address setting that holds credentials is refused without echoing them.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config';
+import { loadSettings } from '../src/chats/platforms';
+import { ConfigError } from '../src/config';
 import { redactUrl, urlSecrets } from '../src/urlCredentials';
 import { SECRET_PASSWORDS, leakedFragments } from './support/secretPasswords';
 
@@ -58,7 +59,8 @@ describe('address settings holding credentials', () => {
         };
         let message = '';
         try {
-          loadConfig(env);
+          // The general settings and each platform's section, as a process reads them at start.
+          loadSettings(env);
         } catch (error) {
           expect(error, variable).toBeInstanceOf(ConfigError);
           message = (error as Error).message;

@@ -27,7 +27,10 @@ export interface ChatDeps {
    * platform's role; with `sender` alone it starts only what sends alerts (no gateway, no updates).
    */
   roles: ReadonlySet<Role>;
-  /** Where a platform's own settings section reads its variables (default: the process's environment). */
+  /**
+   * Where a platform registered from elsewhere may read its section's variables (default: the
+   * process's environment); the built-in platforms read theirs from `config.env`.
+   */
   env?: PlatformEnv;
   /**
    * Told when a platform's own event paused or resumed chats (the bot removed from a group or a
@@ -65,9 +68,12 @@ export type ChatStarter = (deps: ChatDeps) => Promise<RunningChat | null>;
 /** How a platform reads its settings, and what switches it on. */
 export interface PlatformSettings<S> {
   /**
-   * The platform's settings, or null when it is not configured (its token unset). A built-in
-   * platform's section is read with the others by src/config.ts (`config.discord`…); a platform of
-   * its own reads its variables from `env`, throwing ConfigError (src/config.ts) for a wrong one.
+   * The platform's settings, or null when it is not configured (its token unset), throwing
+   * ConfigError (src/config.ts) for a wrong variable. Each platform's section is its own, in its
+   * folder (src/chats/<name>/settings.ts), and may check itself against the other settings in
+   * `config`. A built-in platform reads its variables from `config.env`, the environment the other
+   * settings were read from; a platform registered from elsewhere may read them from `env` instead.
+   * Every section is read once at start, before anything starts (`loadSettings`, src/chats/platforms.ts).
    */
   read(config: Config, env: PlatformEnv): S | null;
   /** The variable that switches the platform on, as the line about a role with nothing to do names it. */

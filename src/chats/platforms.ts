@@ -3,7 +3,8 @@
  * (src/chats/platform.ts, ChatPlatform) holds a platform's name, its settings section, its start,
  * its alert sender, and the leases and metric labels it needs; whatever needs a platform's name or
  * needs reads them here: the roles TOKENWATCH_ROLES may name (`chatPlatformNames()`, handed to
- * src/config.ts), the named leases of a process of several (`platformLeases`) and their metric
+ * src/config.ts), the variables that switch them on (`chatPlatformTokens()`), every settings
+ * section read at start (`loadSettings`), the named leases of a process of several (`platformLeases`) and their metric
  * labels (`platformLeaseLabels`), the line about a role with nothing to do (idleRoles.ts), the
  * console fallback (console/logDestination.ts) and the app's chats (src/app/chats.ts).
  *
@@ -11,7 +12,7 @@
  * anywhere before the bot starts with `registerChatPlatform(entry)` (test/platforms/echo/ does
  * so). The console is no entry: it is the fallback when no platform is configured.
  */
-import type { Config } from '../config';
+import { loadConfig, type Config } from '../config';
 import { addPlatform } from '../model/chat';
 import type { Role } from '../model/roles';
 import { discordPlatform } from './discord/chatStarter';
@@ -31,6 +32,23 @@ export function chatPlatforms(): readonly ChatPlatform[] {
 /** Every platform's name: its role in TOKENWATCH_ROLES (`loadConfig(env, { platforms: chatPlatformNames() })`). */
 export function chatPlatformNames(): string[] {
   return chatPlatforms().map((platform) => platform.name);
+}
+
+/** Every platform's switch variable (its token), in the table's order: with one set, TMDS_BASE_URL is required. */
+export function chatPlatformTokens(): string[] {
+  return chatPlatforms().map((platform) => platform.settings.token);
+}
+
+/**
+ * Every setting, as a process reads them at start: the general ones (src/config.ts) with every
+ * platform's name as a role and every platform's switch, then each platform's own section from the
+ * same environment, so that a wrong one stops start-up with its one line before anything starts.
+ * Throws ConfigError naming the first wrong variable.
+ */
+export function loadSettings(env: PlatformEnv = process.env): Config {
+  const config = loadConfig(env, { platforms: chatPlatformNames(), chatTokens: chatPlatformTokens() });
+  configuredPlatforms(config, env);
+  return config;
 }
 
 /**

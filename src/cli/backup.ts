@@ -13,7 +13,8 @@
  */
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { ConfigError, loadConfig, loadDotEnv } from '../config';
+import { loadSettings } from '../chats/platforms';
+import { ConfigError, loadDotEnv } from '../config';
 
 const USAGE =
   'Usage: npm run backup -- PATH (a new file; the database copied is DATABASE_PATH, ' +
@@ -120,7 +121,7 @@ async function main(): Promise<void> {
   if (args.length !== 1 || destination === '') throw new BackupError(USAGE, 2);
   loadDotEnv();
   // The bot's own reading of DATABASE_PATH and its default, so the copy is of the file the bot uses.
-  const config = loadConfig();
+  const config = loadSettings();
   if (config.databaseUrl !== null) {
     throw new BackupError(
       "The bot's store is PostgreSQL (DATABASE_URL), not a SQLite file: back it up with pg_dump (pg_dump --format=custom " +

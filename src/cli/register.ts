@@ -5,15 +5,17 @@
  * so a removed command disappears too. Needs DISCORD_TOKEN and DISCORD_APP_ID.
  */
 import { REST } from 'discord.js';
-import { ConfigError, loadDiscordConfig, loadDotEnv } from '../config';
+import { ConfigError, loadDotEnv } from '../config';
 import { loadCommands } from '../dispatch/registry';
 import { registerSecret, scrubSecrets } from '../log';
 import { discordRestOptions } from '../chats/discord/restOptions';
+import { readDiscordSettings } from '../chats/discord/settings';
 import { registerCommands, DEFAULT_REST_API } from '../chats/discord/start';
 
 async function main(): Promise<number> {
   loadDotEnv();
-  const discord = loadDiscordConfig();
+  // Discord's section alone: registering talks to Discord and never to the market data service.
+  const discord = readDiscordSettings(process.env);
   if (discord === null) {
     process.stderr.write('DISCORD_TOKEN is not set: there is no Discord application to register commands with.\n');
     return 2;

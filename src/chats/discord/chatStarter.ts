@@ -11,7 +11,7 @@
  * discord.js loads only when a token is set: it takes about half a second, which a console or
  * Telegram-only bot should not pay at every start.
  */
-import type { Config, DiscordConfig } from '../../config';
+import type { Config } from '../../config';
 import type { AlertSender } from '../../delivery/sender';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { ShardState } from '../../follows/status';
@@ -22,6 +22,7 @@ import { PostgresStore } from '../../store/postgres/postgresStore';
 import type { Store } from '../../store/store';
 import { platformStarter, senderLeaseOf, type ChatPlatform } from '../platform';
 import type { GatewayCoordination } from './gatewayCoordination';
+import { DISCORD_TOKEN_VARIABLE, readDiscordSettings, type DiscordSettings } from './settings';
 
 export interface DiscordChatDeps {
   config: Config;
@@ -54,10 +55,10 @@ export interface RunningDiscordChat {
   connected: () => boolean;
 }
 
-export const discordPlatform: ChatPlatform<DiscordConfig> = {
+export const discordPlatform: ChatPlatform<DiscordSettings> = {
   name: 'discord',
-  // Read with the other settings (src/config.ts): `npm run register` reads it too.
-  settings: { read: (config) => config.discord, token: 'DISCORD_TOKEN' },
+  // Its section (settings.ts), read from the environment the other settings were read from; `npm run register` reads it alone.
+  settings: { read: (config) => readDiscordSettings(config.env), token: DISCORD_TOKEN_VARIABLE },
   start: gatewayChat,
   sendOnly: senderOnlyChat,
   leaseLabels: [senderLeaseOf('discord')],
@@ -74,7 +75,7 @@ function coordinationOf(deps: DiscordChatDeps): GatewayCoordination | null {
   return deps.config.roles.clustered && deps.store instanceof PostgresStore ? new PgDiscordGateway(deps.store.db) : null;
 }
 
-async function gatewayChat(deps: DiscordChatDeps, settings: DiscordConfig): Promise<RunningDiscordChat> {
+async function gatewayChat(deps: DiscordChatDeps, settings: DiscordSettings): Promise<RunningDiscordChat> {
   const { startDiscordChat } = await import('./start');
   const chat = await startDiscordChat({
     token: settings.token,
@@ -103,7 +104,7 @@ async function gatewayChat(deps: DiscordChatDeps, settings: DiscordConfig): Prom
 }
 
 /** Alerts only, over REST: no gateway connection, so no shards, and nothing to wait for to be connected. */
-async function senderOnlyChat(deps: DiscordChatDeps, settings: DiscordConfig): Promise<RunningDiscordChat> {
+async function senderOnlyChat(deps: DiscordChatDeps, settings: DiscordSettings): Promise<RunningDiscordChat> {
   registerSecret(settings.token);
   const [{ createAlertSender }, { DiscordRequestCounts }, { DEFAULT_REST_API }] = await Promise.all([
     import('./alertRest'),

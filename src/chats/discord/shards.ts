@@ -8,10 +8,10 @@
  * else in the chat knows there are several.
  */
 import { Status, type Client, type ClientOptions } from 'discord.js';
-import type { DiscordConfig } from '../../config';
+import type { DiscordSettings } from './settings';
 import type { ShardState } from '../../follows/status';
 
-export type ShardSetting = DiscordConfig['shards'];
+export type ShardSetting = DiscordSettings['shards'];
 
 /** Discord ends a shard that would carry more than this many servers with 4011. */
 export const MAX_GUILDS_PER_SHARD = 2_500;

@@ -7,13 +7,14 @@
  * holding the poller lease, src/cluster/); with the sender role alone, no updates at all, only the
  * alert sender.
  */
-import type { Config, TelegramConfig } from '../../config';
+import type { Config } from '../../config';
 import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { Logger } from '../../log';
 import type { Role } from '../../model/roles';
 import type { Store } from '../../store/store';
 import { platformStarter, senderLeaseOf, type ChatPlatform, type ChatDeps } from '../platform';
 import { TELEGRAM_POLLER_LEASE } from './pollerLease';
+import { readTelegramSettings, TELEGRAM_TOKEN_VARIABLE, type TelegramSettings } from './settings';
 import type { RunningTelegramChat } from './start';
 
 export interface TelegramChatDeps {
@@ -27,7 +28,7 @@ export interface TelegramChatDeps {
 }
 
 /** The chat with updates (`gateway`), or the alert sender alone (no updates, no webhook). */
-async function startTelegram(deps: ChatDeps, settings: TelegramConfig, gateway: boolean): Promise<RunningTelegramChat> {
+async function startTelegram(deps: ChatDeps, settings: TelegramSettings, gateway: boolean): Promise<RunningTelegramChat> {
   const { startTelegramChat } = await import('./start');
   return startTelegramChat({
     token: settings.token,
@@ -42,9 +43,10 @@ async function startTelegram(deps: ChatDeps, settings: TelegramConfig, gateway: 
   });
 }
 
-export const telegramPlatform: ChatPlatform<TelegramConfig> = {
+export const telegramPlatform: ChatPlatform<TelegramSettings> = {
   name: 'telegram',
-  settings: { read: (config) => config.telegram, token: 'TELEGRAM_BOT_TOKEN' },
+  // Its section (settings.ts), read from the environment the other settings were read from, and checked against them.
+  settings: { read: (config) => readTelegramSettings(config), token: TELEGRAM_TOKEN_VARIABLE },
   start: (deps, settings) => startTelegram(deps, settings, true),
   sendOnly: (deps, settings) => startTelegram(deps, settings, false),
   // Long polling (no webhook) runs in one process at a time: the poller lease's holder.

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApplicationCommandOptionType } from 'discord.js';
 import { isManagerPermissions } from '../../../src/chats/discord/permissions';
+import { readDiscordSettings } from '../../../src/chats/discord/settings';
 import { slashCommandsJson } from '../../../src/chats/discord/slashCommands';
-import { loadConfig } from '../../../src/config';
 import { loadCommands } from '../../../src/dispatch/registry';
 
 describe('slashCommandsJson', () => {
@@ -73,16 +73,16 @@ describe('isManagerPermissions', () => {
 describe('Discord settings', () => {
   const token = 'MTEwMDAwMDAwMDAwMDAwMDAwMQ.GfakeX.abcdefghijklmnopqrstuvwxyz0123456789';
   it('are off without DISCORD_TOKEN, and read whole with it', () => {
-    expect(loadConfig({}).discord).toBeNull();
+    expect(readDiscordSettings({})).toBeNull();
     expect(
-      loadConfig({
+      readDiscordSettings({
         TMDS_BASE_URL: 'simulator',
         DISCORD_TOKEN: token,
         DISCORD_APP_ID: '1100000000000000001',
         DISCORD_GUILD_ID: '1100000000000000002',
         DISCORD_REST_API: 'http://127.0.0.1:9/api/',
         DISCORD_DETECT_ADDRESSES: '1',
-      }).discord,
+      }),
     ).toEqual({
       token,
       appId: '1100000000000000001',
@@ -96,7 +96,7 @@ describe('Discord settings', () => {
   it('refuse a missing application id, a malformed token or server id, naming the variable and never the token', () => {
     const fail = (env: Record<string, string>) => {
       try {
-        loadConfig(env);
+        readDiscordSettings(env);
       } catch (error) {
         return error instanceof Error ? error.message : String(error);
       }
