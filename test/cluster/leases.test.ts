@@ -5,7 +5,7 @@
  */
 import type { PoolClient } from 'pg';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import { Coordinator } from '../../src/cluster/coordinator';
+import { Coordinator, type LeaseBackend } from '../../src/cluster/coordinator';
 import { PARTITIONS, fairShare, partitionLease, partitionOf, rebalance } from '../../src/cluster/partitions';
 import { createLogger, silentLogger } from '../../src/log';
 import { LeaseLostError } from '../../src/store/leaseLost';
@@ -45,6 +45,16 @@ describe('partitions', () => {
     expect(taken.some((partition) => others.has(partition))).toBe(false);
   });
 });
+
+/** `leases` with every statement run through `through`: a test's stand-in for the network between the process and PostgreSQL. */
+function passedThrough(leases: PgLeases, through: <T>(run: () => Promise<T>) => Promise<T>): LeaseBackend {
+  return {
+    take: (names, owner, ttlMs, info) => through(() => leases.take(names, owner, ttlMs, info)),
+    renew: (names, owner, ttlMs, info) => through(() => leases.renew(names, owner, ttlMs, info)),
+    release: (names, owner) => through(() => leases.release(names, owner)),
+    list: (prefix) => through(() => leases.list(prefix)),
+  };
+}
 
 describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
   let store: PostgresStore;
@@ -239,14 +249,7 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
       hung += 1;
       return hanging;
     };
-    const backend = {
-      take: (names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>) =>
-        through(() => leases.take(names, owner, ttlMs, info)),
-      renew: (names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>) =>
-        through(() => leases.renew(names, owner, ttlMs, info)),
-      release: (names: readonly string[], owner: string) => through(() => leases.release(names, owner)),
-      list: (prefix?: string) => through(() => leases.list(prefix)),
-    };
+    const backend = passedThrough(leases, through);
     const a = new Coordinator({
       leases: backend,
       owner: 'a',
@@ -294,12 +297,7 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
       return never;
     };
     const backend = {
-      take: (names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>) =>
-        through(() => leases.take(names, owner, ttlMs, info)),
-      renew: (names: readonly string[], owner: string, ttlMs: number, info?: Record<string, unknown>) =>
-        through(() => leases.renew(names, owner, ttlMs, info)),
-      release: (names: readonly string[], owner: string) => through(() => leases.release(names, owner)),
-      list: (prefix?: string) => through(() => leases.list(prefix)),
+      ...passedThrough(leases, through),
       reconnect: () => {
         reconnects += 1;
       },
