@@ -1,9 +1,11 @@
-/** The footer's timing line: from a trade's own time, sent per chat; nothing for an event without one. */
+/** The footer's timing line: from a trade's or a record's own time, sent per chat; nothing for an event without one. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDelivery } from '../../src/delivery/delivery';
 import { timingLine, withTiming } from '../../src/delivery/timingFooter';
 import { silentLogger } from '../../src/log';
-import type { WalletTradeEvent } from '../../src/model/events';
+import type { AlertEvent, WalletTradeEvent } from '../../src/model/events';
+import { detectWhale } from '../../src/alerts/kinds/whale';
+import { tokenSnapshot } from '../store/helpers';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
 import { Clock, RecordingSender, chat, priceEvent, simpleAlertCard, tempDb } from './helpers';
 
@@ -31,6 +33,19 @@ describe('timingLine', () => {
   it('says how long after the trade it was seen and how long after that it was sent', () => {
     expect(timingLine(trade(TRADE_S * 1000 + 2_000), new Date(TRADE_S * 1000 + 3_000))).toBe('seen 2s after the trade · sent 1s later');
     expect(timingLine(trade(TRADE_S * 1000 + 2_000), new Date(TRADE_S * 1000 + 302_000))).toBe('seen 2s after the trade · sent 5m later');
+  });
+
+  it('times a holder alert from its record’s syncedAt, and an unreadable one not at all', () => {
+    const last = { ...tokenSnapshot('Tok1111'), totalSupply: '1000', whales: {}, holdersSeenAt: 1 };
+    const whaleFrom = (syncedAt: string | undefined) =>
+      detectWhale(last, { holder: { address: 'W1', currentlyHoldingAmount: 50n, syncedAt }, snapshot: false, at: TRADE_S * 1000 + 4_000 });
+    const [timed] = whaleFrom(new Date(TRADE_S * 1000).toISOString());
+    expect(timed?.kind).toBe('whale');
+    expect(timingLine(timed as AlertEvent, new Date(TRADE_S * 1000 + 5_000))).toBe('seen 4s after the update · sent 1s later');
+    for (const syncedAt of [undefined, 'not a time']) {
+      const [untimed] = whaleFrom(syncedAt);
+      expect(timingLine(untimed as AlertEvent, new Date())).toBeNull();
+    }
   });
 
   it('says nothing for an event with no time of its own', () => {

@@ -43,6 +43,16 @@ export function ownSyncedAt(last: TokenSnapshot | null, next: TokenSnapshot): nu
   return synced === null || synced === (last?.syncedAt ?? null) ? null : synced;
 }
 
+/**
+ * A holder record's `syncedAt` (ISO 8601 text) as epoch ms, for the footer of an alert read from
+ * it: the time the service synced the balance that crossed the line. Null when absent or unreadable.
+ */
+export function holderSyncedAt(holder: { syncedAt?: string | null }): number | null {
+  if (holder.syncedAt === undefined || holder.syncedAt === null) return null;
+  const ms = Date.parse(holder.syncedAt);
+  return Number.isFinite(ms) && ms > 0 ? ms : null;
+}
+
 const SOL_DECIMALS = 9;
 
 /** A decimal string of smallest units as a number of whole units; null when unreadable. */

@@ -23,7 +23,7 @@ import type { TokenSnapshot } from '../../model/snapshot';
 import { developerSoldLine, developerSoldPct } from '../developerSold';
 import type { EventBase } from '../../model/events';
 import type { HolderUpdate } from '../detect/inputs';
-import { eventKey, tokenRef } from '../detect/eventBase';
+import { eventKey, holderSyncedAt, tokenRef } from '../detect/eventBase';
 
 export interface DeveloperSoldEvent extends EventBase {
   kind: 'developer-sold';
@@ -51,6 +51,7 @@ export function detectDeveloperSold(last: TokenSnapshot, update: HolderUpdate): 
       kind: 'developer-sold',
       key: eventKey('developer-sold', last.address, [line]),
       at: update.at,
+      syncedAt: holderSyncedAt(update.holder),
       token: tokenRef(last),
       wallet: update.holder.address,
       line,

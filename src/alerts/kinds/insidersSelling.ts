@@ -25,7 +25,7 @@ import { insidersAfter } from '../insiders';
 import type { EventBase } from '../../model/events';
 import { shareOfSupply } from '../snapshot';
 import type { HolderUpdate } from '../detect/inputs';
-import { eventKey, tokenRef } from '../detect/eventBase';
+import { eventKey, holderSyncedAt, tokenRef } from '../detect/eventBase';
 
 export interface InsidersSellingEvent extends EventBase {
   kind: 'insiders-selling';
@@ -55,6 +55,7 @@ export function detectInsidersSelling(last: TokenSnapshot, update: HolderUpdate)
       kind: 'insiders-selling',
       key: eventKey('insiders-selling', last.address, [drop.fromAt, drop.fromTotal.toString()]),
       at: update.at,
+      syncedAt: holderSyncedAt(update.holder),
       token: tokenRef(last),
       sellers: drop.sellers.slice(0, NAMED_SELLERS),
       sellerCount: drop.sellers.length,

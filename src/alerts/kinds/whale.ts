@@ -20,7 +20,7 @@ import { base, marketFields, tokenActions, tokenLink, tokenName, walletLink } fr
 import { defineAlertKind } from '../kind';
 import { WHALE_SHARE_PCT, shareOfSupply } from '../snapshot';
 import type { TokenSnapshot } from '../../model/snapshot';
-import { eventKey, tokenRef } from '../detect/eventBase';
+import { eventKey, holderSyncedAt, tokenRef } from '../detect/eventBase';
 import type { HolderUpdate } from '../detect/inputs';
 
 export function detectWhale(last: TokenSnapshot | null, update: HolderUpdate): WhaleEvent[] {
@@ -40,6 +40,7 @@ export function detectWhale(last: TokenSnapshot | null, update: HolderUpdate): W
       kind: 'whale',
       key: eventKey('whale', last.address, [holder.address, direction, last.seenAt]),
       at: update.at,
+      syncedAt: holderSyncedAt(update.holder),
       token: tokenRef(last),
       wallet: holder.address,
       direction,
