@@ -13,6 +13,7 @@ import { openDatabase } from '../store/openDatabase';
 import { StoreOpenError } from '../store/storeOpenError';
 import { copySqliteToPostgres, TargetNotEmptyError, type CopyCounts } from '../store/postgres/copyFromSqlite';
 import { isPostgresUrl } from '../store/postgres/databaseUrl';
+import { checkOut } from '../store/postgres/checkOut';
 import { redactUrl, registerUrlSecrets } from '../urlCredentials';
 import { scrubSecrets } from '../log';
 import { openPostgresStore } from '../store/postgres/postgresStore';
@@ -67,14 +68,14 @@ async function copy(from: string, to: string): Promise<CopyCounts> {
   try {
     const target = await openPostgresStore(to);
     try {
-      const client = await target.db.pool.connect();
+      const checkedOut = await checkOut(target.db.pool);
       try {
-        return await copySqliteToPostgres(source.db, client, Date.now());
+        return await copySqliteToPostgres(source.db, checkedOut.client, Date.now());
       } catch (error) {
         if (error instanceof TargetNotEmptyError) throw new CopyError(`Cannot copy into ${where}: ${error.message}`, 1);
         throw new CopyError(`Cannot copy ${from} to ${where}: ${connectionErrorText(error)}; nothing was copied`, 1);
       } finally {
-        client.release();
+        checkedOut.release();
       }
     } finally {
       await target.close();

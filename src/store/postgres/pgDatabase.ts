@@ -18,6 +18,7 @@ import pg from 'pg';
 import type { CustomTypesConfig, PoolClient, QueryConfig, QueryResultRow } from 'pg';
 import type { Logger } from '../../log';
 import { StoreUnavailableError } from '../storeUnavailable';
+import { checkOut } from './checkOut';
 import { connectionErrorText, isConnectionError } from './connectionErrors';
 
 /** Long enough for a server restart (about a second here) and a failover; short enough for shutdown. */
@@ -210,7 +211,8 @@ export class PgDatabase {
   }
 
   private async inTransaction<T>(run: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const checkedOut = await checkOut(this.pool);
+    const { client } = checkedOut;
     let broken = false;
     try {
       await client.query('BEGIN');
@@ -218,12 +220,12 @@ export class PgDatabase {
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      broken = isConnectionError(error);
+      broken = isConnectionError(error) || checkedOut.lost() !== null;
       if (!broken) await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
       // A connection that failed mid-transaction is not given back to be reused.
-      client.release(broken);
+      checkedOut.release(broken);
     }
   }
 

@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import type { PoolClient } from 'pg';
 import { unbounded, type PgDatabase } from './pgDatabase';
+import { checkOut } from './checkOut';
 
 /** "twdi" in ASCII, moved up 16 bits: bucket n's advisory lock is this plus n (buckets are fewer than 2^16). */
 export const IDENTIFY_LOCK_BASE = 0x74776469 * 0x10000;
@@ -61,14 +62,10 @@ export class PgDiscordGateway {
   async waitForIdentify(bucket: number, signal: AbortSignal): Promise<void> {
     signal.throwIfAborted();
     const key = IDENTIFY_LOCK_BASE + bucket;
-    const client = await this.db.pool.connect();
-    // The pool listens for a checked-out connection's errors no more: unheard, one would stop the process.
-    const ignore = () => undefined;
-    client.on('error', ignore);
-    const release = (broken: boolean) => {
-      client.off('error', ignore);
-      client.release(broken);
-    };
+    // Heard while checked out (checkOut.ts): unheard, an error of the connection would stop the process.
+    const checkedOut = await checkOut(this.db.pool);
+    const { client } = checkedOut;
+    const release = (broken: boolean) => checkedOut.release(broken);
     let pid: number;
     try {
       const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');

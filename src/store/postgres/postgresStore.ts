@@ -7,6 +7,7 @@ import { silentLogger, type Logger } from '../../log';
 import type { Store } from '../store';
 import { StoreOpenError } from '../storeOpenError';
 import { connectionErrorText, isConnectionError } from './connectionErrors';
+import { checkOut } from './checkOut';
 import { redactUrl, registerUrlSecrets } from '../../urlCredentials';
 import { migrate } from './migrate';
 import { PgActionKeys } from './pgActionKeys';
@@ -89,21 +90,21 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ...(options.outageWaitMs === undefined ? {} : { outageWaitMs: options.outageWaitMs }),
   });
   try {
-    let client;
+    let checkedOut;
     try {
-      client = await db.pool.connect();
+      checkedOut = await checkOut(db.pool);
     } catch (error) {
       if (isConnectionError(error))
         throw new StoreOpenError(where, 'unreachable', `the server does not answer (${connectionErrorText(error)})`);
       throw new StoreOpenError(where, 'unreadable', connectionErrorText(error));
     }
     try {
-      logMarketOutcome(logger, await migrate(client, where, options.market ?? null), where);
+      logMarketOutcome(logger, await migrate(checkedOut.client, where, options.market ?? null), where);
     } catch (error) {
       if (error instanceof StoreOpenError) throw error;
       throw new StoreOpenError(where, isConnectionError(error) ? 'unreachable' : 'unreadable', connectionErrorText(error));
     } finally {
-      client.release();
+      checkedOut.release();
     }
   } catch (error) {
     await db.close().catch(() => undefined);
