@@ -50,16 +50,7 @@ export interface Call extends NewCall {
 }
 
 /** What one check of a call found, written with the milestone alerts it made. */
-export interface PeakUpdate {
-  id: number;
-  peakSol: number;
-  peakAt: Date;
-  lastSol: number;
-  lastAt: Date;
-  checkedTo: number;
-  nextCheckAt: Date | null;
-  toldMultiple: number;
-}
+export type PeakUpdate = Pick<Call, 'id' | 'peakSol' | 'peakAt' | 'lastSol' | 'lastAt' | 'checkedTo' | 'nextCheckAt' | 'toldMultiple'>;
 
 export interface CallRepository {
   /** Whether calls are on in the chat (off unless a manager turned them on). */

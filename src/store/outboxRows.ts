@@ -22,15 +22,26 @@ export interface DueRow extends ChatColumns {
 /** Last errors are kept for the operator, not whole: a platform's error body can be long. */
 export const MAX_ERROR_LENGTH = 500;
 
-export function entriesOf(rows: readonly DueRow[], chats: ChatInterner): OutboxEntry[] {
+/**
+ * Reads rows' events, each event once however many rows (chats) share it. Written by a store from
+ * an AlertEvent and never edited: read back as what it was.
+ */
+function eventReader(): (row: { event_id: number; event: string }) => AlertEvent {
   const events = new Map<number, AlertEvent>();
-  return rows.map((row) => {
+  return (row) => {
     let event = events.get(row.event_id);
     if (event === undefined) {
-      // Written by a store from an AlertEvent and never edited: read back as what it was.
       event = JSON.parse(row.event) as AlertEvent;
       events.set(row.event_id, event);
     }
+    return event;
+  };
+}
+
+export function entriesOf(rows: readonly DueRow[], chats: ChatInterner): OutboxEntry[] {
+  const eventOf = eventReader();
+  return rows.map((row) => {
+    const event = eventOf(row);
     return {
       id: row.id,
       chat: chats.chat(row),
@@ -72,14 +83,6 @@ export interface ToldRow extends ChatColumns {
 }
 
 export function toldOf(rows: readonly ToldRow[], chats: ChatInterner): AlertTold[] {
-  const events = new Map<number, AlertEvent>();
-  return rows.map((row) => {
-    let event = events.get(row.event_id);
-    if (event === undefined) {
-      // Written by a store from an AlertEvent and never edited: read back as what it was.
-      event = JSON.parse(row.event) as AlertEvent;
-      events.set(row.event_id, event);
-    }
-    return { chat: chats.chat(row), event, label: row.label };
-  });
+  const eventOf = eventReader();
+  return rows.map((row) => ({ chat: chats.chat(row), event: eventOf(row), label: row.label }));
 }

@@ -5,6 +5,7 @@ import type { Call, CallChat, CallRepository, NewCall, PeakUpdate } from '../cal
 import { CALL_COLUMNS, callOf, type CallRow } from '../callRows';
 import { ChatInterner, threadColumn } from '../rows';
 import type { PgDatabase } from './pgDatabase';
+import { insertAlertRows } from './alertRows';
 import { pgText } from './pgText';
 
 type Alerts = ReadonlyArray<{ event: AlertEvent; to: readonly AlertDelivery[] }>;
@@ -135,25 +136,8 @@ export class PgCalls implements CallRepository {
           ],
         });
       }
-      let added = 0;
-      // A handful at a time (milestones are rare): plain statements, with a commit's rules.
-      for (const { event, to } of alerts) {
-        await client.query('INSERT INTO events (key, kind, event, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING', [
-          event.key,
-          event.kind,
-          pgText(JSON.stringify(event)),
-          at,
-        ]);
-        for (const { chat, label } of to) {
-          const result = await client.query(
-            `INSERT INTO outbox (event_id, platform, chat_id, thread_id, scope_id, label, created_at, next_attempt_at)
-             SELECT id, $2, $3, $4, $5, $6, $7, $7 FROM events WHERE key = $1 ON CONFLICT DO NOTHING`,
-            [event.key, chat.platform, chat.chatId, threadColumn(chat.threadId), chat.scopeId, label === null ? null : pgText(label), at],
-          );
-          added += result.rowCount ?? 0;
-        }
-      }
-      return added;
+      // A handful at a time (milestones are rare), in the peaks' transaction (alertRows.ts).
+      return insertAlertRows(client, alerts, at);
     });
   }
 

@@ -15,9 +15,10 @@ import type { ChatRef, Platform } from '../../model/chat';
 import type { AlertEvent } from '../../model/events';
 import type { AlertDelivery, OutboxEntry } from '../../model/follow';
 import { entriesOf, historyOf, MAX_ERROR_LENGTH, toldOf, type DueRow, type HistoryRow, type ToldRow } from '../outboxRows';
-import { ChatInterner, threadColumn } from '../rows';
+import { ChatInterner } from '../rows';
 import type { AlertTold, DeliveredAlert, HoldReason, OutboxRepository } from '../store';
 import type { PgDatabase } from './pgDatabase';
+import { insertAlertRows } from './alertRows';
 import { pgText } from './pgText';
 
 /**
@@ -125,27 +126,8 @@ export class PgOutbox implements OutboxRepository {
     if (alerts.length === 0) return 0;
     await this.settle();
     const at = now.getTime();
-    // A handful a day (daily watchlists): plain statements in one transaction, with a commit's rules.
-    return this.db.transaction(async (client) => {
-      let added = 0;
-      for (const { event, to } of alerts) {
-        await client.query('INSERT INTO events (key, kind, event, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (key) DO NOTHING', [
-          event.key,
-          event.kind,
-          pgText(JSON.stringify(event)),
-          at,
-        ]);
-        for (const { chat, label } of to) {
-          const result = await client.query(
-            `INSERT INTO outbox (event_id, platform, chat_id, thread_id, scope_id, label, created_at, next_attempt_at)
-             SELECT id, $2, $3, $4, $5, $6, $7, $7 FROM events WHERE key = $1 ON CONFLICT DO NOTHING`,
-            [event.key, chat.platform, chat.chatId, threadColumn(chat.threadId), chat.scopeId, pgText(label), at],
-          );
-          added += result.rowCount ?? 0;
-        }
-      }
-      return added;
-    });
+    // A handful a day (daily watchlists), in one transaction (alertRows.ts).
+    return this.db.transaction((client) => insertAlertRows(client, alerts, at));
   }
 
   async known(keys: readonly string[]): Promise<Set<string>> {
