@@ -1,8 +1,8 @@
 /** Action keys kept by a store across restarts: a contract suite, on every store (support/stores.ts). */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chat } from './helpers';
 import { issueOne } from '../support/issueOne';
-import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
+import { eachStore, STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
 
 const NOW = new Date(1_700_000_000_000);
 const LATER = new Date(1_700_000_600_000);
@@ -10,15 +10,7 @@ const LATER = new Date(1_700_000_600_000);
 describe.each(STORE_KINDS)('action keys (%s)', (_kind, makeHome) => {
   let home: StoreHome;
   let store: ContractStore;
-
-  beforeEach(async () => {
-    home = await makeHome();
-    store = await home.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await home.remove();
-  });
+  eachStore(makeHome, (opened) => ({ home, store } = opened));
 
   it('issues short opaque keys of [A-Za-z0-9_-] that resolve in their chat', async () => {
     const keys = new Set<string>();

@@ -4,7 +4,7 @@
  * reply to the message that made the call, through a restart, and the first caller keeps the call.
  * The simulator and the job share one injected clock: nothing waits on time.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callMilestoneCard, type CallMilestoneEvent } from '../../src/alerts/kinds/callMilestone';
 import { CallPeaks } from '../../src/jobs/callPeaks';
 import { silentLogger } from '../../src/log';
@@ -15,7 +15,7 @@ import { tokenAnswer } from '../../src/query/tokenQuery';
 import { callPnlCard } from '../../src/query/callPnl';
 import { plainText } from '../../src/cards/card';
 import { startSimulator, type RunningSimulator } from 'tmds-simulator';
-import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
+import { eachStore, STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
 
 const KEY = 'call-peaks-test-key';
 const MINUTE = 60_000;
@@ -46,15 +46,7 @@ afterAll(async () => {
 describe.each(STORE_KINDS)('the peak job (%s)', (_kind, makeHome) => {
   let home: StoreHome;
   let store: ContractStore;
-
-  beforeEach(async () => {
-    home = await makeHome();
-    store = await home.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await home.remove();
-  });
+  eachStore(makeHome, (opened) => ({ home, store } = opened));
 
   const book = () => new CallBook(store.calls, () => new Date(clockMs));
   const job = () => new CallPeaks({ calls: store.calls, market: client, now: () => new Date(clockMs), logger: silentLogger });

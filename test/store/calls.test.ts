@@ -3,11 +3,11 @@
  * in a chat wins, a peak and its milestone alerts are written together, forget-me removes only that
  * person's calls, and a manager's clear removes the chat's.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NewCall } from '../../src/store/calls';
 import type { ChatRef } from '../../src/model/chat';
 import { chat } from './helpers';
-import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
+import { eachStore, STORE_KINDS, type ContractStore } from './support/stores';
 
 const T0 = new Date(1_800_000_000_000);
 
@@ -31,17 +31,8 @@ function newCall(where: ChatRef, address: string, userId: string, overrides: Par
 }
 
 describe.each(STORE_KINDS)('calls (%s)', (_kind, makeHome) => {
-  let home: StoreHome;
   let store: ContractStore;
-
-  beforeEach(async () => {
-    home = await makeHome();
-    store = await home.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await home.remove();
-  });
+  eachStore(makeHome, (opened) => ({ store } = opened));
 
   it('is off until turned on, per chat, every topic together', async () => {
     const group = chat('-100', 'telegram', '7');

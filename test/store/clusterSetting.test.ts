@@ -3,23 +3,14 @@
  * its other settings, left alone by an update that does not name it, cleared with null, listed for
  * the chats not paused; and the trades a chat was told of since a moment, read back from the outbox.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WalletTradeEvent } from '../../src/model/events';
 import { chat, priceEvent } from './helpers';
-import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
+import { eachStore, STORE_KINDS, type ContractStore } from './support/stores';
 
 describe.each(STORE_KINDS)('the wallet cluster setting (%s)', (_kind, makeHome) => {
-  let home: StoreHome;
   let store: ContractStore;
-
-  beforeEach(async () => {
-    home = await makeHome();
-    store = await home.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await home.remove();
-  });
+  eachStore(makeHome, (opened) => ({ store } = opened));
 
   it('is kept, left by other updates, and cleared', async () => {
     expect((await store.chats.settings(chat('1'))).cluster).toBeUndefined();

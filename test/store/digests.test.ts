@@ -3,11 +3,11 @@
  * setting kept with its settings and listed for the schedules (paused chats left out), and its
  * alerts written to the outbox with no last-seen state, once per key.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DailyDigestEvent } from '../../src/alerts/kinds/dailyDigest';
 import type { DigestSetting } from '../../src/store/store';
 import { chat } from './helpers';
-import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
+import { eachStore, STORE_KINDS, type ContractStore } from './support/stores';
 
 const PARIS: DigestSetting = { time: '09:00', zone: 'Europe/Paris', threadId: '7', scopeId: null, since: 1_700_000_000_000 };
 
@@ -28,17 +28,8 @@ function watchlist(key: string): DailyDigestEvent {
 }
 
 describe.each(STORE_KINDS)('daily watchlists (%s)', (_kind, makeHome) => {
-  let home: StoreHome;
   let store: ContractStore;
-
-  beforeEach(async () => {
-    home = await makeHome();
-    store = await home.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await home.remove();
-  });
+  eachStore(makeHome, (opened) => ({ store } = opened));
 
   it('keeps a chat’s setting beside its other settings, lists it for the schedules, and leaves paused chats out', async () => {
     await store.chats.updateSettings(chat('1'), { detectAddresses: true });

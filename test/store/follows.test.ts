@@ -1,20 +1,12 @@
 /** Follows and chat settings: a contract suite, the same cases on every store (support/stores.ts). */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chat, newFollow } from './helpers';
-import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
+import { eachStore, STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
 
 describe.each(STORE_KINDS)('follows (%s)', (_kind, makeHome) => {
   let home: StoreHome;
   let store: ContractStore;
-
-  beforeEach(async () => {
-    home = await makeHome();
-    store = await home.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await home.remove();
-  });
+  eachStore(makeHome, (opened) => ({ home, store } = opened));
 
   it('adds a follow, then updates its options and label instead of adding a second', async () => {
     const group = chat('-100');

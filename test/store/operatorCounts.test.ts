@@ -3,25 +3,16 @@
  * per platform in chats not paused with the oldest's age, paused chats per platform, and follows
  * of tokens and of wallets.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chat, newFollow, priceEvent, tokenSnapshot } from './helpers';
-import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
+import { eachStore, STORE_KINDS, type ContractStore } from './support/stores';
 
 const T0 = new Date(1_700_000_000_000);
 const at = (ms: number) => new Date(T0.getTime() + ms);
 
 describe.each(STORE_KINDS)('the %s store’s counts for operators', (_kind, makeHome) => {
-  let home: StoreHome;
   let store: ContractStore;
-
-  beforeEach(async () => {
-    home = await makeHome();
-    store = await home.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await home.remove();
-  });
+  eachStore(makeHome, (opened) => ({ store } = opened));
 
   it('counts alerts waiting per platform, leaving out paused chats and delivered rows', async () => {
     expect(await store.outbox.waiting('telegram', 100)).toEqual({ count: 0, oldest: null });

@@ -2,10 +2,10 @@
  * Last-seen state, commits and the outbox: a contract suite, the same cases on every store
  * (support/stores.ts).
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { chat, newFollow, priceEvent, tokenSnapshot, walletSnapshot } from './helpers';
 import { issueOne } from '../support/issueOne';
-import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
+import { eachStore, STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
 
 const T0 = new Date(1_700_000_000_000);
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -13,15 +13,7 @@ const at = (ms: number) => new Date(T0.getTime() + ms);
 describe.each(STORE_KINDS)('the %s store', (_kind, makeHome) => {
   let home: StoreHome;
   let store: ContractStore;
-
-  beforeEach(async () => {
-    home = await makeHome();
-    store = await home.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await home.remove();
-  });
+  eachStore(makeHome, (opened) => ({ home, store } = opened));
 
   describe('last-seen state', () => {
     it('keeps token and wallet snapshots as they were, replacing the older one', async () => {

@@ -3,27 +3,18 @@
  * chat's targets of a token live beside its /track of it, the /track commands never touch them,
  * and a target whose crossing is in the outbox's events is removed as done.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TargetEvent } from '../../src/alerts/kinds/target';
 import { targetEventKey, type FollowOptions } from '../../src/model/follow';
 import { DEFAULT_OPTIONS, chat, newFollow, tokenSnapshot } from './helpers';
-import { STORE_KINDS, type ContractStore, type StoreHome } from './support/stores';
+import { eachStore, STORE_KINDS, type ContractStore } from './support/stores';
 
 const ABOVE: FollowOptions = { ...DEFAULT_OPTIONS, target: { metric: 'price', side: 'above', value: 0.0012 } };
 const BELOW: FollowOptions = { ...DEFAULT_OPTIONS, target: { metric: 'mcap', side: 'below', value: 250_000 } };
 
 describe.each(STORE_KINDS)('targets and directions (%s)', (_kind, makeHome) => {
-  let home: StoreHome;
   let store: ContractStore;
-
-  beforeEach(async () => {
-    home = await makeHome();
-    store = await home.open();
-  });
-  afterEach(async () => {
-    await store.close();
-    await home.remove();
-  });
+  eachStore(makeHome, (opened) => ({ store } = opened));
 
   it('keeps a price direction, and leaves it out when it is both', async () => {
     const group = chat('-100');

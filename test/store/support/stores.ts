@@ -4,7 +4,7 @@
  * server, when the global setup started one (it says once when it did not). A home is where a
  * store lives across reopenings: the file, or the database.
  */
-import { inject } from 'vitest';
+import { afterEach, beforeEach, inject } from 'vitest';
 import type { FollowRepository, NewFollow, Store } from '../../../src/store/store';
 import type { Follow } from '../../../src/model/follow';
 import { openSqliteStore } from '../../../src/store/sqliteStore';
@@ -49,3 +49,23 @@ export const STORE_KINDS: Array<[StoreKind, () => Promise<StoreHome>]> = [
   ['sqlite', sqliteHome],
   ...(postgresRunning() ? [['postgres', postgresHome] as [StoreKind, () => Promise<StoreHome>]] : []),
 ];
+
+/**
+ * A store of its own for each test of the enclosing describe: made and opened before it, closed
+ * and removed after it; `use` is handed each test's home and store.
+ */
+export function eachStore(makeHome: () => Promise<StoreHome>, use: (opened: { home: StoreHome; store: ContractStore }) => void): void {
+  let opened: { home: StoreHome; store: ContractStore } | null = null;
+  beforeEach(async () => {
+    const home = await makeHome();
+    opened = { home, store: await home.open() };
+    use(opened);
+  });
+  afterEach(async () => {
+    if (opened === null) return;
+    const { home, store } = opened;
+    opened = null;
+    await store.close();
+    await home.remove();
+  });
+}
