@@ -2,91 +2,21 @@
  * /mute with 6h, 1d, 7d and forever, /unmute and /mutes, through the one Dispatcher on a real
  * SQLite file and the simulator, with the clock fixed.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { plainText, type Card } from '../../src/cards/card';
-import type { ChatRef } from '../../src/model/chat';
-import { FollowService } from '../../src/follows/followService';
-import { createStatusSource } from '../../src/follows/status';
-import { Dispatcher, type CommandCaller } from '../../src/dispatch/dispatcher';
-import { loadCommands } from '../../src/dispatch/registry';
-import { silentLogger } from '../../src/log';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
-import { tempDb } from '../delivery/helpers';
-import { startTestMarket, type TestMarket } from '../support/market';
+import { describe, expect, it } from 'vitest';
+import type { Dispatcher } from '../../src/dispatch/dispatcher';
+import type { SqliteStore } from '../../src/store/sqliteStore';
+import type { TestMarket } from '../support/market';
+import { cardText, followChat, group, NOW } from './support/followChat';
 
 let market: TestMarket;
 let store: SqliteStore;
-let db: { path: string; cleanup: () => void };
 let dispatcher: Dispatcher;
-let resynced: Array<string | null>;
 let token: string;
 let token2: string;
 let wallet: string;
 
-const group: ChatRef = { platform: 'telegram', chatId: '-1001', threadId: null, scopeId: null };
-const NOW = new Date('2025-01-15T12:00:00Z');
-
-function caller(chat: ChatRef, manager = true): CommandCaller {
-  return { chat, userId: manager ? 'admin' : 'member', isManager: async () => manager };
-}
-
-async function say(line: string, chat = group, manager = true) {
-  const reply = await dispatcher.runLine(line, caller(chat, manager));
-  if (reply === null) throw new Error(`not a command: ${line}`);
-  return reply;
-}
-
-function text(card: Card): string {
-  return [
-    card.title,
-    plainText(card.description ?? []),
-    ...card.fields.map((f) => `${f.name}: ${plainText(f.value)}`),
-    card.footer ?? '',
-  ].join('\n');
-}
-
-beforeAll(async () => {
-  market = await startTestMarket({ simulator: { tradesPerSecond: 0 } });
-  const hostile = new Set(market.sim.market.hostileTokens());
-  [token, token2] = market.sim.market.tokenAddresses().filter((t) => !hostile.has(t)) as [string, string];
-  wallet = market.sim.market.wallets()[0] as string;
-});
-
-afterAll(async () => {
-  await market.close();
-});
-
-beforeEach(async () => {
-  db = tempDb();
-  store = openSqliteStore(db.path);
-  resynced = [];
-  const follows = new FollowService({ store, logger: silentLogger, resync: async (address) => void resynced.push(address) });
-  const status = createStatusSource({
-    store,
-    streams: () => ({
-      sockets: [],
-      counters: { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 },
-      queuedEvents: 0,
-      queuedBytes: 0,
-      packing: { setting: 1, perSocket: 1, state: 'fixed', evidence: null },
-      maxSockets: null,
-      waitingForRoom: 0,
-    }),
-    startedAt: NOW.getTime() - 3_600_000,
-  });
-  dispatcher = new Dispatcher({
-    commands: await loadCommands(),
-    services: { query: market.query, follows, status },
-    actionKeys: store.actionKeys,
-    logger: silentLogger,
-    now: () => NOW,
-  });
-});
-
-afterEach(async () => {
-  await store.close();
-  db.cleanup();
-});
+const { say } = followChat((parts) => ({ market, store, dispatcher, token, token2, wallet } = parts));
+const text = cardText;
 
 const HOUR = 3_600_000;
 
