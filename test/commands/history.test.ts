@@ -4,13 +4,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { plainText, type Card } from '../../src/cards/card';
-import { createDelivery } from '../../src/delivery/delivery';
 import { Dispatcher } from '../../src/dispatch/dispatcher';
 import { loadCommands } from '../../src/dispatch/registry';
 import { silentLogger } from '../../src/log';
 import type { QueryService } from '../../src/query/service';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
-import { Clock, RecordingSender, chat, commitAlerts, simpleAlertCard, tempDb } from '../delivery/helpers';
+import { Clock, RecordingSender, chat, commitAlerts, tempDb, testDelivery } from '../delivery/helpers';
 
 let db: { path: string; cleanup: () => void };
 let store: SqliteStore;
@@ -34,15 +33,7 @@ describe('/history', () => {
     const clock = new Clock(Date.UTC(2025, 0, 15, 12, 0));
     const here = chat('here');
     const sender = new RecordingSender('telegram');
-    const delivery = createDelivery({
-      store,
-      senders: [sender],
-      buttonsFor: async () => [],
-      alertCard: simpleAlertCard,
-      logger: silentLogger,
-      now: clock.now,
-      pollMs: 60_000,
-    });
+    const delivery = testDelivery(store, [sender], clock);
     await commitAlerts(store, ['e1', 'e2'], [here, chat('elsewhere')], clock.now());
     clock.advance(3_000);
     await delivery.drain();

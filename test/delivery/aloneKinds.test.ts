@@ -4,11 +4,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DailyDigestEvent } from '../../src/alerts/kinds/dailyDigest';
-import { createDelivery } from '../../src/delivery/delivery';
 import { DIGEST_MAX_ITEMS } from '../../src/delivery/digest';
-import { silentLogger } from '../../src/log';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
-import { Clock, RecordingSender, chat, commitAlerts, simpleAlertCard, tempDb } from './helpers';
+import { Clock, RecordingSender, chat, commitAlerts, tempDb, testDelivery } from './helpers';
 
 let db: { path: string; cleanup: () => void };
 let store: SqliteStore;
@@ -49,14 +47,7 @@ describe('a backlog with a daily watchlist in it', () => {
     await store.outbox.add([{ event: watchlistEvent('watchlist-1'), to: [{ chat: to, label: null }] }], clock.now());
     await commitAlerts(store, ['b1', 'b2'], [to], clock.now());
     const telegram = new RecordingSender('telegram');
-    const delivery = createDelivery({
-      store,
-      senders: [telegram],
-      buttonsFor: async () => [],
-      alertCard: simpleAlertCard,
-      logger: silentLogger,
-      now: clock.now,
-      pollMs: 60_000,
+    const delivery = testDelivery(store, [telegram], clock, {
       backoff: { baseMs: 1_000, maxMs: 60_000 },
       digestThreshold: 5,
     });

@@ -4,11 +4,9 @@
  * told of every accepted message with the rows it carried, at the time the platform answered.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDelivery } from '../../src/delivery/delivery';
-import { silentLogger } from '../../src/log';
 import type { OutboxEntry } from '../../src/model/follow';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
-import { Clock, RecordingSender, chat, commitAlerts, simpleAlertCard, tempDb } from './helpers';
+import { Clock, RecordingSender, chat, commitAlerts, tempDb, testDelivery } from './helpers';
 
 let db: { path: string; cleanup: () => void };
 let store: SqliteStore;
@@ -34,14 +32,7 @@ describe('delivery’s counts', () => {
       return { status: 'sent' };
     };
     const told: Array<{ rows: readonly OutboxEntry[]; at: number }> = [];
-    const d = createDelivery({
-      store,
-      senders: [telegram],
-      buttonsFor: async () => [],
-      alertCard: simpleAlertCard,
-      logger: silentLogger,
-      now: clock.now,
-      pollMs: 60_000,
+    const d = testDelivery(store, [telegram], clock, {
       digestThreshold: 5,
       onDelivered: (platform, rows, at) => {
         expect(platform).toBe('telegram');

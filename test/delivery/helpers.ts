@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Card } from '../../src/cards/card';
 import type { ActionButton, ChatRef, Platform } from '../../src/model/chat';
 import type { AlertSender, SendOutcome } from '../../src/delivery/sender';
-import { createLogger, type Logger } from '../../src/log';
+import { createDelivery, type Delivery, type DeliveryOptions } from '../../src/delivery/delivery';
+import { createLogger, silentLogger, type Logger } from '../../src/log';
 import type { Store } from '../../src/store/store';
 import type { PriceEvent } from '../../src/model/events';
 import type { TokenSnapshot } from '../../src/model/snapshot';
@@ -125,4 +126,21 @@ export class Clock {
   advance(ms: number): void {
     this.ms += ms;
   }
+}
+
+/**
+ * A delivery as the tests run it: `senders` over `store`, no buttons, the simple alert card, the
+ * test's clock and polls far apart (the tests drain by hand); `options` change any of it.
+ */
+export function testDelivery(store: Store, senders: AlertSender[], clock: Clock, options: Partial<DeliveryOptions> = {}): Delivery {
+  return createDelivery({
+    store,
+    senders,
+    buttonsFor: async () => [],
+    alertCard: simpleAlertCard,
+    logger: silentLogger,
+    now: clock.now,
+    pollMs: 60_000,
+    ...options,
+  });
 }

@@ -3,11 +3,10 @@
  * go out there as one digest, nothing dropped; the chat is told once that hour; DANGER is not held.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDelivery, type Delivery } from '../../src/delivery/delivery';
-import { silentLogger } from '../../src/log';
+import { type Delivery } from '../../src/delivery/delivery';
 import type { RiskStatusEvent } from '../../src/model/events';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
-import { Clock, RecordingSender, chat, commitAlerts, simpleAlertCard, snapshot, tempDb } from './helpers';
+import { Clock, RecordingSender, chat, commitAlerts, snapshot, tempDb, testDelivery } from './helpers';
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2023, 10, 15, 10, 5);
@@ -24,14 +23,7 @@ beforeEach(() => {
   clock = new Clock(START);
   telegram = new RecordingSender('telegram');
   // A threshold above the test's rows: only the budget makes digests here.
-  delivery = createDelivery({
-    store,
-    senders: [telegram],
-    buttonsFor: async () => [],
-    alertCard: simpleAlertCard,
-    logger: silentLogger,
-    now: clock.now,
-    pollMs: 60_000,
+  delivery = testDelivery(store, [telegram], clock, {
     digestThreshold: 100,
   });
 });

@@ -3,12 +3,11 @@
  * and sent as one digest when the hours end; a change to DANGER goes at once unless strict.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDelivery, type Delivery } from '../../src/delivery/delivery';
+import { type Delivery } from '../../src/delivery/delivery';
 import { quietUntil } from '../../src/delivery/quietHours';
-import { silentLogger } from '../../src/log';
 import type { RiskStatusEvent } from '../../src/model/events';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
-import { Clock, RecordingSender, chat, commitAlerts, simpleAlertCard, snapshot, tempDb } from './helpers';
+import { Clock, RecordingSender, chat, commitAlerts, snapshot, tempDb, testDelivery } from './helpers';
 
 // 2023-11-15 04:30 UTC is 23:30 in New York (EST, UTC-5); 07:00 there is 12:00 UTC.
 const NY_2330 = Date.UTC(2023, 10, 15, 4, 30);
@@ -37,15 +36,7 @@ beforeEach(() => {
   store = openSqliteStore(db.path);
   clock = new Clock(NY_2330);
   telegram = new RecordingSender('telegram');
-  delivery = createDelivery({
-    store,
-    senders: [telegram],
-    buttonsFor: async () => [],
-    alertCard: simpleAlertCard,
-    logger: silentLogger,
-    now: clock.now,
-    pollMs: 60_000,
-  });
+  delivery = testDelivery(store, [telegram], clock);
 });
 
 afterEach(async () => {

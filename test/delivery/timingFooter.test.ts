@@ -1,13 +1,11 @@
 /** The footer's timing line: from a trade's or a record's own time, sent per chat; nothing for an event without one. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDelivery } from '../../src/delivery/delivery';
 import { timingLine, withTiming } from '../../src/delivery/timingFooter';
-import { silentLogger } from '../../src/log';
 import type { AlertEvent, WalletTradeEvent } from '../../src/model/events';
 import { detectWhale } from '../../src/alerts/kinds/whale';
 import { tokenSnapshot } from '../store/helpers';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
-import { Clock, RecordingSender, chat, priceEvent, simpleAlertCard, tempDb } from './helpers';
+import { Clock, RecordingSender, chat, priceEvent, simpleAlertCard, tempDb, testDelivery } from './helpers';
 
 const TRADE_S = 1_700_000_000;
 
@@ -72,14 +70,8 @@ describe('a delivered trade alert', () => {
     await store.outbox.add([{ event: trade(clock.ms), to: [{ chat: chat('c'), label: null }] }], clock.now());
     clock.advance(1_000);
     const sender = new RecordingSender('telegram');
-    const delivery = createDelivery({
-      store,
-      senders: [sender],
-      buttonsFor: async () => [],
+    const delivery = testDelivery(store, [sender], clock, {
       alertCard: (event, label) => ({ ...simpleAlertCard(event, label), footer: 'Wallet111' }),
-      logger: silentLogger,
-      now: clock.now,
-      pollMs: 60_000,
     });
     await delivery.drain();
     await delivery.stop();
