@@ -16,6 +16,7 @@ import { silentLogger } from '../src/log';
 import { openSqliteStore } from '../src/store/sqliteStore';
 import { createWatcher } from '../src/watch/watcher';
 import { Feeder, shippedStreamClient, SNAPSHOT_HOLDERS, TOKENS, until, type FrameTemplates } from './alertFeed';
+import { runChildPhase } from './childPhase';
 
 export interface MemoryResult {
   rssMb: number;
@@ -91,13 +92,4 @@ async function main(): Promise<MemoryResult> {
   }
 }
 
-main().then(
-  (result) => {
-    process.send?.({ type: 'result', result });
-    process.disconnect?.();
-  },
-  (error: unknown) => {
-    process.stderr.write(`memory phase failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runChildPhase('memory', main);

@@ -13,6 +13,7 @@ import { silentLogger } from '../src/log';
 import { openSqliteStore } from '../src/store/sqliteStore';
 import { createWatcher } from '../src/watch/watcher';
 import { Feeder, frameTemplates, progress, shippedStreamClient, TOKENS, until } from './alertFeed';
+import { runChildPhase } from './childPhase';
 
 export interface OnePerSocketResult {
   rssMb: number;
@@ -80,13 +81,4 @@ async function main(): Promise<OnePerSocketResult> {
   }
 }
 
-main().then(
-  (result) => {
-    process.send?.({ type: 'result', result });
-    process.disconnect?.();
-  },
-  (error: unknown) => {
-    process.stderr.write(`one-per-socket phase failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runChildPhase('one-per-socket', main);
