@@ -1,6 +1,8 @@
 /**
  * Every relative link and anchor in README.md and docs/*.md leads somewhere: the file exists, and
  * an anchor (`#section`) names a heading of that page, spelled as GitHub makes heading anchors.
+ * A file of the repository named in code (`src/x/y.ts`) exists too: a page that names a file
+ * which moved tells the reader where to look no more.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
@@ -36,6 +38,12 @@ export function linksOf(markdown: string): string[] {
     .replace(/^(?: {4}|\t).*$/gm, '')
     .replace(/`[^`\n]*`/g, '');
   return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '').filter((target) => !/^[a-z][a-z0-9+.-]*:/i.test(target));
+}
+
+/** Files of the repository a page names in code spans: `src/…`, `test/…` and the like, with an extension. */
+export function namedFilesOf(markdown: string): string[] {
+  const spans = [...markdown.matchAll(/`((?:src|test|bench|scripts|packages|commands|docs|deploy)\/[\w./-]+\.[a-z]{2,4})`/g)];
+  return [...new Set(spans.map((match) => match[1] ?? ''))];
 }
 
 const pages = [
@@ -80,5 +88,15 @@ describe('links in README.md and docs/', () => {
 
   it.each(pages)('%s links only to files and headings that exist', (page) => {
     expect(broken(page)).toEqual([]);
+  });
+
+  it('reads the files a page names in code, and notices one that is not there', () => {
+    expect(namedFilesOf('see `src/app.ts` and `test/x.test.ts`, not `npm test` or `src/`')).toEqual(['src/app.ts', 'test/x.test.ts']);
+    expect(namedFilesOf('`src/no/such/file.ts`').filter((file) => !existsSync(join(ROOT, file)))).toEqual(['src/no/such/file.ts']);
+  });
+
+  it.each([...pages, 'packages/tmds-simulator/README.md'])('%s names only files that exist', (page) => {
+    const missing = namedFilesOf(readFileSync(join(ROOT, page), 'utf8')).filter((file) => !existsSync(join(ROOT, file)));
+    expect(missing).toEqual([]);
   });
 });
