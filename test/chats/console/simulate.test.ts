@@ -51,7 +51,9 @@ describe('/simulate on the built-in simulator', () => {
     await expect(run(`whale ${unknown}`)).rejects.toThrow(UsageError);
     await expect(run(`whale ${unknown}`)).rejects.toThrow('the built-in market has no such token');
     await expect(run(`risk ${unknown} safe`)).rejects.toThrow('the built-in market has no such token');
+    // A wallet that holds none of the token cannot sell it: the market refuses, and the person is told.
     const nobody = sim.market.wallets().find((wallet) => sim.market.holder(token, wallet) === null);
-    if (nobody !== undefined) await expect(run(`trade ${token} ${nobody} sell 100`)).rejects.toThrow(UsageError);
+    expect(nobody).toBeDefined();
+    await expect(run(`trade ${token} ${nobody} sell 100`)).rejects.toThrow(UsageError);
   });
 });
