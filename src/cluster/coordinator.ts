@@ -77,6 +77,7 @@ export interface CoordinatorOptions {
 interface Step {
   startedAt: number;
   abandoned: boolean;
+  done: Promise<void>;
 }
 
 /** Thrown inside an abandoned step at its next await, so that it changes nothing any more. */
@@ -128,7 +129,7 @@ export class Coordinator {
   private readonly memberName: string;
   private lastRenew = -Infinity;
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  /** The step under way, if any. */
   private step: Step | null = null;
   private stopped = false;
   private failing = false;
@@ -152,16 +153,13 @@ export class Coordinator {
 
   /** Runs a tick now (or waits for the one under way): after a commit was refused, or in tests. */
   tickNow(): Promise<void> {
-    if (this.running === null) {
-      const step: Step = { startedAt: this.mono(), abandoned: false };
-      this.step = step;
-      this.running = this.tick(step).finally(() => {
-        if (this.step !== step) return;
-        this.step = null;
-        this.running = null;
-      });
-    }
-    return this.running;
+    if (this.step !== null) return this.step.done;
+    const step: Step = { startedAt: this.mono(), abandoned: false, done: Promise.resolve() };
+    this.step = step;
+    step.done = this.tick(step).finally(() => {
+      if (this.step === step) this.step = null;
+    });
+    return step.done;
   }
 
   /** Whether this process holds the partition of `address` now. */
@@ -226,7 +224,7 @@ export class Coordinator {
     this.stopped = true;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    await this.running;
+    await this.step?.done;
     const names = [...this.held.keys()];
     this.dropAll();
     await this.options.leases.release(names, this.options.owner).catch((error: unknown) => {
@@ -239,7 +237,7 @@ export class Coordinator {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (this.running === null) void this.tickNow();
+      if (this.step === null) void this.tickNow();
       else {
         this.report(this.expire(new Changes()));
         this.abandonHungStep();
@@ -261,7 +259,6 @@ export class Coordinator {
     if (step === null || this.mono() - step.startedAt < this.timing.ttlMs) return;
     step.abandoned = true;
     this.step = null;
-    this.running = null;
     this.options.logger.warn(
       { waitedMs: Math.round(this.mono() - step.startedAt) },
       'a leasing step never answered; it is abandoned and the lease connections are made again',
