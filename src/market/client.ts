@@ -105,6 +105,11 @@ export interface EndpointStats {
   cachedBytes: number;
 }
 
+/** An endpoint's counters before its first request. */
+export function emptyEndpointStats(): EndpointStats {
+  return { requests: 0, cacheHits: 0, coalesced: 0, retries: 0, failures: 0, rateLimited: 0, answers: {}, dropped: 0, cachedBytes: 0 };
+}
+
 /** An answer with how many elements of it were left out as unreadable (holders, trades, candles…). */
 export interface Answer<T> {
   value: T;
@@ -231,17 +236,7 @@ export class MarketClient {
           clock: this.clock,
         }),
     );
-    this.counters = perEndpoint(() => ({
-      requests: 0,
-      cacheHits: 0,
-      coalesced: 0,
-      retries: 0,
-      failures: 0,
-      rateLimited: 0,
-      answers: {},
-      dropped: 0,
-      cachedBytes: 0,
-    }));
+    this.counters = perEndpoint(() => emptyEndpointStats());
     this.onAttempt = options.onAttempt ?? null;
     this.retryHooks = perEndpoint((endpoint) => ({
       signal: this.abort.signal,

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS, type EndpointName } from '../../src/market/endpoints';
-import type { EndpointStats } from '../../src/market/client';
+import { emptyEndpointStats, type EndpointStats } from '../../src/market/client';
 import type { StreamStatus } from '../../src/market/stream';
 import { Metrics, type MetricSources } from '../../src/ops/metrics';
 import type { WatcherStatus } from '../../src/watch/watcher';
@@ -40,19 +40,8 @@ const LISTED: Record<string, string[]> = {
 const NOW = 1_800_000_000_000;
 
 function stats(): Record<EndpointName, EndpointStats> {
-  const empty = (): EndpointStats => ({
-    requests: 0,
-    cacheHits: 0,
-    coalesced: 0,
-    retries: 0,
-    failures: 0,
-    rateLimited: 0,
-    answers: {},
-    dropped: 0,
-    cachedBytes: 0,
-  });
-  const all = Object.fromEntries(ENDPOINTS.map((endpoint) => [endpoint, empty()])) as Record<EndpointName, EndpointStats>;
-  all['token-data'] = { ...empty(), requests: 7, cacheHits: 3, rateLimited: 2, answers: { '200': 5, '429': 2 } };
+  const all = Object.fromEntries(ENDPOINTS.map((endpoint) => [endpoint, emptyEndpointStats()])) as Record<EndpointName, EndpointStats>;
+  all['token-data'] = { ...emptyEndpointStats(), requests: 7, cacheHits: 3, rateLimited: 2, answers: { '200': 5, '429': 2 } };
   return all;
 }
 
