@@ -43,6 +43,11 @@ export function ownSyncedAt(last: TokenSnapshot | null, next: TokenSnapshot): nu
   return synced === null || synced === (last?.syncedAt ?? null) ? null : synced;
 }
 
+/** What every token kind's event says of when and of what: the time it was seen, the token, and the data's own time. */
+export function tokenChange(last: TokenSnapshot | null, next: TokenSnapshot): { at: number; token: TokenRef; syncedAt: number | null } {
+  return { at: next.seenAt, token: tokenRef(next), syncedAt: ownSyncedAt(last, next) };
+}
+
 /**
  * A holder record's `syncedAt` (ISO 8601 text) as epoch ms, for the footer of an alert read from
  * it: the time the service synced the balance that crossed the line. Null when absent or unreadable.

@@ -22,7 +22,7 @@ import { base, lamports, marketFields, tokenActions, tokenLink, tokenName, walle
 import { defineAlertKind } from '../kind';
 import type { TokenSnapshot } from '../../model/snapshot';
 import type { EventBase } from '../../model/events';
-import { eventKey, ownSyncedAt, tokenRef } from '../detect/eventBase';
+import { eventKey, tokenChange } from '../detect/eventBase';
 
 export interface GraduationEvent extends EventBase {
   kind: 'graduation';
@@ -60,9 +60,7 @@ export function detectGraduation(last: TokenSnapshot, next: TokenSnapshot): Grad
       {
         kind: 'graduation',
         key: eventKey('graduation', next.address, [pool.poolAddress]),
-        at: next.seenAt,
-        token: tokenRef(next),
-        syncedAt: ownSyncedAt(last, next),
+        ...tokenChange(last, next),
         poolAddress: pool.poolAddress,
         protocol,
         launchProtocol: launch,

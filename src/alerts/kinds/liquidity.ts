@@ -19,7 +19,7 @@ import { base, lamports, marketFields, tokenActions, tokenLink, tokenName } from
 import { defineAlertKind } from '../kind';
 import { LIQUIDITY_DROP_PCT } from '../snapshot';
 import type { TokenSnapshot } from '../../model/snapshot';
-import { eventKey, ownSyncedAt, tokenRef } from '../detect/eventBase';
+import { eventKey, tokenChange } from '../detect/eventBase';
 
 function dropPct(from: bigint, to: bigint): number {
   if (from <= 0n) return 0;
@@ -55,9 +55,7 @@ export function detectLiquidity(last: TokenSnapshot | null, next: TokenSnapshot)
     {
       kind: 'liquidity',
       key: eventKey('liquidity', next.address, [...parts, last.seenAt]),
-      at: next.seenAt,
-      token: tokenRef(next),
-      syncedAt: ownSyncedAt(last, next),
+      ...tokenChange(last, next),
       pools: changes,
     },
   ];

@@ -17,7 +17,7 @@ import { changeWindow, percent, price, usd } from '../../text/format';
 import { base, marketFields, tokenActions, tokenLink, tokenName } from '../cardParts';
 import { defineAlertKind } from '../kind';
 import type { TokenSnapshot } from '../../model/snapshot';
-import { eventKey, ownSyncedAt, tokenRef } from '../detect/eventBase';
+import { eventKey, tokenChange } from '../detect/eventBase';
 
 /** Moves smaller than this are never alerted, whatever a follow asks. */
 export const PRICE_MIN_PCT = 1;
@@ -37,9 +37,7 @@ export function detectPriceMove(last: TokenSnapshot | null, next: TokenSnapshot)
     {
       kind: 'price',
       key: eventKey('price', next.address, [startAt, direction, Math.floor(Math.abs(changePct))]),
-      at: next.seenAt,
-      token: tokenRef(next),
-      syncedAt: ownSyncedAt(last, next),
+      ...tokenChange(last, next),
       from,
       to: next.priceNative,
       changePct,

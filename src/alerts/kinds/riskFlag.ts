@@ -21,7 +21,7 @@ import { base, marketFields, tokenActions, tokenLink, tokenName } from '../cardP
 import { defineAlertKind } from '../kind';
 import { WHALE_SHARE_PCT } from '../snapshot';
 import type { TokenSnapshot } from '../../model/snapshot';
-import { eventKey, ownSyncedAt, tokenRef } from '../detect/eventBase';
+import { eventKey, tokenChange } from '../detect/eventBase';
 import { normalizeStatus } from '../detect/normalizeStatus';
 
 export const OWNER_JUMP_PCT_OF_SUPPLY = WHALE_SHARE_PCT;
@@ -91,9 +91,7 @@ export function detectRiskFlags(last: TokenSnapshot | null, next: TokenSnapshot)
     {
       kind: 'risk-flag',
       key: eventKey('risk-flag', next.address, [...parts, last.seenAt]),
-      at: next.seenAt,
-      token: tokenRef(next),
-      syncedAt: ownSyncedAt(last, next),
+      ...tokenChange(last, next),
       changes,
     },
   ];

@@ -19,7 +19,7 @@ import { base, marketFields, status, tokenActions, tokenLink, tokenName } from '
 import { defineAlertKind } from '../kind';
 import { flagChangeText, flagStateText, analysisRead, flagChanges } from './riskFlag';
 import type { TokenSnapshot } from '../../model/snapshot';
-import { eventKey, ownSyncedAt, tokenRef } from '../detect/eventBase';
+import { eventKey, tokenChange } from '../detect/eventBase';
 import { normalizeStatus } from '../detect/normalizeStatus';
 
 export { normalizeStatus };
@@ -34,9 +34,7 @@ export function detectRiskStatus(last: TokenSnapshot | null, next: TokenSnapshot
     {
       kind: 'risk-status',
       key: eventKey('risk-status', next.address, [from, to, last.seenAt]),
-      at: next.seenAt,
-      token: tokenRef(next),
-      syncedAt: ownSyncedAt(last, next),
+      ...tokenChange(last, next),
       from,
       to,
       flags: flagChanges(last, next),

@@ -25,7 +25,7 @@ import { base, marketFields, tokenActions, tokenLink, tokenName } from '../cardP
 import { defineAlertKind } from '../kind';
 import type { EventBase } from '../../model/events';
 import type { TokenSnapshot } from '../../model/snapshot';
-import { ownSyncedAt, tokenRef } from '../detect/eventBase';
+import { tokenChange } from '../detect/eventBase';
 
 export interface TargetEvent extends EventBase {
   kind: 'target';
@@ -90,9 +90,7 @@ export function detectTargets(last: TokenSnapshot | null, next: TokenSnapshot, f
     (events ??= []).push({
       kind: 'target',
       key: targetEventKey(next.address, follow.id),
-      at: next.seenAt,
-      token: tokenRef(next),
-      syncedAt: ownSyncedAt(last, next),
+      ...tokenChange(last, next),
       followId: follow.id,
       target: { metric: target.metric, side: target.side, value: target.value },
       from,
