@@ -20,7 +20,7 @@ import type { Role } from '../../model/roles';
 import { PgDiscordGateway } from '../../store/postgres/pgDiscordGateway';
 import { PostgresStore } from '../../store/postgres/postgresStore';
 import type { Store } from '../../store/store';
-import { platformStarter, senderLeaseOf, type ChatPlatform } from '../platform';
+import { senderLeaseOf, type ChatPlatform } from '../platform';
 import type { GatewayCoordination } from './gatewayCoordination';
 import { DISCORD_TOKEN_VARIABLE, readDiscordSettings, type DiscordSettings } from './settings';
 
@@ -63,11 +63,6 @@ export const discordPlatform: ChatPlatform<DiscordSettings> = {
   sendOnly: senderOnlyChat,
   leaseLabels: [senderLeaseOf('discord')],
 };
-
-/** The Discord chat for a process's roles, or null (no DISCORD_TOKEN, or neither the discord nor the sender role). */
-export async function discordChat(deps: DiscordChatDeps): Promise<RunningDiscordChat | null> {
-  return (await platformStarter(discordPlatform)(deps)) as RunningDiscordChat | null;
-}
 
 /** Several gateway processes pace their IDENTIFYs and share their sessions through the database. */
 function coordinationOf(deps: DiscordChatDeps): GatewayCoordination | null {

@@ -12,7 +12,7 @@ import type { Dispatcher } from '../../dispatch/dispatcher';
 import type { Logger } from '../../log';
 import type { Role } from '../../model/roles';
 import type { Store } from '../../store/store';
-import { platformStarter, senderLeaseOf, type ChatPlatform, type ChatDeps } from '../platform';
+import { senderLeaseOf, type ChatPlatform, type ChatDeps } from '../platform';
 import { TELEGRAM_POLLER_LEASE } from './pollerLease';
 import { readTelegramSettings, TELEGRAM_TOKEN_VARIABLE, type TelegramSettings } from './settings';
 import type { RunningTelegramChat } from './start';
@@ -53,8 +53,3 @@ export const telegramPlatform: ChatPlatform<TelegramSettings> = {
   leases: (settings, roles) => (roles.has('telegram') && settings.webhook === null ? [TELEGRAM_POLLER_LEASE] : []),
   leaseLabels: [senderLeaseOf('telegram'), TELEGRAM_POLLER_LEASE],
 };
-
-/** The Telegram chat for a process's roles, or null (no TELEGRAM_BOT_TOKEN, or neither the telegram nor the sender role). */
-export async function telegramChat(deps: TelegramChatDeps): Promise<RunningTelegramChat | null> {
-  return (await platformStarter(telegramPlatform)(deps)) as RunningTelegramChat | null;
-}

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { field, type Card } from '../../../src/cards/card';
-import { discordChat, type DiscordChatDeps } from '../../../src/chats/discord/chatStarter';
+import { discordPlatform, type DiscordChatDeps, type RunningDiscordChat } from '../../../src/chats/discord/chatStarter';
+import { platformStarter } from '../../../src/chats/platform';
 import { loadConfig } from '../../../src/config';
 import { Dispatcher } from '../../../src/dispatch/dispatcher';
 import { loadCommands } from '../../../src/dispatch/registry';
@@ -20,6 +21,11 @@ import { QueryService } from '../../../src/query/service';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/sqliteStore';
 import { FakeDiscord, nextSnowflake } from '../../support/discord/fakeDiscord';
 import { TEST_API_KEY } from '../../support/market';
+
+/** The Discord chat as the app starts it for a process's roles, or null (neither the discord nor the sender role). */
+async function discordChat(deps: DiscordChatDeps): Promise<RunningDiscordChat | null> {
+  return (await platformStarter(discordPlatform)(deps)) as RunningDiscordChat | null;
+}
 
 const TOKEN = 'MTEwMDAwMDAwMDAwMDAwMDAwOQ.GsendX.sendOnlyTestToken0123456789abc';
 const APP_ID = nextSnowflake();
