@@ -8,12 +8,8 @@
  * price move crossing the follow's threshold, a trade on its side and above its minimum USD).
  */
 import type { AlertEvent } from '../model/events';
-import type { AlertDelivery, Follow, FollowKind } from '../model/follow';
-import { alertKind, kindsOfFamily, kindsReading } from './registry';
-
-export function kindsFor(kind: FollowKind): readonly string[] {
-  return kindsOfFamily(kind).map((descriptor) => descriptor.name);
-}
+import type { AlertDelivery, Follow } from '../model/follow';
+import { alertKind, kindsReading } from './registry';
 
 /** Whether a follow asks for a kind of alert. A target wants none: only its own crossing tells it (the target kind's rule). */
 export function followWants(follow: Pick<Follow, 'kind' | 'options'>, kind: string): boolean {

@@ -25,9 +25,10 @@ export interface FollowLimits {
 export const DEFAULT_FOLLOWS_PER_CHAT = 100;
 /** Five channels full: a server with a channel per team or strategy, not one holding the bot's whole budget. */
 export const DEFAULT_FOLLOWS_PER_SERVER = 500;
-/** The stream share by default: this percent of the stream sockets the open-files limit allows… */
-export const DEFAULT_STREAM_SHARE_PERCENT = 5;
-/** …and never fewer targets than this, so that a small limit still lets a chat follow what its follows cap allows. */
+/**
+ * The stream share is never fewer targets than this, so that a small open-files limit still lets a
+ * chat follow what its follows cap allows.
+ */
 export const MIN_STREAM_SHARE = 100;
 
 /** The share of `percent` % of `streamSockets` (null: the open-files limit is unknown), at least MIN_STREAM_SHARE. */

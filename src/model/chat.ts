@@ -25,11 +25,6 @@ export function addPlatform(name: string): Platform {
   return name;
 }
 
-/** Every platform known now, the built-in ones first. */
-export function knownPlatforms(): Platform[] {
-  return [...known];
-}
-
 /**
  * A place the bot writes to. `chatId` is the Discord channel id, the Telegram chat id, or
  * `console`; `threadId` a Telegram forum topic (Discord threads are channels of their own).
