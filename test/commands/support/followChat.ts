@@ -14,9 +14,11 @@ import { loadCommands } from '../../../src/dispatch/registry';
 import { silentLogger } from '../../../src/log';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/sqliteStore';
 import { tempDb } from '../../delivery/helpers';
+import { group } from './settingsChat';
+
+export { group };
 import { startTestMarket, type TestMarket } from '../../support/market';
 
-export const group: ChatRef = { platform: 'telegram', chatId: '-1001', threadId: null, scopeId: null };
 export const NOW = new Date('2025-01-15T12:00:00Z');
 
 /** Someone in `chat`: its manager, or a member. */
