@@ -78,7 +78,10 @@ describe.runIf(shared.adminUrl !== null)('notes between processes', () => {
     gateway.member.followsChanged(null);
     gateway.member.outboxWritten();
     gateway.member.digestsChanged();
-    await vi.waitFor(() => expect(watcher.heard).toMatchObject({ follows: ['TokenA', null], outbox: 1, digests: 1 }), { timeout: 10_000 });
+    // Each note is its own pg_notify on whichever pooled connection is free, so two notes sent
+    // together may arrive in either order; a follow note asks for a resync, so order never matters.
+    await vi.waitFor(() => expect(watcher.heard).toMatchObject({ outbox: 1, digests: 1 }), { timeout: 10_000 });
+    await vi.waitFor(() => expect([...watcher.heard.follows].sort()).toEqual(['TokenA', null].sort()), { timeout: 10_000 });
     watcher.member.outboxWritten();
     await vi.waitFor(() => expect(gateway.heard.outbox).toBe(1), { timeout: 10_000 });
     expect(gateway.heard.follows).toEqual([]);
