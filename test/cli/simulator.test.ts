@@ -14,7 +14,8 @@ const run = promisify(execFile);
 const ROOT = new URL('../../', import.meta.url).pathname;
 const CLI = 'src/cli/simulator.ts';
 
-describe('simulator CLI', () => {
+// Each test starts node with tsx's loader: seconds on idle cores, far longer with none free.
+describe('simulator CLI', { timeout: 60_000 }, () => {
   it.concurrent('--list prints {tokens, wallets} on one line, the same as the in-process market', async () => {
     const { stdout } = await run(...tsNode(CLI, '--seed', '42', '--list'), { cwd: ROOT });
     const lines = stdout.trim().split('\n');
@@ -38,7 +39,7 @@ describe('simulator CLI', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no start-up lines; stderr: ${stderr}`)), 15_000);
+        const timer = setTimeout(() => reject(new Error(`no start-up lines; stderr: ${stderr}`)), 45_000);
         child.stdout.on('data', (chunk: Buffer) => {
           stdout += chunk.toString();
           if (stdout.split('\n').length > 2) {

@@ -370,7 +370,7 @@ describe('every error path', () => {
     };
     const retried = c.holders(tokens[1] ?? '');
     // Once the 503 has been read, a call for another token waits for the same pause.
-    await vi.waitFor(() => expect(c.stats()['holders-history'].retries).toBe(1));
+    await vi.waitFor(() => expect(c.stats()['holders-history'].retries).toBe(1), { timeout: 10_000, interval: 10 });
     const other = c.holders(tokens[2] ?? '');
     const [holders] = await Promise.all([retried, other]);
     expect(holders.length).toBe(list((await raw(`/api/holders-history?address=${tokens[1] ?? ''}`)).body).length);

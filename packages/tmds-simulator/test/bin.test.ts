@@ -13,7 +13,8 @@ import { Market } from '../src/market';
 const run = promisify(execFile);
 const BIN = new URL('../bin/tmds-simulator.mjs', import.meta.url).pathname;
 
-describe('the tmds-simulator bin', () => {
+// Each test starts node with tsx's loader: seconds on idle cores, far longer with none free.
+describe('the tmds-simulator bin', { timeout: 60_000 }, () => {
   it.concurrent('--help prints the usage, naming the command', async () => {
     const { stdout } = await run(process.execPath, [BIN, '--help']);
     expect(stdout).toBe(`${USAGE}\n`);

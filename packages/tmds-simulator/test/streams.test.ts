@@ -634,7 +634,9 @@ describe('connections', () => {
   });
 
   it('terminates a socket that stops answering pings', async () => {
-    const quick = await start({ streams: { heartbeatMs: 50 } });
+    // The lively socket's pong must be read before the next beat: a beat far longer than a pause of
+    // a loaded machine, or the server would cut the lively socket too.
+    const quick = await start({ streams: { heartbeatMs: 1_000 } });
     try {
       const silent = await Probe.open(quick.wsUrl, '/ws/token-feed', { autoPong: false });
       const lively = await Probe.open(quick.wsUrl, '/ws/token-feed');
@@ -647,7 +649,7 @@ describe('connections', () => {
       expect((await silent.closed).code).toBe(1006);
       // Three more pings: the server found the lively socket's answers to the two before in time.
       const seen = pings;
-      await until(() => pings >= seen + 3 || !lively.isOpen, 'three more heartbeats on the lively socket');
+      await until(() => pings >= seen + 3 || !lively.isOpen, 'three more heartbeats on the lively socket', 15_000);
       expect(lively.isOpen).toBe(true);
       expect(quick.streams.socketCount()).toBe(1);
       expect(quick.streams.subscriptionCount()).toBe(0);
@@ -655,7 +657,7 @@ describe('connections', () => {
     } finally {
       await quick.close();
     }
-  });
+  }, 30_000);
 
   it('cuts a reader that stops reading instead of buffering for it without limit', async () => {
     const small = await start({ streams: { maxBufferedBytes: 64 * 1024 } });

@@ -63,13 +63,15 @@ function run(script: string, env: Record<string, string>): Running {
   return { child, stdout: () => stdout, stderr: () => stderr, exit };
 }
 
+// Each test starts the bot, or the register command, as a process of its own (node with tsx's
+// loader): seconds on idle cores, far longer with none free.
 describe('npm start with DISCORD_TOKEN', () => {
   it('runs the Discord chat, no console chat, answers a command, and stops on SIGTERM', async () => {
     const bot = run('src/main.ts', { DISCORD_GUILD_ID: GUILD, TMDS_BASE_URL: 'simulator' });
     // Standard input closes at once: a console chat would end the process; Discord keeps running.
     bot.child.stdin?.end();
-    await fake.connected(30_000);
-    await fake.until(() => fake.commands.has(GUILD), 10_000, 'the commands in the development server');
+    await fake.connected(60_000);
+    await fake.until(() => fake.commands.has(GUILD), 30_000, 'the commands in the development server');
     const token = new Market({ seed: 42 }).listing().tokens[0]!.address;
     const answer = await fake.answerTo(fake.slashCommand('token', { address: token }, { guildId: GUILD, channelId: CHANNEL }), 20_000);
     expect((answer.body.embeds as Array<{ title: string }>)[0]?.title).toBeTruthy();
@@ -78,7 +80,7 @@ describe('npm start with DISCORD_TOKEN', () => {
     expect(await bot.exit).toBe(0);
     expect(bot.stderr()).not.toContain(TOKEN);
     expect(bot.stdout()).not.toContain(TOKEN);
-  }, 60_000);
+  }, 120_000);
 
   it('npm run register registers every command globally, or in DISCORD_GUILD_ID', async () => {
     const global = run('src/cli/register.ts', {});
@@ -92,5 +94,5 @@ describe('npm start with DISCORD_TOKEN', () => {
     expect(await guild.exit, guild.stderr()).toBe(0);
     expect(((fake.commands.get(GUILD) ?? []) as unknown[]).length).toBe(registered.length);
     expect(guild.stdout()).toContain(`in server ${GUILD}`);
-  }, 60_000);
+  }, 120_000);
 });

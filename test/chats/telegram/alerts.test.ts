@@ -20,6 +20,9 @@ import { tokenSnapshot } from '../../store/helpers';
 import { parseTelegramHtml } from '../../support/telegram/telegramHtml';
 import { startTelegramWorld, type TelegramWorld } from '../../support/telegram/world';
 
+/** Delivery's rounds and the store's writes: on a loaded machine they take more than a moment. */
+const POLL = { timeout: 15_000, interval: 25 };
+
 let world: TelegramWorld;
 let streams: StreamClient;
 let watcher: Watcher;
@@ -148,14 +151,14 @@ describe('Telegram alerts', () => {
     world.api.failChat(7001, { kind: 'blocked' });
     await commitTo([telegramChat(7001), telegramChat(7002)], 'blocked-1');
     await world.api.waitFor((sent) => sent.find((m) => m.chatId === '7002'));
-    await expect.poll(() => world.store.chats.pausedReason(telegramChat(7001))).toMatch(/403/);
+    await expect.poll(() => world.store.chats.pausedReason(telegramChat(7001)), POLL).toMatch(/403/);
     expect(world.api.messagesIn(7001)).toEqual([]);
   });
 
   it('a chat deleted (400 chat not found) is paused too', async () => {
     world.api.failChat(-7003, { kind: 'not-found' });
     await commitTo([telegramChat(-7003)], 'gone-1');
-    await expect.poll(() => world.store.chats.pausedReason(telegramChat(-7003))).toMatch(/chat not found/);
+    await expect.poll(() => world.store.chats.pausedReason(telegramChat(-7003)), POLL).toMatch(/chat not found/);
   });
 
   it('a long retry_after holds only that chat: its alerts wait, other chats go on', async () => {

@@ -12,6 +12,9 @@ import type { BotMessage, TestChat, TestUser } from '../../support/telegram/botA
 import { parseTelegramHtml } from '../../support/telegram/telegramHtml';
 import { startTelegramWorld, type TelegramWorld } from '../../support/telegram/world';
 
+/** The bot polls for updates and writes the store: on a loaded machine that takes more than a moment. */
+const POLL = { timeout: 15_000, interval: 25 };
+
 let world: TelegramWorld;
 let ordinary: { address: string; name: string; symbol: string };
 let userCount = 100;
@@ -254,7 +257,7 @@ describe('Telegram chat', () => {
     // Handled in order in the new chat: once this is answered, the migration was seen.
     await ask(supergroup, admin, '/help');
     await expect
-      .poll(async () => (await world.store.chats.settings({ platform: 'telegram', chatId: String(supergroup.id) })).detectAddresses)
+      .poll(async () => (await world.store.chats.settings({ platform: 'telegram', chatId: String(supergroup.id) })).detectAddresses, POLL)
       .toBe(true);
   });
 
@@ -266,9 +269,9 @@ describe('Telegram chat', () => {
         my_chat_member: { chat: group, from: world.api.user(1), date: 1, old_chat_member: member(from), new_chat_member: member(to) },
       });
     change('member', 'kicked');
-    await expect.poll(() => world.store.chats.pausedReason({ platform: 'telegram', chatId: String(group.id) })).not.toBeNull();
+    await expect.poll(() => world.store.chats.pausedReason({ platform: 'telegram', chatId: String(group.id) }), POLL).not.toBeNull();
     change('kicked', 'member');
-    await expect.poll(() => world.store.chats.pausedReason({ platform: 'telegram', chatId: String(group.id) })).toBeNull();
+    await expect.poll(() => world.store.chats.pausedReason({ platform: 'telegram', chatId: String(group.id) }), POLL).toBeNull();
   });
 
   it('a notice card for a press is plain text of at most 200 characters', async () => {

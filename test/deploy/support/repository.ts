@@ -20,7 +20,7 @@ export interface Repository {
   /** The CI script (.ci/run). */
   ci: string;
   readme: string;
-  /** Every file of the working tree but node_modules/ and .git/, relative and `/` separated. */
+  /** Every file of the working tree but node_modules/, .git/ and the build's output, relative and `/` separated. */
   files: readonly string[];
 }
 
@@ -30,11 +30,14 @@ function read(path: string): string {
   return readFileSync(join(ROOT, path), 'utf8');
 }
 
-function listFiles(dir: string, prefix = ''): string[] {
+/**
+ * The build's output (git and .dockerignore keep it out) is no file of the repository, and it is
+ * not even steady: `npm run build`, which the build test runs beside these, deletes and writes it.
+ */
+function listFiles(dir: string, skipped: ReadonlySet<string>, prefix = ''): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = `${prefix}${entry.name}`;
-    if (entry.isDirectory())
-      return prefix === '' && (entry.name === 'node_modules' || entry.name === '.git') ? [] : listFiles(join(dir, entry.name), `${path}/`);
+    if (entry.isDirectory()) return prefix === '' && skipped.has(entry.name) ? [] : listFiles(join(dir, entry.name), skipped, `${path}/`);
     return [path];
   });
 }
@@ -44,6 +47,7 @@ export function readRepository(): Repository {
   // tsconfig files have comments: TypeScript's own reader takes them.
   const tsconfig = ts.parseConfigFileTextToJson('tsconfig.build.json', read('tsconfig.build.json'));
   const outDir: unknown = (tsconfig.config as { compilerOptions?: { outDir?: unknown } } | undefined)?.compilerOptions?.outDir;
+  const buildOutDir = typeof outDir === 'string' ? outDir.replace(/^\.\//, '').replace(/\/$/, '') : '';
   return {
     dockerfile: read('Dockerfile'),
     dockerignore: read('.dockerignore'),
@@ -51,10 +55,10 @@ export function readRepository(): Repository {
     systemdUnit: read('deploy/tokenwatch.service'),
     scripts: pkg.scripts ?? {},
     engines: pkg.engines?.node ?? '',
-    buildOutDir: typeof outDir === 'string' ? outDir.replace(/^\.\//, '').replace(/\/$/, '') : '',
+    buildOutDir,
     ci: read('.ci/run'),
     readme: read('README.md'),
-    files: listFiles(ROOT),
+    files: listFiles(ROOT, new Set(['node_modules', '.git', ...(buildOutDir === '' ? [] : [buildOutDir])])),
   };
 }
 

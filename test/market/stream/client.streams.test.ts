@@ -7,12 +7,17 @@ import { token, wallet, wireCandle, wireHolder, wireToken, wireTrade } from './s
 import { activeTimers, waitFor } from './support/wait';
 
 const KEY = 'fixture-key-0123456789';
+/**
+ * No heartbeat is due within a test: a pause of a loaded machine longer than a short beat would
+ * cut a socket as dead, and its subscriptions' new snapshots would count as events.
+ */
+const HEARTBEAT_MS = 60_000;
 let fixture: StreamFixture;
 let client: StreamClient;
 
 beforeEach(async () => {
   fixture = await StreamFixture.start({ apiKey: KEY });
-  client = new StreamClient({ wsUrl: fixture.wsUrl, apiKey: KEY, heartbeatMs: 200, reconnectBaseMs: 20, reconnectMaxMs: 200 });
+  client = new StreamClient({ wsUrl: fixture.wsUrl, apiKey: KEY, heartbeatMs: HEARTBEAT_MS, reconnectBaseMs: 20, reconnectMaxMs: 200 });
 });
 
 afterEach(async () => {
@@ -132,7 +137,7 @@ describe('unsubscribe', () => {
 
   it('sends the unsubscribe message on a shared socket, the others keep receiving', async () => {
     await client.close();
-    client = new StreamClient({ wsUrl: fixture.wsUrl, apiKey: KEY, subscriptionsPerSocket: 10, heartbeatMs: 200 });
+    client = new StreamClient({ wsUrl: fixture.wsUrl, apiKey: KEY, subscriptionsPerSocket: 10, heartbeatMs: HEARTBEAT_MS });
     const a = collect(client, 'token-feed', { tokenAddress: token(21) });
     const b = collect(client, 'token-feed', { tokenAddress: token(22) });
     await waitFor(() => a.events.length === 1 && b.events.length === 1, 'both snapshots');

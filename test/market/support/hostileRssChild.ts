@@ -35,7 +35,17 @@ function call(client: MarketClient, endpoint: EndpointName, n: number): Promise<
 }
 
 async function main(): Promise<void> {
-  const client = new MarketClient({ baseUrl, apiKey: 'hostile-rss-key', maxRetries: 0 });
+  // The deadlines bound a call, not the measure: a loaded machine reading the biggest bodies must
+  // not turn an unreadable answer into a timeout.
+  const client = new MarketClient({
+    baseUrl,
+    apiKey: 'hostile-rss-key',
+    maxRetries: 0,
+    headersTimeoutMs: 90_000,
+    bodyTimeoutMs: 90_000,
+    attemptTimeoutMs: 90_000,
+    callDeadlineMs: 90_000,
+  });
   const outcomes: Record<string, number> = {};
   let n = 0;
   for (let round = 0; round < rounds; round++) {
