@@ -45,6 +45,7 @@ export function startJobs({ config, logger, now, store, client, cluster, outbox,
     requestsPerMinute: config.calls.peakRequestsPerMinute,
     live: store.state,
     active: () => (cluster === null ? true : cluster.holds(CALL_PEAKS_LEASE)),
+    ...(cluster === null ? {} : { fence: () => cluster.fenceOf([CALL_PEAKS_LEASE]) }),
   });
   callPeaks.start();
   lifecycle.onStop('callPeaks', () => callPeaks.stop());

@@ -188,7 +188,12 @@ export class Coordinator {
   fence(addresses: Iterable<string>): CommitFence {
     const names = new Set<string>();
     for (const address of addresses) names.add(partitionLease(partitionOf(address)));
-    // One not held is fenced at epoch -1, which never matches: such a commit is refused whole.
+    return this.fenceOf(names);
+  }
+
+  /** The fence of a write made under these named leases, at the epochs held. */
+  fenceOf(names: Iterable<string>): CommitFence {
+    // One not held is fenced at epoch -1, which never matches: such a write is refused whole.
     return { owner: this.options.owner, leases: [...names].map((name) => ({ name, epoch: this.held.get(name)?.epoch ?? -1 })) };
   }
 

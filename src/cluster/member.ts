@@ -22,6 +22,7 @@ import type { PostgresStore } from '../store/postgres/postgresStore';
 import { PgLeases } from '../store/postgres/pgLeases';
 import { PgNotifier, listen, type PgListener } from '../store/postgres/pgNotify';
 import type { WatchScope } from '../watch/scope';
+import type { CommitFence } from '../store/leaseLost';
 import type { ProcessView } from '../follows/status';
 import { Coordinator, memberLease, type CoordinatorTiming } from './coordinator';
 import { partitionOf } from './partitions';
@@ -90,6 +91,8 @@ export interface ClusterMember {
   outboxWritten(): void;
   digestsChanged(): void;
   holds(name: string): boolean;
+  /** The fence of a write made under these named leases (a job's), at the epochs this process holds them. */
+  fenceOf(names: readonly string[]): CommitFence;
   members(): Promise<ProcessView[]>;
   /** Whether this process holds its member lease: it takes part in the bot now. */
   joined(): boolean;
@@ -212,6 +215,7 @@ export function createClusterMember(options: ClusterMemberOptions): ClusterMembe
     outboxWritten: () => send({ from: owner, topic: 'outbox' }),
     digestsChanged: () => send({ from: owner, topic: 'digests' }),
     holds: (name) => coordinator.holds(name),
+    fenceOf: (names) => coordinator.fenceOf(names),
     members: () => coordinator.members(),
     joined: () => coordinator.holds(memberLease(owner)),
     async stop() {

@@ -11,10 +11,13 @@
  * - A peak and the milestone alerts it makes are written in one transaction (recordPeaks), so a
  *   milestone is told once through restarts; the event key names the calls and milestones too.
  * - A token the service no longer knows (or that stopped trading) keeps its call and its peak.
- * - Several processes: the job runs where the `calls:peaks` lease is held (`active`).
+ * - Several processes: the job runs where the `calls:peaks` lease is held (`active`), and its
+ *   writes are fenced by that lease (`fence`): a process that stalled past its lease writes nothing,
+ *   so a milestone the next holder tells is not told twice under two different groupings.
  */
 import { createHash } from 'node:crypto';
 import { errorText, silentLogger, type Logger } from '../log';
+import { isLeaseLost, type CommitFence } from '../store/leaseLost';
 import type { ChartOptions } from '../market/client';
 import type { Candle } from '../market/schemas';
 import type { CallMilestone, CallMilestoneEvent } from '../alerts/kinds/callMilestone';
@@ -98,6 +101,8 @@ export interface CallPeaksDeps {
   onWritten?: () => void;
   /** Whether this process runs the job now (several processes: its lease); absent, always. */
   active?: () => boolean;
+  /** The lease a run's writes must still hold when they commit, taken when the run begins; absent, none. */
+  fence?: () => CommitFence;
   /**
    * The watcher's last-seen state of followed tokens (the live streams'): a call whose token's live
    * price reached its next milestone is read at once instead of at its slot. Candles still decide.
@@ -131,7 +136,12 @@ export class CallPeaks {
     if (this.timer !== null) return;
     this.timer = setInterval(() => {
       if (this.deps.active === undefined || this.deps.active())
-        void this.runOnce().catch((error: unknown) => this.logger.warn({ error: errorText(error) }, 'call peaks run failed'));
+        void this.runOnce().catch((error: unknown) => {
+          // The lease moved on during the run: the new holder reads the same calls; nothing was written.
+          if (isLeaseLost(error))
+            this.logger.info({ error: errorText(error) }, 'call peaks run dropped: the lease moved to another process');
+          else this.logger.warn({ error: errorText(error) }, 'call peaks run failed');
+        });
     }, PEAK_TICK_MS);
     this.timer.unref();
   }
@@ -157,6 +167,8 @@ export class CallPeaks {
 
   private async run(): Promise<RunFigures> {
     const now = this.deps.now();
+    // Taken before anything is read: a lease lost and taken back during the run has a new epoch.
+    const fence = this.deps.fence?.();
     // Several calls of a token share a request: more calls than requests are read per run.
     const due = [...(await this.hurried(now)), ...(await this.deps.calls.due(now, this.perRun * 20))];
     const byToken = new Map<string, Call[]>();
@@ -198,7 +210,7 @@ export class CallPeaks {
     }
     this.requests += requests;
     const alerts = milestoneAlerts(reached, now);
-    const added = updates.length === 0 ? 0 : await this.deps.calls.recordPeaks(updates, alerts, now);
+    const added = updates.length === 0 ? 0 : await this.deps.calls.recordPeaks(updates, alerts, now, fence);
     if (added > 0) this.deps.onWritten?.();
     if (updates.length > 0) this.logger.debug({ calls: updates.length, requests, milestones: reached.length }, 'call peaks read');
     return { calls: updates.length, requests, milestones: reached.length };

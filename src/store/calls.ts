@@ -7,6 +7,7 @@
 import type { ChatRef } from '../model/chat';
 import type { AlertDelivery } from '../model/follow';
 import type { AlertEvent } from '../model/events';
+import type { CommitFence } from './leaseLost';
 
 /** A chat as calls know it: every topic of a group and every thread shares its chat's records. */
 export type CallChat = Pick<ChatRef, 'platform' | 'chatId'>;
@@ -74,11 +75,15 @@ export interface CallRepository {
    * In one transaction: each call's new peak, last price, next check and milestone told, and the
    * milestone alerts as outbox rows (a commit's rules: a chat that has the event key gets no
    * second row). A restart in between writes both or neither, so a milestone is told once.
+   * With a fence (several processes: the `calls:peaks` lease at the epoch this process took it),
+   * nothing is written unless the lease is still this process's: a process that stalled past its
+   * lease cannot tell a milestone the next holder tells too (LeaseLostError). One process, no fence.
    */
   recordPeaks(
     updates: readonly PeakUpdate[],
     alerts: ReadonlyArray<{ event: AlertEvent; to: readonly AlertDelivery[] }>,
     now: Date,
+    fence?: CommitFence,
   ): Promise<number>;
   /** Removes the person's calls in the chat; returns what was removed. */
   forget(chat: CallChat, userId: string): Promise<Call[]>;

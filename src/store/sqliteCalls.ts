@@ -160,6 +160,7 @@ export class SqliteCalls implements CallRepository {
     return this.countActive.get()?.n ?? 0;
   }
 
+  /** One process writes a SQLite file: no lease to fence against. */
   async recordPeaks(updates: readonly PeakUpdate[], alerts: Alerts, now: Date): Promise<number> {
     if (alerts.length > 0) this.settle();
     return this.peaksTx(updates, alerts, now.getTime());

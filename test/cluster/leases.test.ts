@@ -10,7 +10,7 @@ import { PARTITIONS, fairShare, partitionLease, partitionOf, rebalance } from '.
 import { createLogger, silentLogger } from '../../src/log';
 import { LeaseLostError } from '../../src/store/leaseLost';
 import { PgLeases } from '../../src/store/postgres/pgLeases';
-import { FENCE_SQL } from '../../src/store/postgres/pgState';
+import { FENCE_SQL } from '../../src/store/postgres/fence';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgresStore';
 import '../support/postgres/provided';
 import { freshDatabase } from '../support/postgres/databases';
@@ -127,6 +127,9 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
     const open = await store.db.pool.connect();
     open.on('error', () => undefined);
     holding.push(open);
+    // Open for as long as this test takes, however slow the machine: the server's own end of such
+    // a transaction is the next test's case.
+    await open.query('SET idle_in_transaction_session_timeout = 0');
     await open.query('BEGIN');
     await open.query(FENCE_SQL, [['partition:7', 'partition:9'], 'cut']);
     // The holder's own renewal keeps the owner: it passes the fence's lock.
@@ -157,7 +160,7 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
       },
       { timeout: 20_000, interval: 200 },
     );
-    await vi.waitFor(() => expect(ended).toBe(true), { timeout: 5_000 });
+    await vi.waitFor(() => expect(ended).toBe(true), { timeout: 10_000 });
   }, 30_000);
 
   it('writes a lease with the time its row is written, not the time its statement began', async () => {
@@ -168,11 +171,14 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
     await client.query('SELECT pg_sleep(3)');
     const late = new PgLeases({ query: (statement) => client.query(statement) });
     expect(await late.take(['sender:telegram'], 'a', 2_500)).toEqual(new Map([['sender:telegram', 1]]));
-    const { rows } = await client.query<{ live: boolean }>(
-      "SELECT expires_at > clock_timestamp() AS live FROM leases WHERE name = 'sender:telegram'",
+    // Measured from the transaction's start (now()), not from the clock when this read runs, so
+    // that a slow machine cannot let the lease run out before it is read: written after the
+    // sleep, it ends at least 3 + 2.5 s after that start; written at that start, 2.5 s after it.
+    const { rows } = await client.query<{ afterSleep: boolean }>(
+      "SELECT expires_at >= now() + interval '3 seconds' + interval '2500 milliseconds' AS \"afterSleep\" FROM leases WHERE name = 'sender:telegram'",
     );
     await client.query('COMMIT');
-    expect(rows[0]?.live).toBe(true);
+    expect(rows[0]?.afterSleep).toBe(true);
   });
 
   function coordinator(owner: string, extra: { wanted?: string[]; monotonic?: () => number } = {}): Coordinator {
@@ -216,6 +222,9 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
     expect(a.holds('sender:telegram')).toBe(true);
     expect(b.holds('sender:telegram')).toBe(false);
     await a.stop();
+    // b's own timer may have begun a tick that read the leases before a gave its lease back; the
+    // tick begun after it is the one that must take it.
+    await b.tickNow();
     await b.tickNow();
     expect(b.holds('sender:telegram')).toBe(true);
   });
@@ -268,9 +277,9 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
     cut = true;
     now += 3_000;
     // The next step hangs on its renewal; the deadline clock goes on all the same.
-    await vi.waitFor(() => expect(hung).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(hung).toBeGreaterThan(0), { timeout: 10_000 });
     now += 6_000;
-    await vi.waitFor(() => expect(lost).toHaveLength(PARTITIONS), { timeout: 5_000 });
+    await vi.waitFor(() => expect(lost).toHaveLength(PARTITIONS), { timeout: 10_000 });
     expect(namedLost).toEqual(['sender:telegram']);
     expect(a.holds('sender:telegram')).toBe(false);
     expect(lines.filter((line) => line.includes('given up at their local deadline'))).toHaveLength(1);
@@ -322,15 +331,15 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
     expect(a.partitions()).toHaveLength(PARTITIONS);
     cut = true;
     now += 3_000;
-    await vi.waitFor(() => expect(hung).toBe(1));
+    await vi.waitFor(() => expect(hung).toBe(1), { timeout: 10_000 });
     // The server answers again, but the step's promise stays unsettled: only abandoning it frees the coordinator.
     cut = false;
     gained.length = 0;
     now += 10_000;
-    await vi.waitFor(() => expect(reconnects).toBe(1), { timeout: 5_000 });
+    await vi.waitFor(() => expect(reconnects).toBe(1), { timeout: 10_000 });
     expect(lines.filter((line) => line.includes('a leasing step never answered'))).toHaveLength(1);
     // Its leases were given up at their deadline, told once; the next tick, on new connections, takes them back.
-    await vi.waitFor(() => expect(a.partitions()).toHaveLength(PARTITIONS), { timeout: 5_000 });
+    await vi.waitFor(() => expect(a.partitions()).toHaveLength(PARTITIONS), { timeout: 10_000 });
     expect(lost).toHaveLength(PARTITIONS);
     expect(gained).toHaveLength(PARTITIONS);
     expect(reconnects).toBe(1);

@@ -6,6 +6,8 @@ import { CALL_COLUMNS, callOf, type CallRow } from '../callRows';
 import { ChatInterner, threadColumn } from '../rows';
 import type { PgDatabase } from './pgDatabase';
 import { insertAlertRows } from './alertRows';
+import { checkFence } from './fence';
+import type { CommitFence } from '../leaseLost';
 import { pgText } from './pgText';
 
 type Alerts = ReadonlyArray<{ event: AlertEvent; to: readonly AlertDelivery[] }>;
@@ -115,10 +117,12 @@ export class PgCalls implements CallRepository {
     return rows[0]?.n ?? 0;
   }
 
-  async recordPeaks(updates: readonly PeakUpdate[], alerts: Alerts, now: Date): Promise<number> {
+  async recordPeaks(updates: readonly PeakUpdate[], alerts: Alerts, now: Date, fence?: CommitFence): Promise<number> {
     if (alerts.length > 0) await this.settle();
     const at = now.getTime();
     return this.db.transaction(async (client) => {
+      // The lease checked and locked in the write's own transaction (fence.ts): it cannot change hands before the commit.
+      if (fence !== undefined) await checkFence(client, fence);
       for (const update of updates) {
         await client.query({
           text:

@@ -15,17 +15,13 @@
 import { setImmediate } from 'node:timers';
 import type { TokenSnapshot, WalletSnapshot } from '../../model/snapshot';
 import type { CommitFence, StateCommitBatch, StateRepository } from '../store';
-import { LeaseLostError } from '../leaseLost';
+import { checkFence } from './fence';
 import { COMMIT_SQL, CommitValues, type AddedRow, type Alerts, type StateWrite } from './commitStatement';
 import type { PgDatabase } from './pgDatabase';
 import { isConnectionError } from './connectionErrors';
 import { isStoreUnavailable } from '../storeUnavailable';
 
 type Commit = StateWrite & { resolve: (rows: number) => void; reject: (error: unknown) => void };
-
-/** A commit's fence: its leases as this owner holds them now, locked until the commit ends (see commitMany). */
-export const FENCE_SQL =
-  'SELECT name, epoch FROM leases WHERE name = ANY($1::text[]) AND owner = $2 AND expires_at > clock_timestamp() FOR KEY SHARE';
 
 /** A bound on one shared statement, so that a burst is written in steps. */
 const MAX_GROUP = 2_000;
@@ -108,14 +104,7 @@ export class PgState implements StateRepository {
 
   private async fenced(values: CommitValues, fence: CommitFence): Promise<number> {
     return this.db.durableTransaction(async (client) => {
-      const { rows } = await client.query<{ name: string; epoch: number }>({
-        name: 'tw_fence',
-        text: FENCE_SQL,
-        values: [fence.leases.map((lease) => lease.name), fence.owner],
-      });
-      const held = new Map(rows.map((row) => [row.name, row.epoch]));
-      const lost = fence.leases.filter((lease) => held.get(lease.name) !== lease.epoch).map((lease) => lease.name);
-      if (lost.length > 0) throw new LeaseLostError(lost);
+      await checkFence(client, fence);
       if (values.empty) return 0;
       const added = await client.query<AddedRow>({ name: 'tw_commit', text: COMMIT_SQL, values: values.values() });
       return added.rows.length;
