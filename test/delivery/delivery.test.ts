@@ -11,6 +11,9 @@ import { silentLogger } from '../../src/log';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
 import { Clock, RecordingSender, capturedLogger, chat, commitAlerts, simpleAlertCard, tempDb } from './helpers';
 
+/** What a wait for the loop's own work allows: a bound on a loaded machine, not a guess of its time. */
+const WAIT = { timeout: 10_000, interval: 20 };
+
 let db: { path: string; cleanup: () => void };
 let store: SqliteStore;
 let clock: Clock;
@@ -195,7 +198,7 @@ describe('delivery', () => {
     });
     const d1 = delivery([first], { concurrency: 2 });
     const draining = d1.drain();
-    await vi.waitFor(() => expect(first.attempts.length).toBe(2));
+    await vi.waitFor(() => expect(first.attempts.length).toBe(2), WAIT);
     const stopping = d1.stop();
     release();
     await stopping;
@@ -218,10 +221,10 @@ describe('delivery', () => {
     await commitAlerts(store, ['left'], [chat('a')], clock.now());
     const d = delivery([telegram]);
     d.start();
-    await vi.waitFor(() => expect(telegram.titlesFor('a')).toEqual(['alert left']));
+    await vi.waitFor(() => expect(telegram.titlesFor('a')).toEqual(['alert left']), WAIT);
     await commitAlerts(store, ['new'], [chat('a')], clock.now());
     d.notify();
-    await vi.waitFor(() => expect(telegram.titlesFor('a')).toEqual(['alert left', 'alert new']));
+    await vi.waitFor(() => expect(telegram.titlesFor('a')).toEqual(['alert left', 'alert new']), WAIT);
   });
 
   it('forgets delivered alerts after a week, at start', async () => {
@@ -232,7 +235,7 @@ describe('delivery', () => {
     clock.advance(8 * 24 * 3_600_000);
     await commitAlerts(store, ['fresh'], [chat('a')], clock.now());
     delivery([telegram], { logger }).start();
-    await vi.waitFor(() => expect(lines.find((line) => line.msg === 'delivered alerts pruned')).toMatchObject({ removed: 1 }));
-    await vi.waitFor(() => expect(telegram.titlesFor('a')).toEqual(['alert old', 'alert fresh']));
+    await vi.waitFor(() => expect(lines.find((line) => line.msg === 'delivered alerts pruned')).toMatchObject({ removed: 1 }), WAIT);
+    await vi.waitFor(() => expect(telegram.titlesFor('a')).toEqual(['alert old', 'alert fresh']), WAIT);
   });
 });

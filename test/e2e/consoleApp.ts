@@ -35,9 +35,12 @@ export async function startConsoleApp(env: Record<string, string> = {}): Promise
   const config = loadConfig({ DATABASE_PATH: join(dir, 'tokenwatch.db'), ...env });
   const app = await startApp({ config, logger: silentLogger, console: { input, output, interactive: false, outDir: dir } });
   const answers = () => writes.slice(1).filter((text) => !text.startsWith(ALERT) && !text.startsWith('Logs'));
-  await vi.waitFor(() => {
-    if (writes.length === 0) throw new Error('no banner yet');
-  });
+  await vi.waitFor(
+    () => {
+      if (writes.length === 0) throw new Error('no banner yet');
+    },
+    { timeout: 15_000, interval: 20 },
+  );
   return {
     app,
     banner: writes[0] ?? '',

@@ -2,13 +2,15 @@
  * A new user's first minutes, as the README tells them: `npm start` with nothing configured (the
  * built-in simulator), `/track token ADDR all` with ADDR from the banner, and an alert arrives,
  * with no /simulate and no second process: the market moves by itself. The simulator's clock runs
- * 20 times faster here, so its 2 minutes take 6 seconds; the shipped pace itself is held to 2
- * minutes on a simulated clock in packages/tmds-simulator/test/pace.test.ts.
+ * 10 times faster here, so its 2 minutes take 12 seconds; the shipped pace itself is held to 2
+ * minutes on a simulated clock in packages/tmds-simulator/test/pace.test.ts. Each real second the
+ * bot takes to answer and to open the token's streams is 10 simulated ones: faster still, a loaded
+ * machine's slow start would let the market's first surprise pass before the streams are up.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startConsoleApp, type ConsoleApp } from './consoleApp';
 
-const SPEED = 20;
+const SPEED = 10;
 let running: ConsoleApp | null = null;
 
 afterEach(async () => {

@@ -104,7 +104,12 @@ describe('the operators’ HTTP server on the running bot', () => {
     // Liveness asks nothing of the service.
     expect((await fetch(`${address()}/healthz`)).status).toBe(200);
 
-    sim = await startSimulator({ apiKey: KEY, port, seed: 42, control: true, tradesPerSecond: 0 });
+    // Back at the same address. Another process on this machine may hold the port a moment
+    // (a connection of its own from it, say): asked again until it is free.
+    sim = await vi.waitFor(() => startSimulator({ apiKey: KEY, port, seed: 42, control: true, tradesPerSecond: 0 }), {
+      timeout: 30_000,
+      interval: 200,
+    });
     await vi.waitFor(async () => expect(await ready()).toMatchObject({ status: 200, body: { ready: true } }), {
       timeout: 60_000,
       interval: 100,

@@ -13,6 +13,12 @@ import { openPostgresStore } from '../../src/store/postgres/postgresStore';
 import { freshDatabase } from '../support/postgres/databases';
 import { postgresRunning } from './support/stores';
 
+/**
+ * How long the first process keeps a bucket after its permit: the other process's wait must be
+ * seen (and, in one case, given up) within it, on a machine that may be slow to open a connection.
+ */
+const HOLD_MS = 4_000;
+
 /** Advisory locks of this database by state: held, and waited for. */
 async function advisoryLocks(db: PgDatabase): Promise<{ held: number; waiting: number }> {
   const { rows } = await db.query<{ held: number; waiting: number }>({
@@ -75,7 +81,7 @@ describe.runIf(postgresRunning())('PgDiscordGateway', () => {
   });
 
   it('keeps a bucket taken after its permit, for the other process too, while other buckets stay free', async () => {
-    const first = new PgDiscordGateway(one, { holdMs: 1_500 });
+    const first = new PgDiscordGateway(one, { holdMs: HOLD_MS });
     const second = new PgDiscordGateway(two, { holdMs: 0 });
     const signal = new AbortController().signal;
     await first.waitForIdentify(0, signal);
@@ -88,7 +94,7 @@ describe.runIf(postgresRunning())('PgDiscordGateway', () => {
   });
 
   it('gives up a wait when its shard closes, and the database stops waiting too', async () => {
-    const first = new PgDiscordGateway(one, { holdMs: 1_500 });
+    const first = new PgDiscordGateway(one, { holdMs: HOLD_MS });
     const second = new PgDiscordGateway(two, { holdMs: 0 });
     await first.waitForIdentify(2, new AbortController().signal);
     const closed = new AbortController();

@@ -5,7 +5,8 @@
  * so a child may run in a temporary directory of its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -73,8 +74,48 @@ export function startBotProcess(cwd: string, env: Record<string, string>): BotPr
   return { child, stderr: () => stderr, exit: new Promise((resolve) => child.on('close', (code) => resolve(code))) };
 }
 
-/** A port of 127.0.0.1 free right now, for a process to be told to listen on (it may be taken again before then; on one machine's tests it is not). */
+/** Whether `port` is free on every address right now: listened on (closed again at once) by no one else. */
+function canListen(port: number): Promise<boolean> {
+  const server = createNetServer();
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * The first port the system hands out by itself (to a listen on port 0 and to outgoing
+ * connections, from /proc/sys/net/ipv4/ip_local_port_range), or null where that is not known.
+ */
+function firstEphemeralPort(): number | null {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 0 ? low : null;
+  } catch {
+    return null;
+  }
+}
+
+const FIXED_PORTS_FROM = 10_000;
+/** Ports this process handed out already: two asks never get the same one. */
+const handedOut = new Set<number>();
+
+/**
+ * A port of 127.0.0.1 free right now, for a process to be told to listen on. Picked at random
+ * below the ports the system hands out by itself, so that between now and the process's listen no
+ * listen on port 0 or outgoing connection anywhere on the machine (other test files run at the same
+ * time) is given it; only an ask like this one could pick it, one chance in thousands.
+ */
 export async function freePort(): Promise<number> {
+  const ephemeral = firstEphemeralPort();
+  if (ephemeral !== null && ephemeral - FIXED_PORTS_FROM >= 1_000) {
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      const port = randomInt(FIXED_PORTS_FROM, ephemeral);
+      if (handedOut.has(port) || !(await canListen(port))) continue;
+      handedOut.add(port);
+      return port;
+    }
+  }
   const server = createNetServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -82,5 +123,6 @@ export async function freePort(): Promise<number> {
   });
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
+  handedOut.add(port);
   return port;
 }
