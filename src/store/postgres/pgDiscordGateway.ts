@@ -20,8 +20,13 @@ import { checkOut } from './checkOut';
 /** "twdi" in ASCII, moved up 16 bits: bucket n's advisory lock is this plus n (buckets are fewer than 2^16). */
 export const IDENTIFY_LOCK_BASE = 0x74776469 * 0x10000;
 
-/** Discord's 5 seconds between two IDENTIFYs of a bucket, and room for the IDENTIFY to travel there. */
-export const IDENTIFY_HOLD_MS = 5_500;
+/**
+ * Discord's 5 seconds between two IDENTIFYs of a bucket, and a second's room: for the IDENTIFY to
+ * travel there, and for a process that paused between its turn and its send (a collection, a busy
+ * host), whose hold runs on meanwhile. A shard's start costs a second more; a refused IDENTIFY costs
+ * the shard a reconnect.
+ */
+export const IDENTIFY_HOLD_MS = 6_000;
 
 /** A shard's gateway session, as the gateway keeps it: what a RESUME needs. */
 export interface DiscordGatewaySession {
