@@ -17,6 +17,7 @@ import type { FollowOptions } from '../../src/model/follow';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqliteStore';
 import { snapshot, tempDb } from '../delivery/helpers';
 import { expectSafeCard } from '../support/cardSafety';
+import { quietStreams } from '../support/streamStatus';
 import { T1, T2, W1 } from '../watch/support/fixtures';
 
 const NOW = new Date('2025-01-15T12:00:00Z');
@@ -52,16 +53,7 @@ beforeEach(async () => {
   await follow('wallet', W1);
   await follow('token', T1, { ...OPTIONS, target: { metric: 'price', side: 'above', value: 0.5 } });
   const follows = new FollowService({ store, logger: silentLogger, resync: async () => undefined });
-  const streams = () => ({
-    sockets: [],
-    counters: { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 },
-    queuedEvents: 0,
-    queuedBytes: 0,
-    packing: { setting: 1, perSocket: 1, state: 'fixed' as const, evidence: null },
-    maxSockets: null,
-    waitingForRoom: 0,
-  });
-  const status = createStatusSource({ store, streams, startedAt: NOW.getTime() - 3_600_000 });
+  const status = createStatusSource({ store, streams: quietStreams(), startedAt: NOW.getTime() - 3_600_000 });
   dispatcher = new Dispatcher({
     commands: await loadCommands(),
     services: { query: undefined as unknown as QueryService, follows, status },

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SocketStatus, StreamStatus } from '../../src/market/stream';
+import type { SocketStatus } from '../../src/market/stream';
+import { quietStreams } from '../support/streamStatus';
 import { createReadiness, STREAM_DOWN_AFTER_FAILURES, type ReadinessChat } from '../../src/ops/readiness';
 import { openSqliteStore } from '../../src/store/sqliteStore';
 
@@ -35,18 +36,6 @@ function socket(state: SocketStatus['state'], failures = 0): SocketStatus {
   };
 }
 
-function streams(sockets: SocketStatus[]): () => StreamStatus {
-  return () => ({
-    sockets,
-    counters: { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 },
-    queuedEvents: 0,
-    queuedBytes: 0,
-    packing: { setting: 1, perSocket: 1, state: 'fixed', evidence: null },
-    maxSockets: null,
-    waitingForRoom: 0,
-  });
-}
-
 const consoleChat: ReadinessChat = { name: 'console' };
 
 describe('readiness', () => {
@@ -55,7 +44,7 @@ describe('readiness', () => {
     const report = await createReadiness({
       store: s,
       chats: () => [consoleChat],
-      streams: streams([socket('open'), socket('backoff', STREAM_DOWN_AFTER_FAILURES - 1), socket('rejected', 9)]),
+      streams: quietStreams([socket('open'), socket('backoff', STREAM_DOWN_AFTER_FAILURES - 1), socket('rejected', 9)]),
     })();
     expect(report).toMatchObject({
       ready: true,
@@ -70,11 +59,11 @@ describe('readiness', () => {
     const down = await createReadiness({
       store: s,
       chats: () => [consoleChat],
-      streams: streams([socket('open'), socket('connecting', STREAM_DOWN_AFTER_FAILURES)]),
+      streams: quietStreams([socket('open'), socket('connecting', STREAM_DOWN_AFTER_FAILURES)]),
     })();
     expect(down).toMatchObject({ ready: false, notReady: ['streams'] });
     expect(down.checks.streams.reason).toBe(`1 of 2 stream sockets failed to reconnect ${STREAM_DOWN_AFTER_FAILURES} times in a row`);
-    const refused = await createReadiness({ store: s, chats: () => [consoleChat], streams: streams([socket('auth-failed', 1)]) })();
+    const refused = await createReadiness({ store: s, chats: () => [consoleChat], streams: quietStreams([socket('auth-failed', 1)]) })();
     expect(refused.checks.streams.reason).toContain('refuses the API key');
     await s.close();
   });
@@ -83,7 +72,11 @@ describe('readiness', () => {
     const s = store();
     let polling = false;
     const telegram: ReadinessChat = { name: 'telegram', connected: () => polling };
-    const check = createReadiness({ store: s, chats: () => [telegram, { name: 'discord', connected: () => false }], streams: streams([]) });
+    const check = createReadiness({
+      store: s,
+      chats: () => [telegram, { name: 'discord', connected: () => false }],
+      streams: quietStreams(),
+    });
     expect(await check()).toMatchObject({
       ready: false,
       notReady: ['chats'],
@@ -97,14 +90,14 @@ describe('readiness', () => {
   it('names the store when it fails a query, or does not answer within its bound', async () => {
     const s = store();
     await s.close();
-    const closed = await createReadiness({ store: s, chats: () => [consoleChat], streams: streams([]) })();
+    const closed = await createReadiness({ store: s, chats: () => [consoleChat], streams: quietStreams() })();
     expect(closed).toMatchObject({
       ready: false,
       notReady: ['store'],
       checks: { store: { ok: false, reason: 'the store did not answer a query' } },
     });
     const silent = { chats: { pausedCount: () => new Promise<number>(() => undefined) } };
-    const late = await createReadiness({ store: silent, chats: () => [consoleChat], streams: streams([]), storeTimeoutMs: 50 })();
+    const late = await createReadiness({ store: silent, chats: () => [consoleChat], streams: quietStreams(), storeTimeoutMs: 50 })();
     expect(late.checks.store).toEqual({ ok: false, reason: 'the store did not answer a query within 0.05 s' });
   });
 
@@ -125,7 +118,7 @@ describe('readiness', () => {
     const check = createReadiness({
       store: s,
       chats: () => [consoleChat],
-      streams: streams([]),
+      streams: quietStreams(),
       cluster: { joined: () => joined, processes: async () => processes },
     });
     expect(await check()).toMatchObject({ ready: false, notReady: ['cluster'], checks: { cluster: { ok: false, processes } } });
@@ -136,8 +129,8 @@ describe('readiness', () => {
 
   it('passes the chats check for a process that runs no chat (a watcher alone)', async () => {
     const s = store();
-    expect((await createReadiness({ store: s, chats: () => [], streams: streams([]) })()).notReady).toEqual(['chats']);
-    expect(await createReadiness({ store: s, chats: () => [], chatsExpected: false, streams: streams([]) })()).toMatchObject({
+    expect((await createReadiness({ store: s, chats: () => [], streams: quietStreams() })()).notReady).toEqual(['chats']);
+    expect(await createReadiness({ store: s, chats: () => [], chatsExpected: false, streams: quietStreams() })()).toMatchObject({
       ready: true,
       checks: { chats: { ok: true } },
     });

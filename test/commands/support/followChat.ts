@@ -14,6 +14,7 @@ import { loadCommands } from '../../../src/dispatch/registry';
 import { silentLogger } from '../../../src/log';
 import { openSqliteStore, type SqliteStore } from '../../../src/store/sqliteStore';
 import { tempDb } from '../../delivery/helpers';
+import { quietStreams } from '../../support/streamStatus';
 import { group } from './settingsChat';
 
 export { group };
@@ -52,15 +53,7 @@ export interface FollowChatParts {
 function quietStatus(store: SqliteStore) {
   return createStatusSource({
     store,
-    streams: () => ({
-      sockets: [],
-      counters: { received: 0, delivered: 0, unreadable: 0, dropped: 0, reconnects: 0, authFailures: 0, oversized: 0 },
-      queuedEvents: 0,
-      queuedBytes: 0,
-      packing: { setting: 1, perSocket: 1, state: 'fixed', evidence: null },
-      maxSockets: null,
-      waitingForRoom: 0,
-    }),
+    streams: quietStreams(),
     startedAt: NOW.getTime() - 3_600_000,
   });
 }
