@@ -1,6 +1,6 @@
 /**
  * The leases several processes share, on a real PostgreSQL: epochs, expiry by the database's
- * clock, fenced commits refused once a lease moved on, and coordinators that split the 256
+ * clock, fenced commits (state, and the peak job's) refused once a lease moved on, and coordinators that split the 256
  * watcher partitions fairly, take a stopped one's share, and give everything up when stalled.
  */
 import type { PoolClient } from 'pg';
@@ -8,13 +8,15 @@ import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest'
 import { Coordinator, type LeaseBackend } from '../../src/cluster/coordinator';
 import { PARTITIONS, fairShare, partitionLease, partitionOf, rebalance } from '../../src/cluster/partitions';
 import { createLogger, silentLogger } from '../../src/log';
-import { LeaseLostError } from '../../src/store/leaseLost';
+import { LeaseLostError, type CommitFence } from '../../src/store/leaseLost';
+import { CALL_PEAKS_LEASE } from '../../src/cluster/member';
+import { CallPeaks } from '../../src/jobs/callPeaks';
 import { PgLeases } from '../../src/store/postgres/pgLeases';
 import { FENCE_SQL } from '../../src/store/postgres/fence';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgresStore';
 import '../support/postgres/provided';
 import { freshDatabase } from '../support/postgres/databases';
-import { tokenSnapshot } from '../store/helpers';
+import { CALLED_AT, chat, newCall, tokenSnapshot } from '../store/helpers';
 
 const shared = inject('postgres');
 
@@ -119,6 +121,51 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
       store.state.commitMany({ tokens: [{ snapshot: later, alerts: [] }], wallets: [] }, new Date(), fence),
     ).rejects.toBeInstanceOf(LeaseLostError);
     expect((await store.state.token(address))?.riskStatus).toBe('SAFE');
+  });
+
+  it('lets the peak job write its peaks and milestones under calls:peaks, and nothing once another process took it', async () => {
+    const group = chat('-100');
+    await store.calls.setEnabled(group, true, CALLED_AT);
+    const { call } = await store.calls.record(newCall(group, 'CalledToken', 'alice'));
+    const fenceOf = async (owner: string) => ({
+      owner,
+      leases: [{ name: CALL_PEAKS_LEASE, epoch: (await leases.take([CALL_PEAKS_LEASE], owner, 10_000)).get(CALL_PEAKS_LEASE) as number }],
+    });
+    const stalled = await fenceOf('stalled');
+    await runOut(CALL_PEAKS_LEASE);
+    const awake = await fenceOf('awake');
+    // The service's candles after the call: one whose high is twice the call's price.
+    const candles = [
+      { time: null, timestamp: CALLED_AT.getTime() + 60_000, open: 0.001, high: 0.002, low: 0.001, close: 0.001, volume: 1 },
+    ];
+    const job = (fence: CommitFence) =>
+      new CallPeaks({
+        calls: store.calls,
+        market: { chart: async () => candles },
+        now: () => new Date(CALLED_AT.getTime() + 120_000),
+        fence: () => fence,
+      });
+    const milestones = async () =>
+      (await store.outbox.due('telegram', new Date(CALLED_AT.getTime() + 3_600_000), 10)).filter(
+        (row) => row.event.kind === 'call-milestone',
+      ).length;
+
+    // The stalled process read the call and its candles before its lease ran out: its write is refused whole.
+    await expect(job(stalled).runOnce()).rejects.toBeInstanceOf(LeaseLostError);
+    expect(await milestones()).toBe(0);
+    expect(await store.calls.get(group, 'CalledToken')).toMatchObject({
+      toldMultiple: 0,
+      peakSol: call.peakSol,
+      nextCheckAt: call.nextCheckAt,
+    });
+    // The holder's run tells ×2, once.
+    expect(await job(awake).runOnce()).toMatchObject({ calls: 1, milestones: 1 });
+    expect(await milestones()).toBe(1);
+    expect((await store.calls.get(group, 'CalledToken'))?.toldMultiple).toBe(2);
+    // A process that never held the lease is refused too.
+    await expect(
+      store.calls.recordPeaks([], [], CALLED_AT, { owner: 'other', leases: [{ name: CALL_PEAKS_LEASE, epoch: -1 }] }),
+    ).rejects.toBeInstanceOf(LeaseLostError);
   });
 
   it('skips a lease whose fence a cut-off process left open, and never waits for it; the holder still renews', async () => {

@@ -4,31 +4,10 @@
  * person's calls, and a manager's clear removes the chat's.
  */
 import { describe, expect, it } from 'vitest';
-import type { NewCall } from '../../src/store/calls';
-import type { ChatRef } from '../../src/model/chat';
-import { chat } from './helpers';
+import { CALLED_AT, chat, newCall } from './helpers';
 import { eachStore, STORE_KINDS, type ContractStore } from './support/stores';
 
-const T0 = new Date(1_800_000_000_000);
-
-function newCall(where: ChatRef, address: string, userId: string, overrides: Partial<NewCall> = {}): NewCall {
-  return {
-    chat: where,
-    address,
-    symbol: 'TOK',
-    name: 'Token',
-    userId,
-    userName: `name of ${userId}`,
-    messageId: `m-${userId}-${address}`,
-    calledAt: T0,
-    priceSol: 0.001,
-    priceUsd: 0.15,
-    solUsd: 150,
-    mcapSol: 1_000,
-    mcapUsd: 150_000,
-    ...overrides,
-  };
-}
+const T0 = CALLED_AT;
 
 describe.each(STORE_KINDS)('calls (%s)', (_kind, makeHome) => {
   let store: ContractStore;

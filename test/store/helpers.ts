@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChatRef } from '../../src/model/chat';
 import type { NewFollow } from '../../src/store/store';
+import type { NewCall } from '../../src/store/calls';
 import type { FollowOptions } from '../../src/model/follow';
 import type { PriceEvent } from '../../src/model/events';
 import type { TokenSnapshot, WalletSnapshot } from '../../src/model/snapshot';
@@ -67,5 +68,28 @@ export function priceEvent(address: string, key: string): PriceEvent {
     changePct: 100,
     windowSecs: 300,
     priceUsd: 0.4,
+  };
+}
+
+/** When the calls of `newCall` are made, unless told otherwise. */
+export const CALLED_AT = new Date(1_800_000_000_000);
+
+/** A call of `address` by `userId` in `where`, at CALLED_AT, at 0.001 SOL. */
+export function newCall(where: ChatRef, address: string, userId: string, overrides: Partial<NewCall> = {}): NewCall {
+  return {
+    chat: where,
+    address,
+    symbol: 'TOK',
+    name: 'Token',
+    userId,
+    userName: `name of ${userId}`,
+    messageId: `m-${userId}-${address}`,
+    calledAt: CALLED_AT,
+    priceSol: 0.001,
+    priceUsd: 0.15,
+    solUsd: 150,
+    mcapSol: 1_000,
+    mcapUsd: 150_000,
+    ...overrides,
   };
 }
