@@ -36,6 +36,7 @@ import type { StreamClient } from './market/stream';
 import type { OpsServer } from './ops/httpServer';
 import { Metrics } from './ops/metrics';
 import { plainAddressWarning } from './plainAddresses';
+import { platformAddresses } from './chats/platforms';
 import type { RunningSimulator } from 'tmds-simulator';
 import type { Store } from './store/store';
 import type { Watcher } from './watch/watcher';
@@ -99,7 +100,7 @@ export interface App {
  * streams, this process's place among several, the watching (made, not yet started) and the jobs.
  */
 async function startFoundation(config: Config, logger: Logger, now: () => Date, lifecycle: Lifecycle) {
-  const plain = plainAddressWarning(config);
+  const plain = plainAddressWarning(config, platformAddresses(config, config.env));
   if (plain !== null) logger.warn(plain);
   // Only with the operators' server: without it nothing would read them.
   const metrics = config.http === null ? null : new Metrics();

@@ -4,9 +4,8 @@
  * readable by anyone on the way. Loopback (a local proxy, a test double) is fine. Said once at
  * start, in one line, with the addresses' credentials hidden (src/urlCredentials.ts).
  *
- * The chat platforms' API addresses are their sections' (src/chats/<name>/settings.ts), which
- * check their form at start; here they are read from the same environment (`Config.env`), each
- * only while the variable that switches its platform on is set.
+ * The chat platforms' addresses come as their settings sections read them (`platformAddresses`,
+ * src/chats/platforms.ts): each platform names its own, and only while it is configured.
  */
 import type { Config } from './config';
 import { redactUrl } from './urlCredentials';
@@ -23,32 +22,15 @@ function plainRemote(address: string): boolean {
   return (url.protocol === 'http:' || url.protocol === 'ws:') && !LOOPBACK.test(url.hostname);
 }
 
-/** A chat platform's API address variable, and the variable that switches its platform on. */
-const PLATFORM_ADDRESSES: ReadonlyArray<{ variable: string; token: string }> = [
-  { variable: 'TELEGRAM_API_ROOT', token: 'TELEGRAM_BOT_TOKEN' },
-  { variable: 'DISCORD_REST_API', token: 'DISCORD_TOKEN' },
-];
-
-/** An address variable's value as its section reads it (without trailing slashes); undefined when blank. */
-function addressOf(env: Config['env'], name: string): string | undefined {
-  const value = env[name]?.trim() ?? '';
-  if (value === '') return undefined;
-  try {
-    return new URL(value).toString().replace(/\/+$/, '');
-  } catch {
-    return value;
-  }
-}
-
 /** The one warning line to log at start, or null when every address is encrypted or local. */
-export function plainAddressWarning(config: Pick<Config, 'market' | 'env'>): string | null {
-  const named: Array<[string, string | null | undefined]> = [
+export function plainAddressWarning(
+  config: Pick<Config, 'market'>,
+  chatAddresses: ReadonlyArray<readonly [string, string]> = [],
+): string | null {
+  const named: Array<readonly [string, string | null | undefined]> = [
     ['TMDS_BASE_URL', config.market?.baseUrl],
     ['TMDS_WS_URL', config.market?.wsUrl],
-    ...PLATFORM_ADDRESSES.map(({ variable, token }): [string, string | undefined] => [
-      variable,
-      (config.env[token]?.trim() ?? '') === '' ? undefined : addressOf(config.env, variable),
-    ]),
+    ...chatAddresses,
   ];
   const plain = named.filter((entry): entry is [string, string] => typeof entry[1] === 'string' && plainRemote(entry[1]));
   if (plain.length === 0) return null;

@@ -78,6 +78,11 @@ export interface PlatformSettings<S> {
   read(config: Config, env: PlatformEnv): S | null;
   /** The variable that switches the platform on, as the line about a role with nothing to do names it. */
   token: string;
+  /**
+   * The addresses the platform sends its token to, by the variable that set each (null: the
+   * platform's own): the start-up line about plain addresses to another machine names them.
+   */
+  addresses?(settings: S): Readonly<Record<string, string | null>>;
 }
 
 /**

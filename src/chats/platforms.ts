@@ -83,6 +83,15 @@ export function configuredPlatforms(config: Config, env: PlatformEnv = process.e
   });
 }
 
+/** The addresses the configured platforms send their tokens to, by the variable that set each. */
+export function platformAddresses(config: Config, env: PlatformEnv = process.env): Array<[string, string]> {
+  return configuredPlatforms(config, env).flatMap(({ platform, settings }) =>
+    Object.entries(platform.settings.addresses?.(settings) ?? {}).flatMap(
+      ([variable, address]): Array<[string, string]> => (address === null ? [] : [[variable, address]]),
+    ),
+  );
+}
+
 /**
  * The named leases this process wants as one of several: each configured platform's sender lease
  * with the sender role, and what the platform needs beside it (Telegram's poller).

@@ -58,7 +58,11 @@ export interface RunningDiscordChat {
 export const discordPlatform: ChatPlatform<DiscordSettings> = {
   name: 'discord',
   // Its section (settings.ts), read from the environment the other settings were read from; `npm run register` reads it alone.
-  settings: { read: (config) => readDiscordSettings(config.env), token: DISCORD_TOKEN_VARIABLE },
+  settings: {
+    read: (config) => readDiscordSettings(config.env),
+    token: DISCORD_TOKEN_VARIABLE,
+    addresses: (settings) => ({ DISCORD_REST_API: settings.restApi }),
+  },
   start: gatewayChat,
   sendOnly: senderOnlyChat,
   leaseLabels: [senderLeaseOf('discord')],

@@ -46,7 +46,11 @@ async function startTelegram(deps: ChatDeps, settings: TelegramSettings, gateway
 export const telegramPlatform: ChatPlatform<TelegramSettings> = {
   name: 'telegram',
   // Its section (settings.ts), read from the environment the other settings were read from, and checked against them.
-  settings: { read: (config) => readTelegramSettings(config), token: TELEGRAM_TOKEN_VARIABLE },
+  settings: {
+    read: (config) => readTelegramSettings(config),
+    token: TELEGRAM_TOKEN_VARIABLE,
+    addresses: (settings) => ({ TELEGRAM_API_ROOT: settings.apiRoot }),
+  },
   start: (deps, settings) => startTelegram(deps, settings, true),
   sendOnly: (deps, settings) => startTelegram(deps, settings, false),
   // Long polling (no webhook) runs in one process at a time: the poller lease's holder.
