@@ -27,23 +27,22 @@ const WAIT = { timeout: 30_000, interval: 50 };
  */
 class SendGate {
   holding = false;
-  readonly held: Array<() => void> = [];
-  private readonly heldRequests: IncomingMessage[] = [];
+  /** Sends held, each with what lets it through. */
+  readonly held: Array<{ req: IncomingMessage; pass: () => void }> = [];
   private readonly server: Server;
 
   constructor(private readonly target: string) {
     this.server = createServer((req, res) => {
       const pass = () => this.forward(req, res);
       if (this.holding && /\/send(Message|Photo)$/.test(req.url ?? '')) {
-        this.held.push(pass);
-        this.heldRequests.push(req);
+        this.held.push({ req, pass });
       } else pass();
     });
   }
 
   /** Held sends whose connection from the bot is still open. */
   heldOpen(): number {
-    return this.heldRequests.filter((req) => !req.destroyed).length;
+    return this.held.filter(({ req }) => !req.destroyed).length;
   }
 
   async listen(): Promise<string> {
@@ -53,7 +52,7 @@ class SendGate {
 
   release(): void {
     this.holding = false;
-    for (const pass of this.held.splice(0)) pass();
+    for (const { pass } of this.held.splice(0)) pass();
   }
 
   private forward(req: IncomingMessage, res: ServerResponse): void {
