@@ -230,9 +230,11 @@ export default defineCommand({
       if (resumed) fields.unshift({ name: 'Alerts resumed', value: rich('This chat was paused; alerts flow here again.') });
       return { ...card, fields, actions: card.actions.filter((action) => action.command !== 'track') };
     }
-    // The wallet is read first: an address the service refuses is never followed.
-    await ctx.query.checkWallet(args.address);
+    // The wallet is read first: an address the service refuses is never followed, and what the
+    // read shows is the wallet's baseline, so a trade made after it is told.
+    const baseline = await ctx.query.checkWallet(args.address);
     const { follow, created, resumed } = await followsOf(ctx).track({
+      baseline,
       chat: ctx.chat,
       userId: ctx.userId,
       kind: 'wallet',

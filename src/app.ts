@@ -120,6 +120,7 @@ async function startFoundation(config: Config, logger: Logger, now: () => Date, 
     simulated: market.simulator !== null,
     store,
     streams: live.streams,
+    live,
     running,
     cluster,
     outbox,
@@ -134,7 +135,7 @@ export async function startApp(options: AppOptions): Promise<App> {
   const lifecycle = new Lifecycle(logger, config.shutdownTimeoutMs);
   try {
     const foundation = await startFoundation(config, logger, now, lifecycle);
-    const { metrics, market, client, simulated, store, streams, running, cluster, outbox, watching, jobs } = foundation;
+    const { metrics, market, client, simulated, store, streams, live, running, cluster, outbox, watching, jobs } = foundation;
     const { watcher } = watching;
     const { digests, callPeaks } = jobs;
     const dispatcher = await startCommands({
@@ -170,7 +171,7 @@ export async function startApp(options: AppOptions): Promise<App> {
       outbox,
       lifecycle,
     });
-    const reconcile = await startWatching({ config, logger, client, lifecycle }, watching, metrics);
+    const reconcile = await startWatching({ config, logger, client, lifecycle, live }, watching, metrics);
     delivery.start();
     // With several processes, the daily watchlists are written where alerts are sent (a second
     // sender writing one is skipped by its event key).

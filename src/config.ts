@@ -11,6 +11,7 @@ import { parseDurationMs } from './duration';
 import { ENDPOINTS, isEndpointName, type EndpointName } from './market/endpoints';
 import type { RateLimit } from './market/limiter';
 import { AUTO_SUBSCRIPTIONS_PER_SOCKET, type PackingSetting } from './market/stream/packing';
+import type { StreamProtocol } from './market/stream/types';
 import { rolesOf, type Role } from './model/roles';
 import { WIRE_STYLES, isWireStyle, type WireStyle } from 'tmds-simulator';
 
@@ -32,6 +33,17 @@ export interface Config {
    * (packages/tmds-simulator/src/wireStyle.ts).
    */
   simulatorStyle: WireStyle;
+  /** The protocol the built-in simulator's streams speak: the spec's reading (default) or the vendor's (SIMULATOR_PROTOCOL). */
+  simulatorProtocol: StreamProtocol;
+  /**
+   * TMDS_PROTOCOL: the protocol of the service's streams, `auto` (asked of the service at start,
+   * src/market/stream/protocolProbe.ts), or pinned to `spec` or `vendor` (docs/streams.md).
+   */
+  streamProtocol: StreamProtocol | 'auto';
+  /** On the vendor's protocol: how often followed tokens' token-data is read (TOKEN_POLL_INTERVAL). */
+  tokenPollMs: number;
+  /** On the vendor's protocol: how often followed wallets' wallet-tracker is read (WALLET_POLL_INTERVAL). */
+  walletPollMs: number;
   tokenBatchSize: number;
   connectTimeoutMs: number;
   timeoutMs: number;
@@ -215,6 +227,22 @@ export function wholeNumber(variable: string, min: number, max: number, fallback
   return bounded(variable, parsePlainInteger, min, max, fallback, `a whole number from ${min} to ${max}, written in plain digits`);
 }
 
+/** The protocols a service's streams may speak (src/market/stream/types.ts StreamProtocol). */
+const STREAM_PROTOCOLS = ['spec', 'vendor'] as const satisfies readonly StreamProtocol[];
+
+/** One word of `words`, in any case; unset or empty: `fallback`. */
+function wordOf<const W extends string>(variable: string, words: readonly W[], fallback: W) {
+  return z
+    .string()
+    .optional()
+    .transform((value): W => {
+      const word = (value ?? '').trim().toLowerCase() || fallback;
+      const found = words.find((candidate) => candidate === word);
+      if (found === undefined) throw new ConfigError(variable, `must be one of ${words.join(', ')}`);
+      return found;
+    });
+}
+
 function duration(variable: string, minMs: number, maxMs: number, fallbackMs: number) {
   const range = `from ${minMs === 0 ? '0' : `${minMs}ms`} to ${maxMs / 60_000}m`;
   return bounded(variable, parseDurationMs, minMs, maxMs, fallbackMs, `${DURATION_FORM}, ${range}`);
@@ -314,6 +342,10 @@ const EnvSchema = z.object({
       if (!isWireStyle(style)) throw new ConfigError('SIMULATOR_STYLE', `must be one of ${WIRE_STYLES.join(', ')}`);
       return style;
     }),
+  SIMULATOR_PROTOCOL: wordOf('SIMULATOR_PROTOCOL', STREAM_PROTOCOLS, 'spec'),
+  TMDS_PROTOCOL: wordOf('TMDS_PROTOCOL', ['auto', ...STREAM_PROTOCOLS] as const, 'auto'),
+  TOKEN_POLL_INTERVAL: duration('TOKEN_POLL_INTERVAL', 1_000, 600_000, 15_000),
+  WALLET_POLL_INTERVAL: duration('WALLET_POLL_INTERVAL', 1_000, 600_000, 15_000),
   RECONCILE_CRON: z
     .string()
     .optional()
@@ -464,6 +496,10 @@ export function loadConfig(env: SettingsEnv = process.env, options: LoadOptions 
     market,
     simulatorSeed: parsed.SIMULATOR_SEED,
     simulatorStyle: parsed.SIMULATOR_STYLE,
+    simulatorProtocol: parsed.SIMULATOR_PROTOCOL,
+    streamProtocol: parsed.TMDS_PROTOCOL,
+    tokenPollMs: parsed.TOKEN_POLL_INTERVAL,
+    walletPollMs: parsed.WALLET_POLL_INTERVAL,
     tokenBatchSize: parsed.TMDS_TOKEN_BATCH_SIZE,
     connectTimeoutMs: parsed.TMDS_CONNECT_TIMEOUT_MS,
     timeoutMs: parsed.TMDS_TIMEOUT_MS,

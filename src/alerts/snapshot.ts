@@ -191,6 +191,20 @@ export function snapshotOfToken(
 }
 
 /**
+ * `last` with a price seen on a stream that carries no whole token (the vendor's trades and
+ * candles, made SOL by src/watch/priceInput.ts): the price and its window move, nothing else.
+ */
+export function snapshotWithPrice(last: TokenSnapshot, priceSol: number, usdPerSol: number | null, now: number): TokenSnapshot {
+  return {
+    ...last,
+    priceNative: priceSol,
+    priceUsd: usdPerSol === null ? null : priceSol * usdPerSol,
+    priceHistory: nextPriceHistory(last.priceHistory, priceSol, now),
+    seenAt: now,
+  };
+}
+
+/**
  * `last` with the pools, and the price read from them, of `read` (a reconciliation's answer read
  * into a snapshot): what such an answer still tells when a frame of the same second overtook it
  * but left the pools out. Everything else stays the frame's.

@@ -24,6 +24,8 @@ export const LAYERS = [
   'digests',
   'usdRate',
   'reconciliation',
+  // The vendor protocol's REST polls, beside the reconciliation: both hand answers to the watcher.
+  'polls',
   // No new commands; answers under way finish.
   'chats',
   // The leases given back first: the other processes take this one's share at once.

@@ -1,13 +1,15 @@
 /** The live streams part: the market's WebSocket subscriptions, as many sockets as the open-files limit allows. */
 import type { Config } from '../config';
 import type { Logger } from '../log';
-import { StreamClient } from '../market/stream';
+import { ProtocolChoice, StreamClient } from '../market/stream';
 import { raiseOpenFilesLimit, streamSocketsAllowed, type OpenFilesLimit } from '../openFiles';
 import type { Lifecycle } from './lifecycle';
 import type { MarketPart } from './market';
 
 export interface StreamsPart {
   streams: StreamClient;
+  /** The protocol the streams are read in: decided before the watcher subscribes (startWatching). */
+  protocol: ProtocolChoice;
   openFiles: OpenFilesLimit | null;
   /** The sockets the streams may open; null when the limit could not be read. */
   maxSockets: number | null;
@@ -36,15 +38,25 @@ function openFilesAtStart(logger: Logger, filesPerSocket: 1 | 2): { limit: OpenF
 export function startStreams(config: Config, logger: Logger, market: MarketPart, lifecycle: Lifecycle): StreamsPart {
   // Every stream socket is an open file; the built-in simulator's end of it is one more.
   const { limit: openFiles, maxSockets } = openFilesAtStart(logger, market.simulator === null ? 1 : 2);
+  // The built-in simulator speaks what it was started with; a service is asked (TMDS_PROTOCOL=auto) or pinned.
+  const protocol = new ProtocolChoice({
+    setting: market.simulator === null ? config.streamProtocol : config.simulatorProtocol,
+    wsUrl: market.endpoints.wsUrl,
+    apiKey: market.endpoints.apiKey,
+    logger,
+  });
   const streams = new StreamClient({
     wsUrl: market.endpoints.wsUrl,
     apiKey: market.endpoints.apiKey,
+    protocol: protocol.current,
     logger,
     maxFrameBytes: config.wsMaxFrameBytes,
     queueMaxBytes: config.wsQueueMaxBytes,
     subscriptionsPerSocket: config.wsSubscriptionsPerSocket,
     ...(maxSockets === null ? {} : { maxSockets }),
   });
+  streams.onProtocolSeen((seen) => protocol.seen(seen));
+  protocol.onChange((now) => streams.setProtocol(now));
   lifecycle.onStop('streams', () => streams.close());
-  return { streams, openFiles, maxSockets };
+  return { streams, openFiles, maxSockets, protocol };
 }

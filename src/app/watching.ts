@@ -7,9 +7,10 @@ import type { ClusterMember } from '../cluster/member';
 import type { Config } from '../config';
 import { FollowService } from '../follows/followService';
 import { streamShareOf } from '../follows/followLimits';
-import { createStatusSource, type StatusSource } from '../follows/status';
+import { createStatusSource, type PollsView, type StatusSource } from '../follows/status';
 import { streamRoom } from '../follows/streamRoom';
 import { startReconcileJob, type ReconcileJob } from '../jobs/reconcile';
+import { startRestPolls, type RestPolls } from '../jobs/restPolls';
 import { startUsdRateRefresh } from '../jobs/usdRateRefresh';
 import type { Logger } from '../log';
 import type { MarketClient } from '../market/client';
@@ -35,6 +36,8 @@ export interface WatchingDeps {
 
 export interface WatchingPart {
   watcher: Watcher;
+  /** The vendor protocol's REST polls, once started (startWatching). */
+  polls: { current: RestPolls | null };
   follows: FollowService;
   status: StatusSource;
   /** Re-reads the followers of an address, or of all (null), here and in the other watchers. */
@@ -42,11 +45,14 @@ export interface WatchingPart {
 }
 
 export function createWatching({ config, logger, now, store, client, live, cluster, chats, lifecycle }: WatchingDeps): WatchingPart {
-  const { streams, openFiles, maxSockets } = live;
+  const polls: WatchingPart['polls'] = { current: null };
+  const { streams, openFiles, maxSockets, protocol } = live;
   const watcher = createWatcher({
     store,
     streams,
     logger,
+    // Read at each sync: trades-live and chart-live per token on the vendor's protocol, token-feed on the spec's.
+    protocol: () => protocol.current,
     now: () => now().getTime(),
     describeToken: async (address) => client.token(address),
     // USD on alerts and targets: the rate the look-ups derived, kept fresh by the USD rate refresh.
@@ -55,6 +61,8 @@ export function createWatching({ config, logger, now, store, client, live, clust
     ...(cluster === null ? {} : { scope: cluster.scope }),
   });
   lifecycle.onStop('watcher', () => watcher.close(), 'drains');
+  // A protocol learnt from the sockets after start: every target is subscribed again on its streams.
+  protocol.onChange(() => void watcher.resync());
   // A follow change re-reads that address's followers only; null (a chat resumed) re-reads them all.
   // With several processes, the other watchers hear of it too.
   const resync = async (address: string | null): Promise<void> => {
@@ -76,23 +84,47 @@ export function createWatching({ config, logger, now, store, client, live, clust
   const status = createStatusSource({
     store,
     streams: () => streams.status(),
+    protocol: () => protocol.describe(),
+    polls: () => pollsView(polls.current),
     startedAt: now().getTime(),
     openFiles,
     shards: () => chats.shards(),
     ...(cluster === null ? {} : { processes: cluster.members }),
   });
-  return { watcher, follows, status, resync };
+  return { watcher, follows, status, resync, polls };
 }
 
-/** Subscribes the watcher, then starts what keeps it right: the USD rate and the reconciliation. */
+/** The polls as /status shows them. */
+function pollsView(polls: RestPolls | null): PollsView | null {
+  if (polls === null) return null;
+  const { active, tokens, wallets } = polls.status();
+  const view = (name: string, loop: typeof tokens) => ({ name, pauseMs: loop.pauseMs, intervalMs: loop.intervalMs, slowed: loop.slowed });
+  return { active, polls: [view('token-data', tokens), view('wallet-tracker', wallets)] };
+}
+
+/**
+ * Learns the streams' protocol, subscribes the watcher, then starts what keeps it right: the USD
+ * rate, the vendor protocol's REST polls and the reconciliation.
+ */
 export async function startWatching(
-  deps: Pick<WatchingDeps, 'config' | 'logger' | 'client' | 'lifecycle'>,
+  deps: Pick<WatchingDeps, 'config' | 'logger' | 'client' | 'lifecycle' | 'live'>,
   watching: WatchingPart,
   metrics: Metrics | null,
 ): Promise<ReconcileJob> {
-  const { config, logger, client, lifecycle } = deps;
+  const { config, logger, client, lifecycle, live } = deps;
   const { watcher, follows } = watching;
+  await live.protocol.decide();
   await watcher.start();
+  const polls = startRestPolls({
+    watcher,
+    market: client,
+    tokenIntervalMs: config.tokenPollMs,
+    walletIntervalMs: config.walletPollMs,
+    active: () => live.protocol.current === 'vendor',
+    logger,
+  });
+  watching.polls.current = polls;
+  lifecycle.onStop('polls', () => polls.stop(), 'drains');
   // Targets told while the bot was stopped, before it could remove them.
   void follows.endReachedTargets();
   const usdRate = startUsdRateRefresh({ market: client, tokens: () => watcher.targets().tokens, logger });

@@ -5,7 +5,7 @@
  */
 import { kindsOfFamily } from '../alerts/registry';
 import { targetText } from '../alerts/kinds/target';
-import type { ProcessView, ShardState, StatusReport } from './status';
+import type { PollsView, ProcessView, ShardState, StatusReport } from './status';
 import type { PackingStatus } from '../market/stream/index';
 import { MUTED_FOREVER, type Follow, type FollowOptions } from '../model/follow';
 import { code, field, rich, text, type Card, type CardField, type RichText } from '../cards/card';
@@ -169,6 +169,17 @@ function chatFollowsText(chat: NonNullable<StatusReport['chat']>): string {
 }
 
 /** /status: streams, follows and delivery, as a person checking the bot wants them. */
+/** The polls' pace, and which slowed down for the service; null when none run. */
+function pollsText(polls: PollsView | null): string | null {
+  if (polls === null || !polls.active) return null;
+  return polls.polls
+    .map(
+      (poll) =>
+        `${poll.name} every ${Math.round(poll.pauseMs / 1000)}s${poll.slowed ? ' (slowed: the service is overwhelmed or failing)' : ''}`,
+    )
+    .join('\n');
+}
+
 export function statusCard(report: StatusReport, now: Date): Card {
   const { streams, follows, outbox } = report;
   const fields = [
@@ -179,6 +190,16 @@ export function statusCard(report: StatusReport, now: Date): Card {
     field('Alerts waiting', outbox.pending === 0 ? 'none' : `${outbox.pending}, oldest ${ago(outbox.oldest, now)} old`, true),
     field('Up for', ago(new Date(report.startedAt), now), true),
   ];
+  if (streams.protocol !== null) fields.push(field('Stream protocol', streams.protocol, true));
+  const polls = pollsText(report.polls);
+  if (polls !== null) fields.push(field('REST polls', polls, true));
+  if (streams.unconfirmed > 0)
+    fields.push(
+      field(
+        'Unconfirmed subscriptions',
+        `${count(streams.unconfirmed)} the service never confirmed: their tokens are polled over REST instead (risk, pools, price).`,
+      ),
+    );
   if (streams.atLimit !== null) {
     const { maxSockets, openFiles, waiting } = streams.atLimit;
     const allowed = openFiles === null ? 'the limit allows' : `${count(openFiles)} open files allow`;

@@ -12,6 +12,8 @@ import { tokenSymbols, type TokenSymbols } from './tokenSymbols';
 import type { Follow, FollowKind, FollowOptions, FollowTarget } from '../model/follow';
 import type { FollowRoom } from './streamRoom';
 import { checkFollowShares, DEFAULT_FOLLOW_LIMITS, type FollowLimits } from './followLimits';
+import type { Trade } from '../market/schemas';
+import { writeWalletBaseline } from './walletBaseline';
 
 export type { FollowLimits };
 
@@ -32,6 +34,8 @@ export interface TrackRequest {
   /** Only the options given; the rest keep their current (or default) values. */
   options: Partial<FollowOptions>;
   now: Date;
+  /** A wallet's trades read just before (its check): its baseline when it has no last-seen state yet (walletBaseline.ts). */
+  baseline?: readonly Trade[];
 }
 
 export interface TargetRequest {
@@ -101,6 +105,9 @@ export class FollowService {
       );
       throw new UsageError(refused.problem, null, refused.advice);
     }
+    const state = this.deps.store.state;
+    if (request.kind === 'wallet' && request.baseline !== undefined && state !== undefined)
+      await writeWalletBaseline(state, request.address, request.baseline, request.now);
     const { follow, created } = await follows.upsert({
       chat: request.chat,
       kind: request.kind,

@@ -38,8 +38,20 @@ export interface ProcessView {
   streams: { sockets: number; open: number; subscriptions: number } | null;
 }
 
+/** The vendor protocol's REST polls as /status shows them (src/jobs/restPolls.ts). */
+export interface PollsView {
+  /** Whether they run: the service speaks the vendor's protocol. */
+  active: boolean;
+  /** Each poll's name, pace in ms and whether it slowed down for the service. */
+  polls: Array<{ name: string; pauseMs: number; intervalMs: number; slowed: boolean }>;
+}
+
 export interface StatusReport {
   streams: {
+    /** The protocol the streams are read in, and how it was chosen ("vendor (as the service greeted)"). */
+    protocol: string | null;
+    /** Subscriptions the service has neither confirmed nor served for a while: their targets are covered by the polls. */
+    unconfirmed: number;
     sockets: number;
     open: number;
     subscriptions: number;
@@ -52,6 +64,8 @@ export interface StatusReport {
     atLimit: { maxSockets: number; openFiles: number | null; waiting: number } | null;
   };
   follows: { follows: number; chats: number; tokens: number; wallets: number };
+  /** The REST polls; null where none are made (no watcher here). */
+  polls: PollsView | null;
   outbox: { pending: number; oldest: Date | null };
   /** Why this chat is paused, or null. */
   paused: string | null;
@@ -76,6 +90,10 @@ export interface StatusDeps {
   /** The state, when given, names the chat's tokens by symbol. */
   store: Pick<Store, 'follows' | 'outbox' | 'chats'> & Partial<Pick<Store, 'state'>>;
   streams: () => StreamStatus;
+  /** The streams' protocol in words (ProtocolChoice.describe); absent: not shown. */
+  protocol?: () => string;
+  /** The REST polls; absent or null: none. */
+  polls?: () => PollsView | null;
   startedAt: number;
   /** The open-files limit in force (src/openFiles.ts), when read. */
   openFiles?: OpenFilesLimit | null;
@@ -127,6 +145,8 @@ export function createStatusSource(deps: StatusDeps): StatusSource {
       ]);
       return {
         streams: {
+          protocol: deps.protocol?.() ?? null,
+          unconfirmed: streams.unconfirmed,
           sockets: streams.sockets.length,
           open: streams.sockets.filter((socket) => socket.state === 'open').length,
           subscriptions: streams.sockets.reduce((sum, socket) => sum + socket.subscriptions, 0),
@@ -135,6 +155,7 @@ export function createStatusSource(deps: StatusDeps): StatusSource {
           atLimit: full && maxSockets !== null ? { maxSockets, openFiles: deps.openFiles?.soft ?? null, waiting: waitingForRoom } : null,
         },
         follows: { ...totals, tokens: targets.tokens.length, wallets: targets.wallets.length },
+        polls: deps.polls?.() ?? null,
         outbox: { pending: pending.count, oldest: pending.oldest },
         paused,
         ...(chatLine === undefined ? {} : { chat: chatLine }),

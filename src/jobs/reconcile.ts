@@ -173,7 +173,7 @@ export function startReconcileJob(deps: ReconcileDeps): ReconcileJob {
   };
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
+export function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let index = 0; index < items.length; index += size) out.push(items.slice(index, index + size));
   return out;

@@ -426,6 +426,16 @@ export class MarketClient {
     );
   }
 
+  /**
+   * §4.6 read now, past the cache: for the wallet polls and the baseline a follow takes, where an
+   * answer cached by a look-up seconds ago would hide a trade made since.
+   */
+  async freshWalletTrades(wallets: string[]): Promise<TradeHistory> {
+    if (this.closed) throw closedError('wallet-tracker');
+    const query = { wallets: checkWallets('wallet-tracker', wallets).join(',') };
+    return (await this.request('wallet-tracker', query, TradeHistoryReadingSchema)).value;
+  }
+
   /** The request budget the bot keeps for `endpoint` (TMDS_RATE_LIMITS); null when it keeps none. */
   rateLimit(endpoint: EndpointName): RateLimit | null {
     return this.limiters[endpoint].rate;

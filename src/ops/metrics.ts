@@ -260,13 +260,14 @@ export class Metrics {
     ]);
     this.counter(
       'stream_frames_total',
-      'Stream frames: read off the sockets, unreadable, over the size limit, and events dropped from a full queue.',
+      'Stream frames: read off the sockets, unreadable, of an unknown kind, over the size limit, and events dropped from a full queue.',
       ['result'],
       () => {
-        const { received, unreadable, oversized, dropped } = sources.streams().counters;
+        const { received, unreadable, unknown, oversized, dropped } = sources.streams().counters;
         return [
           [{ result: 'read' }, received],
           [{ result: 'unreadable' }, unreadable],
+          [{ result: 'unknown' }, unknown],
           [{ result: 'oversized' }, oversized],
           [{ result: 'dropped' }, dropped],
         ];

@@ -14,6 +14,7 @@ import { tokenValue, type TokenValue } from './tokenValue';
 import { tradesCard } from './tradesQuery';
 import { walletCard } from './walletQuery';
 import { checkWallet } from './walletCheck';
+import type { Trade } from '../market/schemas';
 import { isWallet } from './addressRole';
 import { PlaceWindow } from './placeWindow';
 import { sharePlaceKey, type SharePlace } from '../model/place';
@@ -83,8 +84,8 @@ export class QueryService {
     return walletCard(this.client, wallets, this.now());
   }
 
-  /** Resolves when the service answers readably about the wallet (src/query/walletCheck.ts); throws otherwise. */
-  checkWallet(address: string): Promise<void> {
+  /** The wallet's recent trades when the service answers readably about it (src/query/walletCheck.ts); throws otherwise. */
+  checkWallet(address: string): Promise<Trade[]> {
     return checkWallet(this.client, address);
   }
 

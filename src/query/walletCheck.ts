@@ -6,11 +6,16 @@
  */
 import type { MarketClient } from '../market/client';
 import { isMarketError } from '../market/errors';
+import type { Trade } from '../market/schemas';
 import { UsageError } from '../usage';
 
-export async function checkWallet(client: MarketClient, address: string): Promise<void> {
+/**
+ * The wallet's recent trades, read fresh: the follow takes them as its baseline (a trade the
+ * service shows after this read is news, one before it is not: follows/walletBaseline.ts).
+ */
+export async function checkWallet(client: MarketClient, address: string): Promise<Trade[]> {
   try {
-    await client.readWalletTrades([address]);
+    return (await client.freshWalletTrades([address])).tradeHistory;
   } catch (error) {
     if (isMarketError(error) && (error.kind === 'invalid-address' || error.kind === 'invalid-parameter' || error.kind === 'not-found')) {
       throw new UsageError(

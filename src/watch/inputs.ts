@@ -5,6 +5,7 @@
  * line of that table and a new comparison in the watcher, nothing else.
  */
 import type { Holder, Token, Trade } from '../market/schemas';
+import { priceOfTrade, type PriceSeen } from './priceInput';
 import type { StreamEvent } from '../market/stream';
 import type { FollowKind } from '../model/follow';
 
@@ -26,19 +27,35 @@ export type Input =
     }
   /** `again`: the first record of a later serving of its subscription (the socket came back). */
   | { type: 'holder'; tokenAddress: string; holder: Holder; snapshot: boolean; again: boolean }
+  /**
+   * A price of a token seen on a stream that carries no whole token (the vendor's trades-live and
+   * chart-live): compared with the token's last state for moves alone (priceInput.ts).
+   */
+  | { type: 'price'; address: string; price: PriceSeen }
   | { type: 'trades'; wallet: string; trades: readonly Trade[]; snapshot: boolean; again: boolean };
 
-/** A stream event as the watcher's input, for the target `address` it was subscribed for; null: not compared (chart-live). */
-export function inputOfEvent(event: StreamEvent, address: string, again: boolean): Input | null {
+/**
+ * A stream event as the watcher's input, for the target `address` it was subscribed for (`follows`
+ * a token or a wallet); null: not compared (a spec candle: token-feed's frames bring the price, a
+ * snapshot of old trades or candles: not news).
+ */
+export function inputOfEvent(event: StreamEvent, address: string, again: boolean, follows: 'token' | 'wallet' = 'wallet'): Input | null {
   switch (event.kind) {
     case 'token':
       return { type: 'token', address, token: event.token, snapshot: event.snapshot, from: 'stream' };
     case 'holder':
       return { type: 'holder', tokenAddress: address, holder: event.holder, snapshot: event.snapshot, again };
     case 'trade':
+      if (follows === 'token') return event.snapshot ? null : { type: 'price', address, price: priceOfTrade(event.trade) };
       return { type: 'trades', wallet: address, trades: [event.trade], snapshot: event.snapshot, again };
-    default:
-      return null;
+    case 'candle':
+      // On the spec's reading token-feed brings each price whole; a candle there would only repeat it.
+      if (event.priceUnit === 'sol' || event.snapshot) return null;
+      return {
+        type: 'price',
+        address,
+        price: { value: event.candle.close, unit: 'unstated', usdPerSol: null, pool: null, source: 'candle' },
+      };
   }
 }
 
@@ -46,6 +63,7 @@ export function inputOfEvent(event: StreamEvent, address: string, again: boolean
 export function targetOf(input: Input): { kind: FollowKind; address: string } {
   if (input.type === 'token') return { kind: 'token', address: input.address };
   if (input.type === 'holder') return { kind: 'token', address: input.tokenAddress };
+  if (input.type === 'price') return { kind: 'token', address: input.address };
   return { kind: 'wallet', address: input.wallet };
 }
 

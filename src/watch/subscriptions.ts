@@ -18,8 +18,17 @@ export interface WantedSubscription {
   address: string;
 }
 
-/** Called for each event of a subscription; `again`: it opens a later serving of it. A promise makes the subscription wait. */
-export type SubscriptionEventHandler = (event: StreamEvent, address: string, again: boolean) => Promise<void> | undefined;
+/**
+ * Called for each event of a subscription; `again`: it opens a later serving of it; `follows`:
+ * whether the subscription follows a token or a wallet (trades-live carries both). A promise makes
+ * the subscription wait.
+ */
+export type SubscriptionEventHandler = (
+  event: StreamEvent,
+  address: string,
+  again: boolean,
+  follows: 'token' | 'wallet',
+) => Promise<void> | undefined;
 
 const RECONNECT_DEBOUNCE_MS = 1_000;
 
@@ -108,6 +117,7 @@ export class Subscriptions {
     let hadSnapshot = false;
     let hadLive = false;
     let opening: number | undefined;
+    const follows = 'tokenAddress' in target ? 'token' : 'wallet';
     return this.streams.subscribe(
       stream,
       target,
@@ -121,7 +131,7 @@ export class Subscriptions {
           hadSnapshot = true;
           hadLive = false;
         } else hadLive = true;
-        return this.onEvent(event, address, again);
+        return this.onEvent(event, address, again, follows);
       },
       { onRejected: this.onRejected },
     );

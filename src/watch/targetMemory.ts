@@ -48,7 +48,8 @@ export class TargetMemory {
 
   /** Whether everything the input is compared with is in memory (state, follows, traded tokens' names). */
   inMemory(input: Input): boolean {
-    if (input.type === 'token') return this.hasState('token', input.address) && this.followers.token.has(input.address);
+    if (input.type === 'token' || input.type === 'price')
+      return this.hasState('token', input.address) && this.followers.token.has(input.address);
     if (input.type === 'holder') return this.followers.token.has(input.tokenAddress);
     if (!this.hasState('wallet', input.wallet) || !this.followers.wallet.has(input.wallet)) return false;
     if (!this.describeToken) return true;

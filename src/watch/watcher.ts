@@ -41,20 +41,30 @@
 import { errorText, silentLogger, type Logger } from '../log';
 import type { StreamName } from '../market/endpoints';
 import type { Token, Trade } from '../market/schemas';
-import type { StreamEvent } from '../market/stream';
+import type { StreamEvent, StreamProtocol } from '../market/stream';
 import type { AlertEvent } from '../model/events';
 import type { FollowKind } from '../model/follow';
 import type { TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 import type { Store } from '../store/store';
 import { detectHolderChanges, detectTokenChanges, detectTradeChanges } from '../alerts/detect';
 import { deliveriesFor, needsHolders } from '../alerts/fanout';
-import { olderThanApplied, snapshotOfToken, snapshotOfWallet, snapshotWithHolder, syncedAtOf, withPoolsOf } from '../alerts/snapshot';
+import {
+  olderThanApplied,
+  snapshotOfToken,
+  snapshotOfWallet,
+  snapshotWithHolder,
+  snapshotWithPrice,
+  syncedAtOf,
+  withPoolsOf,
+} from '../alerts/snapshot';
 import { Commits, type Alerts, type Uncommitted } from './commits';
 import { HolderBaselines } from './holderBaselines';
 import { CLOSED, inputOfEvent, type Input, type Settling } from './inputs';
 import { ReadQueue } from './readQueue';
 import type { WatchScope } from './scope';
-import { Subscriptions, subscriptionKey, type WantedSubscription, type WatcherStreams } from './subscriptions';
+import { plannedSubscriptions } from './plan';
+import { solPriceOf } from './priceInput';
+import { Subscriptions, type WatcherStreams } from './subscriptions';
 import { TargetMemory, type DescribeToken } from './targetMemory';
 import { sameAsWritten, writtenToken } from './writtenToken';
 
@@ -81,6 +91,8 @@ export interface WatcherDeps {
   solUsd?: () => number | null;
   /** The partitions this watcher holds, with several watcher processes (src/cluster/); absent: every target. */
   scope?: WatchScope;
+  /** The protocol the service's streams speak now (src/watch/plan.ts); absent: the spec's reading. Read at each sync. */
+  protocol?: () => StreamProtocol;
 }
 
 export interface WatcherStatus {
@@ -96,6 +108,12 @@ export interface WatcherStatus {
   rows: number;
   /** Token inputs ignored as older than one already applied (their syncedAt; see olderThanApplied). */
   stale: number;
+  /**
+   * Prices seen on the vendor's trades and candles that moved nothing: the token had no state yet
+   * (its first poll sets it), the trade went through another pool than the deepest, or a candle's
+   * unit could not be told (src/watch/priceInput.ts).
+   */
+  pricesSkipped: number;
   /** Inputs waiting to be processed. */
   queued: number;
 }
@@ -167,7 +185,9 @@ class WatcherImpl implements Watcher {
   private wanted: WatchTargets = { tokens: [], wallets: [] };
   private syncing: Promise<void> = Promise.resolve();
   private closed = false;
-  private readonly counts = { processed: 0, events: 0, stale: 0 };
+  private readonly counts = { processed: 0, events: 0, stale: 0, pricesSkipped: 0 };
+  /** Per token, USD per SOL as its latest vendor trade implied it: the rate a candle's USD price is read with. */
+  private readonly tradeRates = new Map<string, number>();
   private readonly eventsByKind = new Map<string, number>();
   /** Per token, the `syncedAt` (epoch ms) of the last stream frame applied, and its number among all: see compareToken. */
   private readonly streamedAt = new Map<string, { synced: number; frame: number }>();
@@ -190,8 +210,8 @@ class WatcherImpl implements Watcher {
       },
       this.logger,
     );
-    this.subscriptions = new Subscriptions(deps.streams, this.logger, this.now, (event, address, again) =>
-      this.onStreamEvent(event, address, again),
+    this.subscriptions = new Subscriptions(deps.streams, this.logger, this.now, (event, address, again, follows) =>
+      this.onStreamEvent(event, address, again, follows),
     );
   }
 
@@ -238,22 +258,14 @@ class WatcherImpl implements Watcher {
       this.wanted = { tokens, wallets };
     }
 
-    // token-feed for every token, holders-live where some follow wants an alert read from holders,
-    // trades-live for every wallet (one wallet a subscription).
-    const wanted = new Map<string, WantedSubscription>();
-    for (const token of tokens) {
-      wanted.set(subscriptionKey('token-feed', token), { stream: 'token-feed', target: { tokenAddress: token }, address: token });
-      if (needsHolders(this.memory.followers.token.get(token) ?? [])) {
-        wanted.set(subscriptionKey('holders-live', token), { stream: 'holders-live', target: { tokenAddress: token }, address: token });
-      }
-    }
-    for (const wallet of wallets) {
-      wanted.set(subscriptionKey('trades-live', wallet), { stream: 'trades-live', target: { wallets: [wallet] }, address: wallet });
-    }
-    this.subscriptions.sync(wanted);
+    const protocol = this.deps.protocol?.() ?? 'spec';
+    this.subscriptions.sync(
+      plannedSubscriptions(protocol, tokens, wallets, (token) => needsHolders(this.memory.followers.token.get(token) ?? [])),
+    );
     const tokenSet = new Set(tokens);
     this.memory.retain(tokenSet, new Set(wallets));
     for (const address of this.streamedAt.keys()) if (!tokenSet.has(address)) this.streamedAt.delete(address);
+    for (const address of this.tradeRates.keys()) if (!tokenSet.has(address)) this.tradeRates.delete(address);
     this.baselines.retainTokens(tokenSet);
   }
 
@@ -261,8 +273,8 @@ class WatcherImpl implements Watcher {
    * Compares the event at once when its target is in memory; resolves only when the subscription
    * should wait (for a read of the store, or for a commit when many are detected but uncommitted).
    */
-  private onStreamEvent(event: StreamEvent, address: string, again: boolean): Promise<void> | undefined {
-    const input = inputOfEvent(event, address, again);
+  private onStreamEvent(event: StreamEvent, address: string, again: boolean, follows: 'token' | 'wallet'): Promise<void> | undefined {
+    const input = inputOfEvent(event, address, again, follows);
     if (input === null) return undefined;
     const joined = this.accept(input);
     const pending = this.commits.open;
@@ -320,7 +332,26 @@ class WatcherImpl implements Watcher {
         return this.compareHolder(input, into, now);
       case 'trades':
         return this.compareTrades(input, into, now);
+      case 'price':
+        return this.comparePrice(input, into, now);
     }
+  }
+
+  /** A price from the vendor's trades or candles: the token's window moves, and a move past a threshold alerts. */
+  private comparePrice(input: Extract<Input, { type: 'price' }>, into: Uncommitted, now: number): void {
+    const { address, price } = input;
+    if (price.usdPerSol !== null) this.tradeRates.set(address, price.usdPerSol);
+    const last = this.memory.tokenState.get(address);
+    const rate = this.tradeRates.get(address) ?? this.deps.solUsd?.() ?? null;
+    const sol = last === undefined ? null : solPriceOf(price, last, rate);
+    if (last === undefined || sol === null) {
+      this.counts.pricesSkipped += 1;
+      return;
+    }
+    const next = snapshotWithPrice(last, sol, rate, now);
+    const found = detectTokenChanges(last, next, this.memory.followers.token.get(address) ?? []);
+    this.memory.tokenState.set(address, next);
+    this.record(into.tokens, address, next, found, 'token', now);
   }
 
   private compareToken(input: Extract<Input, { type: 'token' }>, into: Uncommitted, now: number): void {
@@ -505,6 +536,7 @@ class WatcherImpl implements Watcher {
       eventsByKind: Object.fromEntries(this.eventsByKind),
       rows: this.commits.rows,
       stale: this.counts.stale,
+      pricesSkipped: this.counts.pricesSkipped,
       queued: this.reads.queued + (this.commits.open?.inputs ?? 0),
     };
   }

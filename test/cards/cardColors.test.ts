@@ -142,6 +142,8 @@ describe('cards about no token', () => {
   };
   const report = (open: number, paused: string | null) => ({
     streams: {
+      protocol: 'spec (the default)',
+      unconfirmed: 0,
       sockets: 2,
       open,
       subscriptions: 3,
@@ -150,6 +152,7 @@ describe('cards about no token', () => {
       atLimit: null,
     },
     follows: { follows: 1, chats: 1, tokens: 0, wallets: 1 },
+    polls: null,
     outbox: { pending: 0, oldest: null },
     paused,
     startedAt: AT - 60_000,

@@ -55,6 +55,7 @@ function sources(overrides: Partial<MetricSources> = {}): MetricSources {
     eventsByKind: { 'risk-status': 2, price: 1, 'made-up-kind': 1 },
     rows: 4,
     stale: 0,
+    pricesSkipped: 0,
     queued: 0,
   };
   const streams: StreamStatus = {
@@ -80,12 +81,14 @@ function sources(overrides: Partial<MetricSources> = {}): MetricSources {
         lastError: null,
       },
     ],
-    counters: { received: 100, delivered: 90, unreadable: 3, dropped: 5, reconnects: 5, authFailures: 0, oversized: 1 },
+    counters: { received: 100, delivered: 90, unreadable: 3, unknown: 2, dropped: 5, reconnects: 5, authFailures: 0, oversized: 1 },
     queuedEvents: 0,
     queuedBytes: 0,
     packing: { setting: 'auto', perSocket: 500, state: 'accepted', evidence: null },
     maxSockets: null,
     waitingForRoom: 0,
+    protocol: 'spec',
+    unconfirmed: 0,
   };
   return {
     watcher: () => watcher,

@@ -15,7 +15,7 @@ import { STREAMS, type StreamName } from '../endpoints';
 import { looksLikeAuth } from './closeReason';
 import { ConnectGate } from './connectGate';
 import { Connection } from './connection';
-import { decodeText } from './decode';
+import { decodeText, type Decoded } from './decode';
 import { DEFAULT_PACK_PROBE_MS, PackingProbe, type PackingSetting } from './packing';
 import { DeliveryQueue, type QueueHooks } from './queue';
 import { routeEvent } from './route';
@@ -27,6 +27,7 @@ import type {
   StreamClientOptions,
   StreamCounters,
   StreamEvent,
+  StreamProtocol,
   StreamStatus,
   StreamTarget,
   SubscribeOptions,
@@ -59,10 +60,15 @@ export const STREAM_DEFAULTS = {
   maxConnecting: 128,
 } as const;
 
+/** A subscription sent this long ago that the service neither confirmed nor served counts as unconfirmed in status(). */
+export const UNCONFIRMED_AFTER_MS = 30_000;
+/** Messages of unknown kinds are logged at most once in this long (each is counted). */
+const UNKNOWN_LOG_MS = 60_000;
+
 /** The least weight given to one event in the delivery queue, for the objects around its payload. */
 const MIN_EVENT_BYTES = 256;
 
-type Settings = Required<Omit<StreamClientOptions, 'logger' | 'clock' | 'subscriptionsPerSocket' | 'maxSockets'>> & {
+type Settings = Required<Omit<StreamClientOptions, 'logger' | 'clock' | 'subscriptionsPerSocket' | 'maxSockets' | 'protocol'>> & {
   subscriptionsPerSocket: PackingSetting;
   /** Null: no limit. */
   maxSockets: number | null;
@@ -81,6 +87,7 @@ export class StreamClient {
     received: 0,
     delivered: 0,
     unreadable: 0,
+    unknown: 0,
     dropped: 0,
     reconnects: 0,
     authFailures: 0,
@@ -115,9 +122,17 @@ export class StreamClient {
   /** At most `maxConnecting` sockets connecting at once; the others wait their turn. */
   private readonly gate: ConnectGate<Connection>;
   private ended = false;
+  /** How subscription messages are written now (setProtocol). */
+  private protocol: StreamProtocol;
+  /** The protocol the service's own messages last showed, and who hears when it shows another. */
+  private seenProtocol: StreamProtocol | null = null;
+  private readonly protocolListeners = new Set<(protocol: StreamProtocol) => void>();
+  /** Clock time of the last log line about a message of an unknown kind. */
+  private unknownLoggedAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: StreamClientOptions) {
     this.settings = readOptions(options);
+    this.protocol = options.protocol ?? 'spec';
     registerSecret(this.settings.apiKey);
     this.gate = new ConnectGate(this.settings.maxConnecting);
     this.packing = new PackingProbe(this.settings.subscriptionsPerSocket, {
@@ -180,7 +195,42 @@ export class StreamClient {
       packing: this.packing.status(),
       maxSockets: this.settings.maxSockets,
       waitingForRoom: this.waitingForRoom.size,
+      protocol: this.protocol,
+      unconfirmed: this.unconfirmed(),
     };
+  }
+
+  /** Writes later subscription messages (and those of every reconnection) in `protocol`'s form. */
+  setProtocol(protocol: StreamProtocol): void {
+    this.protocol = protocol;
+  }
+
+  /**
+   * Called when the service's own messages show a protocol other than the one they showed before
+   * (a `connected` welcome or a `subscriptionConfirmed`: vendor; a `subscribed`: spec).
+   */
+  onProtocolSeen(listener: (protocol: StreamProtocol) => void): () => void {
+    this.protocolListeners.add(listener);
+    return () => this.protocolListeners.delete(listener);
+  }
+
+  private unconfirmed(): number {
+    const before = this.settings.clock.now() - UNCONFIRMED_AFTER_MS;
+    let count = 0;
+    for (const connection of this.connections) count += connection.unconfirmedSince(before);
+    return count;
+  }
+
+  private sawProtocol(protocol: StreamProtocol): void {
+    if (this.seenProtocol === protocol) return;
+    this.seenProtocol = protocol;
+    for (const listener of this.protocolListeners) {
+      try {
+        listener(protocol);
+      } catch (error) {
+        this.settings.logger.warn({ error: this.redact(errorMessage(error)) }, 'protocol listener failed');
+      }
+    }
   }
 
   /**
@@ -299,6 +349,7 @@ export class StreamClient {
         follows,
         isolated,
         apiKey: settings.apiKey,
+        protocol: () => this.protocol,
         heartbeatMs: settings.heartbeatMs,
         reconnectBaseMs: settings.reconnectBaseMs,
         reconnectMaxMs: settings.reconnectMaxMs,
@@ -371,11 +422,21 @@ export class StreamClient {
         case 'unreadable':
           this.unreadable(connection, item.reason, item.count);
           break;
-        case 'subscribed':
+        case 'subscribed': {
+          this.sawProtocol(item.vendor ? 'vendor' : 'spec');
+          const accepted = this.confirmed(connection, item);
+          if (accepted === null) break;
           // Accepted now, so a later refusal of the same target is news again.
-          for (const accepted of connection.acknowledge(item.tokenAddress, item.wallets)) this.rejectionsReported.delete(accepted.id);
+          for (const subscription of accepted) this.rejectionsReported.delete(subscription.id);
           this.served(connection);
           this.packing.served(connection);
+          break;
+        }
+        case 'welcome':
+          this.sawProtocol('vendor');
+          break;
+        case 'unknown':
+          this.unknownMessage(connection, item.reason);
           break;
         case 'error': {
           const message = this.redact(item.message);
@@ -396,11 +457,10 @@ export class StreamClient {
           if (routed.type === 'matched') {
             connection.holdEvent();
             routed.subscription.queue.push(routed.event, eventBytes, connection);
-            // Only while `auto` waits for the service's answer: an event shows the subscription was taken.
-            if (this.packing.checking) {
-              connection.markServed(routed.subscription);
-              this.packing.served(connection);
-            }
+            // An event shows the subscription was taken, as a confirmation would (the vendor sends no snapshot).
+            connection.markServed(routed.subscription);
+            // Only while `auto` waits for the service's answer.
+            if (this.packing.checking) this.packing.served(connection);
           } else if (routed.type === 'unroutable') this.unreadable(connection, 'an event naming no token or wallet on a shared socket');
           break;
         }
@@ -409,6 +469,36 @@ export class StreamClient {
           break;
       }
     }
+  }
+
+  /**
+   * The subscriptions a confirmation accepts: those it names, or, for a vendor confirmation that
+   * names no token it can be read for (token-feed's "Filters applied"), the socket's oldest one not
+   * yet confirmed. Null, counted as unknown, for a confirmation of a token not asked for here.
+   */
+  private confirmed(connection: Connection, item: Extract<Decoded, { type: 'subscribed' }>): Subscription[] | null {
+    const accepted = connection.acknowledge(item.tokenAddress, item.wallets);
+    if (accepted.length > 0 || !item.vendor) return accepted;
+    if (item.tokenAddress !== null) {
+      this.unknownMessage(connection, 'a confirmation of a token not asked for');
+      return null;
+    }
+    const [oldest] = connection.unacknowledged();
+    if (oldest === undefined) return [];
+    connection.markServed(oldest);
+    return [oldest];
+  }
+
+  /** A message of a kind not known here: counted each time, logged at most once a minute, the socket kept. */
+  private unknownMessage(connection: Connection, reason: string): void {
+    this.counters.unknown += 1;
+    const now = this.settings.clock.now();
+    if (now - this.unknownLoggedAt < UNKNOWN_LOG_MS) return;
+    this.unknownLoggedAt = now;
+    this.settings.logger.warn(
+      { url: connection.shownUrl, reason, unknown: this.counters.unknown },
+      'stream message of an unknown kind dropped (logged at most once a minute)',
+    );
   }
 
   private unreadable(connection: Connection, reason: string, count = 1): void {

@@ -24,7 +24,7 @@ import { CLOSE_TOO_BIG, classifyClose, isAuthError } from './closeReason';
 import type { RouteTable } from './route';
 import type { Subscription } from './subscription';
 import { addressKey, subscribeMessage, unsubscribeMessage } from './target';
-import type { ConnectionState, SocketStatus } from './types';
+import type { ConnectionState, SocketStatus, StreamProtocol } from './types';
 
 /** How long a polite close may take before the socket is cut. */
 const CLOSE_GRACE_MS = 1_000;
@@ -45,6 +45,8 @@ export interface ConnectionSettings {
   /** Set for a subscription moved out of a shared socket after the server refused it: it stays alone. */
   isolated: boolean;
   apiKey: string;
+  /** How subscription messages are written, read at each send (the protocol may be learnt after the socket was made). */
+  protocol: () => StreamProtocol;
   heartbeatMs: number;
   reconnectBaseMs: number;
   reconnectMaxMs: number;
@@ -118,6 +120,8 @@ export class Connection implements RouteTable {
   private readonly acknowledged = new Set<number>();
   /** Subscription messages sent since the current socket opened. */
   private sent = 0;
+  /** When each subscription's message went out on the current socket (clock time): unconfirmedSince reads it. */
+  private readonly sentAt = new Map<number, number>();
 
   private ws: WebSocket | null = null;
   private retryTimer: Timer | null = null;
@@ -225,6 +229,7 @@ export class Connection implements RouteTable {
       if (this.byRoutingKey.get(key) === subscription) this.byRoutingKey.delete(key);
     }
     this.acknowledged.delete(subscription.id);
+    this.sentAt.delete(subscription.id);
     // The last subscription ends with the socket itself (the caller closes it).
     if (this.state === 'open' && this.subscriptions.size > 0) this.send(unsubscribeMessage(subscription.target));
   }
@@ -259,6 +264,14 @@ export class Connection implements RouteTable {
   refusedSubscription(): Subscription | null {
     const only = this.single();
     return only && !this.acknowledged.has(only.id) ? only : null;
+  }
+
+  /** Subscriptions sent on the open socket at or before `before` (clock time) and not served since. */
+  unconfirmedSince(before: number): number {
+    if (this.state !== 'open') return 0;
+    let count = 0;
+    for (const [id, at] of this.sentAt) if (at <= before && !this.acknowledged.has(id)) count += 1;
+    return count;
   }
 
   unacknowledged(): Subscription[] {
@@ -390,9 +403,12 @@ export class Connection implements RouteTable {
     this.session = { healthy: false, authRefused: false, noted: false, oversized: false, servedAt: null };
     this.awaitingPong = false;
     this.acknowledged.clear();
+    this.sentAt.clear();
     this.sent = 0;
 
     const ws = new WebSocket(this.url, {
+      // The vendor's pages want the key in this header; the spec's reading, in the message: both go.
+      headers: { 'x-api-key': this.settings.apiKey },
       handshakeTimeout: Math.max(this.settings.heartbeatMs, MIN_HANDSHAKE_MS),
       // Small JSON frames gain little from compression, and a zlib context per socket costs memory at 1,000 sockets.
       perMessageDeflate: false,
@@ -418,6 +434,7 @@ export class Connection implements RouteTable {
     this.events.settled(this);
     this.state = 'open';
     this.acknowledged.clear();
+    this.sentAt.clear();
     this.sent = 0;
     for (const subscription of this.subscriptions.values()) this.sendSubscription(subscription);
     this.armHeartbeat(ws);
@@ -538,7 +555,8 @@ export class Connection implements RouteTable {
 
   private sendSubscription(subscription: Subscription): void {
     this.sent += 1;
-    this.send(subscribeMessage(subscription.target, this.settings.apiKey));
+    this.sentAt.set(subscription.id, this.settings.clock.now());
+    this.send(subscribeMessage(subscription.target, this.settings.apiKey, this.settings.protocol()));
     this.events.sent(this);
   }
 

@@ -1,9 +1,12 @@
 /**
- * Reads one pushed frame. The simulator sends `{type, tokenAddress, wallet?, snapshot?, data}`;
- * other servers may send the bare Token, Candle, Holder or Trade, a list of either, or a flat
- * object with `type` beside the fields. All are read; the payload's kind always comes from the
- * stream, since a socket serves exactly one. Nothing here throws: what cannot be read comes back
- * as an `unreadable` item with a reason and a count.
+ * Reads one pushed frame, in either protocol the service may speak (docs/streams.md). The spec's
+ * reading (our simulator's default) sends `{type, tokenAddress, wallet?, snapshot?, data}`; other
+ * servers may send the bare Token, Candle, Holder or Trade, a list of either, or a flat object
+ * with `type` beside the fields. The vendor's (real-service.md) sends a `connected` welcome, a
+ * `subscriptionConfirmed` confirmation and `event` messages in shapes of their own
+ * (vendorFrames.ts). All are read; the payload's kind always comes from the stream, since a socket
+ * serves exactly one. Nothing here throws: what cannot be read comes back as an `unreadable` item
+ * with a reason and a count, and a well-formed message of a kind not known here as `unknown`.
  *
  * A big frame is not one schema run per element: the envelope already says what the elements
  * are, so each is first checked for what every payload needs (an object carrying its kind's
@@ -16,20 +19,26 @@ import type { StreamName } from '../endpoints';
 import { parseHolder } from '../readHolder';
 import { parseToken } from '../readToken';
 import { CandleSchema, TradeSchema, type Candle, type Holder, type Token, type Trade } from '../schemas';
-import type { StreamEventKind } from './types';
+import type { CandlePriceUnit, StreamEventKind } from './types';
+import { confirmedToken, parseFrame, vendorCandle, vendorHolder, vendorTrade } from './vendorFrames';
 
 export type Payload =
   | { kind: 'token'; token: Token }
-  | { kind: 'candle'; candle: Candle }
+  | { kind: 'candle'; candle: Candle; priceUnit: CandlePriceUnit }
   | { kind: 'holder'; holder: Holder }
   | { kind: 'trade'; trade: Trade };
 
 export type Decoded =
   | { type: 'event'; payload: Payload; tokenAddress: string | null; wallet: string | null; snapshot: boolean }
-  | { type: 'subscribed'; tokenAddress: string | null; wallets: string[] }
+  /** `vendor`: the vendor's `subscriptionConfirmed` (its token read from the message), not the spec's `subscribed`. */
+  | { type: 'subscribed'; tokenAddress: string | null; wallets: string[]; vendor: boolean }
   | { type: 'unsubscribed' }
   | { type: 'error'; message: string }
+  /** The vendor's `{"type":"connected"}`, sent as a socket opens: the service speaks the vendor's protocol. */
+  | { type: 'welcome' }
   | { type: 'ignored' }
+  /** A well-formed message of a kind this client does not know (an `event` of another kind, a `type` never seen). */
+  | { type: 'unknown'; reason: string }
   | { type: 'unreadable'; reason: string; count: number };
 
 export const KIND_OF_STREAM: Record<StreamName, StreamEventKind> = {
@@ -42,6 +51,13 @@ export const KIND_OF_STREAM: Record<StreamName, StreamEventKind> = {
 const KINDS = new Set<string>(Object.values(KIND_OF_STREAM));
 /** Keep-alive chatter some servers send; harmless, so neither an event nor unreadable. */
 const KEEPALIVE = new Set(['ping', 'pong', 'heartbeat', 'keepalive']);
+/** The vendor's data messages, by their `event`, and the stream each belongs to. */
+const VENDOR_EVENTS: Record<string, StreamName> = {
+  trade: 'trades-live',
+  chart: 'chart-live',
+  holder: 'holders-live',
+  token: 'token-feed',
+};
 
 /**
  * Quote mints of the Solana pools the service reports (wrapped SOL, USDC, USDT): in a bare trade
@@ -66,7 +82,7 @@ const REQUIRED_FIELD: Record<StreamEventKind, string> = {
 export function decodeText(stream: StreamName, text: string): Decoded[] {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseFrame(text);
   } catch {
     return [unreadable('not JSON')];
   }
@@ -88,16 +104,23 @@ export function decodeText(stream: StreamName, text: string): Decoded[] {
 
 function decodeValue(stream: StreamName, value: unknown): Decoded[] {
   if (!isRecord(value)) return [unreadable('not an object')];
+  if (typeof value.event === 'string') return [decodeVendorEvent(stream, value.event, value)];
   const type = typeof value.type === 'string' ? value.type : null;
   if (type === 'subscribed') {
-    return [{ type: 'subscribed', tokenAddress: textOrNull(value.tokenAddress), wallets: textList(value.wallets) }];
+    return [{ type: 'subscribed', tokenAddress: textOrNull(value.tokenAddress), wallets: textList(value.wallets), vendor: false }];
   }
+  if (type === 'subscriptionConfirmed')
+    return [{ type: 'subscribed', tokenAddress: confirmedToken(value.message), wallets: [], vendor: true }];
+  if (type === 'connected') return [{ type: 'welcome' }];
   if (type === 'unsubscribed') return [{ type: 'unsubscribed' }];
   if (type === 'error') return [{ type: 'error', message: errorText(value) }];
   if (type !== null && KEEPALIVE.has(type)) return [{ type: 'ignored' }];
 
   const kind = KIND_OF_STREAM[stream];
   if (type !== null && KINDS.has(type) && type !== kind) return [unreadable(`a ${type} message on ${stream}`)];
+  // A message of a type never seen that carries no payload: someone's new control message, not a broken frame.
+  if (type !== null && !KINDS.has(type) && !('data' in value) && !(REQUIRED_FIELD[kind] in value))
+    return [{ type: 'unknown', reason: `a "${cleanServiceText(type, 40)}" message` }];
 
   const meta = { tokenAddress: textOrNull(value.tokenAddress), wallet: textOrNull(value.wallet), snapshot: value.snapshot === true };
   const data = 'data' in value ? value.data : undefined;
@@ -116,6 +139,45 @@ function decodeValue(stream: StreamName, value: unknown): Decoded[] {
     return out;
   }
   return [readPayload(kind, value, meta)];
+}
+
+/** A vendor `event` message: read into its payload when it is this stream's kind. */
+function decodeVendorEvent(stream: StreamName, event: string, value: Record<string, unknown>): Decoded {
+  const belongs = VENDOR_EVENTS[event];
+  if (belongs === undefined) return { type: 'unknown', reason: `an "${cleanServiceText(event, 40)}" event` };
+  if (belongs !== stream) return unreadable(`a ${event} event on ${stream}`);
+  const meta = { tokenAddress: textOrNull(value.tokenAddress), wallet: null, snapshot: false };
+  switch (event) {
+    case 'trade': {
+      const parsed = vendorTrade(value);
+      if (!parsed.success) return unreadable(`not a trade: ${firstIssue(parsed.error)}`);
+      return {
+        type: 'event',
+        payload: { kind: 'trade', trade: parsed.data },
+        ...meta,
+        tokenAddress: meta.tokenAddress ?? tradedToken(parsed.data),
+      };
+    }
+    case 'chart': {
+      const parsed = vendorCandle(value);
+      if (!parsed.success) return unreadable(`not a candle: ${firstIssue(parsed.error)}`);
+      // The vendor's page does not say the unit of chart-live prices (its example behaves as USD).
+      return { type: 'event', payload: { kind: 'candle', candle: parsed.data, priceUnit: 'unstated' }, ...meta };
+    }
+    case 'holder': {
+      const parsed = vendorHolder(value);
+      if (!parsed.success) return unreadable(`not a holder: ${firstIssue(parsed.error)}`);
+      return {
+        type: 'event',
+        payload: { kind: 'holder', holder: parsed.data },
+        ...meta,
+        tokenAddress: meta.tokenAddress ?? parsed.data.tokenAddress,
+      };
+    }
+    default:
+      // token-feed's filter lists (new tokens matching a filter set): nothing here follows them yet.
+      return { type: 'unknown', reason: 'a token-feed filter list' };
+  }
 }
 
 type Meta = { tokenAddress: string | null; wallet: string | null; snapshot: boolean };
@@ -140,7 +202,8 @@ function readPayload(kind: StreamEventKind, item: unknown, meta: Meta): Decoded 
       if (!parsed.success) return unreadable(`not a candle: ${firstIssue(parsed.error)}`);
       return {
         type: 'event',
-        payload: { kind, candle: parsed.data },
+        // The spec's chart-live pushes candles as chart-history answers them: prices in SOL.
+        payload: { kind, candle: parsed.data, priceUnit: 'sol' },
         tokenAddress: meta.tokenAddress,
         wallet: meta.wallet,
         snapshot: meta.snapshot,

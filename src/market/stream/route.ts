@@ -68,7 +68,7 @@ function buildEvent(decoded: DecodedEvent, subscription: Subscription, served: n
     case 'token':
       return { stream: 'token-feed', kind: 'token', tokenAddress, snapshot, served, token: payload.token };
     case 'candle':
-      return { stream: 'chart-live', kind: 'candle', tokenAddress, snapshot, served, candle: payload.candle };
+      return { stream: 'chart-live', kind: 'candle', tokenAddress, snapshot, served, candle: payload.candle, priceUnit: payload.priceUnit };
     case 'holder':
       return { stream: 'holders-live', kind: 'holder', tokenAddress, snapshot, served, holder: payload.holder };
     case 'trade':

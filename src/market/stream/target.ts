@@ -5,7 +5,7 @@
  */
 import { isAddress } from '../address';
 import type { StreamName } from '../endpoints';
-import type { StreamTarget } from './types';
+import type { StreamProtocol, StreamTarget } from './types';
 
 /** A target after validation: addresses kept as given, wallets de-duplicated. */
 export type CheckedTarget = { kind: 'token'; tokenAddress: string; intervalSecs: number | null } | { kind: 'wallets'; wallets: string[] };
@@ -58,12 +58,17 @@ function shown(value: unknown): string {
   return text.length > 64 ? `${text.slice(0, 64)}…` : text;
 }
 
-/** The subscription message; the key travels here, never in the URL (spec §5.3). */
-export function subscribeMessage(target: CheckedTarget, apiKey: string): string {
+/**
+ * The subscription message. The key travels here (spec §5.3) as well as in the upgrade's
+ * `x-api-key` header (the vendor's pages), never in the URL. A chart-live interval is the spec
+ * reading's `intervalSecs` or the vendor's `timeframe`.
+ */
+export function subscribeMessage(target: CheckedTarget, apiKey: string, protocol: StreamProtocol = 'spec'): string {
   if (target.kind === 'wallets') return JSON.stringify({ wallets: target.wallets, apiKey });
+  if (target.intervalSecs === null) return JSON.stringify({ tokenAddress: target.tokenAddress, apiKey });
   return JSON.stringify(
-    target.intervalSecs === null
-      ? { tokenAddress: target.tokenAddress, apiKey }
+    protocol === 'vendor'
+      ? { tokenAddress: target.tokenAddress, timeframe: target.intervalSecs, apiKey }
       : { tokenAddress: target.tokenAddress, intervalSecs: target.intervalSecs, apiKey },
   );
 }

@@ -12,6 +12,19 @@ import type { Candle, Holder, Token, Trade } from '../schemas';
 export type StreamTarget = { tokenAddress: string; intervalSecs?: number } | { wallets: string[] };
 
 /**
+ * The unit of a pushed candle's prices: `sol` per token (the spec's reading: chart-live as
+ * chart-history), or `unstated` (the vendor's chart-live, whose page does not say; its example
+ * behaves as USD). A consumer must establish an unstated unit before comparing it with a SOL price.
+ */
+export type CandlePriceUnit = 'sol' | 'unstated';
+
+/**
+ * The protocol a service's streams speak (docs/streams.md): the spec's reading, or the vendor's
+ * documented one (welcome, confirmation, `event` messages, no wallet stream).
+ */
+export type StreamProtocol = 'spec' | 'vendor';
+
+/**
  * `served`: which opening of a socket carried the event, a number new each time any socket of the
  * client opens. Snapshots of one subscription with different numbers are two servings of it (the
  * socket came back), even when nothing live came between them. Absent on events not read from a
@@ -19,7 +32,15 @@ export type StreamTarget = { tokenAddress: string; intervalSecs?: number } | { w
  */
 export type StreamEvent =
   | { stream: 'token-feed'; kind: 'token'; tokenAddress: string; snapshot: boolean; served?: number; token: Token }
-  | { stream: 'chart-live'; kind: 'candle'; tokenAddress: string; snapshot: boolean; served?: number; candle: Candle }
+  | {
+      stream: 'chart-live';
+      kind: 'candle';
+      tokenAddress: string;
+      snapshot: boolean;
+      served?: number;
+      candle: Candle;
+      priceUnit: CandlePriceUnit;
+    }
   | { stream: 'holders-live'; kind: 'holder'; tokenAddress: string; snapshot: boolean; served?: number; holder: Holder }
   | { stream: 'trades-live'; kind: 'trade'; tokenAddress: string; wallet: string | null; snapshot: boolean; served?: number; trade: Trade };
 
@@ -34,6 +55,8 @@ export interface StreamClientOptions {
   wsUrl: string;
   apiKey: string;
   logger?: Logger;
+  /** Default 'spec': how subscription messages are written (chart-live's interval is `intervalSecs` or the vendor's `timeframe`). */
+  protocol?: StreamProtocol;
   /**
    * Default 1 (the spec's reading); more packs several subscriptions of one stream on one socket;
    * 'auto' packs while the service shows it takes a second subscription on a socket (packing.ts).
@@ -94,6 +117,11 @@ export interface StreamCounters {
   delivered: number;
   /** Frames or items that could not be read (not JSON, wrong shape, binary, unroutable) and were dropped. */
   unreadable: number;
+  /**
+   * Well-formed messages of a kind not known here: an `event` of another kind, a `type` never
+   * seen, a confirmation of a token not asked for. Dropped; the socket is kept.
+   */
+  unknown: number;
   /** Events dropped from a full queue (oldest first). */
   dropped: number;
   /** Connection attempts after a socket's first one, over all sockets. */
@@ -116,6 +144,13 @@ export interface StreamStatus {
   maxSockets: number | null;
   /** Subscriptions waiting for a socket because `maxSockets` are open: not watched meanwhile. */
   waitingForRoom: number;
+  /** How subscription messages are written now. */
+  protocol: StreamProtocol;
+  /**
+   * Subscriptions sent on an open socket at least UNCONFIRMED_AFTER_MS ago that the service has
+   * neither confirmed nor sent anything for: not served, as far as anyone can tell.
+   */
+  unconfirmed: number;
 }
 
 /**

@@ -39,10 +39,10 @@ describe('decodeText', () => {
 
   it('reads control messages', () => {
     expect(decodeText('token-feed', JSON.stringify({ type: 'subscribed', stream: 'token-feed', tokenAddress: T }))).toEqual([
-      { type: 'subscribed', tokenAddress: T, wallets: [] },
+      { type: 'subscribed', tokenAddress: T, wallets: [], vendor: false },
     ]);
     expect(decodeText('trades-live', JSON.stringify({ type: 'subscribed', wallets: [W] }))).toEqual([
-      { type: 'subscribed', tokenAddress: null, wallets: [W] },
+      { type: 'subscribed', tokenAddress: null, wallets: [W], vendor: false },
     ]);
     expect(decodeText('token-feed', JSON.stringify({ type: 'error', error: 'Unknown token', message: 'no such token' }))).toEqual([
       { type: 'error', message: 'Unknown token: no such token' },
