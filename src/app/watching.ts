@@ -55,6 +55,7 @@ export function createWatching({ config, logger, now, store, client, live, clust
     protocol: () => protocol.current,
     now: () => now().getTime(),
     describeToken: async (address) => client.token(address),
+    readHolders: async (token) => client.holders(token),
     // USD on alerts and targets: the rate the look-ups derived, kept fresh by the USD rate refresh.
     solUsd: () => knownSolUsdRate(client),
     // With several processes, the targets of the partitions this one holds (none without the watcher role).

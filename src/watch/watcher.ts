@@ -40,7 +40,7 @@
  */
 import { errorText, silentLogger, type Logger } from '../log';
 import type { StreamName } from '../market/endpoints';
-import type { Token, Trade } from '../market/schemas';
+import type { Holder, Token, Trade } from '../market/schemas';
 import type { StreamEvent, StreamProtocol } from '../market/stream';
 import type { AlertEvent } from '../model/events';
 import type { FollowKind } from '../model/follow';
@@ -93,6 +93,11 @@ export interface WatcherDeps {
   scope?: WatchScope;
   /** The protocol the service's streams speak now (src/watch/plan.ts); absent: the spec's reading. Read at each sync. */
   protocol?: () => StreamProtocol;
+  /**
+   * A token's largest holders over REST (holders-history): on the vendor's protocol, which sends no
+   * list on subscribing, the baseline a holders-live record is compared with (holderBaselines.ts).
+   */
+  readHolders?: (token: string) => Promise<readonly Holder[]>;
 }
 
 export interface WatcherStatus {
@@ -193,6 +198,8 @@ class WatcherImpl implements Watcher {
   private readonly streamedAt = new Map<string, { synced: number; frame: number }>();
   /** Stream frames of tokens applied since start (the marks reconciliations take). */
   private framesApplied = 0;
+  /** Tokens whose holders baseline was asked of REST in this process (vendor protocol): asked once each. */
+  private readonly holdersAsked = new Set<string>();
 
   constructor(private readonly deps: WatcherDeps) {
     this.store = deps.store;
@@ -259,14 +266,39 @@ class WatcherImpl implements Watcher {
     }
 
     const protocol = this.deps.protocol?.() ?? 'spec';
-    this.subscriptions.sync(
-      plannedSubscriptions(protocol, tokens, wallets, (token) => needsHolders(this.memory.followers.token.get(token) ?? [])),
-    );
+    const wantsHolders = (token: string): boolean => needsHolders(this.memory.followers.token.get(token) ?? []);
+    this.subscriptions.sync(plannedSubscriptions(protocol, tokens, wallets, wantsHolders));
+    if (protocol === 'vendor') for (const token of tokens) if (wantsHolders(token)) this.askHolderBaseline(token);
     const tokenSet = new Set(tokens);
     this.memory.retain(tokenSet, new Set(wallets));
     for (const address of this.streamedAt.keys()) if (!tokenSet.has(address)) this.streamedAt.delete(address);
     for (const address of this.tradeRates.keys()) if (!tokenSet.has(address)) this.tradeRates.delete(address);
+    for (const address of this.holdersAsked) if (!tokenSet.has(address)) this.holdersAsked.delete(address);
     this.baselines.retainTokens(tokenSet);
+  }
+
+  /**
+   * The vendor's holders-live sends no list on subscribing, only records of balances that change:
+   * a token whose holders were never read whole gets its largest holders over REST, taken as the
+   * list a spec stream would have sent (a baseline, no alert), so that the first live record, a
+   * new whale among them, is compared with something.
+   */
+  private askHolderBaseline(token: string): void {
+    const read = this.deps.readHolders;
+    const state = this.memory.tokenState.get(token);
+    if (read === undefined || this.holdersAsked.has(token)) return;
+    if (state?.holdersSeenAt !== null && state?.holdersSeenAt !== undefined) return;
+    this.holdersAsked.add(token);
+    read(token).then(
+      (holders) => {
+        for (const holder of holders) this.accept({ type: 'holder', tokenAddress: token, holder, snapshot: true, again: false });
+      },
+      (error: unknown) => {
+        // Asked again at the next sync; meanwhile the first live record is the baseline, as it was.
+        this.holdersAsked.delete(token);
+        this.logger.warn({ address: token, error: errorText(error) }, 'could not read the holders baseline of a token');
+      },
+    );
   }
 
   /**

@@ -41,12 +41,14 @@ function fakePlatform(sender: RecordingSender): ChatStarter {
  * `DATABASE_URL`, as test/store/support/stores.ts gives them).
  */
 export async function startHarness(
-  sim: RunningSimulator,
+  sim: Pick<RunningSimulator, 'baseUrl' | 'wsUrl'>,
   database: string | Record<string, string>,
   options: {
     logger?: Logger;
     senders?: RecordingSender[] /** The operators' HTTP server on a free port of 127.0.0.1. */;
     http?: boolean;
+    /** More settings, over the harness's own. */
+    env?: Record<string, string>;
   } = {},
 ): Promise<Harness> {
   const settings = loadConfig({
@@ -58,6 +60,7 @@ export async function startHarness(
     // and reads it fresh after (a wallet's trades too: a /track wallet reads them first).
     RECONCILE_CRON: '0 0 1 1 *',
     TMDS_CACHE_TTL: 'token-data=0,wallet-tracker=0',
+    ...options.env,
   });
   // HTTP_PORT takes 1–65535; port 0 (any free one) is for tests, which read the address back.
   const config = options.http === true ? { ...settings, http: { host: '127.0.0.1', port: 0 } } : settings;
