@@ -116,6 +116,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ SIMULATOR_STYLE: ' Real ' }).simulatorStyle).toBe('real');
   });
 
+  it('reads the streams’ protocol and the REST polls’ pace, auto and 15 s by default', () => {
+    expect(loadConfig({})).toMatchObject({ streamProtocol: 'auto', simulatorProtocol: 'spec', tokenPollMs: 15_000, walletPollMs: 15_000 });
+    const config = loadConfig({
+      TMDS_PROTOCOL: ' Vendor ',
+      SIMULATOR_PROTOCOL: 'vendor',
+      TOKEN_POLL_INTERVAL: '5s',
+      WALLET_POLL_INTERVAL: '1m',
+    });
+    expect(config).toMatchObject({ streamProtocol: 'vendor', simulatorProtocol: 'vendor', tokenPollMs: 5_000, walletPollMs: 60_000 });
+    expect(loadConfig({ TMDS_PROTOCOL: 'spec' }).streamProtocol).toBe('spec');
+  });
+
   it('derives the WebSocket base from the REST base and keeps the key', () => {
     const config = loadConfig({ TMDS_BASE_URL: 'https://api.example.com/', TMDS_API_KEY: 'secret-key' });
     expect(config.market).toEqual({ baseUrl: 'https://api.example.com', wsUrl: 'wss://api.example.com', apiKey: 'secret-key' });
@@ -157,6 +169,10 @@ describe('loadConfig', () => {
     [{ TMDS_RATE_LIMIT_MAX_WAIT: 'soon' }, 'TMDS_RATE_LIMIT_MAX_WAIT'],
     [{ SIMULATOR_SEED: '-1' }, 'SIMULATOR_SEED'],
     [{ SIMULATOR_STYLE: 'live' }, 'SIMULATOR_STYLE'],
+    [{ TMDS_PROTOCOL: 'real' }, 'TMDS_PROTOCOL'],
+    [{ SIMULATOR_PROTOCOL: 'auto' }, 'SIMULATOR_PROTOCOL'],
+    [{ TOKEN_POLL_INTERVAL: '500ms' }, 'TOKEN_POLL_INTERVAL'],
+    [{ WALLET_POLL_INTERVAL: '11m' }, 'WALLET_POLL_INTERVAL'],
     [{ SIMULATOR_SEED: '4294967296' }, 'SIMULATOR_SEED'],
     [{ SIMULATOR_SEED: '1e3' }, 'SIMULATOR_SEED'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],

@@ -43,8 +43,14 @@ describe('the bot against the vendor’s documented service (replay)', () => {
   let h: Harness;
   const chat = chatRef('telegram', '-100777');
   const sender = () => h.senders.get('telegram') as RecordingSender;
-  const titles = (): string[] => sender().sent.filter((s) => s.chat.chatId === chat.chatId).map((s) => s.card.title);
-  const texts = (): string[] => sender().sent.filter((s) => s.chat.chatId === chat.chatId).map((s) => cardText(s.card));
+  const titles = (): string[] =>
+    sender()
+      .sent.filter((s) => s.chat.chatId === chat.chatId)
+      .map((s) => s.card.title);
+  const texts = (): string[] =>
+    sender()
+      .sent.filter((s) => s.chat.chatId === chat.chatId)
+      .map((s) => cardText(s.card));
 
   beforeAll(async () => {
     service = await startVendorService({ apiKey: KEY });

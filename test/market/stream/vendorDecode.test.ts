@@ -79,7 +79,12 @@ describe('the vendor protocol', () => {
     const [item] = decodeText('chart-live', text);
     if (item?.type !== 'event' || item.payload.kind !== 'candle') throw new Error('expected a candle');
     expect(item.payload.priceUnit).toBe('unstated');
-    expect(item.payload.candle).toMatchObject({ timestamp: 1746026160000, close: 0.0000866, volume: 233.23, time: '2025-04-30T15:16:00.000Z' });
+    expect(item.payload.candle).toMatchObject({
+      timestamp: 1746026160000,
+      close: 0.0000866,
+      volume: 233.23,
+      time: '2025-04-30T15:16:00.000Z',
+    });
   });
 
   it('reads a holders-live holder: currentAmount, ISO holderSince as seconds, totals from activity', () => {
@@ -134,7 +139,9 @@ describe('the vendor protocol', () => {
       { type: 'subscribed', tokenAddress: TOKEN, wallets: [], vendor: true },
     ]);
     const chart = { type: 'subscriptionConfirmed', message: `Subscribed to ${TOKEN} with 60s timeframe` };
-    expect(decodeText('chart-live', JSON.stringify(chart))).toEqual([{ type: 'subscribed', tokenAddress: TOKEN, wallets: [], vendor: true }]);
+    expect(decodeText('chart-live', JSON.stringify(chart))).toEqual([
+      { type: 'subscribed', tokenAddress: TOKEN, wallets: [], vendor: true },
+    ]);
     expect(decodeText('token-feed', JSON.stringify({ type: 'subscriptionConfirmed', message: 'Filters applied' }))).toEqual([
       { type: 'subscribed', tokenAddress: null, wallets: [], vendor: true },
     ]);
