@@ -7,8 +7,10 @@
  * "Snipers" and "bot" all count; a record with no tags (not shown) neither adds nor removes a
  * wallet, and a wallet once tagged stays counted, since a later record may leave its tags out.
  * Once a drop is told, the window starts again from the total after it: the next alert needs
- * another quarter of what is left.
+ * another quarter of what is left. An account that holds for a pool (src/market/poolAccounts.ts)
+ * is never an insider, whatever its tags: a pool selling into the market is trading, not an exit.
  */
+import { isPoolAccount } from '../market/poolAccounts';
 import type { InsiderState, TokenSnapshot } from '../model/snapshot';
 import type { HolderRecord } from './holderRecord';
 
@@ -37,10 +39,11 @@ export interface InsiderDrop {
 
 /** The state after `holder` was read at `now`, and the drop it completes; null when the record is not a tagged holder's. */
 export function insidersAfter(
-  last: Pick<TokenSnapshot, 'insiders' | 'deployer'>,
+  last: Pick<TokenSnapshot, 'insiders' | 'deployer' | 'pools'>,
   holder: HolderRecord,
   now: number,
 ): { state: InsiderState; drop: InsiderDrop | null } | null {
+  if (isPoolAccount(holder.address, last.pools)) return null;
   const before = last.insiders;
   const known = before?.holdings[holder.address];
   const tagged = (holder.tags ?? []).some(isInsiderTag) && holder.address !== last.deployer;

@@ -2,7 +2,12 @@
  * The /holders card: the first holders of the service's list under one sort order, each with what
  * a trader asks of a wallet: how much, what share, since when, bought and sold for how much, and
  * what it is (tags). Pure: it reads a Token and its holders and fetches nothing.
+ *
+ * A "holder" that holds for a pool (one of the token's pools, such as a pump.fun bonding curve,
+ * or a pool program's authority: src/market/poolAccounts.ts) is shown as the pool, in its place
+ * but without a rank, and is left out of the top-10 share: the ranks and the share are wallets'.
  */
+import { type PoolAccount, poolAccountOf } from '../market/poolAccounts';
 import type { Holder, Token } from '../market/schemas';
 import { type Card, type CardAction, type CardField, type RichText, bold, field, joinRich, link, rich, text } from './card';
 import { formatTokenAmount, grouped, percent, relativeTime, shortAddress, usd } from '../text/format';
@@ -28,6 +33,8 @@ export function isHolderSort(value: string): value is HolderSort {
 }
 
 export const HOLDERS_SHOWN = 10;
+/** Pool accounts shown among the wallets at most: a token has one or two that matter. */
+export const POOL_ACCOUNTS_SHOWN = 3;
 const TAGS_SHOWN = 5;
 const TAG_MAX = 20;
 
@@ -84,19 +91,96 @@ function holderField(holder: Holder, rank: number, token: Token, now: Date): Car
   return field(name, joinRich(lines, '\n'));
 }
 
+/** "Raydium AMM authority", "PUMP pool", "Pool": what a pool account is called on the card. */
+function poolAccountName(account: PoolAccount): string {
+  if (account.kind === 'authority') return account.name;
+  const protocol = untrusted(account.protocol, TAG_MAX);
+  return protocol === '' ? 'Pool' : `${protocol} pool`;
+}
+
+/** A pool account in the list: no rank, its share, and why it is not counted as a holder. */
+function poolAccountField(holder: Holder, account: PoolAccount, token: Token): CardField {
+  const share = sharePercent(holder.currentlyHoldingAmount, token.totalSupply);
+  const held = holder.currentlyHoldingAmount > 0n;
+  const name = `Pool · ${held ? (share === null ? UNKNOWN : `${percent(share)} of supply`) : 'empty'}`;
+  const address = link(shortAddress(untrusted(holder.address, 64, '?')), explorerAccountUrl(holder.address, token.chainId));
+  const amount = `${formatTokenAmount(holder.currentlyHoldingAmount, token.decimals)} ${tokenUnit(token)}`;
+  return field(
+    name,
+    joinRich(
+      [rich(address, ` · ${amount}`), [text(`${poolAccountName(account)}: a pool, not a wallet; no rank, not in the top 10`)]],
+      '\n',
+    ),
+  );
+}
+
+/** The holders as the card lists them: the first HOLDERS_SHOWN wallets, and the pool accounts among them. */
+interface Listed {
+  fields: CardField[];
+  walletsShown: number;
+  wallets: number;
+  poolAccounts: number;
+}
+
+function listHolders(token: Token, holders: readonly Holder[], now: Date): Listed {
+  const listed: Listed = { fields: [], walletsShown: 0, wallets: 0, poolAccounts: 0 };
+  let poolsShown = 0;
+  for (const holder of holders) {
+    const account = poolAccountOf(holder.address, token.liquidityPools);
+    if (account !== null) {
+      listed.poolAccounts += 1;
+      if (listed.walletsShown < HOLDERS_SHOWN && poolsShown < POOL_ACCOUNTS_SHOWN) {
+        listed.fields.push(poolAccountField(holder, account, token));
+        poolsShown += 1;
+      }
+      continue;
+    }
+    listed.wallets += 1;
+    if (listed.walletsShown < HOLDERS_SHOWN) {
+      listed.walletsShown += 1;
+      listed.fields.push(holderField(holder, listed.walletsShown, token, now));
+    }
+  }
+  return listed;
+}
+
+/**
+ * The top-10 share the card can stand behind. Where no pool account holds any of the listed
+ * supply, the service's own figure (top10SharePercent). Where one does, the service's figure may
+ * count it (a bonding curve alone can be 80%): by balance, the ten largest wallets of the list
+ * are summed instead; in another order the ten largest are not known, and no figure is shown.
+ */
+function top10Text(token: Token, holders: readonly Holder[], sortBy: HolderSort): string {
+  const pooled = holders.some(
+    (holder) => holder.currentlyHoldingAmount > 0n && poolAccountOf(holder.address, token.liquidityPools) !== null,
+  );
+  if (!pooled) {
+    const top10 = top10SharePercent(token);
+    return top10 === null ? '' : `top 10 hold ${percent(top10)}`;
+  }
+  if (sortBy !== 'balance') return '';
+  const balances = holders
+    .filter((holder) => poolAccountOf(holder.address, token.liquidityPools) === null && holder.currentlyHoldingAmount > 0n)
+    .map((holder) => holder.currentlyHoldingAmount)
+    .sort((a, b) => (a === b ? 0 : a > b ? -1 : 1));
+  let total = 0n;
+  for (const balance of balances.slice(0, 10)) total += balance;
+  const share = sharePercent(total, token.totalSupply);
+  return share === null ? '' : `top 10 wallets hold ${percent(share)} (pools left out)`;
+}
+
 export function buildHoldersCard({ token, holders, sortBy, now, unreadable = 0 }: HoldersCardInput): Card {
   const sort = HOLDER_SORTS.find((s) => s.value === sortBy) ?? HOLDER_SORTS[0];
-  const shown = holders.slice(0, HOLDERS_SHOWN);
-  const fields = shown.map((holder, index) => holderField(holder, index + 1, token, now));
+  const listed = listHolders(token, holders, now);
+  const fields = listed.fields;
   const unread = unreadNote(unreadable, 'holder');
   // An answer whose holders were all unreadable says so: "none recorded" would present a guess as fact.
   if (fields.length === 0) fields.push(field('Holders', unread ?? 'none recorded'));
 
-  const top10 = top10SharePercent(token);
   const description = joinRich([
     rich('Order: ', bold(sort.label)),
     token.holdersCount === null ? '' : `${grouped(token.holdersCount)} holders`,
-    top10 === null ? '' : `top 10 hold ${percent(top10)}`,
+    top10Text(token, holders, sort.value),
     unread === null ? '' : `⚠ ${unread}`,
   ]);
   const url = explorerTokenUrl(token.address, token.chainId);
@@ -112,7 +196,11 @@ export function buildHoldersCard({ token, holders, sortBy, now, unreadable = 0 }
     description,
     color: tokenColor(token),
     fields,
-    footer: [`${shortAddress(untrusted(token.address, 64, '?'))} · ${shown.length} of ${holders.length} wallets that ever held it`, unread]
+    footer: [
+      `${shortAddress(untrusted(token.address, 64, '?'))} · ${listed.walletsShown} of ${listed.wallets} wallets that ever held it`,
+      listed.poolAccounts === 0 ? null : `${listed.poolAccounts} pool account${listed.poolAccounts === 1 ? '' : 's'}`,
+      unread,
+    ]
       .filter((part) => part !== null)
       .join(' · '),
     timestamp: now,

@@ -14,16 +14,18 @@ import { linkUrl } from '../text/linkUrl';
 import { lookAlikeField } from './lookAlike';
 import {
   UNKNOWN,
+  type LiquidityValue,
   type PoolFacts,
-  liquiditySol,
-  marketCapSol,
+  type Valued,
+  inSolAndUsd,
   poolsByLiquidity,
-  priceSol,
+  poolsValue,
   riskFlagText,
   riskFlags,
   riskStatusText,
   supplyTokens,
   toUsd,
+  tokenPrice,
   tokenTitle,
   top10SharePercent,
 } from './tokenFacts';
@@ -73,6 +75,19 @@ function solAndUsd(solValue: number | null, solUsd: number | null, format: 'pric
   return usdValue === null ? [bold(solText)] : [bold(usd(usdValue)), text(` · ${solText}`)];
 }
 
+/** "$1.23K · 6.15 SOL" when known in both, "6.15 SOL" or "$1.23K" when known in one, "—" when in neither. */
+function valuedText(value: Valued, format: 'price' | 'amount'): RichText {
+  const solText = value.sol === null ? null : format === 'price' ? `${price(value.sol)} SOL` : sol(value.sol);
+  if (value.usd === null) return solText === null ? [text(UNKNOWN)] : [bold(solText)];
+  return solText === null ? [bold(usd(value.usd))] : [bold(usd(value.usd)), text(` · ${solText}`)];
+}
+
+/** The liquidity as valuedText says it; without a rate, SOL and stablecoin pools as two parts: "6.15 SOL + $1.23K". */
+function liquidityText(value: LiquidityValue): RichText {
+  if (value.apart && value.sol !== null && value.usd !== null) return [bold(`${sol(value.sol)} + ${usd(value.usd)}`)];
+  return valuedText(value, 'amount');
+}
+
 /** "+1.2%", "24h: token is 3h old", "—" when nothing was there to compare. */
 function changeText(change: WindowChange): RichText {
   switch (change.kind) {
@@ -101,13 +116,25 @@ function riskField(token: Token, status: string): CardField {
   return field('Risk', spans);
 }
 
+/** A pool's depth and price in its own quote: "62.27 SOL ($12.4K) · 0.0₅164 SOL", "$35.28K USDC · $0.1111". */
+function poolFigures(pool: PoolFacts, solUsd: number | null): string {
+  if (pool.quote === 'SOL') {
+    const liquidityUsd = toUsd(pool.liquiditySol, solUsd);
+    const liquidity = pool.liquiditySol === null ? `SOL pair, ${UNKNOWN}` : sol(pool.liquiditySol);
+    const inUsd = liquidityUsd === null ? '' : ` (${usd(liquidityUsd)})`;
+    return `${liquidity}${inUsd}${pool.priceSol === null ? '' : ` · ${price(pool.priceSol)} SOL`}`;
+  }
+  if (pool.quote !== null) {
+    const liquidity = pool.liquidityUsd === null ? `${pool.quote} pair, ${UNKNOWN}` : `${usd(pool.liquidityUsd)} ${pool.quote}`;
+    return `${liquidity}${pool.priceUsd === null ? '' : ` · ${usd(pool.priceUsd)}`}`;
+  }
+  return 'non-SOL pair';
+}
+
 function poolLine(pool: PoolFacts, solUsd: number | null, chainId: number | null): RichText {
-  const liquidity = pool.liquiditySol === null ? 'non-SOL pair' : sol(pool.liquiditySol);
-  const liquidityUsd = toUsd(pool.liquiditySol, solUsd);
   return [
     bold(pool.protocol),
-    text(` · ${liquidity}${liquidityUsd === null ? '' : ` (${usd(liquidityUsd)})`}`),
-    text(pool.priceSol === null ? '' : ` · ${price(pool.priceSol)} SOL`),
+    text(` · ${poolFigures(pool, solUsd)}`),
     text(' · '),
     link(shortAddress(untrusted(pool.address, 64, '?')), explorerAccountUrl(pool.address, chainId)),
   ];
@@ -166,9 +193,10 @@ function marketField(token: Token): CardField | null {
 }
 
 export function buildTokenCard({ token, solUsd, now, moves }: TokenCardInput): Card {
-  const pools = poolsByLiquidity(token);
-  const priceInSol = priceSol(pools);
+  const pools = poolsByLiquidity(token, solUsd);
+  const tokenPriced = tokenPrice(pools, solUsd);
   const supply = supplyTokens(token);
+  const marketCap = tokenPriced === null || supply === null ? null : tokenPriced.price * supply;
   const top10 = top10SharePercent(token);
   const deployer = token.deployerAddress;
   const synced = syncedAt(token);
@@ -179,9 +207,9 @@ export function buildTokenCard({ token, solUsd, now, moves }: TokenCardInput): C
   const fields: CardField[] = [
     // First, before any figure: a copy of a well-known token's name is the one thing to know.
     ...(lookAlike === null ? [] : [lookAlike]),
-    field('Price', solAndUsd(priceInSol, solUsd, 'price'), true),
-    field('Market Cap', solAndUsd(marketCapSol(priceInSol, supply), solUsd, 'amount'), true),
-    field('Liquidity', solAndUsd(liquiditySol(pools), solUsd, 'amount'), true),
+    field('Price', valuedText(inSolAndUsd(tokenPriced?.price ?? null, tokenPriced?.unit ?? 'SOL', solUsd), 'price'), true),
+    field('Market Cap', valuedText(inSolAndUsd(marketCap, tokenPriced?.unit ?? 'SOL', solUsd), 'amount'), true),
+    field('Liquidity', liquidityText(poolsValue(pools, solUsd)), true),
     ...(moves === undefined ? [] : movesFields(moves, solUsd)),
     field('Holders', token.holdersCount === null ? UNKNOWN : grouped(token.holdersCount), true),
     field('Top 10 Holders', top10 === null ? UNKNOWN : percent(top10), true),

@@ -9,7 +9,7 @@
  * TokenSchema, which either accepts it after all or says why not (so the reason of an unreadable
  * frame is always zod's own). test/market/readToken.test.ts holds the two side by side.
  */
-import { type LiquidityPool, type RiskAnalysis, type Token, type TokenEnvelope, TokenSchema } from './schemas';
+import { type LiquidityPool, type RiskAnalysis, type Token, type TokenEnvelope, TokenSchema, readPoolProtocolData } from './schemas';
 import { isPlainObject, optionalAmount, SHORT_DIGITS, UNREAD, Unread } from './fastRead';
 import {
   isOverlongAmount,
@@ -55,6 +55,7 @@ function readPool(raw: Record<string, unknown>, key: string | null): LiquidityPo
     suspectedQuoteTokenReserves: quoteReserves,
     suspectedBaseToken: readOptionalText(raw.suspectedBaseToken),
     suspectedQuoteToken: readOptionalText(raw.suspectedQuoteToken),
+    protocolData: readPoolProtocolData(raw.protocolData),
   };
 }
 

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import {
   amount,
   decimal,
+  isOverlongAmount,
   firstOf,
   integer,
   listOf,
@@ -24,13 +25,58 @@ import {
   optionalText,
   droppedOf,
   type Reading,
+  readAmount,
+  readDecimal,
   readEach,
   readEntries,
+  readOptionalText,
   text,
   textList,
   textMap,
   tolerantArray,
 } from './wire';
+
+/**
+ * The four figures of a pool's `protocolData` (not in the spec: the exchange's own account data,
+ * passed through by the live service), which stand in for the `suspected*` figures that recorded
+ * pools leave out. Relative to the positions, not to base and quote: `price0` is token1 per whole
+ * token0 and `price1` token0 per whole token1 (decimal text, "NaN" when the service has none);
+ * `reserve0` and `reserve1` are token0's and token1's smallest units. `token0Address` and
+ * `token1Address` are the positions as protocolData names them, to check against the pool's own.
+ * Nothing else of protocolData is kept: it is of no fixed shape and can be large.
+ */
+export interface PoolProtocolData {
+  price0: number | null;
+  price1: number | null;
+  reserve0: bigint | null;
+  reserve1: bigint | null;
+  token0Address: string | null;
+  token1Address: string | null;
+}
+
+/** An amount, or null when absent, unreadable or over-long: one bad figure only leaves that figure unknown. */
+function protocolAmount(value: unknown): bigint | null {
+  return isOverlongAmount(value) ? null : readAmount(value);
+}
+
+/**
+ * `protocolData`'s figures, read the same way by the schema and by the stream's fast reader
+ * (readToken.ts calls this very function); null when it is no object or gives no figure at all.
+ */
+export function readPoolProtocolData(value: unknown): PoolProtocolData | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const raw = value as Record<string, unknown>;
+  const read: PoolProtocolData = {
+    price0: readDecimal(raw.price0),
+    price1: readDecimal(raw.price1),
+    reserve0: protocolAmount(raw.reserve0),
+    reserve1: protocolAmount(raw.reserve1),
+    token0Address: readOptionalText(raw.token0Address),
+    token1Address: readOptionalText(raw.token1Address),
+  };
+  const figures = read.price0 !== null || read.price1 !== null || read.reserve0 !== null || read.reserve1 !== null;
+  return figures ? read : null;
+}
 
 /** §2.3 */
 export const LiquidityPoolSchema = z.object({
@@ -53,6 +99,12 @@ export const LiquidityPoolSchema = z.object({
   // base whichever of token0 and token1 it is): poolSides.ts reads the reserves by these names.
   suspectedBaseToken: optionalText,
   suspectedQuoteToken: optionalText,
+  // Not in the spec either: where the live service leaves the four suspected figures out (every
+  // recorded pool does), poolSides.ts reads the price and reserves from here.
+  protocolData: z
+    .unknown()
+    .optional()
+    .transform((value) => readPoolProtocolData(value)),
 });
 export type LiquidityPool = z.output<typeof LiquidityPoolSchema>;
 

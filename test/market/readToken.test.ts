@@ -84,6 +84,20 @@ describe('readTokenFast', () => {
         }),
       'fast',
     ],
+    [
+      'protocolData of every kind',
+      (value) =>
+        (value.liquidityPools = {
+          d: {
+            protocolData: { price0: 'NaN', price1: '4.49e-8', reserve0: '0', reserve1: 12, token0Address: 'a', lpInfo: { big: [1, 2] } },
+          },
+          e: { protocolData: { price0: {}, reserve0: nines, reserve1: '-3', token1Address: 5 } },
+          f: { protocolData: [1] },
+          g: { protocolData: 'x' },
+          h: { protocolData: { id: 'no figures' } },
+        }),
+      'fast',
+    ],
     ['extra fields', (value) => Object.assign(value, { partnerStats: { a: 1 }, extra: 'x' }), 'fast'],
   ])('%s: same as the schema', (_name, change, path) => {
     const value = base();

@@ -11,6 +11,10 @@
  * snapshot frames come again and are compared, so a whale that came or went while the socket was
  * down is still told. Reconciliation does not read holders: token-data does not carry them.
  *
+ * Pools are not whales: a record of an account that holds for a pool (one of the token's pools in
+ * its snapshot, such as a pump.fun bonding curve, or a pool program's authority:
+ * src/market/poolAccounts.ts) tells nothing, in or out.
+ *
  * Key: token, wallet, direction and the time of the state it changed from.
  */
 import { bold, field, rich, type Card } from '../../cards/card';
@@ -22,11 +26,13 @@ import { WHALE_SHARE_PCT, shareOfSupply } from '../snapshot';
 import type { TokenSnapshot } from '../../model/snapshot';
 import { eventKey, holderSyncedAt, tokenRef } from '../detect/eventBase';
 import type { HolderUpdate } from '../detect/inputs';
+import { isPoolAccount } from '../../market/poolAccounts';
 
 export function detectWhale(last: TokenSnapshot | null, update: HolderUpdate): WhaleEvent[] {
   if (last === null) return [];
   if (update.snapshot && (last.holdersSeenAt === null || last.holdersSeenAt === undefined)) return [];
   const { holder } = update;
+  if (isPoolAccount(holder.address, last.pools)) return [];
   const toPct = shareOfSupply(holder.currentlyHoldingAmount, last.totalSupply);
   if (toPct === null) return [];
   const before = last.whales[holder.address];
