@@ -26,6 +26,7 @@ const SECTIONS: Record<string, () => Promise<Section>> = {
   cluster: async () => (await import('./cluster')).benchCluster,
   calls: async () => (await import('./calls')).benchCalls,
   console: async () => (await import('./consoleRender')).benchConsoleRender,
+  polls: async () => (await import('./polls')).benchPolls,
 };
 
 function mb(bytes: number): string {

@@ -7,6 +7,7 @@
  * reconciliation's token-data answer) into the next snapshot, carrying over what a Token does not
  * say (the price history of the move window, the whales seen on holders-live, the pools' peaks).
  */
+import { isPoolAccount } from '../market/poolAccounts';
 import { poolSides } from '../market/poolSides';
 import type { LiquidityPool, Token, Trade } from '../market/schemas';
 import type { PoolSnapshot, TokenSnapshot, WalletSnapshot } from '../model/snapshot';
@@ -262,7 +263,9 @@ export function shareOfSupply(balance: bigint, totalSupply: string | null | unde
 export function snapshotWithHolder(previous: TokenSnapshot, holder: HolderRecord, now: number): TokenSnapshot {
   const share = shareOfSupply(holder.currentlyHoldingAmount, previous.totalSupply);
   const whales = { ...previous.whales };
-  if (share !== null && share >= WHALE_SHARE_PCT) whales[holder.address] = holder.currentlyHoldingAmount.toString();
+  // A pool's account holds for the pool, not for a person: never a whale (src/market/poolAccounts.ts).
+  if (share !== null && share >= WHALE_SHARE_PCT && !isPoolAccount(holder.address, previous.pools))
+    whales[holder.address] = holder.currentlyHoldingAmount.toString();
   else delete whales[holder.address];
   const next: TokenSnapshot = { ...previous, whales, seenAt: now };
   const line = developerSoldLine(previous, holder);

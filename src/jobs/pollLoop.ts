@@ -8,6 +8,9 @@
 import { errorText, type Logger } from '../log';
 import { isMarketError } from '../market/errors';
 
+/** Failures that are not the service's load are logged at most once in this long. */
+const FAILURE_LOG_MS = 60_000;
+
 /** The most the pause grows to, as a multiple of the interval. */
 export const SLOWEST = 8;
 
@@ -25,8 +28,8 @@ export interface PollLoopStatus {
   runs: number;
   requests: number;
   failures: number;
-  /** Epoch ms of the last run's end; null before the first. */
-  lastRunAt: number | null;
+  /** Epoch ms of the last run's end; 0 before the first. */
+  lastRunAt: number;
 }
 
 /** Errors that say the service is overwhelmed or failing, not that one target is wrong. */
@@ -40,7 +43,13 @@ export class PollLoop {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
-  private readonly counts = { runs: 0, requests: 0, failures: 0, lastRunAt: null as number | null };
+  private readonly counts: { runs: number; requests: number; failures: number; lastRunAt: number } = {
+    runs: 0,
+    requests: 0,
+    failures: 0,
+    lastRunAt: 0,
+  };
+  private failureLoggedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly name: string,
@@ -117,7 +126,14 @@ export class PollLoop {
         'the market data service answers again; this poll is back at its pace',
       );
     }
-    for (const error of result.errors)
-      if (!isBackPressure(error)) this.logger.warn({ poll: this.name, error: errorText(error) }, 'poll request failed; retried next run');
+    const failed = result.errors.filter((error) => !isBackPressure(error));
+    // A target the service keeps refusing fails every run: said at most once a minute, counted always.
+    if (failed.length > 0 && this.counts.lastRunAt - this.failureLoggedAt >= FAILURE_LOG_MS) {
+      this.failureLoggedAt = this.counts.lastRunAt;
+      this.logger.warn(
+        { poll: this.name, failed: failed.length, error: errorText(failed[0]) },
+        'poll requests failed; retried next run (logged at most once a minute)',
+      );
+    }
   }
 }

@@ -13,6 +13,7 @@
  */
 import { silentLogger, type Logger } from '../log';
 import { TOKEN_DATA_MAX_ADDRESSES, type MarketClient } from '../market/client';
+import { isMarketError } from '../market/errors';
 import type { Watcher } from '../watch/watcher';
 import { PollLoop, type PollLoopStatus, type PollRun } from './pollLoop';
 import { RECONCILE_WALLET_BATCH, chunks, tradesByWallet } from './reconcile';
@@ -42,24 +43,35 @@ export interface RestPolls {
   stop(): Promise<void>;
 }
 
+/**
+ * Reads one batch of tokens and hands them to the watcher. An answer the client refuses as
+ * unreadable (past its size limit: a recorded token with 46 pools is 475 KB, so 100 such tokens
+ * pass any sane limit) is asked again in two halves, down to one token, so that one token's size
+ * never keeps the others of its batch unpolled.
+ */
+async function pollTokenBatch(
+  deps: Pick<RestPollsDeps, 'watcher' | 'market'>,
+  batch: string[],
+  run: PollRun & { rows: number },
+): Promise<void> {
+  run.requests += 1;
+  try {
+    // Frames that come while the request is out keep their word over an answer of their second.
+    const readSince = deps.watcher.mark();
+    const found = await deps.market.tokenBatch(batch);
+    run.rows += await deps.watcher.applyTokens([...found.values()], readSince);
+  } catch (error) {
+    if (batch.length > 1 && isMarketError(error) && error.kind === 'unreadable') {
+      const half = Math.ceil(batch.length / 2);
+      await Promise.all([pollTokenBatch(deps, batch.slice(0, half), run), pollTokenBatch(deps, batch.slice(half), run)]);
+    } else run.errors.push(error);
+  }
+}
+
 /** One poll of every followed token's token-data. */
 export async function pollTokens(deps: Pick<RestPollsDeps, 'watcher' | 'market'>): Promise<PollRun & { rows: number }> {
   const run = { requests: 0, errors: [] as unknown[], rows: 0 };
-  const applied = await Promise.all(
-    chunks(deps.watcher.targets().tokens, TOKEN_DATA_MAX_ADDRESSES).map(async (batch) => {
-      run.requests += 1;
-      try {
-        // Frames that come while the request is out keep their word over an answer of their second.
-        const readSince = deps.watcher.mark();
-        const found = await deps.market.tokenBatch(batch);
-        return await deps.watcher.applyTokens([...found.values()], readSince);
-      } catch (error) {
-        run.errors.push(error);
-        return 0;
-      }
-    }),
-  );
-  for (const rows of applied) run.rows += rows;
+  await Promise.all(chunks(deps.watcher.targets().tokens, TOKEN_DATA_MAX_ADDRESSES).map((batch) => pollTokenBatch(deps, batch, run)));
   return run;
 }
 

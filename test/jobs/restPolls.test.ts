@@ -10,7 +10,7 @@ import { MarketClient } from '../../src/market/client';
 import type { Token, Trade } from '../../src/market/schemas';
 import type { Watcher } from '../../src/watch/watcher';
 import { capturedLogger } from '../delivery/helpers';
-import { addressFor, makeToken, makeWalletTrade, startVendorService, type VendorService } from '../support/vendorService';
+import { addressFor, loadRecording, makeToken, makeWalletTrade, startVendorService, type VendorService } from '../support/vendorService';
 
 const KEY = 'polls-test-key-3c1d';
 let service: VendorService;
@@ -100,6 +100,25 @@ describe('the REST polls', () => {
     expect(loop.status()).toMatchObject({ slowed: false, pauseMs: 1_000, runs: 6 });
     expect(lines.filter((line) => String(line.msg).includes('back at its pace'))).toHaveLength(1);
     await loop.stop();
+  });
+
+  it('asks a batch too large to read again in halves, so one big token keeps no other unpolled', async () => {
+    const big = loadRecording('token-data-46-pools-usdc.json');
+    service.addToken(big);
+    const small = [KNOWN, ...Array.from({ length: 5 }, (_, index) => addressFor(`polls:small:${index}`))];
+    for (const address of small.slice(1)) service.addToken(makeToken({ address, symbol: 'SMALL', priceSol: 0.002 }));
+    // A limit the 46-pool token alone passes (it is some 475 KB), and the small ones never.
+    const tight = new MarketClient({ baseUrl: service.baseUrl, apiKey: KEY, maxRetries: 0, maxBodyBytes: { 'token-data': 64 * 1024 } });
+    try {
+      const { watcher, tokens: applied } = recordingWatcher({ tokens: [big.address, ...small], wallets: [] });
+      const run = await pollTokens({ watcher, market: tight });
+      expect(applied.map((token) => token.address).sort()).toEqual([...small].sort());
+      expect(run.errors).toHaveLength(1);
+      // 7 → 4 + 3 → (2 + 2) + ... : a handful of requests, not one a token.
+      expect(run.requests).toBeLessThanOrEqual(7);
+    } finally {
+      await tight.close();
+    }
   });
 
   it('does not slow down for a refusal that is not the service’s load', async () => {
