@@ -10,8 +10,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { keyMatches } from './auth';
 import { parseFaultConfig, type FaultConfig, type FaultInjector } from './faults';
+import { LAUNCH_ORIGINS } from './launches';
 import { MarketMutationError, type Market } from './market';
 import { isWireAddress } from './params';
+import type { SimulatorProtocol } from './protocol';
 import type { RiskStatus, WireHolder, WireRiskAnalysis, WireToken, WireTrade } from './wireTypes';
 import { LAMPORTS_PER_SOL, plainDecimal } from './units';
 
@@ -24,10 +26,16 @@ export const CONTROL_NAMES = [
   'graduate',
   'developer',
   'insiders',
+  'launch',
   'drop',
   'faults',
 ] as const;
 export type ControlName = (typeof CONTROL_NAMES)[number];
+
+/** The controls a protocol serves: `launch` belongs to the vendor protocol, whose token-feed lists new tokens. */
+export function controlNames(protocol: SimulatorProtocol): readonly ControlName[] {
+  return protocol === 'vendor' ? CONTROL_NAMES : CONTROL_NAMES.filter((name) => name !== 'launch');
+}
 
 /** Largest control request body; the largest real one (a fault configuration) is far smaller. */
 export const MAX_CONTROL_BODY_BYTES = 64 * 1024;
@@ -121,6 +129,11 @@ export const InsidersBodySchema = z.strictObject({
   wallets: z.number().int().positive().max(1_000).optional(),
 });
 
+/** A new token launches now (vendor protocol); its launchpad drawn from the seed unless given. */
+export const LaunchBodySchema = z.strictObject({
+  origin: z.enum(LAUNCH_ORIGINS).optional(),
+});
+
 export const DropBodySchema = z.strictObject({});
 
 export type RiskControl = z.input<typeof RiskBodySchema>;
@@ -131,6 +144,7 @@ export type HolderControl = z.input<typeof HolderBodySchema>;
 export type GraduateControl = z.input<typeof GraduateBodySchema>;
 export type DeveloperControl = z.input<typeof DeveloperBodySchema>;
 export type InsidersControl = z.input<typeof InsidersBodySchema>;
+export type LaunchControl = z.input<typeof LaunchBodySchema>;
 
 /** The token's state after a control, small enough to read in a terminal. */
 export interface TokenSummary {
@@ -162,6 +176,8 @@ export interface Controls {
   graduate(input: GraduateControl): { token: TokenSummary };
   developer(input: DeveloperControl): { trade: WireTrade; token: TokenSummary };
   insiders(input: InsidersControl): { trades: WireTrade[]; token: TokenSummary };
+  /** Vendor protocol only (409 in the spec protocol): a new token launches, and token-feed lists it. */
+  launch(input?: LaunchControl): { token: TokenSummary };
   drop(input?: Record<string, never>): { dropped: number };
   faults(input: FaultConfig): { faults: FaultConfig };
 }
@@ -304,6 +320,15 @@ export function createControls(targets: ControlTargets): Controls {
       return { trades, token: tokenOf(body.tokenAddress) };
     },
 
+    launch(input = {}) {
+      const body = parse(LaunchBodySchema, input);
+      if (market.protocol !== 'vendor') {
+        throw new ControlError(409, 'Conflict', 'New tokens launch in the vendor protocol only (--protocol vendor)');
+      }
+      const address = fromMarket(() => market.launchToken(body.origin));
+      return { token: tokenOf(address) };
+    },
+
     drop(input = {}) {
       parse(DropBodySchema, input);
       return { dropped: targets.dropSockets() };
@@ -356,6 +381,7 @@ export async function serveControl(
   name: string,
   req: IncomingMessage,
   res: ServerResponse,
+  names: readonly ControlName[] = CONTROL_NAMES,
 ): Promise<void> {
   if (req.method !== 'POST') {
     reply(res, 405, { error: 'Method Not Allowed', message: 'Controls take POST with a JSON body' }, { Allow: 'POST' });
@@ -365,8 +391,8 @@ export async function serveControl(
     reply(res, 401, { error: 'Unauthorized', message: 'A valid API key is required in the x-api-key header' });
     return;
   }
-  if (!isControlName(name)) {
-    reply(res, 404, { error: 'Not Found', message: `No control named "${name.slice(0, 40)}"; controls: ${CONTROL_NAMES.join(', ')}` });
+  if (!isControlName(name) || !names.includes(name)) {
+    reply(res, 404, { error: 'Not Found', message: `No control named "${name.slice(0, 40)}"; controls: ${names.join(', ')}` });
     return;
   }
   const text = await readBody(req);

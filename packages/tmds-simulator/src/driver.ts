@@ -11,13 +11,19 @@
  */
 import { Market, MarketMutationError } from './market';
 import { tradesOnly, type Pace } from './pace';
-import { Prng } from './random';
+import { Prng, mixSeed } from './random';
 import { rememberToken, surprise, type SurpriseKind, type TokenMemory } from './surprises';
 
 /** Ticks at most this often; higher rates make several trades per tick. */
 const MIN_TICK_MS = 20;
 /** And at least this often, so surprises land within a quarter of a second of their time. */
 const MAX_TICK_MS = 250;
+/**
+ * Seconds between two launches of a new token in the vendor protocol (launches.ts), drawn evenly:
+ * a token-feed subscriber hears of a new token every minute or two. Only a market that moves by
+ * itself launches; a still one launches when the `launch` control says.
+ */
+export const LAUNCH_GAP_SECS: readonly [number, number] = [45, 120];
 
 /** A surprise as it happened, for whoever watches the driver (tests, the measure). */
 export interface DriverEvent {
@@ -34,6 +40,9 @@ export class MarketDriver {
   /** Simulated milliseconds since the start. */
   private clockMs = 0;
   private nextTradeAtMs: number;
+  /** When the next token launches (vendor protocol), from its own generator so that trades and surprises stay as they were. */
+  private nextLaunchAtMs: number;
+  private readonly launchRng: Prng;
   /** When each token's next surprise is due, in listing order. */
   private readonly surpriseAtMs: number[];
   private readonly memory = new Map<string, TokenMemory>();
@@ -47,6 +56,9 @@ export class MarketDriver {
     this.pace = typeof pace === 'number' ? tradesOnly(pace) : pace;
     this.rng = new Prng(seed);
     this.nextTradeAtMs = this.tradeGapMs();
+    this.launchRng = new Prng(mixSeed(seed, 1));
+    const moves = this.pace.tradesPerSecond > 0 || this.pace.surprises !== null;
+    this.nextLaunchAtMs = market.protocol === 'vendor' && moves ? this.launchGapMs() : Infinity;
     const surprises = this.pace.surprises;
     // Drawn up front, in listing order: a token's first time does not depend on what others did.
     this.surpriseAtMs = market
@@ -101,15 +113,18 @@ export class MarketDriver {
     const until = this.clockMs + Math.max(0, ms);
     for (;;) {
       const [token, surpriseAt] = this.nextSurprise();
-      const at = Math.min(this.nextTradeAtMs, surpriseAt);
+      const at = Math.min(this.nextTradeAtMs, surpriseAt, this.nextLaunchAtMs);
       if (at > until) break;
       this.clockMs = at;
-      if (this.nextTradeAtMs <= surpriseAt) {
+      if (this.nextTradeAtMs <= surpriseAt && this.nextTradeAtMs <= this.nextLaunchAtMs) {
         this.nextTradeAtMs += this.tradeGapMs();
         this.tradeOnce();
-      } else {
+      } else if (surpriseAt <= this.nextLaunchAtMs) {
         this.surpriseAtMs[token] = at + this.surpriseGapMs();
         this.surprise(token, at);
+      } else {
+        this.nextLaunchAtMs += this.launchGapMs();
+        this.market.launchToken();
       }
     }
     this.clockMs = until;
@@ -167,6 +182,10 @@ export class MarketDriver {
       }
     }
     return [best, at];
+  }
+
+  private launchGapMs(): number {
+    return this.launchRng.range(LAUNCH_GAP_SECS[0], LAUNCH_GAP_SECS[1]) * 1000;
   }
 
   private tradeGapMs(): number {

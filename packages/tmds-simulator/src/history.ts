@@ -34,6 +34,9 @@ function shapeOf(profile: TokenProfile, rng: Prng): Shape {
       return { holders: rng.int(200, 380), tradesPerHolder: rng.range(2, 3.5), minUsd: 10, maxUsd: 1200 };
     case 'quiet':
       return { holders: rng.int(170, 240), tradesPerHolder: rng.range(1.3, 2), minUsd: 5, maxUsd: 300 };
+    case 'fresh':
+      // Minutes old: the launch, its snipers and the first few dozen buyers.
+      return { holders: rng.int(20, 60), tradesPerHolder: rng.range(1.2, 1.8), minUsd: 5, maxUsd: 500 };
   }
 }
 

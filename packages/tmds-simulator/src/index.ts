@@ -1,8 +1,9 @@
 /**
  * tmds-simulator: the Token Market Data Service on a deterministic simulated market, in-process.
  * `startSimulator` serves the REST endpoints, the WebSocket streams and (with `control`) the
- * scenario controls on a port of its own; `Market` is the same market without a server, for
- * reading what a seed holds. The command line is in `tmds-simulator/cli`.
+ * scenario controls on a port of its own, in the spec's protocol or the real vendor's
+ * (`protocol`); `Market` is the same market without a server, for reading what a seed holds. The
+ * command line is in `tmds-simulator/cli`.
  */
 export { DEFAULT_TECHNICALS_LIMIT, startSimulator, type RunningSimulator, type SimulatorOptions } from './server';
 export {
@@ -21,6 +22,7 @@ export {
 export {
   CONTROL_NAMES,
   ControlError,
+  controlNames,
   summarize,
   type ControlName,
   type Controls,
@@ -28,13 +30,14 @@ export {
   type GraduateControl,
   type HolderControl,
   type InsidersControl,
+  type LaunchControl,
   type LiquidityControl,
   type PriceControl,
   type RiskControl,
   type TokenSummary,
   type TradeControl,
 } from './controls';
-export { MarketDriver, type DriverEvent } from './driver';
+export { LAUNCH_GAP_SECS, MarketDriver, type DriverEvent } from './driver';
 export { LIFELIKE_PACE, STILL_PACE, tradesOnly, type Pace } from './pace';
 export { SIMULATED_WHALE_SHARE_PCT, whaleBuy, type SurpriseKind } from './surprises';
 export { REST_ENDPOINTS, WS_STREAMS, isRestEndpoint, type RestEndpoint, type WsStream } from './endpoints';
@@ -50,4 +53,12 @@ export {
 export { FaultInjector, parseFaultConfig, type FaultConfig, type FaultOutcome } from './faults';
 export { HOSTILE_METADATA, type HostileMetadata } from './hostile';
 export { WIRE_STYLES, isWireStyle, type WireStyle } from './wireStyle';
+export { SIMULATOR_PROTOCOLS, isSimulatorProtocol, type SimulatorProtocol } from './protocol';
+export { VENDOR_STREAM_NAMES, VENDOR_UPGRADE_UNAUTHORIZED, vendorWelcome } from './vendorStreams';
+export { LAUNCH_ORIGINS, isLaunchOrigin, type LaunchOrigin } from './launches';
+export { FEED_MAX_TOKENS, FEED_WINDOW_SECS } from './feedTokens';
+export { YOUNG_TOKEN_SECS } from './bondingCurve';
+export { BONDING_CURVE_PROTOCOL } from './vendorToken';
+export { jsonText, type JsonValue } from './jsonText';
 export type * from './wireTypes';
+export type * from './vendorWireTypes';

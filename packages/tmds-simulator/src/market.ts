@@ -6,10 +6,17 @@
  */
 import type { CandleQuery } from './candles';
 import type { HistoryContext } from './history';
-import type { Position, Side, TradeEntry } from './ledger';
+import type { PoolState, Position, Side, TradeEntry } from './ledger';
 import type { RiskFlags, TokenProfile } from './profiles';
 import type { RiskStatus, WireCandle, WireHolder, WireTechnicals, WireToken, WireTrade, WireTradeResponse } from './wireTypes';
+import type { SimulatorProtocol } from './protocol';
+import type { VendorCandle, VendorFeedToken, VendorHolderEvent, VendorToken, VendorTradeEvent } from './vendorWireTypes';
+import { bondingCurveOf, curveHolderEvent, curveHolderView } from './bondingCurve';
 import { aggregateCandles } from './candles';
+import { FEED_MAX_TOKENS, FEED_WINDOW_SECS, feedToken } from './feedTokens';
+import { launchedProfile, type LaunchOrigin } from './launches';
+import { vendorCandle, vendorHolderEvent, vendorTradeEvent } from './vendorEvents';
+import { vendorAnswer, vendorExtraDecimals, vendorProtocolName, vendorReading, type VendorTokenPlan } from './vendorToken';
 import { generateHistory } from './history';
 import { POOL_FEE, TokenBook, applyToPosition, emptyPosition } from './ledger';
 import { PROTOCOLS, buildMarketProfile, type MarketProfile } from './profiles';
@@ -24,8 +31,10 @@ export const DEFAULT_SEED = 42;
 
 export interface MarketOptions {
   seed?: number;
-  /** How tokens are written on the wire (wireStyle.ts); default `spec`. */
+  /** How tokens are written on the wire (wireStyle.ts); default `spec`. The vendor protocol writes `real` (and refuses `spec`). */
   style?: WireStyle;
+  /** Whose protocol the market's readings follow (protocol.ts); default `spec`. */
+  protocol?: SimulatorProtocol;
   /** Clock in Unix milliseconds; defaults to Date.now. Tests fix it to compare runs. */
   now?: () => number;
 }
@@ -74,7 +83,9 @@ export type MarketChange =
   /** The candle containing `timestamp` (Unix seconds) changed, at every interval. */
   | { kind: 'candle'; tokenAddress: string; timestamp: number }
   | { kind: 'holder'; tokenAddress: string; wallet: string }
-  | { kind: 'token'; tokenAddress: string; fields: TokenField[] };
+  | { kind: 'token'; tokenAddress: string; fields: TokenField[] }
+  /** A new token was launched (vendor protocol only): token-feed lists it. */
+  | { kind: 'launch'; tokenAddress: string };
 
 export type MarketListener = (change: MarketChange) => void;
 
@@ -104,6 +115,7 @@ export class Market {
   readonly anchor: number;
   readonly solUsd: number;
   readonly style: WireStyle;
+  readonly protocol: SimulatorProtocol;
   private readonly clock: () => number;
   private readonly profile: MarketProfile;
   private readonly byAddress = new Map<string, TokenProfile>();
@@ -114,13 +126,21 @@ export class Market {
   private readonly listeners = new Set<MarketListener>();
   private readonly liveRng: Prng;
   private readonly historyContext: HistoryContext;
+  /** Tokens launched so far (vendor protocol). */
+  private launches = 0;
 
   constructor(options: MarketOptions = {}) {
     this.seed = options.seed ?? DEFAULT_SEED;
-    this.style = options.style ?? 'spec';
+    this.protocol = options.protocol ?? 'spec';
+    if (this.protocol === 'vendor' && options.style === 'spec') {
+      throw new Error('the vendor protocol writes tokens as the live service does: style must be real or absent');
+    }
+    this.style = this.protocol === 'vendor' ? 'real' : (options.style ?? 'spec');
     this.clock = options.now ?? Date.now;
     this.anchor = Math.floor(this.clock() / 1000);
     this.profile = buildMarketProfile(this.seed);
+    // The vendor protocol writes Moonshot's tokens with 9 decimals; the ledger is the same.
+    if (this.protocol === 'vendor') for (const token of this.profile.tokens) token.extraDecimals = vendorExtraDecimals(token.origin);
     this.solUsd = this.profile.solUsd;
     for (const token of this.profile.tokens) this.byAddress.set(token.address, token);
     this.books = new Array<TokenBook | undefined>(this.profile.tokens.length);
@@ -172,10 +192,23 @@ export class Market {
     };
   }
 
-  /** The token as token-data answers it. */
+  /**
+   * The token as token-data answers it, with every pool figure: in the vendor protocol, the
+   * in-process reading of tokenData()'s answer, whose pools carry the suspected figures on every token.
+   */
   token(address: string): WireToken | null {
     const book = this.findBook(address);
-    return book ? styledToken(tokenView(book, this.now()), this.style) : null;
+    if (!book) return null;
+    const token = tokenView(book, this.now());
+    return this.protocol === 'vendor' ? vendorReading(token, this.vendorPlan(book)) : styledToken(token, this.style);
+  }
+
+  /** Exactly what token-data sends for the token: token(), except in the vendor protocol (vendorToken.ts). */
+  tokenData(address: string): WireToken | VendorToken | null {
+    const book = this.findBook(address);
+    if (!book || this.protocol !== 'vendor') return this.token(address);
+    const plan = this.vendorPlan(book);
+    return vendorAnswer(vendorReading(tokenView(book, this.now()), plan), plan);
   }
 
   /** The token as a token-feed frame carries it (in the `real` style, without its pools). */
@@ -189,14 +222,28 @@ export class Market {
     return book ? computeTechnicals(book, this.now()) : null;
   }
 
-  /** The complete holder history (former holders included), sorted by `sortBy` descending, except holderSince: oldest first. */
+  /**
+   * The complete holder history (former holders included), sorted by `sortBy` descending, except
+   * holderSince: oldest first. In the vendor protocol a young pump.fun token's bonding curve is
+   * one of them (bondingCurve.ts).
+   */
   holders(address: string, sortBy: HoldersHistorySort = 'balance'): WireHolder[] | null {
     const book = this.findBook(address);
     if (!book) return null;
     const now = this.now();
-    const makers = [...book.makers.values()];
-    const key = (maker: (typeof makers)[number]): number => {
-      const p = maker.position;
+    const rows: Array<{ wallet: string; position: Pick<Position, 'holding' | 'since' | 'boughtUsd' | 'soldUsd'>; view: () => WireHolder }> =
+      [...book.makers.values()].map((maker) => ({
+        wallet: maker.wallet,
+        position: maker.position,
+        view: () => holderView(book, maker, now, this.nativeBalanceOf(maker.wallet)),
+      }));
+    const curve = this.curveOf(book);
+    if (curve) {
+      const position = { holding: curve.base, since: curve.createdAt, boughtUsd: 0, soldUsd: 0 };
+      rows.push({ wallet: curve.address, position, view: () => curveHolderView(book, curve, now) });
+    }
+    const key = (row: (typeof rows)[number]): number => {
+      const p = row.position;
       switch (sortBy) {
         case 'balance':
           return -p.holding;
@@ -208,14 +255,17 @@ export class Market {
           return -p.soldUsd;
       }
     };
-    makers.sort((a, b) => key(a) - key(b) || (a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : 0));
-    return makers.map((maker) => holderView(book, maker, now, this.nativeBalanceOf(maker.wallet)));
+    rows.sort((a, b) => key(a) - key(b) || (a.wallet < b.wallet ? -1 : a.wallet > b.wallet ? 1 : 0));
+    return rows.map((row) => row.view());
   }
 
   holder(address: string, wallet: string): WireHolder | null {
     const book = this.findBook(address);
-    const maker = book?.makers.get(wallet);
-    return book && maker ? holderView(book, maker, this.now(), this.nativeBalanceOf(wallet)) : null;
+    if (!book) return null;
+    const curve = this.curveOf(book);
+    if (curve && curve.address === wallet) return curveHolderView(book, curve, this.now());
+    const maker = book.makers.get(wallet);
+    return maker ? holderView(book, maker, this.now(), this.nativeBalanceOf(wallet)) : null;
   }
 
   /**
@@ -323,6 +373,46 @@ export class Market {
     return aggregateCandles(book.trades, { from, to: last.t, intervalSecs }).at(-1) ?? null;
   }
 
+  // ----- the vendor protocol's streams (vendorEvents.ts, feedTokens.ts) -----
+
+  /** A trade (as a `trade` change carries it) as the vendor's trades-live sends it. */
+  vendorTrade(trade: WireTrade): VendorTradeEvent | null {
+    const book = this.findBook(trade.makerData.tokenAddress);
+    const pool = book?.pools.find((candidate) => candidate.address === trade.poolAddress);
+    return book && pool ? vendorTradeEvent(trade, this.protocolName(book, pool)) : null;
+  }
+
+  /** The current candle at `timeframeSecs` as the vendor's chart-live sends it (USD prices, raw volume); null before any trade. */
+  vendorCandle(address: string, timeframeSecs: number): VendorCandle | null {
+    const book = this.findBook(address);
+    return book ? vendorCandle(book, timeframeSecs) : null;
+  }
+
+  /** A holder (or a young token's bonding curve) as the vendor's holders-live sends it. */
+  vendorHolder(address: string, wallet: string): VendorHolderEvent | null {
+    const book = this.findBook(address);
+    if (!book) return null;
+    const curve = this.curveOf(book);
+    if (curve && curve.address === wallet) return curveHolderEvent(book, curve, this.now());
+    const maker = book.makers.get(wallet);
+    return maker ? vendorHolderEvent(book, maker, this.now(), this.nativeBalanceOf(wallet)) : null;
+  }
+
+  /** The tokens the vendor's token-feed lists: created in the last 24 hours, newest first, at most FEED_MAX_TOKENS. */
+  feedTokens(): VendorFeedToken[] {
+    const now = this.now();
+    const createdAt = (profile: TokenProfile) => this.books[profile.index]?.createdAt ?? this.anchor - profile.ageSecs;
+    return this.profile.tokens
+      .filter((profile) => createdAt(profile) >= now - FEED_WINDOW_SECS)
+      .sort((a, b) => createdAt(b) - createdAt(a) || b.index - a.index)
+      .slice(0, FEED_MAX_TOKENS)
+      .map((profile) => {
+        const book = this.bookOf(profile);
+        const main = book.mainPool();
+        return feedToken(book, now, main ? this.protocolName(book, main) : '');
+      });
+  }
+
   /** The wallet's native balance, lamports: a per-wallet starting value moved by live trades. */
   nativeBalanceOf(wallet: string): number {
     const known = this.nativeBalances.get(wallet);
@@ -416,6 +506,7 @@ export class Market {
     if (!pool) throw new MarketMutationError('unknown-pool', 'no such pool for this token');
     const before = this.snapshot(book);
     book.scaleLiquidity(book.pools.indexOf(pool), change.factor);
+    if (pool === this.curveOf(book)) this.emit({ kind: 'holder', tokenAddress, wallet: pool.address });
     this.announceToken(book, before, ['liquidity', 'price']);
     return tokenView(book, this.now());
   }
@@ -476,6 +567,25 @@ export class Market {
     return tokenView(book, this.now());
   }
 
+  /**
+   * A new token is launched (vendor protocol only): created a few minutes ago with a short
+   * history, drawn from the seed and the number of launches so far (launches.ts). Returns its address.
+   */
+  launchToken(origin?: LaunchOrigin): string {
+    if (this.protocol !== 'vendor') throw new MarketMutationError('invalid-input', 'new tokens are launched in the vendor protocol only');
+    const now = Math.max(this.now(), this.anchor);
+    const index = this.profile.tokens.length;
+    const names = new Set(this.profile.tokens.map((token) => token.name));
+    const profile = launchedProfile({ seed: this.seed, launch: this.launches++, index, names, ...(origin ? { origin } : {}) });
+    const book = generateHistory(profile, { ...this.historyContext, anchor: now });
+    this.profile.tokens.push(profile);
+    this.byAddress.set(profile.address, profile);
+    this.books[index] = book;
+    for (const wallet of book.byWallet.keys()) this.indexWallet(wallet, index);
+    this.emit({ kind: 'launch', tokenAddress: profile.address });
+    return profile.address;
+  }
+
   /** The token's deployer sells `sellPct` percent of what it holds now, through the best pool. */
   developerSells(tokenAddress: string, sellPct: number): WireTrade {
     const book = this.requireBook(tokenAddress);
@@ -533,8 +643,27 @@ export class Market {
     this.emit({ kind: 'trade', tokenAddress, wallet, trade });
     this.emit({ kind: 'candle', tokenAddress, timestamp: entry.t });
     this.emit({ kind: 'holder', tokenAddress, wallet });
+    // A bonding curve's holding is its reserve: every trade through it changes it.
+    const curve = this.curveOf(book);
+    if (curve && book.pools[entry.pool] === curve) this.emit({ kind: 'holder', tokenAddress, wallet: curve.address });
     this.announceToken(book, before, ['price', 'liquidity']);
     return trade;
+  }
+
+  /** The token's bonding curve in the vendor protocol (bondingCurve.ts); null in the spec protocol and for other tokens. */
+  private curveOf(book: TokenBook): PoolState | null {
+    return this.protocol === 'vendor' ? bondingCurveOf(book, this.anchor) : null;
+  }
+
+  /** The vendor's name of a pool's exchange. */
+  private protocolName(book: TokenBook, pool: PoolState): string {
+    return vendorProtocolName(pool.protocol, pool === this.curveOf(book));
+  }
+
+  /** How the vendor protocol writes the token: a third of the tokens, and every bonding curve's, without the pools' suspected figures. */
+  private vendorPlan(book: TokenBook): VendorTokenPlan {
+    const curve = this.curveOf(book);
+    return { curvePool: curve?.address ?? null, figures: curve === null && book.profile.index % 3 !== 2 };
   }
 
   private recordTransfer(book: TokenBook, from: string | null, to: string | null, amount: number): void {

@@ -12,7 +12,8 @@ import { TOKEN_UNIT } from './units';
 export const TOKEN_COUNT = 44;
 export const SHARED_WALLET_COUNT = 40;
 
-export type Activity = 'active' | 'normal' | 'quiet';
+/** How busy a token is; `fresh` is a token launched while the simulator runs (launches.ts), with a short history. */
+export type Activity = 'active' | 'normal' | 'quiet' | 'fresh';
 /** How the token's history unfolds: the balance of buyers and sellers, and whether the dev dumps. */
 export type Scenario = 'steady' | 'pump' | 'dump' | 'rug';
 
@@ -52,6 +53,11 @@ export interface TokenProfile {
   partnerStats: WirePartnerStats | null;
   /** Smallest units; at most 1e15 so every amount stays a safe integer. */
   totalSupply: number;
+  /**
+   * Decimals the token is written with beyond the ledger's TOKEN_DECIMALS (units.ts rawText): 0,
+   * except the vendor protocol's 9-decimal tokens (3), whose raw amounts pass 2^53.
+   */
+  extraDecimals: number;
   /** Seconds between the token's creation and the market's anchor time. */
   ageSecs: number;
   risk: RiskFlags;
@@ -85,7 +91,7 @@ export interface MarketProfile {
   sharedWallets: SharedWallet[];
 }
 
-const ADJECTIVES = [
+export const ADJECTIVES = [
   'Based',
   'Moon',
   'Turbo',
@@ -111,7 +117,7 @@ const ADJECTIVES = [
   'Crispy',
   'Baby',
 ];
-const NOUNS = [
+export const NOUNS = [
   'Cat',
   'Dog',
   'Frog',
@@ -138,18 +144,18 @@ const NOUNS = [
   'Corgi',
 ];
 const ORIGINS = ['pump.fun', 'pump.fun', 'pump.fun', 'raydium-launchlab', 'raydium-launchlab', 'moonshot', 'bonk.fun'];
-const DESCRIPTIONS = [
+export const DESCRIPTIONS = [
   'The most community-driven {name} on Solana.',
   '{name} ({symbol}) is a meme coin with no intrinsic value or expectation of financial return.',
   'Join the {symbol} army. Fair launch, no presale.',
   'A cultural experiment powered by {name}.',
 ];
 
-function slug(text: string): string {
+export function slug(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '');
 }
 
-function riskFlagsFor(rng: Prng, updateAuthority: string): RiskFlags {
+export function riskFlagsFor(rng: Prng, updateAuthority: string): RiskFlags {
   const roll = rng.next();
   // Most launchpad tokens renounce both authorities; a minority keep one, which the risk status reflects.
   return {
@@ -255,6 +261,7 @@ export function buildMarketProfile(seed: number): MarketProfile {
         ? { source: 'dexscreener', boosts: t.int(0, 500), trendingRank: t.chance(0.5) ? t.int(1, 100) : null }
         : null,
       totalSupply: supplyWhole * TOKEN_UNIT,
+      extraDecimals: 0,
       ageSecs: isNew ? t.int(2 * 3600, 12 * 3600) : t.int(3 * 86400, 7 * 86400),
       risk: riskFlagsFor(t, updateAuthority),
       activity,

@@ -17,6 +17,7 @@ import {
   param,
   requireParam,
 } from './params';
+import type { VendorToken } from './vendorWireTypes';
 import type { WireToken } from './wireTypes';
 
 /** chart-history defaults (spec §4.5). */
@@ -36,9 +37,9 @@ function tokenData(market: Market, query: URLSearchParams): unknown {
   }
   checkCount(addresses, MAX_TOKEN_ADDRESSES, 'token addresses');
   for (const address of addresses) checkAddress(address, 'A token address');
-  const data: Record<string, WireToken> = {};
+  const data: Record<string, WireToken | VendorToken> = {};
   for (const address of addresses) {
-    const token = market.token(address);
+    const token = market.tokenData(address);
     if (token) data[address] = token;
   }
   return { statusCode: 200, message: null, data };

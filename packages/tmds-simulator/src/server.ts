@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isRestEndpoint, type RestEndpoint, type WsStream } from './endpoints';
 import { keyMatches } from './auth';
-import { createControls, serveControl, type Controls } from './controls';
+import { controlNames, createControls, serveControl, type Controls } from './controls';
 import { MarketDriver } from './driver';
 import { PaceSchema, tradesOnly, type Pace } from './pace';
 import { FaultInjector, type FaultConfig } from './faults';
@@ -20,13 +20,16 @@ import { FixedWindowLimiter, type RateLimitConfig } from './rateLimit';
 import { ROUTES, errorBody } from './routes';
 import { RequestStats, type LoggedRequest } from './stats';
 import { mixSeed } from './random';
-import { StreamHub, type StreamOptions } from './streams';
+import { isSimulatorProtocol, type SimulatorProtocol } from './protocol';
+import { StreamHub, type StreamOptions, type StreamsView } from './streams';
+import { VendorStreamHub } from './vendorStreams';
 import type { WireStyle } from './wireStyle';
 
 export type { FaultConfig, EndpointFaults } from './faults';
 export type { Controls, TokenSummary } from './controls';
 export type { StreamOptions } from './streams';
 export type { WireStyle } from './wireStyle';
+export type { SimulatorProtocol } from './protocol';
 
 export interface SimulatorOptions {
   /** 0 or absent: a free port. */
@@ -49,8 +52,14 @@ export interface SimulatorOptions {
   now?: () => number;
   /** Heartbeat, buffer and size limits of the WebSocket streams (defaults in streams.ts). */
   streams?: StreamOptions;
-  /** How tokens are written: as the spec's tables (default) or as the live service does (wireStyle.ts). */
+  /** How tokens are written: as the spec's tables (default) or as the live service does (wireStyle.ts); vendor writes `real`. */
   style?: WireStyle;
+  /**
+   * Whose protocol to speak (protocol.ts): the spec's (default), or the real vendor's
+   * (shared/spec/real-service.md): header auth on streams, welcome and confirmation, `event`
+   * messages without snapshots, token-feed as a filtered feed of launched tokens, token-data as recorded.
+   */
+  protocol?: SimulatorProtocol;
 }
 
 export interface RunningSimulator {
@@ -58,6 +67,8 @@ export interface RunningSimulator {
   baseUrl: string;
   /** 'ws://127.0.0.1:PORT' */
   wsUrl: string;
+  /** The protocol it speaks. */
+  protocol: SimulatorProtocol;
   market: Market;
   faults: { set(config: FaultConfig): void; clear(): void };
   stats: {
@@ -94,6 +105,14 @@ export interface SimulatorContext {
   /** Aborted when the simulator closes, to cut injected delays short. */
   closing: AbortSignal;
   controls: Controls;
+  protocol: SimulatorProtocol;
+}
+
+/** What the server needs of either protocol's streams beyond the public view. */
+interface UpgradeHandler {
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  dropAll(): number;
+  close(): void;
 }
 
 export const DEFAULT_TECHNICALS_LIMIT: RateLimitConfig = { limit: 100, windowMs: 60_000 };
@@ -209,7 +228,7 @@ function handle(context: SimulatorContext, req: IncomingMessage, res: ServerResp
   const url = new URL(req.url ?? '/', 'http://simulator.invalid');
   const control = /^\/_control\/([^/]*)$/.exec(url.pathname);
   if (control && context.control) {
-    serveControl(context.controls, context.apiKey, control[1] ?? '', req, res).catch(() => {
+    serveControl(context.controls, context.apiKey, control[1] ?? '', req, res, controlNames(context.protocol)).catch(() => {
       send(res, { status: 500, body: { error: 'Internal Server Error', message: 'Internal server error' } });
     });
     return;
@@ -227,13 +246,23 @@ function handle(context: SimulatorContext, req: IncomingMessage, res: ServerResp
 
 export async function startSimulator(options: SimulatorOptions): Promise<RunningSimulator> {
   if (typeof options.apiKey !== 'string' || options.apiKey.length === 0) throw new Error('startSimulator: apiKey is required');
+  const protocol = options.protocol ?? 'spec';
+  if (!isSimulatorProtocol(protocol)) throw new Error(`startSimulator: protocol must be spec or vendor (got ${String(protocol)})`);
+  if (protocol === 'vendor' && options.style === 'spec') {
+    throw new Error(
+      'startSimulator: the vendor protocol writes tokens as the live service does (style real); style spec is the spec protocol’s',
+    );
+  }
   const seed = options.seed ?? DEFAULT_SEED;
   const clock = options.now ?? Date.now;
-  const market = new Market({ seed, now: clock, style: options.style ?? 'spec' });
+  const market = new Market({ seed, now: clock, style: options.style ?? (protocol === 'vendor' ? 'real' : 'spec'), protocol });
   const faults = new FaultInjector(mixSeed(seed, 7));
   if (options.faults) faults.set(options.faults);
   const closing = new AbortController();
-  const streams = new StreamHub(market, options.apiKey, options.streams);
+  const streams: StreamsView & UpgradeHandler =
+    protocol === 'vendor'
+      ? new VendorStreamHub(market, options.apiKey, options.streams)
+      : new StreamHub(market, options.apiKey, options.streams);
   const controls = createControls({ market, faults, dropSockets: () => streams.dropAll() });
   const context: SimulatorContext = {
     apiKey: options.apiKey,
@@ -245,6 +274,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
     clock,
     closing: closing.signal,
     controls,
+    protocol,
   };
 
   const sockets = new Set<Socket>();
@@ -294,6 +324,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   return {
     baseUrl: `http://${authority}`,
     wsUrl: `ws://${authority}`,
+    protocol,
     market,
     faults: { set: (config) => faults.set(config), clear: () => faults.clear() },
     stats: {

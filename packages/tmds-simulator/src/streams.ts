@@ -150,24 +150,24 @@ class BadRequest extends Error {}
 
 const ADDRESS_RULE = 'base58, 32–44 characters, or 0x + 40 hex digits';
 
-function streamOfPath(rawUrl: string | undefined): WsStream | null {
+export function streamOfPath(rawUrl: string | undefined): WsStream | null {
   const path = (rawUrl ?? '').split('?')[0] ?? '';
   if (!path.startsWith('/ws/')) return null;
   const name = path.slice(4);
   return (WS_STREAMS as readonly string[]).includes(name) ? (name as WsStream) : null;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function textOf(data: RawData): string {
+export function textOf(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
 }
 
 /** Close reasons are limited to 123 bytes by the protocol. */
-function clipReason(text: string): string {
+export function clipReason(text: string): string {
   let clipped = text;
   while (Buffer.byteLength(clipped) > 123) clipped = clipped.slice(0, -1);
   return clipped;

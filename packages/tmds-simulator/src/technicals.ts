@@ -12,7 +12,7 @@
 import type { TokenBook } from './ledger';
 import type { WireInitialBuyer, WireTechnicals, WireTechnicalsPoint } from './wireTypes';
 import { tagsOf } from './ledger';
-import { CHAIN_ID, LAMPORTS_PER_SOL, intText, isoAt, lamportsText, usdDecimalText } from './units';
+import { CHAIN_ID, LAMPORTS_PER_SOL, isoAt, lamportsText, rawText, usdDecimalText } from './units';
 
 export const TOP_HOLDER_BUCKETS = [10, 20, 50, 100] as const;
 export const OVERTIME_POINTS = 24;
@@ -54,7 +54,7 @@ function overtimePoints(book: TokenBook, now: number): WireTechnicalsPoint[] {
     const topHoldersSupplyPerc: Record<string, number> = {};
     for (const n of TOP_HOLDER_BUCKETS) {
       const sum = holders.slice(0, n).reduce((total, [, balance]) => total + balance, 0);
-      topHoldersSupply[String(n)] = intText(sum);
+      topHoldersSupply[String(n)] = rawText(sum, book.profile.extraDecimals);
       topHoldersSupplyPerc[String(n)] = round4((sum / supply) * 100);
     }
     points.push({
@@ -71,9 +71,11 @@ function overtimePoints(book: TokenBook, now: number): WireTechnicalsPoint[] {
   return points.reverse();
 }
 
-function initialBuyers(book: TokenBook): WireInitialBuyer[] {
+/** The first buyers with what each bought, in the ledger's units (the sum of initialTotalBoughtSupply is taken from these). */
+function initialBuyers(book: TokenBook): Array<{ view: WireInitialBuyer; bought: number }> {
   const seen = new Set<string>();
-  const buyers: WireInitialBuyer[] = [];
+  const buyers: Array<{ view: WireInitialBuyer; bought: number }> = [];
+  const extra = book.profile.extraDecimals;
   for (const trade of book.trades) {
     if (buyers.length >= INITIAL_BUYERS) break;
     if (trade.side !== 'buy' || trade.wallet === book.profile.deployer || seen.has(trade.wallet)) continue;
@@ -82,11 +84,14 @@ function initialBuyers(book: TokenBook): WireInitialBuyer[] {
     if (!maker) continue;
     const p = maker.position;
     buyers.push({
-      walletAddress: trade.wallet,
-      initialBuyerType: p.soldAmount === 0 ? 'HOLD' : p.holding === 0 ? 'SELL_ALL' : 'SELL_PARTIAL',
-      sniper: maker.sniper,
-      buyAmount: intText(p.boughtAmount),
-      sellAmount: p.soldAmount > 0 ? intText(p.soldAmount) : null,
+      view: {
+        walletAddress: trade.wallet,
+        initialBuyerType: p.soldAmount === 0 ? 'HOLD' : p.holding === 0 ? 'SELL_ALL' : 'SELL_PARTIAL',
+        sniper: maker.sniper,
+        buyAmount: rawText(p.boughtAmount, extra),
+        sellAmount: p.soldAmount > 0 ? rawText(p.soldAmount, extra) : null,
+      },
+      bought: p.boughtAmount,
     });
   }
   return buyers;
@@ -97,6 +102,7 @@ export function computeTechnicals(book: TokenBook, now: number): WireTechnicals 
   const dev = book.makers.get(profile.deployer)?.position;
   const buyers = initialBuyers(book);
   const devSold = dev?.soldAmount ?? 0;
+  const extra = profile.extraDecimals;
   return {
     overtimeTechnicals: overtimePoints(book, now),
     tokenStats: [
@@ -105,22 +111,25 @@ export function computeTechnicals(book: TokenBook, now: number): WireTechnicals 
         devDeployedTokensCount: profile.devOtherTokens.length,
         isDevRug: profile.devHasRugged,
         isDevNew: profile.devOtherTokens.length === 0,
-        devSoldSupply: intText(devSold),
+        devSoldSupply: rawText(devSold, extra),
         devSoldSupplyPerc: round4((devSold / profile.totalSupply) * 100),
-        initialTotalBoughtSupply: intText(buyers.reduce((sum, buyer) => sum + Number(buyer.buyAmount), 0)),
+        initialTotalBoughtSupply: rawText(
+          buyers.reduce((sum, buyer) => sum + buyer.bought, 0),
+          extra,
+        ),
         priceNative: book.spotPriceSol(),
         liquidityNative: book.liquidityLamports() / LAMPORTS_PER_SOL,
       },
     ],
     devMakerData: {
-      totalBoughtAmount: intText(dev?.boughtAmount ?? 0),
-      totalSoldAmount: intText(devSold),
+      totalBoughtAmount: rawText(dev?.boughtAmount ?? 0, extra),
+      totalSoldAmount: rawText(devSold, extra),
       totalBoughtETH: lamportsText(dev?.boughtLamports ?? 0),
       totalSoldETH: lamportsText(dev?.soldLamports ?? 0),
       totalSoldUSD: usdDecimalText(dev?.soldUsd ?? 0),
       totalBuyTransactions: dev?.buys ?? 0,
       totalSellTransactions: dev?.sells ?? 0,
     },
-    initialBuyerStats: buyers,
+    initialBuyerStats: buyers.map((buyer) => buyer.view),
   };
 }

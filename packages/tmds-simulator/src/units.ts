@@ -82,3 +82,23 @@ export function solPerToken(lamports: number, tokenUnits: number): number {
 export function intText(amount: number): string {
   return Math.round(amount).toFixed(0);
 }
+
+/**
+ * A token amount on the wire: the ledger counts every token in units of 10^-6 (TOKEN_DECIMALS);
+ * a token written with `extraDecimals` more decimals (the vendor protocol's 9-decimal tokens) has
+ * 10^extraDecimals raw units for each. Exact however large: past 2^53 the text keeps every digit.
+ */
+export function rawText(amount: number, extraDecimals: number): string {
+  if (extraDecimals === 0) return intText(amount);
+  return (BigInt(Math.round(amount)) * 10n ** BigInt(extraDecimals)).toString();
+}
+
+/** The same as a bigint, for wire numbers written by hand (jsonText.ts). */
+export function rawBigInt(amount: number, extraDecimals: number): bigint {
+  return BigInt(Math.round(amount)) * 10n ** BigInt(extraDecimals);
+}
+
+/** The same as a JSON number (the spec types some holder amounts as numbers): exact below 2^53, the nearest double above. */
+export function rawNumber(amount: number, extraDecimals: number): number {
+  return extraDecimals === 0 ? amount : Number(rawBigInt(amount, extraDecimals));
+}

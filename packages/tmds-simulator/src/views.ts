@@ -19,21 +19,29 @@ import {
   intText,
   isoAt,
   plainDecimal,
+  rawNumber,
+  rawText,
   solPerToken,
   slotAt,
   lamportsText,
   usdDecimalText,
 } from './units';
 
-export function poolView(pool: PoolState, tokenAddress: string, now: number): WireLiquidityPool {
+/** The token's decimals on the wire: the ledger's, plus the extra ones of a 9-decimal token (vendor protocol). */
+export function decimalsOf(profile: TokenProfile): number {
+  return TOKEN_DECIMALS + profile.extraDecimals;
+}
+
+export function poolView(pool: PoolState, profile: TokenProfile, now: number): WireLiquidityPool {
   const price = poolPriceSol(pool);
+  const tokenAddress = profile.address;
   return {
     chainId: CHAIN_ID,
     pairId: `${pool.address}_${CHAIN_ID}`,
     poolAddress: pool.address,
     token0Address: tokenAddress,
     token1Address: WRAPPED_SOL_MINT,
-    token0Decimals: TOKEN_DECIMALS,
+    token0Decimals: decimalsOf(profile),
     token1Decimals: WSOL_DECIMALS,
     protocol: pool.protocol,
     syncedAt: isoAt(now),
@@ -41,7 +49,7 @@ export function poolView(pool: PoolState, tokenAddress: string, now: number): Wi
     creationBlockTimestamp: pool.createdAt,
     suspectedBaseTokenPrice: plainDecimal(price),
     suspectedQuoteTokenPrice: price > 0 ? plainDecimal(1 / price) : '0',
-    suspectedBaseTokenReserves: intText(pool.base),
+    suspectedBaseTokenReserves: rawText(pool.base, profile.extraDecimals),
     suspectedQuoteTokenReserves: intText(pool.quote),
   };
 }
@@ -49,12 +57,13 @@ export function poolView(pool: PoolState, tokenAddress: string, now: number): Wi
 export function tokenView(book: TokenBook, now: number): WireToken {
   const profile = book.profile;
   const pools: Record<string, WireLiquidityPool> = {};
-  for (const pool of book.pools) if (pool.createdAt <= now) pools[pool.address] = poolView(pool, profile.address, now);
+  const extra = profile.extraDecimals;
+  for (const pool of book.pools) if (pool.createdAt <= now) pools[pool.address] = poolView(pool, profile, now);
   return {
     id: `${profile.address}_${CHAIN_ID}`,
     chainId: CHAIN_ID,
     address: profile.address,
-    decimals: TOKEN_DECIMALS,
+    decimals: decimalsOf(profile),
     name: profile.name,
     symbol: profile.symbol,
     syncedAt: isoAt(now),
@@ -62,7 +71,7 @@ export function tokenView(book: TokenBook, now: number): WireToken {
     isVerifiedSourceCode: profile.isVerifiedSourceCode,
     partnerStats: profile.partnerStats ? { ...profile.partnerStats } : null,
     ownerAddress: profile.ownerAddress,
-    totalSupply: intText(profile.totalSupply),
+    totalSupply: rawText(profile.totalSupply, extra),
     logo: profile.logo,
     website: profile.website,
     deployerAddress: profile.deployer,
@@ -73,41 +82,42 @@ export function tokenView(book: TokenBook, now: number): WireToken {
     liquidityPools: pools,
     riskAnalysis: {
       isMutable: book.risk.isMutable,
-      ownerBalance: intText(book.holdingOf(profile.ownerAddress)),
+      ownerBalance: rawText(book.holdingOf(profile.ownerAddress), extra),
       mintAuthority: book.risk.mintAuthority,
       freezeAuthority: book.risk.freezeAuthority,
       updateAuthority: book.risk.updateAuthority,
     },
     riskStatus: riskStatusOf(book),
     links: { ...profile.links },
-    top10HoldersSupply: profile.hostile?.top10Null ? null : intText(book.topHoldersSupply(10)),
+    top10HoldersSupply: profile.hostile?.top10Null ? null : rawText(book.topHoldersSupply(10), extra),
     origin: profile.origin,
     image: profile.image,
   };
 }
 
 export function metadataView(profile: TokenProfile): WireTokenMetadata {
-  return { address: profile.address, name: profile.name, symbol: profile.symbol, decimals: TOKEN_DECIMALS, logo: profile.logo };
+  return { address: profile.address, name: profile.name, symbol: profile.symbol, decimals: decimalsOf(profile), logo: profile.logo };
 }
 
 export function holderView(book: TokenBook, maker: Maker, now: number, nativeBalance: number): WireHolder {
   const p = maker.position;
+  const extra = book.profile.extraDecimals;
   return {
     chainId: CHAIN_ID,
     tokenAddress: book.profile.address,
     address: maker.wallet,
-    currentlyHoldingAmount: intText(p.holding),
+    currentlyHoldingAmount: rawText(p.holding, extra),
     holderSince: p.since,
-    totalBoughtAmount: p.boughtAmount,
+    totalBoughtAmount: rawNumber(p.boughtAmount, extra),
     totalBoughtETH: p.boughtLamports / LAMPORTS_PER_SOL,
     totalBuyTransactions: p.buys,
     totalSellTransactions: p.sells,
-    totalSoldAmount: p.soldAmount,
+    totalSoldAmount: rawNumber(p.soldAmount, extra),
     totalBoughtUSD: roundUsd(p.boughtUsd),
     totalSoldUSD: roundUsd(p.soldUsd),
     totalSoldETH: p.soldLamports / LAMPORTS_PER_SOL,
-    sent: intText(p.sent),
-    received: p.received,
+    sent: rawText(p.sent, extra),
+    received: rawNumber(p.received, extra),
     tags: tagsOf(book, maker),
     syncedAt: isoAt(now),
     nativeBalance: intText(nativeBalance),
@@ -119,22 +129,23 @@ function roundUsd(value: number): number {
 }
 
 export function makerDataView(book: TokenBook, maker: Maker, position: Position): WireMakerData {
+  const extra = book.profile.extraDecimals;
   return {
     chainId: CHAIN_ID,
     address: maker.wallet,
     tokenAddress: book.profile.address,
-    currentlyHoldingAmount: intText(position.holding),
+    currentlyHoldingAmount: rawText(position.holding, extra),
     holderSince: position.since,
-    totalBoughtAmount: intText(position.boughtAmount),
+    totalBoughtAmount: rawText(position.boughtAmount, extra),
     totalBoughtUSD: usdDecimalText(position.boughtUsd),
     totalBoughtETH: lamportsText(position.boughtLamports),
     totalBuyTransactions: position.buys,
     totalSellTransactions: position.sells,
-    totalSoldAmount: intText(position.soldAmount),
+    totalSoldAmount: rawText(position.soldAmount, extra),
     totalSoldUSD: usdDecimalText(position.soldUsd),
     totalSoldETH: lamportsText(position.soldLamports),
-    sent: intText(position.sent),
-    received: intText(position.received),
+    sent: rawText(position.sent, extra),
+    received: rawText(position.received, extra),
     tags: tagsOf(book, maker, position.holding),
   };
 }
@@ -169,8 +180,8 @@ export function tradeView(book: TokenBook, entry: TradeEntry, position: Position
     transactionIndex: entry.txIndex,
     tokenIn: buy ? WRAPPED_SOL_MINT : profile.address,
     tokenOut: buy ? profile.address : WRAPPED_SOL_MINT,
-    amountIn: intText(buy ? entry.lamports : entry.tokenAmount),
-    amountOut: intText(buy ? entry.tokenAmount : entry.lamports),
+    amountIn: buy ? intText(entry.lamports) : rawText(entry.tokenAmount, profile.extraDecimals),
+    amountOut: buy ? rawText(entry.tokenAmount, profile.extraDecimals) : intText(entry.lamports),
     amountUSD: usdDecimalText(valueSol * solUsd),
     suspectedBaseTokenPrice: plainDecimal(price),
     suspectedBaseTokenPriceUSD: plainDecimal(price * solUsd),

@@ -49,7 +49,7 @@ const BARE_HOSTS: ReadonlyArray<[RegExp, string]> = [
 ];
 
 /** Social links as people type them: `x.com/handle`. Other links (the hostile tokens' among them) stay as they are. */
-function realLinks(links: Record<string, string>): Record<string, string> {
+export function realLinks(links: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, url] of Object.entries(links)) {
     const bare = BARE_HOSTS.find(([pattern]) => pattern.test(url));

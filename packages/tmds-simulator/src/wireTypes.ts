@@ -26,6 +26,9 @@ export interface WireLiquidityPool {
   suspectedBaseToken?: string;
   suspectedQuoteToken?: string;
   protocolData?: Record<string, string>;
+  /** Not in the spec's table; written in the vendor protocol only (vendorToken.ts), as the recordings show. */
+  dex?: null;
+  version?: string;
 }
 
 /** §2.4 */

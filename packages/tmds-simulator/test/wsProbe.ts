@@ -14,6 +14,8 @@ export interface Closed {
 
 export class Probe {
   readonly messages: Frame[] = [];
+  /** The raw text of each message, by the same index (numbers past 2^53 are read from here exactly). */
+  readonly texts: string[] = [];
   /** Frames that were not JSON objects (should stay empty). */
   readonly garbage: string[] = [];
   readonly closed: Promise<Closed>;
@@ -24,8 +26,10 @@ export class Probe {
       const text = isBinary ? '<binary>' : data.toString();
       try {
         const value: unknown = JSON.parse(text);
-        if (typeof value === 'object' && value !== null && !Array.isArray(value)) this.messages.push(value as Frame);
-        else this.garbage.push(text);
+        if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+          this.messages.push(value as Frame);
+          this.texts.push(text);
+        } else this.garbage.push(text);
       } catch {
         this.garbage.push(text);
       }

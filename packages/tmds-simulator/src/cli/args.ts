@@ -3,6 +3,7 @@
  * clear line, and testable without starting a process.
  */
 import { parseArgs } from 'node:util';
+import { SIMULATOR_PROTOCOLS, isSimulatorProtocol, type SimulatorProtocol } from '../protocol';
 import { DEFAULT_STREAM_OPTIONS } from '../streams';
 import { WIRE_STYLES, isWireStyle, type WireStyle } from '../wireStyle';
 
@@ -22,6 +23,11 @@ Options:
                            service, which closes a socket (4000) on its second subscription
   --style S                how tokens are written: spec (default; as the spec's tables) or real (as the
                            live service: no pools in token-feed frames, SOL as token0, scheme-less links)
+  --protocol P             the protocol spoken: spec (default) or vendor (the real service's: the key in
+                           the x-api-key header of streams, welcome and confirmation messages, event
+                           messages without snapshots, token-feed as a filtered feed of new tokens,
+                           token-data as recorded; implies --style real). SIMULATOR_PROTOCOL in the
+                           environment says the same; the flag wins
   --list                   print the market's tokens and wallets as one JSON line and exit
   --help                   show this help and exit`;
 
@@ -51,8 +57,23 @@ export interface CliOptions {
   tradesPerSecond: number;
   subscriptionsPerSocket: number;
   style: WireStyle;
+  /** From --protocol, else SIMULATOR_PROTOCOL in the environment given; absent when neither says (the spec protocol). */
+  protocol?: SimulatorProtocol;
   list: boolean;
   help: boolean;
+}
+
+/** The environment variable that chooses the protocol when --protocol does not. */
+export const PROTOCOL_ENV = 'SIMULATOR_PROTOCOL';
+
+/** --protocol, else the environment's SIMULATOR_PROTOCOL (empty counts as unset); undefined when neither says. */
+function protocolOf(flag: string | undefined, env: Readonly<Record<string, string | undefined>>): SimulatorProtocol | undefined {
+  const fromEnv = env[PROTOCOL_ENV]?.trim();
+  const [raw, source] = flag !== undefined ? [flag, '--protocol'] : fromEnv ? [fromEnv, PROTOCOL_ENV] : [undefined, ''];
+  if (raw === undefined) return undefined;
+  if (!isSimulatorProtocol(raw))
+    throw new SimulatorUsageError(`${source} must be one of ${SIMULATOR_PROTOCOLS.join(', ')} (got "${raw.slice(0, 40)}")`);
+  return raw;
 }
 
 function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
@@ -64,7 +85,11 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
   return value;
 }
 
-export function parseCliArgs(argv: string[]): CliOptions {
+/**
+ * The flags of `argv`; `env` is read for SIMULATOR_PROTOCOL only (the program passes
+ * process.env; without it, the flags alone count).
+ */
+export function parseCliArgs(argv: string[], env: Readonly<Record<string, string | undefined>> = {}): CliOptions {
   let values;
   try {
     ({ values } = parseArgs({
@@ -80,6 +105,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
         'trades-per-second': { type: 'string' },
         'subscriptions-per-socket': { type: 'string' },
         style: { type: 'string' },
+        protocol: { type: 'string' },
         list: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -97,8 +123,18 @@ export function parseCliArgs(argv: string[]): CliOptions {
   if (!/^\d+(\.\d+)?$/.test(tradesRaw ?? '0') || !(tradesPerSecond >= 0 && tradesPerSecond <= 10_000)) {
     throw new SimulatorUsageError(`--trades-per-second must be a number from 0 to 10000 (got "${(tradesRaw ?? '').slice(0, 40)}")`);
   }
-  const style = values.style ?? 'spec';
-  if (!isWireStyle(style)) throw new SimulatorUsageError(`--style must be one of ${WIRE_STYLES.join(', ')} (got "${style.slice(0, 40)}")`);
+  const givenStyle = values.style ?? 'spec';
+  if (!isWireStyle(givenStyle)) {
+    throw new SimulatorUsageError(`--style must be one of ${WIRE_STYLES.join(', ')} (got "${givenStyle.slice(0, 40)}")`);
+  }
+  const protocol = protocolOf(values.protocol, env);
+  if (protocol === 'vendor' && values.style === 'spec') {
+    throw new SimulatorUsageError(
+      '--style spec belongs to the spec protocol: the vendor protocol writes tokens as the live service (real)',
+    );
+  }
+  // The vendor protocol writes tokens in the live service's style.
+  const style: WireStyle = protocol === 'vendor' ? 'real' : givenStyle;
   return {
     port: integer('port', values.port, 8787, 0, 65535),
     host,
@@ -114,6 +150,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
       DEFAULT_STREAM_OPTIONS.maxSubscriptionsPerSocket,
     ),
     style,
+    ...(protocol === undefined ? {} : { protocol }),
     list: values.list ?? false,
     help: values.help ?? false,
   };

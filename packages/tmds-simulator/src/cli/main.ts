@@ -4,7 +4,7 @@
  * the settings a client needs (TMDS_BASE_URL, TMDS_WS_URL); the API key is never printed.
  */
 import { SimulatorUsageError, parseCliArgs, usage, type CliOptions } from './args';
-import { CONTROL_NAMES } from '../controls';
+import { controlNames } from '../controls';
 import { Market } from '../market';
 import { startSimulator } from '../server';
 
@@ -27,7 +27,7 @@ export function runSimulatorCli(argv: string[], invocation: CliInvocation = BIN_
 async function main(argv: string[], { command, name }: CliInvocation): Promise<void> {
   let options: CliOptions;
   try {
-    options = parseCliArgs(argv);
+    options = parseCliArgs(argv, process.env);
   } catch (error) {
     if (!(error instanceof SimulatorUsageError)) throw error;
     process.stderr.write(`${name}: ${error.message} (see --help)\n`);
@@ -42,6 +42,7 @@ async function main(argv: string[], { command, name }: CliInvocation): Promise<v
     return;
   }
 
+  const protocol = options.protocol ?? 'spec';
   let simulator;
   try {
     simulator = await startSimulator({
@@ -53,6 +54,7 @@ async function main(argv: string[], { command, name }: CliInvocation): Promise<v
       tradesPerSecond: options.tradesPerSecond,
       streams: { maxSubscriptionsPerSocket: options.subscriptionsPerSocket },
       style: options.style,
+      protocol,
     });
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? String(error.code) : '';
@@ -61,6 +63,8 @@ async function main(argv: string[], { command, name }: CliInvocation): Promise<v
     process.exit(1);
   }
   const market = simulator.market;
+  const written =
+    protocol === 'vendor' ? ', in the real vendor’s protocol' : options.style === 'real' ? ', written in the live service’s style' : '';
   const tokens = market.tokenAddresses().slice(0, 3);
   const wallets = market.wallets().slice(0, 2);
   process.stdout.write(
@@ -70,11 +74,17 @@ async function main(argv: string[], { command, name }: CliInvocation): Promise<v
       `Simulated market, seed ${options.seed}: ${market.tokenAddresses().length} tokens, ${market.wallets().length} shared wallets` +
         `${options.control ? ', scenario controls on' : ''}${options.tradesPerSecond > 0 ? `, ${options.tradesPerSecond} trades/s` : ''}` +
         `${options.subscriptionsPerSocket === 1 ? ', one stream subscription a socket' : ''}` +
-        `${options.style === 'real' ? ', written in the live service’s style' : ''}.`,
+        `${written}.`,
       'Send the API key (set with --api-key) in the x-api-key header. Try: curl -H "x-api-key: $KEY" ' +
         `"${simulator.baseUrl}/api/token-data?address=${tokens[0] ?? ''}"`,
-      `Streams: ${simulator.wsUrl}/ws/token-feed (also chart-live, holders-live, trades-live): send {"tokenAddress":"...","apiKey":"..."}`,
-      ...(options.control ? [`Controls: POST ${simulator.baseUrl}/_control/{${CONTROL_NAMES.join(',')}} with the key in x-api-key`] : []),
+      protocol === 'vendor'
+        ? `Streams: ${simulator.wsUrl}/ws/trades-live (also chart-live, holders-live) with the key in the x-api-key header: ` +
+          'send {"tokenAddress":"..."}; /ws/token-feed: send {"type":"setFilters","filters":{}}'
+        : `Streams: ${simulator.wsUrl}/ws/token-feed (also chart-live, holders-live, trades-live): ` +
+          'send {"tokenAddress":"...","apiKey":"..."}',
+      ...(options.control
+        ? [`Controls: POST ${simulator.baseUrl}/_control/{${controlNames(protocol).join(',')}} with the key in x-api-key`]
+        : []),
       `Tokens: ${tokens.join(' ')}`,
       `Wallets: ${wallets.join(' ')}`,
       '',
