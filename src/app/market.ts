@@ -75,11 +75,13 @@ async function marketSource(config: Config, lifecycle: Lifecycle): Promise<Pick<
   const apiKey = randomBytes(16).toString('hex');
   // A market that trades by itself, so that a tracked token alerts within minutes with nothing forced
   // (packages/tmds-simulator/src/pace.ts).
+  // The vendor's protocol writes as the live service does: its own wire style.
   const simulator = await startSimulator({
     apiKey,
     seed: config.simulatorSeed,
     port: 0,
-    style: config.simulatorStyle,
+    protocol: config.simulatorProtocol,
+    ...(config.simulatorProtocol === 'vendor' ? {} : { style: config.simulatorStyle }),
     pace: LIFELIKE_PACE,
   });
   lifecycle.onStop('simulator', () => simulator.close());

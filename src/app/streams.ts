@@ -41,6 +41,7 @@ export function startStreams(config: Config, logger: Logger, market: MarketPart,
   // The built-in simulator speaks what it was started with; a service is asked (TMDS_PROTOCOL=auto) or pinned.
   const protocol = new ProtocolChoice({
     setting: market.simulator === null ? config.streamProtocol : config.simulatorProtocol,
+    ...(market.simulator === null ? {} : { pinnedBy: 'SIMULATOR_PROTOCOL' }),
     wsUrl: market.endpoints.wsUrl,
     apiKey: market.endpoints.apiKey,
     logger,

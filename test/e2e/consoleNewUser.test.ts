@@ -18,9 +18,17 @@ afterEach(async () => {
   running = null;
 });
 
-describe('the console as a new user', () => {
+/**
+ * On both protocols: the built-in simulator's default (the spec's reading), and the vendor's
+ * (SIMULATOR_PROTOCOL=vendor), where the token is followed on trades-live, chart-live and
+ * holders-live and its risk read over REST (every second here, so the polls keep the simulator's pace).
+ */
+describe.each([
+  ['spec', {}],
+  ['vendor', { SIMULATOR_PROTOCOL: 'vendor', TOKEN_POLL_INTERVAL: '1s' }],
+] as const)('the console as a new user (%s protocol)', (protocol, env) => {
   it('npm start, /track token ADDR all with ADDR from the banner: an alert arrives by itself', { timeout: 60_000 }, async () => {
-    running = await startConsoleApp();
+    running = await startConsoleApp(env);
     const { app, banner } = running;
     expect(banner).toMatch(/alert arrives within 2 minutes/);
     const address = /\/track token ([1-9A-HJ-NP-Za-km-z]{32,44})/.exec(banner)?.[1];
@@ -40,5 +48,6 @@ describe('the console as a new user', () => {
     expect(alert).toContain(symbol);
     expect(alert).toMatch(/simulated data/);
     expect(simulator.driver.elapsedMs() - trackedAt).toBeLessThan(120_000);
+    expect(app.streams.status().protocol).toBe(protocol);
   });
 });

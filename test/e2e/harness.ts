@@ -11,14 +11,31 @@ import type { ChatStarter } from '../../src/chats/startChats';
 import { loadConfig } from '../../src/config';
 import { startApp, type App } from '../../src/app';
 import { silentLogger, type Logger } from '../../src/log';
-import { startSimulator, type RunningSimulator, type WireStyle } from 'tmds-simulator';
+import { startSimulator, type RunningSimulator, type SimulatorProtocol, type WireStyle } from 'tmds-simulator';
 import { RecordingSender } from '../delivery/helpers';
 
 export const KEY = 'e2e-test-key-5f2a';
 
-/** `style`: how the simulator writes tokens; `real` as the live service does (packages/tmds-simulator/src/wireStyle.ts). */
-export async function quietSimulator(style: WireStyle = 'spec'): Promise<RunningSimulator> {
-  return startSimulator({ apiKey: KEY, port: 0, seed: 42, control: true, tradesPerSecond: 0, style });
+/**
+ * `style`: how the simulator writes tokens; `real` as the live service does (packages/tmds-simulator/src/wireStyle.ts).
+ * `protocol`: the streams' protocol; the vendor's writes in its own style.
+ */
+export async function quietSimulator(style: WireStyle = 'spec', protocol: SimulatorProtocol = 'spec'): Promise<RunningSimulator> {
+  const written = protocol === 'vendor' ? { protocol } : { style };
+  return startSimulator({ apiKey: KEY, port: 0, seed: 42, control: true, tradesPerSecond: 0, ...written });
+}
+
+/**
+ * Settings for a simulator's protocol: pinned (a known simulator need not be asked), and on the
+ * vendor's the REST polls at a second, so that a change only REST shows comes within a test's wait.
+ */
+export function protocolSettings(
+  sim: Pick<RunningSimulator, 'baseUrl' | 'wsUrl'> & { protocol?: SimulatorProtocol },
+): Record<string, string> {
+  if (sim.protocol === undefined) return {};
+  return sim.protocol === 'vendor'
+    ? { TMDS_PROTOCOL: 'vendor', TOKEN_POLL_INTERVAL: '1s', WALLET_POLL_INTERVAL: '1s' }
+    : { TMDS_PROTOCOL: 'spec' };
 }
 
 export interface Harness {
@@ -41,7 +58,7 @@ function fakePlatform(sender: RecordingSender): ChatStarter {
  * `DATABASE_URL`, as test/store/support/stores.ts gives them).
  */
 export async function startHarness(
-  sim: Pick<RunningSimulator, 'baseUrl' | 'wsUrl'>,
+  sim: Pick<RunningSimulator, 'baseUrl' | 'wsUrl'> & { protocol?: SimulatorProtocol },
   database: string | Record<string, string>,
   options: {
     logger?: Logger;
@@ -60,6 +77,7 @@ export async function startHarness(
     // and reads it fresh after (a wallet's trades too: a /track wallet reads them first).
     RECONCILE_CRON: '0 0 1 1 *',
     TMDS_CACHE_TTL: 'token-data=0,wallet-tracker=0',
+    ...protocolSettings(sim),
     ...options.env,
   });
   // HTTP_PORT takes 1–65535; port 0 (any free one) is for tests, which read the address back.

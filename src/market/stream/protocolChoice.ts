@@ -10,10 +10,12 @@ import { probeProtocol } from './protocolProbe';
 import type { StreamProtocol } from './types';
 
 /** How long `auto` waits at start for the socket to open and then for a welcome. */
-export const PROBE_WAIT_MS = 2_000;
+export const PROBE_WAIT_MS = 1_000;
 
 export interface ProtocolChoiceOptions {
   setting: StreamProtocol | 'auto';
+  /** The setting that pins it, as /status names it; default TMDS_PROTOCOL (the built-in simulator's is SIMULATOR_PROTOCOL). */
+  pinnedBy?: string;
   wsUrl: string;
   apiKey: string;
   logger: Logger;
@@ -71,7 +73,7 @@ export class ProtocolChoice {
     if (this.options.setting !== 'auto') {
       this.options.logger.warn(
         { pinned: this.protocol, seen: protocol },
-        'the stream service speaks another protocol than TMDS_PROTOCOL pins; set TMDS_PROTOCOL=auto or the right one',
+        'the stream service speaks another protocol than the setting pins; set TMDS_PROTOCOL=auto or the right one',
       );
       return;
     }

@@ -57,7 +57,7 @@ describe('the protocol, asked of the service', () => {
     pinned.seen('vendor');
     expect(pinned.current).toBe('spec');
     expect(pinned.describe()).toBe('spec (pinned by TMDS_PROTOCOL)');
-    expect(lines().filter((line) => String(line.msg).includes('another protocol than TMDS_PROTOCOL pins'))).toHaveLength(1);
+    expect(lines().filter((line) => String(line.msg).includes('another protocol than the setting pins'))).toHaveLength(1);
 
     const auto = new ProtocolChoice({ setting: 'auto', wsUrl: 'ws://x', apiKey: KEY, logger: silentLogger, probe: async () => null });
     const changes: string[] = [];
