@@ -130,7 +130,11 @@ export class Subscriptions {
           if ((stream === 'token-feed' && hadSnapshot) || hadLive || again) this.reconnected();
           hadSnapshot = true;
           hadLive = false;
-        } else hadLive = true;
+        } else {
+          // The vendor's protocol sends no snapshot: a live event of a later opening is the sign.
+          if (again) this.reconnected();
+          hadLive = true;
+        }
         return this.onEvent(event, address, again, follows);
       },
       { onRejected: this.onRejected },
