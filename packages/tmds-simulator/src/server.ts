@@ -21,7 +21,8 @@ import { ROUTES, errorBody } from './routes';
 import { RequestStats, type LoggedRequest } from './stats';
 import { mixSeed } from './random';
 import { isSimulatorProtocol, type SimulatorProtocol } from './protocol';
-import { StreamHub, type StreamOptions, type StreamsView } from './streams';
+import type { SocketsView } from './socketKeeper';
+import { StreamHub, type StreamOptions } from './streams';
 import { VendorStreamHub } from './vendorStreams';
 import type { WireStyle } from './wireStyle';
 
@@ -108,11 +109,11 @@ export interface SimulatorContext {
   protocol: SimulatorProtocol;
 }
 
-/** What the server needs of either protocol's streams beyond the public view. */
-interface UpgradeHandler {
+/** What the server needs of either protocol's streams. */
+interface StreamServer {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
-  dropAll(): number;
   close(): void;
+  readonly sockets: SocketsView;
 }
 
 export const DEFAULT_TECHNICALS_LIMIT: RateLimitConfig = { limit: 100, windowMs: 60_000 };
@@ -259,11 +260,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const faults = new FaultInjector(mixSeed(seed, 7));
   if (options.faults) faults.set(options.faults);
   const closing = new AbortController();
-  const streams: StreamsView & UpgradeHandler =
+  const streams: StreamServer =
     protocol === 'vendor'
       ? new VendorStreamHub(market, options.apiKey, options.streams)
       : new StreamHub(market, options.apiKey, options.streams);
-  const controls = createControls({ market, faults, dropSockets: () => streams.dropAll() });
+  const controls = createControls({ market, faults, dropSockets: () => streams.sockets.dropAll() });
   const context: SimulatorContext = {
     apiKey: options.apiKey,
     control: options.control ?? false,
@@ -333,9 +334,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
       reset: () => context.stats.reset(),
     },
     streams: {
-      subscriptionCount: (stream) => streams.subscriptionCount(stream),
-      socketCount: () => streams.socketCount(),
-      drop: () => streams.drop(),
+      subscriptionCount: (stream) => streams.sockets.subscriptionCount(stream),
+      socketCount: () => streams.sockets.socketCount(),
+      drop: () => streams.sockets.drop(),
     },
     controls,
     driver,

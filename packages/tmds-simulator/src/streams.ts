@@ -12,12 +12,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { LRUCache } from 'lru-cache';
-import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type { RawData } from 'ws';
 import { z } from 'zod';
-import { WS_STREAMS, type WsStream } from './endpoints';
+import type { WsStream } from './endpoints';
 import { keyMatches } from './auth';
 import type { Market, MarketChange } from './market';
 import { MAX_WALLETS, isWireAddress } from './params';
+import { PushBatch } from './pushBatch';
+import { SocketKeeper, type KeptSocket } from './socketKeeper';
 import type { WireTrade } from './wireTypes';
 
 export type { WsStream };
@@ -59,14 +61,16 @@ export const DEFAULT_STREAM_OPTIONS: Required<StreamOptions> = {
   snapshotCacheBytes: 16 * 1024 * 1024,
 };
 
-/** What tests, benchmarks and controls see of the streams. */
-export interface StreamsView {
-  /** Live subscriptions, over every socket, of one stream or of all. */
-  subscriptionCount(stream?: WsStream): number;
-  /** WebSockets accepted and not yet closed. */
-  socketCount(): number;
-  /** Cuts every WebSocket at once without a close frame, as a lost network would. */
-  drop(): void;
+/** The options with the defaults filled in; anything but a whole number ≥ 1 is refused. */
+export function resolveStreamOptions(options: StreamOptions): Required<StreamOptions> {
+  const resolved = { ...DEFAULT_STREAM_OPTIONS };
+  for (const name of Object.keys(DEFAULT_STREAM_OPTIONS) as Array<keyof StreamOptions>) {
+    const value = options[name];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`streams.${name} must be a whole number ≥ 1 (got ${String(value)})`);
+    resolved[name] = value;
+  }
+  return resolved;
 }
 
 /** A token subscription; `intervalSecs` is the candle interval on chart-live and 0 elsewhere. */
@@ -83,14 +87,10 @@ interface WalletTarget {
 
 type Target = TokenTarget | WalletTarget;
 
-interface Peer {
-  readonly ws: WebSocket;
+interface Peer extends KeptSocket {
   readonly stream: WsStream;
   /** By subscription key, so that a repeated subscription is not added twice. */
   readonly subs: Map<string, Target>;
-  alive: boolean;
-  /** The server has decided to close it: nothing more is read or pushed. */
-  done: boolean;
 }
 
 interface CachedSnapshot {
@@ -150,13 +150,6 @@ class BadRequest extends Error {}
 
 const ADDRESS_RULE = 'base58, 32–44 characters, or 0x + 40 hex digits';
 
-export function streamOfPath(rawUrl: string | undefined): WsStream | null {
-  const path = (rawUrl ?? '').split('?')[0] ?? '';
-  if (!path.startsWith('/ws/')) return null;
-  const name = path.slice(4);
-  return (WS_STREAMS as readonly string[]).includes(name) ? (name as WsStream) : null;
-}
-
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -164,13 +157,6 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function textOf(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
-}
-
-/** Close reasons are limited to 123 bytes by the protocol. */
-export function clipReason(text: string): string {
-  let clipped = text;
-  while (Buffer.byteLength(clipped) > 123) clipped = clipped.slice(0, -1);
-  return clipped;
 }
 
 function frameOf(message: unknown): Buffer {
@@ -214,10 +200,10 @@ function keepLatest(latest: WireTrade[], trade: WireTrade): void {
   latest.length = Math.min(latest.length, SNAPSHOT_TRADES);
 }
 
-export class StreamHub implements StreamsView {
+export class StreamHub {
   private readonly options: Required<StreamOptions>;
-  private readonly wss: WebSocketServer;
-  private readonly peers = new Set<Peer>();
+  /** The sockets, and the public view of them and their subscriptions. */
+  readonly sockets: SocketKeeper<Peer>;
   /** Per stream: token → interval (0 outside chart-live) → subscribed sockets. */
   private readonly tokens: Record<WsStream, Map<string, Map<number, Set<Peer>>>> = {
     'token-feed': new Map(),
@@ -227,10 +213,8 @@ export class StreamHub implements StreamsView {
   };
   /** trades-live wallet → sockets following it, with how many of the socket's subscriptions do. */
   private readonly wallets = new Map<string, Map<Peer, number>>();
-  private readonly counts: Record<WsStream, number> = { 'token-feed': 0, 'chart-live': 0, 'holders-live': 0, 'trades-live': 0 };
   /** Changes since the last push, gathered while a mutation runs and pushed once it returns. */
-  private pending: PendingChanges = emptyPending();
-  private flushScheduled = false;
+  private readonly batch: PushBatch<PendingChanges>;
   /** Token → changes announced for it: a cached snapshot of the token is current while this has not moved. */
   private readonly versions = new Map<string, number>();
   /**
@@ -253,160 +237,51 @@ export class StreamHub implements StreamsView {
    * slow to repeat for every subscription while the market moves.
    */
   private readonly latestTrades = new Map<string, WireTrade[]>();
-  private readonly heartbeat: NodeJS.Timeout;
-  private readonly unsubscribeMarket: () => void;
-  private closed = false;
 
   constructor(
     private readonly market: Market,
     private readonly apiKey: string,
     options: StreamOptions = {},
   ) {
-    this.options = { ...DEFAULT_STREAM_OPTIONS };
-    for (const name of Object.keys(DEFAULT_STREAM_OPTIONS) as Array<keyof StreamOptions>) {
-      const value = options[name];
-      if (value === undefined) continue;
-      if (!Number.isSafeInteger(value) || value < 1) throw new Error(`streams.${name} must be a whole number ≥ 1 (got ${String(value)})`);
-      this.options[name] = value;
-    }
+    this.options = resolveStreamOptions(options);
     this.snapshots = new LRUCache({
       maxSize: this.options.snapshotCacheBytes,
       // The key and bookkeeping count too, so that empty snapshots are not free.
       sizeCalculation: (entry, key) => entry.frames.reduce((bytes, frame) => bytes + frame.length, key.length + 100),
     });
-    this.wss = new WebSocketServer({
-      noServer: true,
-      clientTracking: false,
-      maxPayload: this.options.maxPayloadBytes,
-      perMessageDeflate: false,
+    this.sockets = new SocketKeeper<Peer>(this.options, {
+      receive: (peer, data, isBinary) => this.receive(peer, data, isBinary),
+      release: (peer) => this.forget(peer),
     });
-    this.unsubscribeMarket = market.onChange((change) => this.onChange(change));
-    this.heartbeat = setInterval(() => this.beat(), this.options.heartbeatMs);
-    // Heartbeats alone must not keep a process alive.
-    this.heartbeat.unref();
+    this.batch = new PushBatch(market, emptyPending, {
+      gather: (change) => this.onChange(change),
+      push: (changes) => this.push(changes),
+    });
   }
 
   // ----- the public view -----
-
-  subscriptionCount(stream?: WsStream): number {
-    if (stream) return this.counts[stream];
-    return WS_STREAMS.reduce((total, name) => total + this.counts[name], 0);
-  }
-
-  socketCount(): number {
-    return this.peers.size;
-  }
 
   /** Bytes the snapshot cache holds, as its bound counts them (at most snapshotCacheBytes). */
   cachedSnapshotBytes(): number {
     return this.snapshots.calculatedSize;
   }
 
-  drop(): void {
-    this.dropAll();
-  }
-
-  /** Cuts every socket without a close frame; returns how many there were. */
-  dropAll(): number {
-    const count = this.peers.size;
-    for (const peer of [...this.peers]) this.cut(peer);
-    return count;
-  }
-
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    clearInterval(this.heartbeat);
-    this.unsubscribeMarket();
-    this.dropAll();
-    this.wss.close();
+    this.batch.stop();
+    this.sockets.close();
   }
 
   // ----- connections -----
 
   /** The http server's 'upgrade' handler: a stream path becomes a WebSocket, anything else a 404. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    // A client that vanishes mid-handshake must not surface as an unhandled error.
-    socket.on('error', () => socket.destroy());
-    if (this.closed) {
-      socket.destroy();
-      return;
-    }
-    const stream = streamOfPath(req.url);
-    if (!stream) {
-      const body = JSON.stringify({ error: 'Not Found', message: `No stream at ${(req.url ?? '').split('?')[0]?.slice(0, 100) ?? ''}` });
-      socket.end(
-        'HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n' +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
-      return;
-    }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, stream));
-  }
-
-  private accept(ws: WebSocket, stream: WsStream): void {
-    if (this.closed) {
-      ws.terminate();
-      return;
-    }
-    const peer: Peer = { ws, stream, subs: new Map(), alive: true, done: false };
-    this.peers.add(peer);
-    // ws reports protocol errors (oversize or invalid frames) here and closes the socket itself.
-    ws.on('error', () => undefined);
-    ws.on('pong', () => {
-      peer.alive = true;
-    });
-    ws.on('message', (data, isBinary) => {
-      try {
-        this.receive(peer, data, isBinary);
-      } catch (error) {
-        process.emitWarning(`stream message handling failed: ${error instanceof Error ? error.message : String(error)}`);
-        this.refuse(peer, 1011, 'Internal Server Error', 'Internal server error');
-      }
-    });
-    ws.on('close', () => {
-      this.forget(peer);
-      this.peers.delete(peer);
-    });
-  }
-
-  private beat(): void {
-    for (const peer of [...this.peers]) {
-      // A socket that missed a ping, or was refused and still has not finished closing, is reclaimed.
-      if (!peer.alive || peer.done) {
-        this.cut(peer);
-        continue;
-      }
-      peer.alive = false;
-      try {
-        peer.ws.ping();
-      } catch {
-        this.cut(peer);
-      }
-    }
-  }
-
-  /** Terminates a socket at once (no close frame) and forgets it. */
-  private cut(peer: Peer): void {
-    this.forget(peer);
-    this.peers.delete(peer);
-    peer.ws.terminate();
+    this.sockets.upgrade(req, socket, head, (ws, stream) => this.sockets.keep({ ws, stream, subs: new Map(), alive: true, done: false }));
   }
 
   /** Ends every subscription of a socket; the socket itself may still be closing. */
   private forget(peer: Peer): void {
-    peer.done = true;
     for (const target of peer.subs.values()) this.index(peer, target, -1);
     peer.subs.clear();
-  }
-
-  /** Sends an error message and closes with `code`; the socket's subscriptions end at once. */
-  private refuse(peer: Peer, code: number, error: string, message: string, reason = `${error}: ${message}`): void {
-    this.forget(peer);
-    const ws = peer.ws;
-    if (ws.readyState !== WebSocket.OPEN) return;
-    ws.send(JSON.stringify({ type: 'error', error, message }));
-    ws.close(code, clipReason(reason));
   }
 
   // ----- client messages -----
@@ -414,29 +289,29 @@ export class StreamHub implements StreamsView {
   private receive(peer: Peer, data: RawData, isBinary: boolean): void {
     if (peer.done) return;
     if (isBinary) {
-      this.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', 'Binary frames are not accepted: send a JSON text message');
+      this.sockets.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', 'Binary frames are not accepted: send a JSON text message');
       return;
     }
     let value: unknown;
     try {
       value = JSON.parse(textOf(data));
     } catch {
-      this.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', 'The message is not JSON');
+      this.sockets.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', 'The message is not JSON');
       return;
     }
     if (!isRecord(value)) {
-      this.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', 'The message must be a JSON object');
+      this.sockets.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', 'The message must be a JSON object');
       return;
     }
     const action = value.action;
     if (action !== undefined && action !== 'subscribe' && action !== 'unsubscribe') {
-      this.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', 'action must be "subscribe" or "unsubscribe"');
+      this.sockets.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', 'action must be "subscribe" or "unsubscribe"');
       return;
     }
     const subscribing = action !== 'unsubscribe';
     // The key is checked before anything else of a subscription, so a caller without it learns nothing.
     if (subscribing && !keyMatches(value.apiKey, this.apiKey)) {
-      this.refuse(
+      this.sockets.refuse(
         peer,
         STREAM_CLOSE_UNAUTHORIZED,
         'Unauthorized',
@@ -454,7 +329,7 @@ export class StreamHub implements StreamsView {
       target = this.targetOf(peer.stream, message, !subscribing);
     } catch (error) {
       if (!(error instanceof BadRequest)) throw error;
-      this.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', error.message);
+      this.sockets.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', error.message);
       return;
     }
     if (subscribing) this.subscribe(peer, target);
@@ -490,14 +365,14 @@ export class StreamHub implements StreamsView {
 
   private subscribe(peer: Peer, target: Target): void {
     if (target.kind === 'token' && !this.market.hasToken(target.tokenAddress)) {
-      this.refuse(peer, STREAM_CLOSE_UNKNOWN_TOKEN, 'Not Found', 'Token not found');
+      this.sockets.refuse(peer, STREAM_CLOSE_UNKNOWN_TOKEN, 'Not Found', 'Token not found');
       return;
     }
     const key = targetKey(target);
     if (!peer.subs.has(key)) {
       if (peer.subs.size >= this.options.maxSubscriptionsPerSocket) {
         const most = this.options.maxSubscriptionsPerSocket;
-        this.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', `At most ${most} subscription${most === 1 ? '' : 's'} per socket`);
+        this.sockets.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', `At most ${most} subscription${most === 1 ? '' : 's'} per socket`);
         return;
       }
       peer.subs.set(key, target);
@@ -513,8 +388,8 @@ export class StreamHub implements StreamsView {
             ...(peer.stream === 'chart-live' ? { intervalSecs: target.intervalSecs } : {}),
           }
         : { type: 'subscribed', stream: peer.stream, wallets: target.wallets };
-    this.send(peer, frameOf(ack));
-    for (const frame of this.snapshot(peer.stream, target)) this.send(peer, frame);
+    this.sockets.send(peer, frameOf(ack));
+    for (const frame of this.snapshot(peer.stream, target)) this.sockets.send(peer, frame);
   }
 
   /**
@@ -548,11 +423,11 @@ export class StreamHub implements StreamsView {
       target.kind === 'token'
         ? { type: 'unsubscribed', stream: peer.stream, tokenAddress: target.tokenAddress }
         : { type: 'unsubscribed', stream: peer.stream, wallets: target.wallets };
-    this.send(peer, frameOf(ack));
+    this.sockets.send(peer, frameOf(ack));
   }
 
   private index(peer: Peer, target: Target, delta: 1 | -1): void {
-    this.counts[peer.stream] += delta;
+    this.sockets.tally(peer.stream, delta);
     if (target.kind === 'token') {
       const byToken = this.tokens[peer.stream];
       let byInterval = byToken.get(target.tokenAddress);
@@ -659,7 +534,7 @@ export class StreamHub implements StreamsView {
   private onChange(change: MarketChange): void {
     const tokenAddress = change.tokenAddress;
     this.versions.set(tokenAddress, (this.versions.get(tokenAddress) ?? 0) + 1);
-    const pending = this.pending;
+    const pending = this.batch.pending;
     switch (change.kind) {
       case 'trade': {
         const latest = this.latestTrades.get(tokenAddress);
@@ -692,59 +567,36 @@ export class StreamHub implements StreamsView {
         if (this.tokens['token-feed'].has(tokenAddress)) pending.tokens.add(tokenAddress);
         break;
     }
-    if (!this.flushScheduled && !this.closed) {
-      this.flushScheduled = true;
-      queueMicrotask(() => this.flush());
+    this.batch.schedule();
+  }
+
+  private push({ trades, candles, holders, tokens }: PendingChanges): void {
+    for (const { tokenAddress, wallet, trade } of trades) {
+      const frame = frameOf({ type: 'trade', tokenAddress, wallet, data: trade });
+      const byToken = this.tokens['trades-live'].get(tokenAddress)?.get(0);
+      if (byToken) for (const peer of byToken) this.sockets.send(peer, frame);
+      const byWallet = this.wallets.get(wallet);
+      // A socket following both the token and the wallet gets the trade once.
+      if (byWallet) for (const peer of byWallet.keys()) if (!byToken?.has(peer)) this.sockets.send(peer, frame);
     }
-  }
-
-  private flush(): void {
-    this.flushScheduled = false;
-    const { trades, candles, holders, tokens } = this.pending;
-    this.pending = emptyPending();
-    if (this.closed) return;
-    try {
-      for (const { tokenAddress, wallet, trade } of trades) {
-        const frame = frameOf({ type: 'trade', tokenAddress, wallet, data: trade });
-        const byToken = this.tokens['trades-live'].get(tokenAddress)?.get(0);
-        if (byToken) for (const peer of byToken) this.send(peer, frame);
-        const byWallet = this.wallets.get(wallet);
-        // A socket following both the token and the wallet gets the trade once.
-        if (byWallet) for (const peer of byWallet.keys()) if (!byToken?.has(peer)) this.send(peer, frame);
+    for (const tokenAddress of candles) {
+      for (const [intervalSecs, peers] of this.tokens['chart-live'].get(tokenAddress) ?? []) {
+        const candle = this.market.currentCandle(tokenAddress, intervalSecs);
+        if (candle) this.sockets.sendAll(peers, frameOf({ type: 'candle', tokenAddress, data: candle }));
       }
-      for (const tokenAddress of candles) {
-        for (const [intervalSecs, peers] of this.tokens['chart-live'].get(tokenAddress) ?? []) {
-          const candle = this.market.currentCandle(tokenAddress, intervalSecs);
-          if (candle) this.sendAll(peers, frameOf({ type: 'candle', tokenAddress, data: candle }));
-        }
-      }
-      for (const [tokenAddress, wallets] of holders) {
-        const peers = this.tokens['holders-live'].get(tokenAddress)?.get(0);
-        if (!peers) continue;
-        for (const wallet of wallets) {
-          const holder = this.market.holder(tokenAddress, wallet);
-          if (holder) this.sendAll(peers, frameOf({ type: 'holder', tokenAddress, wallet, data: holder }));
-        }
-      }
-      for (const tokenAddress of tokens) {
-        const peers = this.tokens['token-feed'].get(tokenAddress)?.get(0);
-        const token = peers ? this.market.tokenFrame(tokenAddress) : null;
-        if (peers && token) this.sendAll(peers, frameOf({ type: 'token', tokenAddress, data: token }));
-      }
-    } catch (error) {
-      // A failed push must never take the simulator down; the next change pushes current state again.
-      process.emitWarning(`stream push failed: ${error instanceof Error ? error.message : String(error)}`);
     }
-  }
-
-  private sendAll(peers: Set<Peer>, frame: Buffer): void {
-    for (const peer of peers) this.send(peer, frame);
-  }
-
-  private send(peer: Peer, frame: Buffer): void {
-    if (peer.done || peer.ws.readyState !== WebSocket.OPEN) return;
-    peer.ws.send(frame, { binary: false });
-    // A reader that cannot keep up is cut rather than buffered for without limit.
-    if (peer.ws.bufferedAmount > this.options.maxBufferedBytes) this.cut(peer);
+    for (const [tokenAddress, wallets] of holders) {
+      const peers = this.tokens['holders-live'].get(tokenAddress)?.get(0);
+      if (!peers) continue;
+      for (const wallet of wallets) {
+        const holder = this.market.holder(tokenAddress, wallet);
+        if (holder) this.sockets.sendAll(peers, frameOf({ type: 'holder', tokenAddress, wallet, data: holder }));
+      }
+    }
+    for (const tokenAddress of tokens) {
+      const peers = this.tokens['token-feed'].get(tokenAddress)?.get(0);
+      const token = peers ? this.market.tokenFrame(tokenAddress) : null;
+      if (peers && token) this.sockets.sendAll(peers, frameOf({ type: 'token', tokenAddress, data: token }));
+    }
   }
 }

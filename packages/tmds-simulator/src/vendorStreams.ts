@@ -14,25 +14,24 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import { keyMatches } from './auth';
-import { WS_STREAMS, type WsStream } from './endpoints';
+import type { WsStream } from './endpoints';
 import { FeedFilterError, matchesFilters, parseFeedFilters, type FeedFilters } from './feedFilters';
 import { jsonText, type JsonValue } from './jsonText';
 import type { Market, MarketChange } from './market';
 import { isWireAddress } from './params';
+import { PushBatch } from './pushBatch';
+import { SocketKeeper, type KeptSocket, type UpgradeRefusal } from './socketKeeper';
 import {
   CLOSE_BAD_REQUEST,
   DEFAULT_INTERVAL_SECS,
-  DEFAULT_STREAM_OPTIONS,
   MAX_INTERVAL_SECS,
   STREAM_CLOSE_UNKNOWN_TOKEN,
-  clipReason,
   isRecord,
-  streamOfPath,
+  resolveStreamOptions,
   textOf,
   type StreamOptions,
-  type StreamsView,
 } from './streams';
 import { WRAPPED_SOL_MINT } from './units';
 import type { WireTrade } from './wireTypes';
@@ -68,16 +67,12 @@ interface TokenTarget {
   timeframe: number;
 }
 
-interface Peer {
-  readonly ws: WebSocket;
+interface Peer extends KeptSocket {
   readonly stream: WsStream;
   /** Token subscriptions by key (token and timeframe), so that a repeated one is not added twice. */
   readonly subs: Map<string, TokenTarget>;
   /** token-feed: the filter set in force; null before the first setFilters. */
   filters: FeedFilters | null;
-  alive: boolean;
-  /** The server has decided to close it: nothing more is read or pushed. */
-  done: boolean;
 }
 
 interface PendingChanges {
@@ -95,13 +90,6 @@ function emptyPending(): PendingChanges {
 }
 
 class BadRequest extends Error {}
-
-/** A refusal of a message: its error title, the words and the close code. */
-interface Refusal {
-  code: number;
-  error: string;
-  message: string;
-}
 
 function frameOf(message: JsonValue): Buffer {
   return Buffer.from(jsonText(message));
@@ -136,10 +124,10 @@ function tokenOf(stream: WsStream, value: Record<string, unknown>, unsubscribing
   return tokenAddress;
 }
 
-export class VendorStreamHub implements StreamsView {
+export class VendorStreamHub {
   private readonly options: Required<StreamOptions>;
-  private readonly wss: WebSocketServer;
-  private readonly peers = new Set<Peer>();
+  /** The sockets, and the public view of them and their subscriptions. */
+  readonly sockets: SocketKeeper<Peer>;
   /** Per token stream: token → timeframe (0 outside chart-live) → subscribed sockets. */
   private readonly tokens: Record<Exclude<WsStream, 'token-feed'>, Map<string, Map<number, Set<Peer>>>> = {
     'chart-live': new Map(),
@@ -148,161 +136,69 @@ export class VendorStreamHub implements StreamsView {
   };
   /** token-feed sockets with a filter set. */
   private readonly feed = new Set<Peer>();
-  private readonly counts: Record<WsStream, number> = { 'token-feed': 0, 'chart-live': 0, 'holders-live': 0, 'trades-live': 0 };
-  private pending: PendingChanges = emptyPending();
-  private flushScheduled = false;
-  private readonly heartbeat: NodeJS.Timeout;
-  private readonly unsubscribeMarket: () => void;
-  private closed = false;
+  private readonly batch: PushBatch<PendingChanges>;
 
   constructor(
     private readonly market: Market,
     private readonly apiKey: string,
     options: StreamOptions = {},
   ) {
-    this.options = { ...DEFAULT_STREAM_OPTIONS };
-    for (const name of Object.keys(DEFAULT_STREAM_OPTIONS) as Array<keyof StreamOptions>) {
-      const value = options[name];
-      if (value === undefined) continue;
-      if (!Number.isSafeInteger(value) || value < 1) throw new Error(`streams.${name} must be a whole number ≥ 1 (got ${String(value)})`);
-      this.options[name] = value;
-    }
-    this.wss = new WebSocketServer({
-      noServer: true,
-      clientTracking: false,
-      maxPayload: this.options.maxPayloadBytes,
-      perMessageDeflate: false,
+    this.options = resolveStreamOptions(options);
+    this.sockets = new SocketKeeper<Peer>(this.options, {
+      receive: (peer, data, isBinary) => this.receive(peer, data, isBinary),
+      release: (peer) => this.forget(peer),
     });
-    this.unsubscribeMarket = market.onChange((change) => this.onChange(change));
-    this.heartbeat = setInterval(() => this.beat(), this.options.heartbeatMs);
-    this.heartbeat.unref();
-  }
-
-  // ----- the public view -----
-
-  subscriptionCount(stream?: WsStream): number {
-    if (stream) return this.counts[stream];
-    return WS_STREAMS.reduce((total, name) => total + this.counts[name], 0);
-  }
-
-  socketCount(): number {
-    return this.peers.size;
-  }
-
-  drop(): void {
-    this.dropAll();
-  }
-
-  dropAll(): number {
-    const count = this.peers.size;
-    for (const peer of [...this.peers]) this.cut(peer);
-    return count;
+    this.batch = new PushBatch(market, emptyPending, {
+      gather: (change) => this.onChange(change),
+      push: (changes) => this.push(changes),
+    });
   }
 
   close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    clearInterval(this.heartbeat);
-    this.unsubscribeMarket();
-    this.dropAll();
-    this.wss.close();
+    this.batch.stop();
+    this.sockets.close();
   }
 
   // ----- connections -----
 
   /** The http server's 'upgrade' handler: 404 off the four paths, 401 without the key in x-api-key, else a WebSocket. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    socket.on('error', () => socket.destroy());
-    if (this.closed) {
-      socket.destroy();
-      return;
-    }
-    const stream = streamOfPath(req.url);
-    if (!stream) {
-      const path = (req.url ?? '').split('?')[0]?.slice(0, 100) ?? '';
-      refuseUpgrade(socket, '404 Not Found', { error: 'Not Found', message: `No stream at ${path}` });
-      return;
-    }
-    if (!keyMatches(req.headers['x-api-key'], this.apiKey)) {
-      refuseUpgrade(socket, '401 Unauthorized', { error: 'Unauthorized', message: VENDOR_UPGRADE_UNAUTHORIZED });
-      return;
-    }
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, stream));
+    this.sockets.upgrade(
+      req,
+      socket,
+      head,
+      (ws, stream) => this.accept(ws, stream),
+      (request) => this.admit(request),
+    );
+  }
+
+  private admit(req: IncomingMessage): UpgradeRefusal | null {
+    if (keyMatches(req.headers['x-api-key'], this.apiKey)) return null;
+    return { status: '401 Unauthorized', error: 'Unauthorized', message: VENDOR_UPGRADE_UNAUTHORIZED };
   }
 
   private accept(ws: WebSocket, stream: WsStream): void {
-    if (this.closed) {
-      ws.terminate();
-      return;
-    }
     const peer: Peer = { ws, stream, subs: new Map(), filters: null, alive: true, done: false };
-    this.peers.add(peer);
-    ws.on('error', () => undefined);
-    ws.on('pong', () => {
-      peer.alive = true;
-    });
-    ws.on('message', (data, isBinary) => {
-      try {
-        this.receive(peer, data, isBinary);
-      } catch (error) {
-        process.emitWarning(`stream message handling failed: ${error instanceof Error ? error.message : String(error)}`);
-        this.refuse(peer, { code: 1011, error: 'Internal Server Error', message: 'Internal server error' });
-      }
-    });
-    ws.on('close', () => {
-      this.forget(peer);
-      this.peers.delete(peer);
-    });
-    this.send(peer, frameOf({ type: 'connected', message: vendorWelcome(stream) }));
-  }
-
-  private beat(): void {
-    for (const peer of [...this.peers]) {
-      if (!peer.alive || peer.done) {
-        this.cut(peer);
-        continue;
-      }
-      peer.alive = false;
-      try {
-        peer.ws.ping();
-      } catch {
-        this.cut(peer);
-      }
-    }
-  }
-
-  private cut(peer: Peer): void {
-    this.forget(peer);
-    this.peers.delete(peer);
-    peer.ws.terminate();
+    this.sockets.keep(peer);
+    this.sockets.send(peer, frameOf({ type: 'connected', message: vendorWelcome(stream) }));
   }
 
   /** Ends every subscription of a socket; the socket itself may still be closing. */
   private forget(peer: Peer): void {
-    peer.done = true;
     for (const target of peer.subs.values()) this.index(peer, target, -1);
     peer.subs.clear();
     if (peer.filters !== null) {
       peer.filters = null;
       this.feed.delete(peer);
-      this.counts['token-feed']--;
+      this.sockets.tally('token-feed', -1);
     }
-  }
-
-  /** Sends an error message and closes with its code; the socket's subscriptions end at once. */
-  private refuse(peer: Peer, refusal: Refusal): void {
-    this.forget(peer);
-    const ws = peer.ws;
-    if (ws.readyState !== WebSocket.OPEN) return;
-    ws.send(jsonText({ type: 'error', error: refusal.error, message: refusal.message }));
-    ws.close(refusal.code, clipReason(`${refusal.error}: ${refusal.message}`));
   }
 
   // ----- client messages -----
 
   private receive(peer: Peer, data: RawData, isBinary: boolean): void {
     if (peer.done) return;
-    const badRequest = (message: string) => this.refuse(peer, { code: CLOSE_BAD_REQUEST, error: 'Bad Request', message });
+    const badRequest = (message: string) => this.sockets.refuse(peer, CLOSE_BAD_REQUEST, 'Bad Request', message);
     if (isBinary) {
       badRequest('Binary frames are not accepted: send a JSON text message');
       return;
@@ -339,9 +235,9 @@ export class VendorStreamHub implements StreamsView {
       if (peer.filters !== null) {
         peer.filters = null;
         this.feed.delete(peer);
-        this.counts['token-feed']--;
+        this.sockets.tally('token-feed', -1);
       }
-      this.send(peer, frameOf({ type: 'unsubscribed', message: 'Filters removed' }));
+      this.sockets.send(peer, frameOf({ type: 'unsubscribed', message: 'Filters removed' }));
       return;
     }
     if (value.type !== 'setFilters') {
@@ -359,11 +255,11 @@ export class VendorStreamHub implements StreamsView {
     if (peer.filters === null) {
       this.checkRoom(peer);
       this.feed.add(peer);
-      this.counts['token-feed']++;
+      this.sockets.tally('token-feed', 1);
     }
     // A new filter set replaces the one in force.
     peer.filters = filters;
-    this.send(peer, frameOf({ type: 'subscriptionConfirmed', message: 'Filters applied' }));
+    this.sockets.send(peer, frameOf({ type: 'subscriptionConfirmed', message: 'Filters applied' }));
   }
 
   private checkRoom(peer: Peer): void {
@@ -377,7 +273,7 @@ export class VendorStreamHub implements StreamsView {
     const tokenAddress = tokenOf(peer.stream, value, false);
     const timeframe = peer.stream === 'chart-live' ? timeframeOf(value.timeframe) : 0;
     if (!this.market.hasToken(tokenAddress)) {
-      this.refuse(peer, { code: STREAM_CLOSE_UNKNOWN_TOKEN, error: 'Not Found', message: 'Token not found' });
+      this.sockets.refuse(peer, STREAM_CLOSE_UNKNOWN_TOKEN, 'Not Found', 'Token not found');
       return;
     }
     const target: TokenTarget = { tokenAddress, timeframe };
@@ -389,7 +285,7 @@ export class VendorStreamHub implements StreamsView {
     }
     // A repeated subscription is confirmed again but not added twice; no snapshot either way.
     const message = `Subscribed to ${tokenAddress}${peer.stream === 'chart-live' ? ` with ${timeframe}s timeframe` : ''}`;
-    this.send(peer, frameOf({ type: 'subscriptionConfirmed', message }));
+    this.sockets.send(peer, frameOf({ type: 'subscriptionConfirmed', message }));
   }
 
   /** Ends the socket's subscriptions to a token (on chart-live: at the given timeframe, or every one when none is given). */
@@ -401,12 +297,12 @@ export class VendorStreamHub implements StreamsView {
       peer.subs.delete(key);
       this.index(peer, target, -1);
     }
-    this.send(peer, frameOf({ type: 'unsubscribed', message: `Unsubscribed from ${tokenAddress}` }));
+    this.sockets.send(peer, frameOf({ type: 'unsubscribed', message: `Unsubscribed from ${tokenAddress}` }));
   }
 
   private index(peer: Peer, target: TokenTarget, delta: 1 | -1): void {
     if (peer.stream === 'token-feed') return;
-    this.counts[peer.stream] += delta;
+    this.sockets.tally(peer.stream, delta);
     const byToken = this.tokens[peer.stream];
     let byTimeframe = byToken.get(target.tokenAddress);
     if (delta > 0) {
@@ -426,7 +322,7 @@ export class VendorStreamHub implements StreamsView {
 
   private onChange(change: MarketChange): void {
     const tokenAddress = change.tokenAddress;
-    const pending = this.pending;
+    const pending = this.batch.pending;
     switch (change.kind) {
       case 'trade':
         if (this.tokens['trades-live'].has(tokenAddress)) pending.trades.push(change.trade);
@@ -448,41 +344,30 @@ export class VendorStreamHub implements StreamsView {
         // No per-token token-feed here: a token's risk, flags and pools are read over REST.
         return;
     }
-    if (!this.flushScheduled && !this.closed) {
-      this.flushScheduled = true;
-      queueMicrotask(() => this.flush());
-    }
+    this.batch.schedule();
   }
 
-  private flush(): void {
-    this.flushScheduled = false;
-    const { trades, candles, holders, launched } = this.pending;
-    this.pending = emptyPending();
-    if (this.closed) return;
-    try {
-      for (const trade of trades) {
-        const peers = this.tokens['trades-live'].get(trade.makerData.tokenAddress)?.get(0);
-        const event = peers ? this.market.vendorTrade(trade) : null;
-        if (peers && event) this.sendAll(peers, frameOf(event));
-      }
-      for (const tokenAddress of candles) {
-        for (const [timeframe, peers] of this.tokens['chart-live'].get(tokenAddress) ?? []) {
-          const candle = this.market.vendorCandle(tokenAddress, timeframe);
-          if (candle) this.sendAll(peers, frameOf({ event: 'chart', tokenAddress, quoteToken: WRAPPED_SOL_MINT, timeframe, candle }));
-        }
-      }
-      for (const [tokenAddress, wallets] of holders) {
-        const peers = this.tokens['holders-live'].get(tokenAddress)?.get(0);
-        if (!peers) continue;
-        for (const wallet of wallets) {
-          const holder = this.market.vendorHolder(tokenAddress, wallet);
-          if (holder) this.sendAll(peers, frameOf(holder));
-        }
-      }
-      if (launched) this.pushFeed();
-    } catch (error) {
-      process.emitWarning(`stream push failed: ${error instanceof Error ? error.message : String(error)}`);
+  private push({ trades, candles, holders, launched }: PendingChanges): void {
+    for (const trade of trades) {
+      const peers = this.tokens['trades-live'].get(trade.makerData.tokenAddress)?.get(0);
+      const event = peers ? this.market.vendorTrade(trade) : null;
+      if (peers && event) this.sockets.sendAll(peers, frameOf(event));
     }
+    for (const tokenAddress of candles) {
+      for (const [timeframe, peers] of this.tokens['chart-live'].get(tokenAddress) ?? []) {
+        const candle = this.market.vendorCandle(tokenAddress, timeframe);
+        if (candle) this.sockets.sendAll(peers, frameOf({ event: 'chart', tokenAddress, quoteToken: WRAPPED_SOL_MINT, timeframe, candle }));
+      }
+    }
+    for (const [tokenAddress, wallets] of holders) {
+      const peers = this.tokens['holders-live'].get(tokenAddress)?.get(0);
+      if (!peers) continue;
+      for (const wallet of wallets) {
+        const holder = this.market.vendorHolder(tokenAddress, wallet);
+        if (holder) this.sockets.sendAll(peers, frameOf(holder));
+      }
+    }
+    if (launched) this.pushFeed();
   }
 
   /** token-feed: every socket gets the new tokens its filters let through, as one list; none when none does. */
@@ -492,26 +377,7 @@ export class VendorStreamHub implements StreamsView {
       const filters = peer.filters;
       if (filters === null) continue;
       const data = tokens.filter((token) => matchesFilters(token, filters));
-      if (data.length > 0) this.send(peer, frameOf({ event: 'token', data }));
+      if (data.length > 0) this.sockets.send(peer, frameOf({ event: 'token', data }));
     }
   }
-
-  private sendAll(peers: Set<Peer>, frame: Buffer): void {
-    for (const peer of peers) this.send(peer, frame);
-  }
-
-  private send(peer: Peer, frame: Buffer): void {
-    if (peer.done || peer.ws.readyState !== WebSocket.OPEN) return;
-    peer.ws.send(frame, { binary: false });
-    if (peer.ws.bufferedAmount > this.options.maxBufferedBytes) this.cut(peer);
-  }
-}
-
-/** An HTTP answer to an upgrade that is not accepted, with a JSON body as REST's errors have. */
-function refuseUpgrade(socket: Duplex, status: string, body: { error: string; message: string }): void {
-  const text = JSON.stringify(body);
-  socket.end(
-    `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
-  );
 }

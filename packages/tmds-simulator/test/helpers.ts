@@ -1,10 +1,42 @@
 /** Shared helpers for the simulator's tests: start one in-process, call it over real HTTP. */
+import { afterAll, beforeAll } from 'vitest';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../src/server';
 
 export const KEY = 'sim-test-key-7c1e';
 
 export async function start(options: Partial<SimulatorOptions> = {}): Promise<RunningSimulator> {
   return startSimulator({ apiKey: KEY, port: 0, seed: 42, ...options });
+}
+
+/** One simulator that every test of a file reads, and its tokens. */
+export interface SharedSimulator {
+  readonly sim: RunningSimulator;
+  readonly tokens: string[];
+}
+
+/**
+ * Starts a simulator before the calling file's tests and closes it after them, so that a file
+ * need not repeat the hooks. Its fields are set in beforeAll: read them inside tests and hooks.
+ */
+export function shareSimulator(options: Partial<SimulatorOptions> = {}): SharedSimulator {
+  let running: RunningSimulator | undefined;
+  let tokens: string[] = [];
+  beforeAll(async () => {
+    running = await start(options);
+    tokens = running.market.tokenAddresses();
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  return {
+    get sim(): RunningSimulator {
+      if (!running) throw new Error('the shared simulator starts in beforeAll: read it inside a test');
+      return running;
+    },
+    get tokens(): string[] {
+      return tokens;
+    },
+  };
 }
 
 export interface Answer<T = unknown> {

@@ -5,12 +5,11 @@
  * amounts pass 2^53; a young pump.fun token's bonding curve as its largest holder.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../src/server';
+import { describe, expect, it } from 'vitest';
 import { WRAPPED_SOL_MINT } from '../src/units';
 import type { VendorLiquidityPool, VendorToken, VendorTokenEnvelope } from '../src/vendorWireTypes';
 import type { WireHolder, WireToken, WireTradeResponse } from '../src/wireTypes';
-import { get, start } from './helpers';
+import { get, shareSimulator, start } from './helpers';
 
 const RECORDINGS = new URL('../../../../shared/spec/recordings/', import.meta.url);
 const FIGURES = ['suspectedBaseTokenPrice', 'suspectedQuoteTokenPrice', 'suspectedBaseTokenReserves', 'suspectedQuoteTokenReserves'];
@@ -25,20 +24,10 @@ function recording(name: string): Recorded {
   return JSON.parse(readFileSync(new URL(name, RECORDINGS), 'utf8')) as Recorded;
 }
 
-let sim: RunningSimulator;
-let tokens: string[];
-
-beforeAll(async () => {
-  sim = await start({ protocol: 'vendor' });
-  tokens = sim.market.tokenAddresses();
-});
-
-afterAll(async () => {
-  await sim.close();
-});
+const vendor = shareSimulator({ protocol: 'vendor' });
 
 async function tokenData(...addresses: string[]): Promise<VendorTokenEnvelope> {
-  const answer = await get<VendorTokenEnvelope>(sim, `/api/token-data?addresses=${addresses.join(',')}`);
+  const answer = await get<VendorTokenEnvelope>(vendor.sim, `/api/token-data?addresses=${addresses.join(',')}`);
   expect(answer.status).toBe(200);
   return answer.body;
 }
@@ -49,7 +38,9 @@ function pools(token: VendorToken): VendorLiquidityPool[] {
 
 /** A young pump.fun token's address, its bonding curve first among its pools. */
 function curveToken(): string {
-  const found = tokens.find((address) => Object.values(sim.market.token(address)?.liquidityPools ?? {}).some((p) => p.protocol === 'PUMP'));
+  const found = vendor.tokens.find((address) =>
+    Object.values(vendor.sim.market.token(address)?.liquidityPools ?? {}).some((p) => p.protocol === 'PUMP'),
+  );
   if (found === undefined) throw new Error('seed 42 has no token on its bonding curve');
   return found;
 }
@@ -59,11 +50,11 @@ describe('token-data in the vendor protocol', () => {
     const recorded = recording('token-data-3-pools.json');
     const recordedToken = Object.values(recorded.data)[0];
     const recordedPool = Object.values(recordedToken?.liquidityPools ?? {})[0] ?? {};
-    const body = await tokenData(tokens[0] ?? '', tokens[1] ?? '', tokens[2] ?? '');
+    const body = await tokenData(vendor.tokens[0] ?? '', vendor.tokens[1] ?? '', vendor.tokens[2] ?? '');
     expect(Object.keys(body)).toEqual(Object.keys(recorded));
     expect(body.statusCode).toBe(recorded.statusCode);
     expect(body.message).toBe(recorded.message);
-    expect(Object.keys(body.data)).toEqual(tokens.slice(0, 3));
+    expect(Object.keys(body.data)).toEqual(vendor.tokens.slice(0, 3));
     for (const token of Object.values(body.data)) {
       expect(Object.keys(token)).toEqual(Object.keys(recordedToken ?? {}));
       expect(token.goplusStats).toBeNull();
@@ -77,7 +68,7 @@ describe('token-data in the vendor protocol', () => {
   });
 
   it('leaves the four suspected figures out of the pools of a third of the tokens, price and reserves in protocolData only', async () => {
-    const body = await tokenData(...tokens);
+    const body = await tokenData(...vendor.tokens);
     let without = 0;
     for (const token of Object.values(body.data)) {
       const present = pools(token).map((pool) => FIGURES.filter((figure) => figure in pool).length);
@@ -85,7 +76,7 @@ describe('token-data in the vendor protocol', () => {
       for (const count of present) expect([0, 4]).toContain(count);
       if (present.every((count) => count === 0)) without++;
       // protocolData says the same as the figures do, by position: price0 is token1 per token0.
-      const reading = sim.market.token(token.address) as WireToken;
+      const reading = vendor.sim.market.token(token.address) as WireToken;
       for (const pool of pools(token)) {
         const full = reading.liquidityPools[pool.poolAddress];
         const data = pool.protocolData ?? {};
@@ -105,12 +96,12 @@ describe('token-data in the vendor protocol', () => {
         expect(solReserve / tokenReserve / solPerToken).toBeCloseTo(1, 6);
       }
     }
-    expect(without).toBeGreaterThanOrEqual(Math.floor(tokens.length / 3));
-    expect(without).toBeLessThan(tokens.length / 2);
+    expect(without).toBeGreaterThanOrEqual(Math.floor(vendor.tokens.length / 3));
+    expect(without).toBeLessThan(vendor.tokens.length / 2);
   });
 
   it('writes the recordings’ protocol names and origins, Raydium with SOL first and Pump with the token first', async () => {
-    const body = await tokenData(...tokens);
+    const body = await tokenData(...vendor.tokens);
     const protocols = new Set<string>();
     for (const token of Object.values(body.data)) {
       expect(['PUMP', 'LAUNCHLAB', 'MOONSHOT', 'BONK']).toContain(token.origin);
@@ -124,7 +115,7 @@ describe('token-data in the vendor protocol', () => {
   });
 
   it('writes Moonshot’s tokens with 9 decimals, their raw amounts past 2^53 with every digit', async () => {
-    const body = await tokenData(...tokens);
+    const body = await tokenData(...vendor.tokens);
     const nine = Object.values(body.data).filter((token) => token.decimals === 9);
     expect(nine.length).toBeGreaterThan(0);
     for (const token of nine) {
@@ -139,12 +130,12 @@ describe('token-data in the vendor protocol', () => {
     // The same scale everywhere: a trade's amount and the holder records agree with the supply's.
     const address = big.address;
     const wallet = 'NineDecima1sBuyerNineDecima1sBuyerNineDecim';
-    const { trade } = sim.controls.trade({ wallet, tokenAddress: address, side: 'buy', amountUSD: 1_000_000 });
+    const { trade } = vendor.sim.controls.trade({ wallet, tokenAddress: address, side: 'buy', amountUSD: 1_000_000 });
     expect(BigInt(trade.amountOut)).toBeGreaterThan(2n ** 53n);
-    const history = await get<WireTradeResponse>(sim, `/api/trades-history?baseToken=${address}&wallets=${wallet}`);
+    const history = await get<WireTradeResponse>(vendor.sim, `/api/trades-history?baseToken=${address}&wallets=${wallet}`);
     expect(history.body.tradeHistory[0]?.amountOut).toBe(trade.amountOut);
     expect(history.body.tokensMetadata[address]?.decimals).toBe(9);
-    const holders = await get<WireHolder[]>(sim, `/api/holders-history?address=${address}`);
+    const holders = await get<WireHolder[]>(vendor.sim, `/api/holders-history?address=${address}`);
     expect(holders.body.find((holder) => holder.address === wallet)?.currentlyHoldingAmount).toBe(trade.amountOut);
   });
 });
@@ -155,7 +146,7 @@ describe('holders-history in the vendor protocol', () => {
     const token = (await tokenData(address)).data[address];
     const curve = pools(token as VendorToken).find((pool) => pool.protocol === 'PUMP');
     expect(curve?.suspectedBaseTokenReserves).toBeUndefined();
-    const holders = await get<WireHolder[]>(sim, `/api/holders-history?address=${address}`);
+    const holders = await get<WireHolder[]>(vendor.sim, `/api/holders-history?address=${address}`);
     const [first, second] = holders.body;
     expect(first?.address).toBe(curve?.poolAddress);
     expect(first?.currentlyHoldingAmount).toBe(curve?.protocolData?.reserve0);
@@ -164,14 +155,14 @@ describe('holders-history in the vendor protocol', () => {
     // The curve is no wallet: the token's holder count and top-10 figure leave it out.
     const wallets = holders.body.filter((holder) => holder.currentlyHoldingAmount !== '0' && holder.address !== curve?.poolAddress);
     expect(token?.holdersCount).toBe(String(wallets.length));
-    expect(sim.market.holder(address, curve?.poolAddress ?? '')).toEqual(first);
+    expect(vendor.sim.market.holder(address, curve?.poolAddress ?? '')).toEqual(first);
   });
 
   it('lists no pool among an older token’s holders', async () => {
-    const address = tokens[0] ?? '';
+    const address = vendor.tokens[0] ?? '';
     const token = (await tokenData(address)).data[address] as VendorToken;
     const poolAddresses = new Set(Object.keys(token.liquidityPools));
-    const holders = await get<WireHolder[]>(sim, `/api/holders-history?address=${address}`);
+    const holders = await get<WireHolder[]>(vendor.sim, `/api/holders-history?address=${address}`);
     expect(holders.body.some((holder) => poolAddresses.has(holder.address))).toBe(false);
   });
 });

@@ -6,26 +6,15 @@
  * for a message; where a test shows that something did not come, a later message on the same
  * socket marks the point by which it would have.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../src/server';
+import { describe, expect, it } from 'vitest';
 import { whaleBuy } from '../src/surprises';
 import { WRAPPED_SOL_MINT } from '../src/units';
 import type { VendorFeedToken, VendorToken, VendorTokenEnvelope } from '../src/vendorWireTypes';
 import type { WireCandle, WireHolder, WireToken } from '../src/wireTypes';
-import { KEY, UNKNOWN_ADDRESS, get, start } from './helpers';
+import { KEY, UNKNOWN_ADDRESS, get, shareSimulator } from './helpers';
 import { Probe, isType, type Frame } from './wsProbe';
 
-let sim: RunningSimulator;
-let tokens: string[];
-
-beforeAll(async () => {
-  sim = await start({ protocol: 'vendor' });
-  tokens = sim.market.tokenAddresses();
-});
-
-afterAll(async () => {
-  await sim.close();
-});
+const vendor = shareSimulator({ protocol: 'vendor' });
 
 const WITH_KEY = { headers: { 'x-api-key': KEY } };
 const TRADE_KEYS = ['event', 'timestamp', 'datetime', 'tokenAddress', 'quoteToken', 'type', 'price', 'amount', 'transaction', 'market'];
@@ -39,7 +28,7 @@ const isEvent =
     frame.event === event && extra(frame);
 
 function token(n: number): string {
-  const address = tokens[n];
+  const address = vendor.tokens[n];
   if (!address) throw new Error(`no token ${n}`);
   return address;
 }
@@ -47,8 +36,8 @@ function token(n: number): string {
 /** The token with the largest raw supply among the 9-decimal ones. */
 function nineDecimalToken(): string {
   let best: { address: string; supply: bigint } | null = null;
-  for (const address of tokens) {
-    const reading = sim.market.token(address);
+  for (const address of vendor.tokens) {
+    const reading = vendor.sim.market.token(address);
     if (reading?.decimals !== 9) continue;
     const supply = BigInt(reading.totalSupply);
     if (best === null || supply > best.supply) best = { address, supply };
@@ -58,8 +47,8 @@ function nineDecimalToken(): string {
 }
 
 function curveToken(): { address: string; pool: string } {
-  for (const address of tokens) {
-    const pool = Object.values(sim.market.token(address)?.liquidityPools ?? {}).find((p) => p.protocol === 'PUMP');
+  for (const address of vendor.tokens) {
+    const pool = Object.values(vendor.sim.market.token(address)?.liquidityPools ?? {}).find((p) => p.protocol === 'PUMP');
     if (pool) return { address, pool: pool.poolAddress };
   }
   throw new Error('seed 42 has no token on its bonding curve');
@@ -67,7 +56,7 @@ function curveToken(): { address: string; pool: string } {
 
 /** Opens a socket with the key in the header and waits for the welcome. */
 async function open(path: string): Promise<Probe> {
-  const probe = await Probe.open(sim.wsUrl, path, WITH_KEY);
+  const probe = await Probe.open(vendor.sim.wsUrl, path, WITH_KEY);
   await probe.next(isType('connected'), 'the welcome');
   return probe;
 }
@@ -81,7 +70,7 @@ async function subscribe(probe: Probe, message: Frame): Promise<number> {
 }
 
 async function restToken(address: string): Promise<VendorToken> {
-  const answer = await get<VendorTokenEnvelope>(sim, `/api/token-data?address=${address}`);
+  const answer = await get<VendorTokenEnvelope>(vendor.sim, `/api/token-data?address=${address}`);
   const found = answer.body.data[address];
   if (!found) throw new Error('token missing from token-data');
   return found;
@@ -89,16 +78,18 @@ async function restToken(address: string): Promise<VendorToken> {
 
 describe('the upgrade', () => {
   it('refuses a socket without the key in x-api-key with HTTP 401, the key in the message being no help', async () => {
-    await expect(Probe.open(sim.wsUrl, '/ws/trades-live')).rejects.toThrow('upgrade refused: 401');
-    await expect(Probe.open(sim.wsUrl, '/ws/chart-live', { headers: { 'x-api-key': 'wrong' } })).rejects.toThrow('upgrade refused: 401');
-    await expect(Probe.open(sim.wsUrl, '/ws/no-such-stream', WITH_KEY)).rejects.toThrow('upgrade refused: 404');
-    expect(sim.streams.socketCount()).toBe(0);
+    await expect(Probe.open(vendor.sim.wsUrl, '/ws/trades-live')).rejects.toThrow('upgrade refused: 401');
+    await expect(Probe.open(vendor.sim.wsUrl, '/ws/chart-live', { headers: { 'x-api-key': 'wrong' } })).rejects.toThrow(
+      'upgrade refused: 401',
+    );
+    await expect(Probe.open(vendor.sim.wsUrl, '/ws/no-such-stream', WITH_KEY)).rejects.toThrow('upgrade refused: 404');
+    expect(vendor.sim.streams.socketCount()).toBe(0);
   });
 
   it('welcomes each path by its name', async () => {
     const names = { 'trades-live': 'TradesLive', 'chart-live': 'ChartLive', 'holders-live': 'HoldersLive', 'token-feed': 'TokenFeed' };
     for (const [path, name] of Object.entries(names)) {
-      const probe = await Probe.open(sim.wsUrl, `/ws/${path}`, WITH_KEY);
+      const probe = await Probe.open(vendor.sim.wsUrl, `/ws/${path}`, WITH_KEY);
       try {
         const welcome = await probe.next(isType('connected'), 'the welcome');
         expect(Object.keys(welcome)).toEqual(['type', 'message']);
@@ -124,7 +115,7 @@ describe('trades-live', () => {
     try {
       const from = await subscribe(probe, { tokenAddress: T, apiKey: 'ignored-even-if-wrong' });
       expect(probe.messages[from - 1]).toEqual({ type: 'subscriptionConfirmed', message: `Subscribed to ${T}` });
-      const { trade } = sim.controls.price({ tokenAddress: T, changePct: 20 });
+      const { trade } = vendor.sim.controls.price({ tokenAddress: T, changePct: 20 });
       const event = await probe.next(isEvent('trade'), 'the trade', from);
       // No snapshot: the first message after the confirmation is the control's trade.
       expect(probe.messages.indexOf(event)).toBe(from);
@@ -144,7 +135,7 @@ describe('trades-live', () => {
         transaction: { hash: trade.transactionHash, blockNumber: trade.blockNumber },
         market: { protocol: pool?.protocol, poolAddress: trade.poolAddress },
       });
-      const sell = sim.controls.price({ tokenAddress: T, changePct: -10 }).trade;
+      const sell = vendor.sim.controls.price({ tokenAddress: T, changePct: -10 }).trade;
       const sold = await probe.next(
         isEvent('trade', (f) => (f.transaction as Frame).hash === sell.transactionHash),
         'the sell',
@@ -162,7 +153,7 @@ describe('trades-live', () => {
     const probe = await open('/ws/trades-live');
     try {
       const from = await subscribe(probe, { tokenAddress: T });
-      const { trade } = sim.controls.price({ tokenAddress: T, changePct: 50 });
+      const { trade } = vendor.sim.controls.price({ tokenAddress: T, changePct: 50 });
       const event = await probe.next(isEvent('trade'), 'the trade', from);
       const text = probe.texts[probe.messages.indexOf(event)] ?? '';
       const written = /"amount":\{"token":(\d+),"quote":(\d+),"usd":/.exec(text);
@@ -180,7 +171,7 @@ describe('trades-live', () => {
 
   it('refuses a wallet subscription (there is no wallet stream), an unknown token and a malformed message', async () => {
     const cases: Array<[Frame | string, number, string]> = [
-      [{ wallets: [sim.market.wallets()[0] ?? ''] }, 4000, 'no wallet stream'],
+      [{ wallets: [vendor.sim.market.wallets()[0] ?? ''] }, 4000, 'no wallet stream'],
       [{ tokenAddress: UNKNOWN_ADDRESS }, 4004, 'Token not found'],
       [{ tokenAddress: 'not an address' }, 4000, 'tokenAddress'],
       ['not json', 4000, 'not JSON'],
@@ -202,9 +193,9 @@ describe('trades-live', () => {
     try {
       await subscribe(probe, { tokenAddress: A });
       const from = await subscribe(probe, { tokenAddress: B });
-      expect(sim.streams.subscriptionCount('trades-live')).toBeGreaterThanOrEqual(2);
-      const a = sim.controls.price({ tokenAddress: A, changePct: 15 }).trade;
-      const b = sim.controls.price({ tokenAddress: B, changePct: 15 }).trade;
+      expect(vendor.sim.streams.subscriptionCount('trades-live')).toBeGreaterThanOrEqual(2);
+      const a = vendor.sim.controls.price({ tokenAddress: A, changePct: 15 }).trade;
+      const b = vendor.sim.controls.price({ tokenAddress: B, changePct: 15 }).trade;
       await probe.next(
         isEvent('trade', (f) => f.tokenAddress === A),
         'A’s trade',
@@ -220,8 +211,8 @@ describe('trades-live', () => {
       probe.send({ action: 'unsubscribe', tokenAddress: A });
       await probe.next(isType('unsubscribed'), 'the unsubscription', from);
       const after = probe.messages.length;
-      sim.controls.price({ tokenAddress: A, changePct: 15 });
-      const last = sim.controls.price({ tokenAddress: B, changePct: 15 }).trade;
+      vendor.sim.controls.price({ tokenAddress: A, changePct: 15 });
+      const last = vendor.sim.controls.price({ tokenAddress: B, changePct: 15 }).trade;
       await probe.next(
         isEvent('trade', (f) => (f.transaction as Frame).hash === last.transactionHash),
         'B’s next trade',
@@ -248,10 +239,10 @@ describe('chart-live', () => {
       expect(probe.find(isType('subscriptionConfirmed'))[0]?.message).toBe(`Subscribed to ${T} with 60s timeframe`);
       const from = await subscribe(probe, { tokenAddress: T, timeframe: 300 });
       expect(probe.messages[from - 1]?.message).toBe(`Subscribed to ${T} with 300s timeframe`);
-      const { trade } = sim.controls.price({ tokenAddress: T, changePct: 25 });
+      const { trade } = vendor.sim.controls.price({ tokenAddress: T, changePct: 25 });
       const events = await probe.count(isEvent('chart'), 2, 'a candle per timeframe');
       expect(probe.messages.indexOf(events[0] as Frame)).toBe(from);
-      const solUsd = sim.market.solUsd;
+      const solUsd = vendor.sim.market.solUsd;
       const decimals = (await restToken(T)).decimals;
       for (const event of events) {
         expect(Object.keys(event)).toEqual(['event', 'tokenAddress', 'quoteToken', 'timeframe', 'candle']);
@@ -267,7 +258,7 @@ describe('chart-live', () => {
         expect(candle.trades).toBe((candle.buys as number) + (candle.sells as number));
         // The vendor's prices behave as USD: volume × close is near volumeUsd, where a SOL price would miss by the SOL rate.
         const history = await get<{ candles: WireCandle[] }>(
-          sim,
+          vendor.sim,
           `/api/chart-history?base=${T}&intervalSecs=${timeframe}&from=${time / 1000}&to=${trade.timestamp}`,
         );
         const rest = history.body.candles.at(-1);
@@ -288,7 +279,7 @@ describe('holders-live', () => {
     try {
       const from = await subscribe(probe, { tokenAddress: T });
       const wallet = 'WhaLeWa11etWhaLeWa11etWhaLeWa11etWhaLeWa11e1';
-      expect(whaleBuy(sim.market, T, wallet, 2)).toBe(true);
+      expect(whaleBuy(vendor.sim.market, T, wallet, 2)).toBe(true);
       const event = await probe.next(
         isEvent('holder', (f) => f.address === wallet),
         'the whale',
@@ -296,7 +287,7 @@ describe('holders-live', () => {
       );
       expect(probe.messages.indexOf(event)).toBe(from);
       expect(Object.keys(event)).toEqual(HOLDER_KEYS);
-      const rest = (await get<WireHolder[]>(sim, `/api/holders-history?address=${T}`)).body.find((h) => h.address === wallet);
+      const rest = (await get<WireHolder[]>(vendor.sim, `/api/holders-history?address=${T}`)).body.find((h) => h.address === wallet);
       expect(event).toMatchObject({ tokenAddress: T, currentAmount: rest?.currentlyHoldingAmount, nativeBalance: rest?.nativeBalance });
       expect(event.holderSince).toBe(new Date((rest?.holderSince ?? 0) * 1000).toISOString());
       expect(event.syncedAt).toMatch(ISO);
@@ -317,7 +308,7 @@ describe('holders-live', () => {
     try {
       const from = await subscribe(probe, { tokenAddress: address });
       const buyer = 'CurveBuyerCurveBuyerCurveBuyerCurveBuyer1111';
-      sim.controls.trade({ wallet: buyer, tokenAddress: address, side: 'buy', amountUSD: 2_000 });
+      vendor.sim.controls.trade({ wallet: buyer, tokenAddress: address, side: 'buy', amountUSD: 2_000 });
       await probe.next(
         isEvent('holder', (f) => f.address === buyer),
         'the buyer',
@@ -328,12 +319,12 @@ describe('holders-live', () => {
         'the curve',
         from,
       );
-      const rest = (await get<WireHolder[]>(sim, `/api/holders-history?address=${address}`)).body[0];
+      const rest = (await get<WireHolder[]>(vendor.sim, `/api/holders-history?address=${address}`)).body[0];
       expect(rest?.address).toBe(pool);
       expect(curve).toMatchObject({ currentAmount: rest?.currentlyHoldingAmount, tags: [] });
       // A liquidity pull empties the curve's holding too.
       const before = probe.messages.length;
-      sim.controls.liquidity({ tokenAddress: address, pull: true });
+      vendor.sim.controls.liquidity({ tokenAddress: address, pull: true });
       const pulled = await probe.next(
         isEvent('holder', (f) => f.address === pool),
         'the pulled curve',
@@ -349,11 +340,11 @@ describe('holders-live', () => {
 describe('the other controls', () => {
   it('show over REST token-data: a risk change and a pull', async () => {
     const T = token(7);
-    sim.controls.risk({ tokenAddress: T, riskStatus: 'DANGER' });
-    sim.controls.liquidity({ tokenAddress: T, pull: true });
+    vendor.sim.controls.risk({ tokenAddress: T, riskStatus: 'DANGER' });
+    vendor.sim.controls.liquidity({ tokenAddress: T, pull: true });
     const after = await restToken(T);
     expect(after.riskStatus).toBe('DANGER');
-    const reading = sim.market.token(T) as WireToken;
+    const reading = vendor.sim.market.token(T) as WireToken;
     for (const pool of Object.values(after.liquidityPools)) {
       const sol = pool.token0Address === WRAPPED_SOL_MINT ? pool.protocolData?.reserve0 : pool.protocolData?.reserve1;
       expect(sol).toBe(reading.liquidityPools[pool.poolAddress]?.suspectedQuoteTokenReserves);
@@ -378,9 +369,9 @@ describe('token-feed', () => {
       const from = await subscribe(passing, { type: 'setFilters', filters });
       expect(passing.messages[from - 1]).toEqual({ type: 'subscriptionConfirmed', message: 'Filters applied' });
       const excludedFrom = await subscribe(excluding, { type: 'setFilters', filters: { Holders: { min: 1_000_000 } } });
-      expect(sim.streams.subscriptionCount('token-feed')).toBe(2);
+      expect(vendor.sim.streams.subscriptionCount('token-feed')).toBe(2);
 
-      const launched = sim.controls.launch({ origin: 'pump.fun' }).token.address;
+      const launched = vendor.sim.controls.launch({ origin: 'pump.fun' }).token.address;
       const event = await passing.next(isEvent('token'), 'the feed', from);
       expect(Object.keys(event)).toEqual(['event', 'data']);
       const listed = event.data as VendorFeedToken[];
@@ -419,7 +410,7 @@ describe('token-feed', () => {
       // A new filter set on the excluding socket: its confirmation comes after anything the launch sent it.
       await subscribe(excluding, { type: 'setFilters', filters: { Holders: { min: 1_000_000 } } });
       expect(excluding.find(isEvent('token'), excludedFrom)).toEqual([]);
-      expect(sim.streams.subscriptionCount('token-feed')).toBe(2);
+      expect(vendor.sim.streams.subscriptionCount('token-feed')).toBe(2);
     } finally {
       passing.close();
       excluding.close();
