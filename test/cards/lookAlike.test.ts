@@ -48,6 +48,19 @@ describe('look-alike tokens', () => {
     expectSafeCard(made);
   });
 
+  it.each([
+    ['USD\u03f9', 'USDC', 'Greek lunate sigma'],
+    ['\ua4f4\ua4e2\ua4d3\ua4da', 'USDC', 'Lisu'],
+    ['\u144cSDC', 'USDC', 'Canadian syllabics'],
+    ['J\u054dP', 'JUP', 'Armenian'],
+    ['\u051cIF', 'WIF', 'Cyrillic'],
+    ['B0NK', 'BONK', 'digit zero'],
+    ['S0L', 'SOL', 'digit zero'],
+    ['W1F', 'WIF', 'digit one'],
+  ])('flags %j as not the real %s (%s), on the Unicode confusable skeleton', (symbol, real) => {
+    expect(card(symbol, 'x').fields[0]?.name).toBe(`⚠️ Not the real ${real}`);
+  });
+
   it('leaves the real one, and names that only borrow part of one', () => {
     expect(lookAlikeOf({ address: USDC, symbol: 'USDC', name: 'USD Coin' })).toBeNull();
     for (const [symbol, name] of [
