@@ -10,6 +10,7 @@
  * waiting for its platform's pace holds up no other chat. A platform that must answer every
  * skipped input itself (Discord's interactions, each waiting for an answer) reads `taken: false`.
  */
+import { field } from '../cards/card';
 import { cooldownCard } from '../cards/noticeCard';
 import { ChatQueue, ChatQueueStoppedError, DEFAULT_CHAT_QUEUE, SKIPPED_NOTICE, type ChatQueueOptions } from '../dispatch/chatQueue';
 import type { CommandCaller, CommandInput, Dispatcher } from '../dispatch/dispatcher';
@@ -119,7 +120,7 @@ export class ChatInbox {
       async (reply) => {
         const noToken = reply.errorId !== null || reply.ephemeral || reply.card.color === 'error';
         if (noToken && !options.private) return;
-        await answer(reply);
+        await answer(found.hidden === true ? fromHiddenLink(reply) : reply);
       },
     );
     return { kind: 'offered', address: found, taken: taken.taken };
@@ -166,4 +167,13 @@ export class ChatInbox {
     this.running.add(settled);
     void settled.finally(() => this.running.delete(settled));
   }
+}
+
+/** The card of an address read only from a link hidden behind the text: said first, since the reader never saw it. */
+function fromHiddenLink(reply: ChatReply): ChatReply {
+  const note = field(
+    'From a hidden link',
+    'This address is not in the message’s text: it was read from a link behind it. Check it before you trade.',
+  );
+  return { ...reply, card: { ...reply.card, fields: [note, ...reply.card.fields] } };
 }

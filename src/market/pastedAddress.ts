@@ -25,6 +25,8 @@ export interface DetectedAddress {
   address: string;
   /** The known site whose link carried it ("solscan", "dexscreener", ...), or null: bare text or another site. */
   site: string | null;
+  /** Read from a link hidden behind the message's text (a Telegram text link), not from what the reader sees. */
+  hidden?: boolean;
 }
 
 const BASE58_RUN = /[1-9A-HJ-NP-Za-km-z]+/g;
@@ -110,15 +112,32 @@ function hostOf(link: string): string | null {
   }
 }
 
+/** The addresses in links, those of known sites first (in `known`) and the others' (in `other`). */
+function readLinks(links: readonly string[], known: DetectedAddress[], other: DetectedAddress[], hidden: boolean): void {
+  for (const link of links) {
+    const host = hostOf(link);
+    if (host === null) continue;
+    const site = siteOf(host);
+    // The host is no place for an address; the path, query and fragment are.
+    const afterHost = link.slice(link.toLowerCase().indexOf(host.toLowerCase()) + host.length);
+    for (const address of addressesIn(afterHost))
+      (site === null ? other : known).push(hidden ? { address, site, hidden } : { address, site });
+  }
+}
+
 /**
- * Every distinct address in a message, links first (those of known sites before the others), then
- * bare ones, each group in order of appearance; quote mints last, and only when nothing else is
- * there. `links` adds the targets of links hidden behind text (Telegram's text_link entities).
+ * Every distinct address in a message: what the reader sees first (links, those of known sites
+ * before the others, then bare addresses, each group in order of appearance), then what hides
+ * behind the text (`links`: Telegram's text_link targets), marked `hidden`; quote mints last, and
+ * only when nothing else is there. A visible address always wins over a hidden one: a message
+ * showing one token's address with another behind a link is about the one it shows.
  */
 export function detectAddresses(text: string, links: readonly string[] = []): DetectedAddress[] {
   const known: DetectedAddress[] = [];
   const other: DetectedAddress[] = [];
   const bare: DetectedAddress[] = [];
+  const hiddenKnown: DetectedAddress[] = [];
+  const hiddenOther: DetectedAddress[] = [];
   const seenLinks: string[] = [];
   let rest = text;
   for (const match of text.matchAll(LINK)) {
@@ -126,20 +145,14 @@ export function detectAddresses(text: string, links: readonly string[] = []): De
     // The link's text is taken out, so its address is not counted again as bare text.
     rest = rest.replace(match[0], ' ');
   }
-  for (const link of [...seenLinks, ...links]) {
-    const host = hostOf(link);
-    if (host === null) continue;
-    const site = siteOf(host);
-    // The host is no place for an address; the path, query and fragment are.
-    const afterHost = link.slice(link.toLowerCase().indexOf(host.toLowerCase()) + host.length);
-    for (const address of addressesIn(afterHost)) (site === null ? other : known).push({ address, site });
-  }
+  readLinks(seenLinks, known, other, false);
   for (const address of addressesIn(rest)) bare.push({ address, site: null });
+  readLinks(links, hiddenKnown, hiddenOther, true);
 
   const seen = new Set<string>();
   const ordered: DetectedAddress[] = [];
   const quotes: DetectedAddress[] = [];
-  for (const found of [...known, ...other, ...bare]) {
+  for (const found of [...known, ...other, ...bare, ...hiddenKnown, ...hiddenOther]) {
     if (seen.has(found.address)) continue;
     seen.add(found.address);
     (QUOTE_MINTS.has(found.address) ? quotes : ordered).push(found);

@@ -96,4 +96,15 @@ describe('ChatInbox', () => {
     }
     expect(answers).toEqual(['private token']);
   });
+
+  it('says first on its card that an address came only from a link hidden behind the text', async () => {
+    const { dispatcher: d } = dispatcher();
+    const inbox = new ChatInbox({ dispatcher: d, now: () => 1_000_000 });
+    const fields: string[][] = [];
+    const answer = async (r: ChatReply) => void fields.push(r.card.fields.map((f) => f.name));
+    inbox.paste(caller(), 'look at this', { private: true, links: [`https://dexscreener.com/solana/${ADDRESS}`] }, answer);
+    await inbox.settled();
+    expect(fields[0]?.[0]).toBe('From a hidden link');
+    await inbox.stop();
+  });
 });

@@ -80,8 +80,19 @@ describe('detectAddresses', () => {
     expect(QUOTE_MINTS.has(USDC)).toBe(true);
   });
 
-  it('reads links hidden behind text (text_link entities)', () => {
-    expect(detectAddress('chart here', [`https://dexscreener.com/solana/${BONK}`])).toEqual({ address: BONK, site: 'dexscreener' });
+  it('reads links hidden behind text (text_link entities), and says they were hidden', () => {
+    expect(detectAddress('chart here', [`https://dexscreener.com/solana/${BONK}`])).toEqual({
+      address: BONK,
+      site: 'dexscreener',
+      hidden: true,
+    });
+  });
+
+  it('takes the address the reader sees over one hidden behind a link', () => {
+    // The message shows WIF's address; a text link behind it points at BONK.
+    expect(detectAddress(`buy ${WIF} now`, [`https://dexscreener.com/solana/${BONK}`])).toEqual({ address: WIF, site: null });
+    expect(detectAddress(`https://birdeye.so/token/${WIF}`, [`https://dexscreener.com/solana/${BONK}`])?.address).toBe(WIF);
+    expect(detectAddresses(`buy ${WIF}`, [`https://dexscreener.com/solana/${BONK}`]).map((found) => found.address)).toEqual([WIF, BONK]);
   });
 
   it('never takes a piece of a signature, a longer run, a host name or plain words', () => {
