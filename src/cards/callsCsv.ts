@@ -1,9 +1,13 @@
 /**
  * A chat's calls as CSV (RFC 4180: comma-separated, CRLF lines, every text cell quoted), one row per
- * call, for `/calls export`. Names and symbols are written by strangers: a cell that a spreadsheet
- * would run as a formula (starting with = + - @ or a tab) is written with a leading apostrophe.
+ * call, for `/calls export`. Names and symbols are written by strangers: every text cell passes the
+ * cards' own cleaning (terminal escapes, NUL and other control characters, bidi and zero-width
+ * characters removed, line breaks and runs of spaces made one space), and a cell that a spreadsheet
+ * would run as a formula (starting, after any leading whitespace or control character, with = + -
+ * @) is written with a leading apostrophe.
  */
 import type { Call } from '../store/calls';
+import { cleanText } from '../text/sanitize';
 import { nowMultiple, peakMultiple } from './callText';
 
 export const CSV_HEADER = [
@@ -24,10 +28,17 @@ export const CSV_HEADER = [
   'last_multiple',
 ] as const;
 
+/** The longest text cell written: a name or symbol is far shorter; past it the text is cut with "…". */
+const MAX_CELL = 500;
+/** What a spreadsheet may start a formula with, behind any whitespace or control character it skips. */
+const FORMULA_START = /^[\s\p{Cc}]*[=+\-@]/u;
+
 function cell(value: string | number | null): string {
   if (value === null) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  const inert = /^[=+\-@\t\r]/u.test(value) ? `'${value}` : value;
+  const clean = cleanText(value, MAX_CELL);
+  // The raw text is checked too: whatever the cleaning took away, no formula sign leads the cell.
+  const inert = FORMULA_START.test(clean) || FORMULA_START.test(value) ? `'${clean}` : clean;
   return `"${inert.replaceAll('"', '""')}"`;
 }
 
