@@ -14,6 +14,8 @@ import type { FollowRoom } from './streamRoom';
 import { checkFollowShares, DEFAULT_FOLLOW_LIMITS, type FollowLimits } from './followLimits';
 import type { Trade } from '../market/schemas';
 import { writeWalletBaseline } from './walletBaseline';
+import { PlaceLock } from './placeLock';
+import { sharePlaceKey, sharePlaceOf } from '../model/place';
 
 export type { FollowLimits };
 
@@ -77,12 +79,18 @@ export class FollowService {
   private sweepAgain = false;
 
   private readonly limits: FollowLimits;
+  private readonly places = new PlaceLock();
 
   constructor(private readonly deps: FollowServiceDeps) {
     this.limits = { ...DEFAULT_FOLLOW_LIMITS, ...deps.limits };
   }
 
   async track(request: TrackRequest): Promise<TrackResult> {
+    // The limits read and the follow written with no other change of the place between (placeLock.ts).
+    return this.places.run(sharePlaceKey(sharePlaceOf(request.chat)), () => this.trackNow(request));
+  }
+
+  private async trackNow(request: TrackRequest): Promise<TrackResult> {
     const { follows } = this.deps.store;
     const label = request.label?.trim();
     if (label !== undefined && [...label].length > MAX_LABEL_LENGTH) {
@@ -127,6 +135,10 @@ export class FollowService {
    * its target's crossing. The same target again is the same follow; the chat's limit counts targets.
    */
   async setTarget(request: TargetRequest): Promise<{ follow: Follow; created: boolean }> {
+    return this.places.run(sharePlaceKey(sharePlaceOf(request.chat)), () => this.setTargetNow(request));
+  }
+
+  private async setTargetNow(request: TargetRequest): Promise<{ follow: Follow; created: boolean }> {
     const { follows } = this.deps.store;
     const options: FollowOptions = { ...DEFAULT_OPTIONS, target: request.target };
     const existing = (await follows.targetsOf(request.chat)).some(

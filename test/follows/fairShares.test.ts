@@ -117,6 +117,20 @@ describe('the follows cap', () => {
     );
     expect((await say(dispatcher, `/track token ${tokens[3]}`, channel('21', 'S2'))).color).not.toBe('error');
   });
+
+  it('is never overshot by changes sent together from several topics and channels', async () => {
+    // Each topic and channel has its own queue: these run at once, each reading the room before writing.
+    const dispatcher = await dispatcherWith({ perChat: 3, perServer: 3 });
+    const group = await Promise.all(
+      tokens.slice(0, 8).map((token, index) => say(dispatcher, `/track token ${token}`, topic(String(index)))),
+    );
+    expect(group.filter((card) => card.color !== 'error')).toHaveLength(3);
+    const server = await Promise.all(
+      tokens.slice(0, 8).map((token, index) => say(dispatcher, `/target ${token} mcap above ${index + 1}B`, channel(`3${index}`, 'S3'))),
+    );
+    expect(server.filter((card) => card.title === 'This server follows all it may')).toHaveLength(5);
+    expect((await store.follows.totals()).follows).toBe(6);
+  });
 });
 
 describe('the stream share', () => {
