@@ -57,12 +57,14 @@ export class SqliteCalls implements CallRepository {
     this.selectSince = db.prepare<[string, string, number], CallRow>(
       `SELECT ${CALL_COLUMNS} FROM calls WHERE platform = ? AND chat_id = ? AND called_at >= ? ORDER BY called_at DESC, id DESC`,
     );
+    // Round-robin by chat, then by how overdue: a chat's first due call before any chat's second,
+    // so a chat with a thousand calls never keeps another chat's waiting (docs/calls.md).
     this.selectDue = db.prepare<[number, number], CallRow>(
-      `SELECT ${CALL_COLUMNS.split(', ')
-        .map((column) => `c.${column}`)
-        .join(', ')} FROM calls c
-       JOIN call_chats s ON s.platform = c.platform AND s.chat_id = c.chat_id AND s.enabled = 1
-       WHERE c.next_check_at IS NOT NULL AND c.next_check_at <= ? ORDER BY c.next_check_at, c.id LIMIT ?`,
+      `SELECT ${CALL_COLUMNS} FROM (
+         SELECT c.*, ROW_NUMBER() OVER (PARTITION BY c.platform, c.chat_id ORDER BY c.next_check_at, c.id) AS turn FROM calls c
+         JOIN call_chats s ON s.platform = c.platform AND s.chat_id = c.chat_id AND s.enabled = 1
+         WHERE c.next_check_at IS NOT NULL AND c.next_check_at <= ?
+       ) ORDER BY turn, next_check_at, id LIMIT ?`,
     );
     this.selectActive = db.prepare<[number], CallRow>(
       `SELECT ${CALL_COLUMNS.split(', ')

@@ -111,6 +111,20 @@ describe.each(STORE_KINDS)('calls (%s)', (_kind, makeHome) => {
     expect((await store.outbox.due('telegram', T0, 10)).map((row) => row.event.key)).toEqual([`call:${call.id}:x2`]);
   });
 
+  it('gives due calls round-robin by chat: a chat with a thousand calls keeps no other chat’s waiting', async () => {
+    const busy = chat('-700');
+    const small = chat('-800');
+    await store.calls.setEnabled(busy, true, T0);
+    await store.calls.setEnabled(small, true, T0);
+    for (let index = 0; index < 1_000; index++) await store.calls.record(newCall(busy, `Busy${index}`, `u${index % 7}`));
+    const { call } = await store.calls.record(newCall(small, 'SmallA', 'zoe', { calledAt: new Date(T0.getTime() + 60_000) }));
+    const now = new Date(T0.getTime() + 3_600_000);
+    const due = await store.calls.due(now, 200);
+    expect(due).toHaveLength(200);
+    // The small chat's one call comes among the first turn, before the busy chat's second.
+    expect(due.slice(0, 2).map((found) => found.id)).toContain(call.id);
+  });
+
   it('moves with a Telegram group that became a supergroup, calls and setting alike', async () => {
     await store.calls.setEnabled(chat('-100'), true, T0);
     await store.calls.record(newCall(chat('-100'), 'TokenA', 'alice'));

@@ -90,11 +90,12 @@ export class PgCalls implements CallRepository {
 
   async due(now: Date, limit: number): Promise<Call[]> {
     const { rows } = await this.db.query<CallRow>({
-      text: `SELECT ${CALL_COLUMNS.split(', ')
-        .map((column) => `c.${column}`)
-        .join(', ')} FROM calls c
-             JOIN call_chats s ON s.platform = c.platform AND s.chat_id = c.chat_id AND s.enabled
-             WHERE c.next_check_at IS NOT NULL AND c.next_check_at <= $1 ORDER BY c.next_check_at, c.id LIMIT $2`,
+      // Round-robin by chat, then by how overdue (as the SQLite store: sqliteCalls.ts).
+      text: `SELECT ${CALL_COLUMNS} FROM (
+               SELECT c.*, ROW_NUMBER() OVER (PARTITION BY c.platform, c.chat_id ORDER BY c.next_check_at, c.id) AS turn FROM calls c
+               JOIN call_chats s ON s.platform = c.platform AND s.chat_id = c.chat_id AND s.enabled
+               WHERE c.next_check_at IS NOT NULL AND c.next_check_at <= $1
+             ) AS due ORDER BY turn, next_check_at, id LIMIT $2`,
       values: [now.getTime(), limit],
     });
     return rows.map((row) => callOf(row, this.chats));
