@@ -21,6 +21,8 @@ export interface CallerRecord {
   /** 0–1. */
   hitRate: number;
   best: Call;
+  /** Epoch ms of their first call: the last tie-breaker. */
+  firstAt: number;
 }
 
 export function median(values: readonly number[]): number {
@@ -34,36 +36,51 @@ export function median(values: readonly number[]): number {
 export function callerRecord(calls: readonly Call[]): CallerRecord | null {
   const newest = [...calls].sort((a, b) => b.calledAt.getTime() - a.calledAt.getTime() || b.id - a.id);
   const [latest] = newest;
-  if (latest === undefined) return null;
+  const oldest = newest[newest.length - 1];
+  if (latest === undefined || oldest === undefined) return null;
   const multiples = newest.map(peakMultiple);
   let best = latest;
-  for (const call of newest) if (peakMultiple(call) > peakMultiple(best)) best = call;
+  let bestMultiple = peakMultiple(latest);
+  let hits = 0;
+  for (const [index, call] of newest.entries()) {
+    const multiple = multiples[index] ?? 0;
+    if (multiple >= HIT_MULTIPLE) hits += 1;
+    if (multiple > bestMultiple) {
+      best = call;
+      bestMultiple = multiple;
+    }
+  }
   return {
     userId: latest.userId,
     userName: latest.userName,
     calls: newest,
     medianMultiple: median(multiples),
-    hitRate: multiples.filter((multiple) => multiple >= HIT_MULTIPLE).length / multiples.length,
+    hitRate: hits / multiples.length,
     best,
+    firstAt: oldest.calledAt.getTime(),
   };
 }
 
 /** Callers with at least `minCalls` calls among `calls`, best first. */
 export function rankCallers(calls: readonly Call[], minCalls = MIN_CALLS): CallerRecord[] {
+  // Each caller's list grows in place: a copy per call made the ranking quadratic in one caller's calls.
   const byUser = new Map<string, Call[]>();
-  for (const call of calls) byUser.set(call.userId, [...(byUser.get(call.userId) ?? []), call]);
+  for (const call of calls) {
+    const own = byUser.get(call.userId);
+    if (own === undefined) byUser.set(call.userId, [call]);
+    else own.push(call);
+  }
   const records: CallerRecord[] = [];
   for (const own of byUser.values()) {
     const record = own.length >= minCalls ? callerRecord(own) : null;
     if (record !== null) records.push(record);
   }
-  const firstCall = (record: CallerRecord) => Math.min(...record.calls.map((call) => call.calledAt.getTime()));
   return records.sort(
     (a, b) =>
       b.medianMultiple - a.medianMultiple ||
       b.hitRate - a.hitRate ||
       b.calls.length - a.calls.length ||
-      firstCall(a) - firstCall(b) ||
+      a.firstAt - b.firstAt ||
       a.userId.localeCompare(b.userId),
   );
 }
