@@ -200,7 +200,9 @@ function telegramReplies(deps: TelegramHandlerDeps) {
 
   const callerOf = (message: Message, userId: number): CommandCaller => ({
     chat: chatRefOf(message),
-    userId: String(userId),
+    // Every anonymous administrator of every group is the one GroupAnonymousBot: one is known by
+    // the group it speaks for, so its calls, forget-me and cooldowns stay that group's.
+    userId: isAnonymousAdmin(message) ? `group:${message.chat.id}` : String(userId),
     isManager: () =>
       admins.isManager({ chatId: message.chat.id, chatType: message.chat.type, userId, senderChatId: message.sender_chat?.id ?? null }),
   });

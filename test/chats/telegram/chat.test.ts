@@ -209,6 +209,19 @@ describe('Telegram chat', () => {
     expect((await world.store.chats.settings({ platform: 'telegram', chatId: String(group.id) })).detectAddresses).toBe(true);
   });
 
+  it('anonymous administrators of two groups are two people: one group’s cooldown is not the other’s', async () => {
+    // Telegram sends every anonymous administrator's message from the one GroupAnonymousBot.
+    const anonymousBot = newUser();
+    const first = world.api.group(-1_000_000_4011, 'First', { supergroup: true });
+    const second = world.api.group(-1_000_000_4012, 'Second', { supergroup: true });
+    for (const group of [first, second]) {
+      const before = world.api.sent.length;
+      const messageId = world.api.sendText({ chat: group, from: anonymousBot, text: '/status', asChat: group });
+      const answer = await world.api.waitFor((sent) => sent.slice(before).find((m) => m.replyTo === messageId));
+      expect(parseTelegramHtml(answer.text).text).toMatch(/TokenWatch status/);
+    }
+  });
+
   it('/cmd@botname is answered in groups; another bot’s command and bare unknown commands are not', async () => {
     const group = world.api.group(-4002);
     const user = newUser();
