@@ -8,7 +8,8 @@
  */
 import { errorText, type Logger } from '../log';
 import type { FollowKind } from '../model/follow';
-import type { Uncommitted } from './commits';
+import { isStoreUnavailable } from '../store/storeUnavailable';
+import { LogEvery, type Uncommitted } from './commits';
 import { settling, targetOf, waitKey, type Input, type Settling } from './inputs';
 
 export interface ReadQueueHooks {
@@ -16,12 +17,20 @@ export interface ReadQueueHooks {
   inMemory(input: Input): boolean;
   /** Reads what a target's inputs need into memory. */
   prepare(target: { kind: FollowKind; address: string }, inputs: readonly Input[]): Promise<void>;
+  /**
+   * Whether the target's state is in memory (or known to be absent from the store): a commit that
+   * failed while its read was under way forgot it again, and it is read again before its inputs
+   * are compared (compared with nothing, a change would be taken for a first sight).
+   */
+  hasState(target: { kind: FollowKind; address: string }): boolean;
   /** Compares one input with the state in memory; what it found joins `into`. */
   compare(input: Input, into: Uncommitted): void;
   /** The target's state is read again from the store next time. */
   forget(target: { kind: FollowKind; address: string }): void;
   /** The batch the next commit writes. */
   pending(): Uncommitted;
+  /** The store refused a read for being away or full: the service is to be read again. */
+  refused(): void;
 }
 
 /** Inputs of one target that wait for a read, in arrival order. */
@@ -36,10 +45,15 @@ export class ReadQueue {
   /** The reads under way (idle() waits for them). */
   private readonly reads = new Set<Promise<void>>();
 
+  private readonly unavailableLog: LogEvery;
+
   constructor(
     private readonly hooks: ReadQueueHooks,
     private readonly logger: Logger,
-  ) {}
+    now: () => number,
+  ) {
+    this.unavailableLog = new LogEvery(now);
+  }
 
   /** Takes an input in its target's arrival order; settles once committed. */
   accept(input: Input): Settling {
@@ -89,11 +103,12 @@ export class ReadQueue {
         try {
           await this.hooks.prepare(entry.target, inputs);
         } catch (error) {
-          this.logger.error(
-            { error: errorText(error), inputs: inputs.length },
-            'could not read the state to compare with; these inputs are dropped',
-          );
+          this.readFailed(error, inputs.length);
           this.hooks.forget(entry.target);
+          continue;
+        }
+        if (!this.hooks.hasState(entry.target)) {
+          entry.inputs.unshift(...inputs);
           continue;
         }
         last = this.hooks.pending();
@@ -109,5 +124,20 @@ export class ReadQueue {
     }
     if (last === null) entry.resolve(0);
     else void last.done.then(entry.resolve);
+  }
+
+  /** A store away or full is said once a minute (it fails every read meanwhile); anything else each time. */
+  private readFailed(error: unknown, inputs: number): void {
+    if (!isStoreUnavailable(error)) {
+      this.logger.error({ error: errorText(error), inputs }, 'could not read the state to compare with; these inputs are dropped');
+      return;
+    }
+    const skipped = this.unavailableLog.take();
+    if (skipped !== null)
+      this.logger.warn(
+        { reason: error.detail, store: error.reason, inputs, refusedSince: skipped },
+        'could not read the state to compare with: the store is unavailable; the service is read again when it is back',
+      );
+    this.hooks.refused();
   }
 }

@@ -57,7 +57,7 @@ import {
   syncedAtOf,
   withPoolsOf,
 } from '../alerts/snapshot';
-import { Commits, type Alerts, type Uncommitted } from './commits';
+import { Commits, ReadAgain, type Alerts, type Uncommitted } from './commits';
 import { HolderBaselines } from './holderBaselines';
 import { CLOSED, inputOfEvent, type Input, type Settling } from './inputs';
 import { ReadQueue } from './readQueue';
@@ -145,7 +145,12 @@ export interface Watcher {
   applyWalletTrades(wallet: string, trades: readonly Trade[]): Promise<number>;
   /** The targets watched now. */
   targets(): WatchTargets;
-  /** Called (at most once a second) after a stream reconnected. */
+  /**
+   * Called when the service is to be read again: after a stream reconnected (at most once a
+   * second), and after the store refused a commit or a read for being away or full (commits.ts
+   * ReadAgain: 1 s after, then at doubling waits up to a minute while it keeps refusing), so that
+   * what could not be written is found again even where no frame of its target comes.
+   */
   onReconnect(listener: () => void): () => void;
   /** Called after a batch wrote outbox rows, with how many. */
   onAlerts(listener: (rows: number) => void): () => void;
@@ -200,22 +205,34 @@ class WatcherImpl implements Watcher {
   private framesApplied = 0;
   /** Tokens whose holders baseline was asked of REST in this process (vendor protocol): asked once each. */
   private readonly holdersAsked = new Set<string>();
+  /** Listeners of onReconnect that the store's refusals ask too (the stream's reconnections ask them through Subscriptions). */
+  private readonly readAgainListeners = new Set<() => void>();
+  private readonly readAgain = new ReadAgain(() => this.askReadAgain());
 
   constructor(private readonly deps: WatcherDeps) {
     this.store = deps.store;
     this.logger = (deps.logger ?? silentLogger).child({ component: 'watcher' });
     this.now = deps.now ?? Date.now;
     this.memory = new TargetMemory(deps.store, this.logger, deps.describeToken);
-    this.commits = new Commits(deps.store, this.logger, this.now, (target) => this.forget(target), deps.scope ?? null);
+    this.commits = new Commits(
+      deps.store,
+      this.logger,
+      this.now,
+      { failed: (target) => this.forget(target), refused: () => this.readAgain.refused(), landed: () => this.readAgain.landed() },
+      deps.scope ?? null,
+    );
     this.reads = new ReadQueue(
       {
         inMemory: (input) => this.memory.inMemory(input),
         prepare: (target, inputs) => this.memory.prepare(target, inputs),
+        hasState: (target) => this.memory.hasState(target.kind, target.address),
         compare: (input, into) => this.detect(input, into),
         forget: (target) => this.forget(target),
         pending: () => this.commits.pending(),
+        refused: () => this.readAgain.refused(),
       },
       this.logger,
+      this.now,
     );
     this.subscriptions = new Subscriptions(deps.streams, this.logger, this.now, (event, address, again, follows) =>
       this.onStreamEvent(event, address, again, follows),
@@ -551,7 +568,24 @@ class WatcherImpl implements Watcher {
   }
 
   onReconnect(listener: () => void): () => void {
-    return this.subscriptions.onReconnect(listener);
+    const off = this.subscriptions.onReconnect(listener);
+    this.readAgainListeners.add(listener);
+    return () => {
+      off();
+      this.readAgainListeners.delete(listener);
+    };
+  }
+
+  /** The store refused a commit or a read a while ago: the service is read again (the reconciliation listens). */
+  private askReadAgain(): void {
+    if (this.closed) return;
+    for (const listener of this.readAgainListeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.logger.warn({ error: errorText(error) }, 'reconnect listener failed');
+      }
+    }
   }
 
   onAlerts(listener: (rows: number) => void): () => void {
@@ -584,6 +618,7 @@ class WatcherImpl implements Watcher {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.readAgain.close();
     this.subscriptions.close();
     await this.syncing;
     await this.idle();
