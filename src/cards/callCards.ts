@@ -3,7 +3,7 @@
  * setting, the export and the removals. Names are the callers' display names as text (callerName).
  */
 import { code, field, rich, type Card, type CardAttachment, type CardField } from './card';
-import { callerName, callMcap, multipleText, nowMultiple, peakMultiple } from './callText';
+import { callerName, callerTag, callMcap, distinctCallerNames, multipleText, nowMultiple, peakMultiple } from './callText';
 import type { CallerRecord } from './callStats';
 import { HIT_MULTIPLE, MIN_CALLS } from './callStats';
 import type { Call } from '../store/calls';
@@ -68,6 +68,8 @@ export function callsListCard(calls: readonly Call[], window: string, now: Date)
 
 export function leaderboardCard(records: readonly CallerRecord[], window: string, now: Date): Card {
   const shown = records.slice(0, MAX_LINES);
+  // Two callers may go by one name: each then shows the end of their id.
+  const names = distinctCallerNames(shown);
   return {
     title: `Leaderboard · ${window}`,
     description: rich(
@@ -79,7 +81,7 @@ export function leaderboardCard(records: readonly CallerRecord[], window: string
     color: 'info',
     fields: shown.map((record, index) =>
       field(
-        `${index + 1}. ${callerName(record.userName)}`,
+        `${index + 1}. ${names.get(record.userId) ?? callerName(record.userName)}`,
         `median ${multipleText(record.medianMultiple)} · hits ${Math.round(record.hitRate * 100)}% · ${record.calls.length} ` +
           `calls · best ${tokenOf(record.best)} ${multipleText(peakMultiple(record.best))} (${relativeTime(record.best.calledAt, now)})`,
       ),
@@ -98,6 +100,22 @@ export function callerCard(record: CallerRecord | null, who: string, now: Date):
     ),
     color: 'info',
     fields: callFields(record.calls, now),
+    actions: [],
+  };
+}
+
+/** Several callers go by the name asked: each listed with its tag and how to ask for that one. */
+export function sameNameCard(asked: string, callers: ReadonlyArray<{ userId: string; userName: string; calls: number }>): Card {
+  return {
+    title: `${callerName(asked)}: ${callers.length} callers go by this name`,
+    description: rich('Each is a different person. Ask for one by the id after /caller.'),
+    color: 'neutral',
+    fields: callers.map((caller) =>
+      field(
+        `${callerName(caller.userName)} (${callerTag(caller.userId)})`,
+        `${caller.calls} call${caller.calls === 1 ? '' : 's'} · /caller ${caller.userId}`,
+      ),
+    ),
     actions: [],
   };
 }

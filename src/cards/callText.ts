@@ -18,6 +18,30 @@ export function callerName(userName: string): string {
   return untrusted(userName.replace(/^[@＠]+/u, ''), NAME_MAX, 'someone');
 }
 
+/**
+ * A short tag that tells apart two callers who go by the same name: the end of their platform id
+ * (`#4821`), which the person cannot choose as they choose their name.
+ */
+export function callerTag(userId: string): string {
+  return `#${userId.replace(/[^0-9A-Za-z]/g, '').slice(-4)}`;
+}
+
+/** The names shown for `callers`, each with its tag where another caller among them shows the same name. */
+export function distinctCallerNames(callers: ReadonlyArray<{ userId: string; userName: string }>): Map<string, string> {
+  const byName = new Map<string, Set<string>>();
+  for (const { userId, userName } of callers) {
+    const key = callerName(userName).toLowerCase();
+    byName.set(key, (byName.get(key) ?? new Set()).add(userId));
+  }
+  const shown = new Map<string, string>();
+  for (const { userId, userName } of callers) {
+    const name = callerName(userName);
+    const shared = (byName.get(name.toLowerCase())?.size ?? 0) > 1;
+    shown.set(userId, shared ? `${name} (${callerTag(userId)})` : name);
+  }
+  return shown;
+}
+
 /** "×2.4" under 10, "×12" from 10, "×1,250" from 1,000; "×0.31" for a call below its entry. */
 export function multipleText(value: number): string {
   if (!Number.isFinite(value) || value <= 0) return '×—';

@@ -156,6 +156,19 @@ describe.each(STORE_KINDS)('call commands (%s)', (_kind, makeHome) => {
     expect(caller.fields).toHaveLength(3);
   });
 
+  it('never merges two callers who go by one name: /caller lists them, the leaderboard tells them apart', async () => {
+    for (const [index, token] of ['TokA1', 'TokA2', 'TokA3'].entries()) await call('1001', 'Alice', token, index + 1, 3);
+    for (const [index, token] of ['TokB1', 'TokB2', 'TokB3'].entries()) await call('2002', 'alice', token, index + 1, 2);
+    const board = await say('/leaderboard');
+    expect(board.fields.map((f) => f.name)).toEqual(['1. Alice (#1001)', '2. alice (#2002)']);
+    const asked = await say('/caller Alice', 'u-other', false);
+    expect(asked.title).toBe('Alice: 2 callers go by this name');
+    expect(asked.fields.map((f) => plainText(f.value)).sort()).toEqual(['3 calls · /caller 1001', '3 calls · /caller 2002']);
+    const one = await say('/caller 2002', 'u-other', false);
+    expect(one.title).toBe('alice’s calls');
+    expect(one.fields).toHaveLength(3);
+  });
+
   it('exports the chat’s calls as CSV, one row per call, formulas made inert', async () => {
     await call('alice', '=HYPERLINK("http://x.invalid","hi")', 'TokA', 1, 2);
     await call('bob', 'Bob, "the" caller', 'TokB', 2, 1);
