@@ -82,9 +82,10 @@ export async function hourOfUse(plan: LoadPlan, chats: SoakChats, hour: number):
       chats.type(old, `/untarget ${plan.tokens[((hour - 48) * 17 + k * 29 + plan.tokens.length * 1000) % plan.tokens.length] ?? ''}`),
     );
   }
-  // A follow swapped: one token let go, another followed.
+  // A follow let go and taken up again (with other options): the chats' follows stay as many.
   const swapper = pick(20);
-  work.push(chats.type(swapper, `/untrack ${pickToken(5)}`).then(() => chats.type(swapper, `/track token ${pickToken(6)} all 10`)));
+  const swapped = tokensOf(plan, Number(swapper.slice(1)))[hour % 6] ?? '';
+  work.push(chats.type(swapper, `/untrack ${swapped}`).then(() => chats.type(swapper, `/track token ${swapped} price,risk,whale 15`)));
   // Look-ups.
   work.push(chats.type(pick(21), '/status'));
   work.push(chats.type(pick(22), '/history 10'));
