@@ -94,7 +94,8 @@ export interface Config {
    * Calls (docs/calls.md): the milestones told (CALL_MILESTONES) and the peak job's chart-history
    * requests a minute (CALL_PEAK_REQUESTS_PER_MINUTE).
    */
-  calls: { milestones: number[]; peakRequestsPerMinute: number };
+  /** minLiquidityUsd: a token with less liquidity makes no call (CALL_MIN_LIQUIDITY_USD). */
+  calls: { milestones: number[]; peakRequestsPerMinute: number; minLiquidityUsd: number };
   /**
    * The environment these settings were read from. Each chat platform reads its own section from
    * it (src/chats/<name>/settings.ts), checked against the settings above, so that a section and the
@@ -448,6 +449,7 @@ const EnvSchema = z.object({
       return multiples;
     }),
   CALL_PEAK_REQUESTS_PER_MINUTE: wholeNumber('CALL_PEAK_REQUESTS_PER_MINUTE', 3, 10_000, 30),
+  CALL_MIN_LIQUIDITY_USD: wholeNumber('CALL_MIN_LIQUIDITY_USD', 0, 1_000_000_000, 5_000),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -541,7 +543,11 @@ export function loadConfig(env: SettingsEnv = process.env, options: LoadOptions 
       actionKeysPerPerson: parsed.ACTION_KEYS_PER_PERSON,
       actionKeysPerChat: parsed.ACTION_KEYS_PER_CHAT,
     },
-    calls: { milestones: parsed.CALL_MILESTONES, peakRequestsPerMinute: parsed.CALL_PEAK_REQUESTS_PER_MINUTE },
+    calls: {
+      milestones: parsed.CALL_MILESTONES,
+      peakRequestsPerMinute: parsed.CALL_PEAK_REQUESTS_PER_MINUTE,
+      minLiquidityUsd: parsed.CALL_MIN_LIQUIDITY_USD,
+    },
     env,
   };
 }

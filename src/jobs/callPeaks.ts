@@ -67,15 +67,20 @@ export function newMilestone(multiple: number, told: number, milestones: readonl
   return reached;
 }
 
-/** A call's state after reading `candles` (oldest first) at `now`: the peak from highs of candles that start at or after the call. */
+/**
+ * A call's state after reading `candles` (oldest first) at `now`: the peak from the closes of
+ * candles that start at or after the call and traded (volume above 0). A close is where a candle's
+ * trading ended: one buy and sell on a thin pool leaves a wick in the high, not in the close, so a
+ * peak cannot be bought with a round trip (docs/calls.md).
+ */
 export function peakAfter(call: Call, candles: readonly Candle[], now: Date): Omit<PeakUpdate, 'toldMultiple'> {
   const callSecs = Math.ceil(call.calledAt.getTime() / 1000);
   let { peakSol, peakAt, lastSol, lastAt, checkedTo } = call;
   for (const candle of candles) {
     const start = Math.floor(candle.timestamp / 1000);
     if (start < callSecs) continue;
-    if (Number.isFinite(candle.high) && candle.high > peakSol) {
-      peakSol = candle.high;
+    if (Number.isFinite(candle.close) && candle.volume > 0 && candle.close > peakSol) {
+      peakSol = candle.close;
       peakAt = new Date(candle.timestamp);
     }
     if (Number.isFinite(candle.close) && candle.timestamp >= lastAt.getTime()) {

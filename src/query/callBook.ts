@@ -6,7 +6,7 @@
  */
 import { field, type Card } from '../cards/card';
 import { callerName, callLine, callMcap } from '../cards/callText';
-import { marketCapSol, poolsByLiquidity, priceSol, supplyTokens, toUsd } from '../cards/tokenFacts';
+import { liquiditySol, liquidityUsdPools, marketCapSol, poolsByLiquidity, priceSol, supplyTokens, toUsd } from '../cards/tokenFacts';
 import type { ChatRef } from '../model/chat';
 import type { Call, CallRepository } from '../store/calls';
 import type { TokenAnswer } from './tokenQuery';
@@ -20,12 +20,26 @@ export interface Poster {
   messageId: string | null;
 }
 
-/** A call's market from a token answer: null when the token has no SOL price (no price, no call). */
+/** Below this much liquidity (USD) a token makes no call: one buy and sell on a thin pool would set its peak. */
+export const DEFAULT_CALL_MIN_LIQUIDITY_USD = 5_000;
+
+/**
+ * A call's market from a token answer: null when the token has no SOL price (no price, no call),
+ * or less liquidity than `minLiquidityUsd` (valued at the answer's SOL rate; unknown liquidity
+ * or rate is less).
+ */
 export function callMarket(
   answer: Pick<TokenAnswer, 'token' | 'solUsd'>,
+  minLiquidityUsd = 0,
 ): { priceSol: number; priceUsd: number | null; mcapSol: number | null; mcapUsd: number | null } | null {
-  const price = priceSol(poolsByLiquidity(answer.token));
+  const pools = poolsByLiquidity(answer.token);
+  const price = priceSol(pools);
   if (price === null || !(price > 0) || !Number.isFinite(price)) return null;
+  if (minLiquidityUsd > 0) {
+    const sol = liquiditySol(pools);
+    const usd = (sol === null || answer.solUsd === null ? 0 : sol * answer.solUsd) + (liquidityUsdPools(pools) ?? 0);
+    if (!(usd >= minLiquidityUsd)) return null;
+  }
   const mcapSol = marketCapSol(price, supplyTokens(answer.token));
   return { priceSol: price, priceUsd: toUsd(price, answer.solUsd), mcapSol, mcapUsd: toUsd(mcapSol, answer.solUsd) };
 }
@@ -34,6 +48,8 @@ export class CallBook {
   constructor(
     readonly calls: CallRepository,
     private readonly now: () => Date = () => new Date(),
+    /** CALL_MIN_LIQUIDITY_USD: a thinner token's post makes no call. */
+    private readonly minLiquidityUsd = DEFAULT_CALL_MIN_LIQUIDITY_USD,
   ) {}
 
   /**
@@ -42,7 +58,7 @@ export class CallBook {
    */
   async onPost(chat: ChatRef, poster: Poster, answer: TokenAnswer): Promise<Card> {
     if (!(await this.calls.enabled(chat))) return answer.card;
-    const market = callMarket(answer);
+    const market = callMarket(answer, this.minLiquidityUsd);
     const existing = await this.calls.get(chat, answer.token.address);
     if (existing !== null) return withCallField(answer.card, callLine(existing, this.now(), market?.priceSol ?? null));
     if (market === null) return answer.card;

@@ -1,6 +1,6 @@
 /**
- * The peak job against the simulator's known candles, on every store: the peak is the highest candle
- * high after the call (not a high from before it, not a close), a milestone is told once, as a
+ * The peak job against the simulator's known candles, on every store: the peak is the highest close
+ * of a candle traded after the call (not a high from before it, not a wick), a milestone is told once, as a
  * reply to the message that made the call, through a restart, and the first caller keeps the call.
  * The simulator and the job share one injected clock: nothing waits on time.
  */
@@ -53,7 +53,7 @@ describe.each(STORE_KINDS)('the peak job (%s)', (_kind, makeHome) => {
   const post = async (userId: string, messageId: string) =>
     book().onPost(group, { userId, userName: `@everyone ${userId}`, messageId }, await tokenAnswer(client, token, new Date(clockMs)));
 
-  it('reads the peak from candle highs after the call, tells ×2 once as a reply to the caller’s message, through a restart', async () => {
+  it('reads the peak from the closes of candles traded after the call, not their wicks, tells ×2 once as a reply to the caller’s message, through a restart', async () => {
     await store.calls.setEnabled(group, true, new Date(clockMs));
     // Before the call: a pump and its fall. Its high is no part of the call's peak.
     sim.controls.price({ tokenAddress: token, changePct: 2_000 });
@@ -90,12 +90,14 @@ describe.each(STORE_KINDS)('the peak job (%s)', (_kind, makeHome) => {
     const after = candles.filter((candle) => candle.timestamp / 1000 >= callSecs);
     const before = candles.filter((candle) => candle.timestamp / 1000 < callSecs);
     const highest = Math.max(...after.map((candle) => candle.high));
+    const highestClose = Math.max(...after.filter((candle) => candle.volume > 0).map((candle) => candle.close));
     expect(Math.max(...before.map((candle) => candle.high))).toBeGreaterThan(highest);
-    expect(Math.max(...after.map((candle) => candle.close))).toBeLessThan(highest);
+    expect(highestClose).toBeLessThan(highest);
 
     expect((await job().runOnce()).milestones).toBe(1);
     const peaked = await store.calls.get(group, token);
-    expect(peaked?.peakSol).toBe(highest);
+    // The close, where the candle's trading ended: the wick above it is no peak a caller could sell at.
+    expect(peaked?.peakSol).toBe(highestClose);
     expect(peaked?.toldMultiple).toBe(2);
 
     const rows = await store.outbox.due('telegram', new Date(clockMs), 10);
@@ -105,7 +107,7 @@ describe.each(STORE_KINDS)('the peak job (%s)', (_kind, makeHome) => {
     const card = callMilestoneCard(event);
     expect(card.replyTo).toBe('msg-alice');
     expect(card.description?.map((span) => span.text).join('')).toMatch(
-      /^×3\.\d since everyone alice’s call 5m ago: \$[\d.]+[KM] → \$[\d.]+[KM] mcap$/,
+      /^×2\.\d since everyone alice’s call 5m ago: \$[\d.]+[KM] → \$[\d.]+[KM] mcap$/,
     );
 
     // A restart: a new store and job on the same records; later runs tell nothing more.
@@ -116,14 +118,14 @@ describe.each(STORE_KINDS)('the peak job (%s)', (_kind, makeHome) => {
     clockMs += 5 * MINUTE;
     expect((await job().runOnce()).milestones).toBe(0);
     expect(await store.outbox.due('telegram', new Date(clockMs), 10)).toHaveLength(1);
-    expect((await store.calls.get(group, token))?.peakSol).toBe(highest);
+    expect((await store.calls.get(group, token))?.peakSol).toBe(highestClose);
 
     // /pnl: the same peak on the card, with a picture of the price since the call.
     const stored = await store.calls.get(group, token);
     if (stored === null) throw new Error('the call is gone');
     const pnl = await callPnlCard(client, stored, new Date(clockMs));
     expect(pnl.fields.map((f) => f.name)).toEqual(['Entry', 'Peak', 'Now']);
-    expect(plainText(pnl.fields[1]?.value ?? [])).toMatch(/^×3\.\d · /);
+    expect(plainText(pnl.fields[1]?.value ?? [])).toMatch(/^×2\.\d · /);
     expect([...(pnl.image?.data.slice(0, 4) ?? [])]).toEqual([0x89, 0x50, 0x4e, 0x47]);
   });
 
