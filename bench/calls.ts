@@ -15,6 +15,7 @@ import type { ChatRef } from '../src/model/chat';
 import { callMarket } from '../src/query/callBook';
 import { startSimulator } from 'tmds-simulator';
 import { openSqliteStore } from '../src/store/sqliteStore';
+import { benchCallRankings } from './callRankings';
 import { recordResult } from './results';
 import type { Row } from './section';
 
@@ -109,7 +110,9 @@ export async function benchCalls(): Promise<Row[]> {
     latencies.sort((a, b) => a - b);
     const median = latencies[Math.floor(latencies.length / 2)] ?? Number.NaN;
     recordResult('calls_milestone_latency_s', median, 's');
+    const rankings = await benchCallRankings();
     return [
+      ...rankings,
       {
         what: `calls: peak job chart-history requests per hour at ${active} active calls (share allowed: ${DEFAULT_PEAK_REQUESTS_PER_MINUTE * 60}/h)`,
         figure: `${perHour}`,

@@ -13,6 +13,8 @@ export default defineCommand({
     'Lists their calls newest first with the peak and the multiple now.',
     'Example: /caller @alice',
   ].join('\n'),
+  // Each reads the chat's whole record: a person asks at most this often.
+  cooldown: '10s',
   options: [{ name: 'who', type: 'text', description: 'me, or a caller’s name', required: false, maxLength: 64 }],
   async run(args, ctx) {
     const all = await callsOf(ctx).calls.list(ctx.chat, null);

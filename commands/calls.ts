@@ -19,12 +19,14 @@ export default defineCommand({
   description: 'This chat’s calls: turn them on or off, list, export as CSV, forget yours',
   help: [
     'With calls on, the first post of a token in this chat (a pasted address or link, or /token) is the poster’s call: who, when, and the price and market cap then.',
-    'Its peak since is read from candle highs, and when it first reaches ×2, ×5, ×10, ×25, ×50 or ×100 the bot replies to the post.',
+    'Its peak since is read from the closes of its traded candles (never a lone wick), and when it first reaches ×2, ×5, ×10, ×25, ×50 or ×100 the bot replies to the post.',
     '`/calls on` and `/calls off` (a manager’s) turn them on or off; `/calls 24h|7d|30d|all` lists the calls, newest first, with ×peak, ×now and the caller;',
     '`/calls export 7d|30d|all` sends them as a CSV file; `/calls forget me` removes your own calls here; `/calls clear` (a manager’s) removes every call here.',
     'See also /leaderboard, /caller and /pnl.',
     'Example: /calls 7d',
   ].join('\n'),
+  // Each reads the chat's whole record: a person asks at most this often.
+  cooldown: '5s',
   options: [
     {
       name: 'what',

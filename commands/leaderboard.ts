@@ -15,6 +15,8 @@ export default defineCommand({
     'so one lucky call does not carry a record and a token that died counts. Each line: hit rate (calls that reached ×2), number of calls, best call.',
     'Example: /leaderboard 30d',
   ].join('\n'),
+  // Each reads the chat's whole record: a person asks at most this often.
+  cooldown: '10s',
   options: [
     {
       name: 'window',
