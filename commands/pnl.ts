@@ -9,7 +9,7 @@ export default defineCommand({
   name: 'pnl',
   description: 'A call here as a picture: entry, peak and now, the multiples, the price since',
   help: [
-    'Shows this chat’s call of the token: who called it and when, the price and market cap then, the peak since (the highest candle high) and now,',
+    'Shows this chat’s call of the token: who called it and when, the price and market cap then, the peak since (the highest close of a traded candle) and now,',
     'with the price line since the call.',
     'Example: /pnl 646Scq36PCtwMaWewiUpiZ2F2kUQG3Xe8dTp766TuH25',
   ].join('\n'),

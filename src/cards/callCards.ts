@@ -3,6 +3,7 @@
  * setting, the export and the removals. Names are the callers' display names as text (callerName).
  */
 import { code, field, rich, type Card, type CardAttachment, type CardField } from './card';
+import { lookAlikeOf } from './lookAlike';
 import { callerName, callerTag, callMcap, distinctCallerNames, multipleText, nowMultiple, peakMultiple } from './callText';
 import type { CallerRecord } from './callStats';
 import { HIT_MULTIPLE, MIN_CALLS } from './callStats';
@@ -14,8 +15,11 @@ import { untrusted } from '../text/sanitize';
 /** Lines in a list card: a field each, within Discord's 25 fields and Telegram's 4,096 characters. */
 const MAX_LINES = 20;
 
+/** A call's token as a line names it; a copy of a well-known token (lookAlike.ts) is marked as one wherever it is named. */
 function tokenOf(call: Call): string {
-  return call.name.trim() === '' && call.symbol.trim() === '' ? shortAddress(untrusted(call.address, 64, '?')) : tokenTitle(call);
+  const named = call.name.trim() === '' && call.symbol.trim() === '' ? shortAddress(untrusted(call.address, 64, '?')) : tokenTitle(call);
+  const real = lookAlikeOf({ address: call.address, symbol: call.symbol, name: call.name });
+  return real === null ? named : `${named} ⚠️ not the real ${real.symbol}`;
 }
 
 /** "×3.1 peak · ×1.4 now · Alice · 3h ago at $41.2K". */
@@ -38,7 +42,7 @@ export function callsSettingCard(on: boolean, changed: boolean): Card {
       ? rich(
           'The first post of a token here (a pasted address or link, or ',
           code('/token'),
-          ') is the poster’s call; its peak is read from candle highs and milestones are told as replies. ',
+          ') is the poster’s call; its peak is read from the closes of its traded candles and milestones are told as replies. ',
           code('/calls off'),
           ' stops it; the records stay.',
         )
@@ -57,7 +61,7 @@ export function callsListCard(calls: readonly Call[], window: string, now: Date)
       calls.length === 0
         ? rich('No calls in this window.')
         : rich(
-            `${calls.length} call${calls.length === 1 ? '' : 's'}, newest first: the peak since each call (from candle highs) ` +
+            `${calls.length} call${calls.length === 1 ? '' : 's'}, newest first: the peak since each call (from traded candles’ closes) ` +
               `and the multiple now.${more > 0 ? ` ${more} more in /calls export.` : ''}`,
           ),
     color: 'info',

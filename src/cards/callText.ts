@@ -51,7 +51,7 @@ export function multipleText(value: number): string {
   return `×${value.toFixed(2)}`;
 }
 
-/** The peak multiple of a call: its highest candle high since, over its entry price. */
+/** The peak multiple of a call: its highest traded close since, over its entry price. */
 export function peakMultiple(call: Pick<Call, 'peakSol' | 'priceSol'>): number {
   return call.peakSol / call.priceSol;
 }

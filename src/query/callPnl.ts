@@ -41,7 +41,7 @@ export async function callPnlCard(client: MarketClient, call: Call, now: Date): 
   const mcap = (multiple: number) => callMcap(call, multiple) ?? '—';
   return {
     title: `${callerName(call.userName)}’s call: ${tokenTitle(call)}`,
-    description: rich(`Called ${relativeTime(call.calledAt, now)}; the peak is the highest candle high since.`),
+    description: rich(`Called ${relativeTime(call.calledAt, now)}; the peak is the highest close of a traded candle since.`),
     color: 'info',
     fields: [
       field('Entry', `${price(call.priceSol)} SOL · ${mcap(1)} mcap`, true),

@@ -1,6 +1,6 @@
 /**
  * Calls: the first post of a token in a chat that has calls on is that person's call, kept with the
- * market it was posted at, and its peak since, read from candle highs by the peak job. The shapes
+ * market it was posted at, and its peak since, read from traded candles’ closes by the peak job. The shapes
  * and the repository every store implements (sqliteCalls.ts, postgres/pgCalls.ts); how a call, a
  * peak and the ranking are defined is docs/calls.md.
  */
@@ -36,7 +36,7 @@ export interface NewCall {
 
 export interface Call extends NewCall {
   id: number;
-  /** Highest candle high since the call (SOL per token), and the start of its candle. */
+  /** Highest close of a traded candle since the call (SOL per token), and the start of its candle. */
   peakSol: number;
   peakAt: Date;
   /** The last close read, and when. */

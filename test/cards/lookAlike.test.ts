@@ -5,7 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { alertCard } from '../../src/alerts/alertCard';
 import { plainText } from '../../src/cards/card';
+import { callsListCard, leaderboardCard } from '../../src/cards/callCards';
+import { rankCallers } from '../../src/cards/callStats';
 import { lookAlikeOf } from '../../src/cards/lookAlike';
+import type { Call } from '../../src/store/calls';
 import { buildTokenCard } from '../../src/cards/tokenCard';
 import { renderCardMessages } from '../../src/chats/telegram/html';
 import { KNOWN_TOKENS } from '../../src/market/knownTokens';
@@ -103,5 +106,34 @@ describe('look-alike tokens', () => {
       null,
     );
     expect(real.fields.some((field) => field.name.includes('Not the real'))).toBe(false);
+  });
+
+  it('marks a copy wherever a call names it: the calls list and the leaderboard’s best call', () => {
+    const at = new Date('2026-06-01T12:00:00Z');
+    const calls: Call[] = [0, 1, 2].map((index) => ({
+      id: index + 1,
+      chat: { platform: 'telegram', chatId: '-1', threadId: null, scopeId: null },
+      address: `Fake${index}Address1111111111111111111111111`,
+      symbol: 'B0NK',
+      name: 'B0NK',
+      userId: 'u1',
+      userName: 'alice',
+      messageId: null,
+      calledAt: at,
+      priceSol: 0.001,
+      priceUsd: 0.15,
+      solUsd: 150,
+      mcapSol: 1000,
+      mcapUsd: 150_000,
+      peakSol: 0.003,
+      peakAt: at,
+      lastSol: 0.002,
+      lastAt: at,
+      checkedTo: 0,
+      nextCheckAt: null,
+      toldMultiple: 0,
+    }));
+    expect(callsListCard(calls, '7d', at).fields[0]?.name).toContain('⚠️ not the real BONK');
+    expect(plainText(leaderboardCard(rankCallers(calls), '7d', at).fields[0]?.value ?? [])).toContain('⚠️ not the real BONK');
   });
 });

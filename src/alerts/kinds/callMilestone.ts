@@ -88,7 +88,7 @@ export function callMilestoneCard(event: CallMilestoneEvent): Card {
     description: rich(
       event.calls.length === 1 && first !== undefined
         ? milestoneLine(first, event.at)
-        : `Peaks since the calls, from candle highs.${more > 0 ? ` ${more} more in /calls.` : ''}`,
+        : `Peaks since the calls, from traded candles’ closes.${more > 0 ? ` ${more} more in /calls.` : ''}`,
     ),
     color: 'info',
     fields,
