@@ -40,7 +40,7 @@ export function diskCost(dbPath: string): string {
     } catch (error) {
       lines.push(`(dbstat unavailable: ${error instanceof Error ? error.message : String(error)})`);
     }
-    for (const table of ['outbox', 'events']) {
+    for (const table of ['outbox', 'events', 'action_keys', 'calls']) {
       const columns = (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((column) => column.name);
       const sums = db
         .prepare(
@@ -48,6 +48,25 @@ export function diskCost(dbPath: string): string {
         )
         .get() as Record<string, number | null>;
       lines.push(`${table} columns, average bytes: ${columns.map((column) => `${column} ${(sums[column] ?? 0).toFixed(0)}`).join(', ')}`);
+    }
+    try {
+      const perRow = (names: readonly string[], table: string) => {
+        const marks = names.map(() => '?').join(', ');
+        const bytes = (
+          db.prepare(`SELECT coalesce(sum(pgsize), 0) AS b FROM dbstat WHERE name IN (${marks})`).get(...names) as { b: number }
+        ).b;
+        return bytes / Math.max(1, count(table));
+      };
+      const indexesOf = (table: string) =>
+        (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").all(table) as Array<{ name: string }>).map(
+          (row) => row.name,
+        );
+      for (const table of ['action_keys', 'calls', 'events', 'outbox']) {
+        const indexes = indexesOf(table);
+        lines.push(`${table}: ${perRow([table, ...indexes], table).toFixed(0)} bytes a row with its indexes (${indexes.join(', ')})`);
+      }
+    } catch (error) {
+      lines.push(`(rows' sizes not read: ${error instanceof Error ? error.message : String(error)})`);
     }
     const kinds = db
       .prepare('SELECT kind, count(*) AS n, avg(length(event)) AS bytes FROM events GROUP BY kind ORDER BY n DESC')

@@ -11,6 +11,7 @@
  * Flags: --days N (30), --minutes M (the real time to take, 60; sets the speed), --speed X
  * (instead of --minutes), --chats N (200), --follows N (2000), --wallets N (200), --restart-days N
  * (3), --seed N (42), --out DIR (docs), --keep (leave the database and log in the work folder).
+ * `npm run soak -- --disk-cost PATH` prints what an alert costs in that SQLite database and exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -249,7 +250,13 @@ async function drive({ flags, plan, simNow, simStartMs, running, bot, sample }: 
 }
 
 async function main(): Promise<void> {
-  const flags = parseFlags(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv[0] === '--disk-cost') {
+    // Any database of the bot's (SQLite): what its tables and indexes take, and an alert's share.
+    process.stdout.write(`${diskCost(argv[1] ?? 'data/tokenwatch.db')}\n`);
+    return;
+  }
+  const flags = parseFlags(argv);
   const speed = flags.speed ?? (flags.days * DAY_MS) / (flags.minutes * 60_000);
   const simStartMs = Date.UTC(2027, 0, 4, 0, 0, 0);
   const clock: SoakClock = { realStartMs: Date.now() + 3_000, simStartMs, speed };
