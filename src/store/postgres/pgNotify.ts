@@ -8,6 +8,9 @@
  * when it drops. A listening connection only hears; one cut off by a network partition says
  * nothing at all, so every HEARTBEAT_MS it asks the server once, and an answer that does not come
  * within the session's limits (pgDatabase.ts SESSION_LIMITS) counts as a drop.
+ *
+ * The log hears it once each way, however long the server is away: a warning when the connection
+ * is lost, one line when it listens again; the attempts between (every 5 s at most) are debug lines.
  */
 import pg from 'pg';
 import { errorText, type Logger } from '../../log';
@@ -49,6 +52,8 @@ export function listen(url: string, logger: Logger, onPayload: (payload: string)
     signalReady = resolve;
   });
   let first = true;
+  /** Since when the connection is lost (said once), or null while listening. */
+  let lostSince: number | null = null;
 
   const connect = async (): Promise<void> => {
     if (closed) return;
@@ -68,8 +73,10 @@ export function listen(url: string, logger: Logger, onPayload: (payload: string)
       if (heartbeat !== null) clearInterval(heartbeat);
       if (client !== next || closed) return;
       client = null;
-      if (error !== undefined)
+      if (error !== undefined && lostSince === null)
         logger.warn({ reason: errorText(error) }, 'notification listener lost its connection; connecting again (polls go on meanwhile)');
+      else if (error !== undefined) logger.debug({ reason: errorText(error) }, 'notification listener still connecting');
+      lostSince ??= Date.now();
       next.end().catch(() => undefined);
       timer = setTimeout(() => void connect(), delay);
       timer.unref();
@@ -85,6 +92,8 @@ export function listen(url: string, logger: Logger, onPayload: (payload: string)
       }, HEARTBEAT_MS);
       heartbeat.unref();
       delay = RETRY_FIRST_MS;
+      if (lostSince !== null) logger.info({ downMs: Date.now() - lostSince }, 'notification listener listening again');
+      lostSince = null;
       if (first) {
         first = false;
         signalReady();
