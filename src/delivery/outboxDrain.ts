@@ -5,6 +5,10 @@
  * crash between the two sends that alert again on the next start (at least once, never lost); a
  * row marked delivered is never sent again.
  *
+ * An alert the platform accepted whose record the store could not take (a database away, a full
+ * disk) is remembered here: it is recorded before anything else is read or sent, and never sent
+ * again from this process, so an outage of the store between a send and its record repeats nothing.
+ *
  * Failures: a `retry` outcome waits (doubling, capped, or the platform's own figure when longer) and
  * holds the whole chat until then, so a later alert never overtakes an earlier one; a `gone` outcome
  * pauses the chat once, with one log line, and its rows wait for the chat to be resumed instead of
@@ -103,6 +107,8 @@ export class OutboxDrain {
   private readonly held = new Map<string, number>();
   /** Chats told their hourly budget ran out, with the hour told: once an hour at most. */
   private readonly budgetTold = new Map<string, number>();
+  /** Messages the platform accepted whose rows the store could not mark delivered yet, oldest first. */
+  private readonly unrecorded: Array<{ ids: number[]; at: Date }> = [];
   private stopping = false;
 
   constructor(
@@ -125,6 +131,8 @@ export class OutboxDrain {
 
   async round(): Promise<RoundResult> {
     const { store, sender } = this.deps;
+    // Before anything else, whether or not this process sends now: what was sent is recorded, or the round ends here.
+    await this.recordSent();
     if (!this.isActive()) return { more: false, nextRetryAt: null };
     const now = this.deps.now();
     const rows = await store.outbox.due(sender.platform, now, this.settings.batchSize);
@@ -271,6 +279,25 @@ export class OutboxDrain {
     }
   }
 
+  /** Marks a message's rows delivered; when the store cannot take it, the message is remembered as sent (above) and the round ends. */
+  private async record(ids: number[], at: Date): Promise<void> {
+    try {
+      await this.deps.store.outbox.markDelivered(ids, at);
+    } catch (error) {
+      this.unrecorded.push({ ids, at });
+      throw error;
+    }
+  }
+
+  /** Records what was sent while the store could not take it, oldest first; throws while it still cannot. */
+  private async recordSent(): Promise<void> {
+    while (this.unrecorded.length > 0) {
+      const sent = this.unrecorded[0] as { ids: number[]; at: Date };
+      await this.deps.store.outbox.markDelivered(sent.ids, sent.at);
+      this.unrecorded.shift();
+    }
+  }
+
   private async sendChat(chat: ChatRef, rows: OutboxEntry[]): Promise<{ moved: number; retryAt: number | null }> {
     const { store, logger } = this.deps;
     const key = chatKey(chat);
@@ -283,8 +310,7 @@ export class OutboxDrain {
       const outcome = await this.send(chat, unit);
       const now = this.deps.now();
       if (outcome.status === 'sent') {
-        await store.outbox.markDelivered(unit.ids, now);
-        moved += unit.ids.length;
+        // Counted as delivered whether or not the store takes the record now: the platform has it.
         this.counters.sent += unit.ids.length;
         if (unit.ids.length > 1) {
           this.counters.digests += 1;
@@ -292,6 +318,8 @@ export class OutboxDrain {
         }
         for (const row of unit.rows) this.counters.sentByKind[row.event.kind] = (this.counters.sentByKind[row.event.kind] ?? 0) + 1;
         this.deps.onDelivered?.(this.platform, unit.rows, now);
+        await this.record(unit.ids, now);
+        moved += unit.ids.length;
         continue;
       }
       if (outcome.status === 'gone') {
