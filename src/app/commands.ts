@@ -41,7 +41,7 @@ export async function startCommands(deps: CommandsDeps): Promise<Dispatcher> {
       status: watching.status,
       chatSettings: store.chats,
       alertHistory: store.outbox,
-      calls: new CallBook(store.calls, now, config.calls.minLiquidityUsd),
+      calls: new CallBook(store.calls, now, { minLiquidityUsd: config.calls.minLiquidityUsd }),
       // /testalert's samples go through the asking chat's platform sender (the chats start after the commands).
       sendToChat: async (chat, card) => {
         const sender = chats.senderFor(chat.platform);

@@ -22,6 +22,19 @@ export interface Poster {
 
 /** Below this much liquidity (USD) a token makes no call: one buy and sell on a thin pool would set its peak. */
 export const DEFAULT_CALL_MIN_LIQUIDITY_USD = 5_000;
+/** A chat's calls followed by the peak job at most: past it the oldest stop (they keep their records). */
+export const MAX_ACTIVE_CALLS_PER_CHAT = 200;
+/** A person's posts make one call in this long at most: a flood of /token is not a flood of calls. */
+export const CALL_COOLDOWN_MS = 60_000;
+/** People whose last call is remembered for the cooldown; the oldest forgotten first past it. */
+const COOLDOWN_MEMORY = 10_000;
+
+export interface CallLimits {
+  /** CALL_MIN_LIQUIDITY_USD: a thinner token's post makes no call. */
+  minLiquidityUsd: number;
+  maxActivePerChat: number;
+  cooldownMs: number;
+}
 
 /**
  * A call's market from a token answer: null when the token has no SOL price (no price, no call),
@@ -45,12 +58,24 @@ export function callMarket(
 }
 
 export class CallBook {
+  private readonly limits: CallLimits;
+  /** When each person (by chat and id) last made a call, for the cooldown; insertion order is age. */
+  private readonly lastCallAt = new Map<string, number>();
+  /** Chats told that their oldest calls stop being followed (told once a process). */
+  private readonly toldCap = new Set<string>();
+
   constructor(
     readonly calls: CallRepository,
     private readonly now: () => Date = () => new Date(),
-    /** CALL_MIN_LIQUIDITY_USD: a thinner token's post makes no call. */
-    private readonly minLiquidityUsd = DEFAULT_CALL_MIN_LIQUIDITY_USD,
-  ) {}
+    limits: Partial<CallLimits> = {},
+  ) {
+    this.limits = {
+      minLiquidityUsd: DEFAULT_CALL_MIN_LIQUIDITY_USD,
+      maxActivePerChat: MAX_ACTIVE_CALLS_PER_CHAT,
+      cooldownMs: CALL_COOLDOWN_MS,
+      ...limits,
+    };
+  }
 
   /**
    * After a token's card was built for a post in `chat`: with calls on, the first post is recorded
@@ -58,10 +83,16 @@ export class CallBook {
    */
   async onPost(chat: ChatRef, poster: Poster, answer: TokenAnswer): Promise<Card> {
     if (!(await this.calls.enabled(chat))) return answer.card;
-    const market = callMarket(answer, this.minLiquidityUsd);
+    const market = callMarket(answer, this.limits.minLiquidityUsd);
     const existing = await this.calls.get(chat, answer.token.address);
     if (existing !== null) return withCallField(answer.card, callLine(existing, this.now(), market?.priceSol ?? null));
     if (market === null) return answer.card;
+    const person = `${chat.platform}:${chat.chatId}:${poster.userId}`;
+    const at = this.now().getTime();
+    const last = this.lastCallAt.get(person);
+    if (last !== undefined && at - last < this.limits.cooldownMs) {
+      return withCallField(answer.card, `Not a call: one call a minute per person (${callerName(poster.userName ?? poster.userId)})`);
+    }
     const { call, created } = await this.calls.record({
       chat,
       address: answer.token.address,
@@ -75,11 +106,30 @@ export class CallBook {
       ...market,
     });
     if (!created) return withCallField(answer.card, callLine(call, this.now(), market.priceSol));
-    const at = callMcap(call);
-    return withCallField(
+    this.remember(person, at);
+    const mcap = callMcap(call);
+    const card = withCallField(
       answer.card,
-      `${callerName(call.userName)}’s call, recorded${at === null ? '' : ` at ${at} mcap`}: /calls lists this chat’s calls`,
+      `${callerName(call.userName)}’s call, recorded${mcap === null ? '' : ` at ${mcap} mcap`}: /calls lists this chat’s calls`,
     );
+    // Past the chat's share of the peak job, its oldest calls stop being read (told once).
+    const retired = await this.calls.retireBeyond(chat, this.limits.maxActivePerChat);
+    const chatKey = `${chat.platform}:${chat.chatId}`;
+    if (retired === 0 || this.toldCap.has(chatKey)) return card;
+    this.toldCap.add(chatKey);
+    return withCallField(
+      card,
+      `This chat’s ${this.limits.maxActivePerChat} newest calls are followed for milestones; older ones keep their peaks and records`,
+    );
+  }
+
+  private remember(person: string, at: number): void {
+    this.lastCallAt.delete(person);
+    this.lastCallAt.set(person, at);
+    if (this.lastCallAt.size > COOLDOWN_MEMORY) {
+      const [oldest] = this.lastCallAt.keys();
+      if (oldest !== undefined) this.lastCallAt.delete(oldest);
+    }
   }
 
   /** The chat's call of a token, if any. */

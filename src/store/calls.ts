@@ -89,4 +89,9 @@ export interface CallRepository {
   forget(chat: CallChat, userId: string): Promise<Call[]>;
   /** Removes every call of the chat; returns how many. */
   clear(chat: CallChat): Promise<number>;
+  /**
+   * Stops following the chat's calls beyond its `keep` newest still followed (their next check
+   * cleared: they keep their peaks, records and rankings); returns how many stopped.
+   */
+  retireBeyond(chat: CallChat, keep: number): Promise<number>;
 }

@@ -24,6 +24,7 @@ export class SqliteCalls implements CallRepository {
   private readonly selectOfUser;
   private readonly deleteOfUser;
   private readonly deleteChat;
+  private readonly retireOld;
   private readonly peaksTx;
   private readonly forgetTx;
 
@@ -83,6 +84,11 @@ export class SqliteCalls implements CallRepository {
     );
     this.deleteOfUser = db.prepare<[string, string, string]>('DELETE FROM calls WHERE platform = ? AND chat_id = ? AND user_id = ?');
     this.deleteChat = db.prepare<[string, string]>('DELETE FROM calls WHERE platform = ? AND chat_id = ?');
+    this.retireOld = db.prepare<[string, string, string, string, number]>(
+      'UPDATE calls SET next_check_at = NULL WHERE platform = ? AND chat_id = ? AND id IN (' +
+        'SELECT id FROM calls WHERE platform = ? AND chat_id = ? AND next_check_at IS NOT NULL ' +
+        'ORDER BY called_at DESC, id DESC LIMIT -1 OFFSET ?)',
+    );
     this.peaksTx = db.transaction((updates: readonly PeakUpdate[], alerts: Alerts, now: number): number => {
       for (const update of updates) {
         this.updatePeak.run(
@@ -174,5 +180,9 @@ export class SqliteCalls implements CallRepository {
 
   async clear(chat: CallChat): Promise<number> {
     return this.deleteChat.run(chat.platform, chat.chatId).changes;
+  }
+
+  async retireBeyond(chat: CallChat, keep: number): Promise<number> {
+    return this.retireOld.run(chat.platform, chat.chatId, chat.platform, chat.chatId, Math.max(0, Math.floor(keep))).changes;
   }
 }

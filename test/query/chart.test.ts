@@ -31,7 +31,11 @@ interface RawCandle {
 }
 
 let m: TestMarket;
-const now = new Date();
+// Never within the first two hours of a UTC day: a day candle must start before the last hour
+// whatever the time the suite runs at (at 00:30 it would start within it). Then the clock is set back.
+const DAY_MS = 86_400_000;
+const sinceMidnight = Date.now() % DAY_MS;
+const now = new Date(Date.now() - (sinceMidnight < 2 * 3_600_000 ? sinceMidnight + 3_600_000 : 0));
 const to = Math.floor(now.getTime() / 1000);
 
 beforeAll(async () => {

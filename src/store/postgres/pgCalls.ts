@@ -161,4 +161,15 @@ export class PgCalls implements CallRepository {
     });
     return result.rowCount ?? 0;
   }
+
+  async retireBeyond(chat: CallChat, keep: number): Promise<number> {
+    const result = await this.db.query({
+      text:
+        'UPDATE calls SET next_check_at = NULL WHERE id IN (' +
+        'SELECT id FROM calls WHERE platform = $1 AND chat_id = $2 AND next_check_at IS NOT NULL ' +
+        'ORDER BY called_at DESC, id DESC OFFSET $3)',
+      values: [chat.platform, chat.chatId, Math.max(0, Math.floor(keep))],
+    });
+    return result.rowCount ?? 0;
+  }
 }
