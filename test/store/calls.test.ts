@@ -125,6 +125,20 @@ describe.each(STORE_KINDS)('calls (%s)', (_kind, makeHome) => {
     expect(due.slice(0, 2).map((found) => found.id)).toContain(call.id);
   });
 
+  it('stops following a chat’s calls beyond its newest, and only that chat’s', async () => {
+    const group = chat('-720');
+    const other = chat('-721');
+    for (const where of [group, other]) await store.calls.setEnabled(where, true, T0);
+    for (let index = 0; index < 5; index++)
+      await store.calls.record(newCall(group, `Keep${index}`, 'u1', { calledAt: new Date(T0.getTime() + index * 1000) }));
+    await store.calls.record(newCall(other, 'Other', 'u2'));
+    expect(await store.calls.retireBeyond(group, 3)).toBe(2);
+    const followed = (await store.calls.list(group, null)).filter((call) => call.nextCheckAt !== null).map((call) => call.address);
+    expect(followed).toEqual(['Keep4', 'Keep3', 'Keep2']);
+    expect(await store.calls.retireBeyond(group, 3)).toBe(0);
+    expect((await store.calls.get(other, 'Other'))?.nextCheckAt).not.toBeNull();
+  });
+
   it('moves with a Telegram group that became a supergroup, calls and setting alike', async () => {
     await store.calls.setEnabled(chat('-100'), true, T0);
     await store.calls.record(newCall(chat('-100'), 'TokenA', 'alice'));
