@@ -52,7 +52,7 @@ async function main(): Promise<void> {
       store,
       watcher,
       reconcile,
-      delivery: { notify: () => undefined },
+      delivery: { notify: () => undefined, takeOver: async () => 0 },
       digests: { changed: async () => undefined },
       leased: [],
       logger: silentLogger,

@@ -11,7 +11,8 @@
  *   watcher re-reads them;
  * - alerts written elsewhere: delivery drains; a watchlist set elsewhere: the senders schedule again;
  * - `sender:<platform>` taken: the claims a dead or stalled sender left on the platform's rows are
- *   taken over, and delivery drains; `telegram:poller` taken or lost: long polling starts or stops.
+ *   taken over between two of delivery's rounds, and delivery drains, sending those rows as that
+ *   sender made its messages of them; `telegram:poller` taken or lost: long polling starts or stops.
  */
 import type { Delivery } from '../delivery/delivery';
 import type { DailyDigests } from '../jobs/dailyDigest';
@@ -35,7 +36,7 @@ export interface LocalParts {
   store: PostgresStore;
   watcher: Pick<Watcher, 'forgetWhere' | 'letGoOutOfScope' | 'resync' | 'sync'>;
   reconcile: Pick<ReconcileJob, 'runNow'>;
-  delivery: Pick<Delivery, 'notify'>;
+  delivery: Pick<Delivery, 'notify' | 'takeOver'>;
   digests: Pick<DailyDigests, 'changed'>;
   /** Telegram's long polling, started and stopped under the poller lease. */
   /** The chats' work run under a named lease (Telegram's polling): started while it is held. */
@@ -69,10 +70,11 @@ export function memberParts(local: LocalParts): MemberParts {
       }
       const platform = name.slice('sender:'.length);
       if (!held || !name.startsWith('sender:') || !isPlatform(platform)) return;
-      const taken = await store.outbox.takeOverClaims(platform);
+      // Between two of delivery's rounds, so that it knows these rows before it reads them: the
+      // previous sender may have sent some without marking them, and they go out again as it sent them.
+      const taken = await delivery.takeOver(platform, () => store.outbox.takeOverClaims(platform));
       if (taken > 0)
         local.logger.info({ platform, rows: taken }, 'sender lease taken: alerts the previous sender had claimed are sent from here');
-      delivery.notify();
     },
   };
 }

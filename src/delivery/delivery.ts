@@ -47,6 +47,13 @@ export interface Delivery {
   start(): void;
   /** New rows were committed: drain now. */
   notify(): void;
+  /**
+   * This process took `platform`'s sender lease (several processes): `take` gives back the rows
+   * another sender had claimed and returns their ids. Run between two of the platform's rounds, and
+   * a round follows; those rows go out again as the messages the other sender made of them, since it
+   * may have handed some to the platform and died before marking them. Resolves with their number.
+   */
+  takeOver(platform: Platform, take: () => Promise<readonly number[]>): Promise<number>;
   /** Drains every platform until nothing more is due now (tests and shutdown use it). */
   drain(): Promise<void>;
   /** Stops polling; sends under way finish and are recorded before it resolves. */
@@ -174,6 +181,13 @@ export function createDelivery(options: DeliveryOptions): Delivery {
     },
     notify() {
       for (const loop of loops.values()) void loop.kick();
+    },
+    async takeOver(platform, take) {
+      const loop = loops.get(platform);
+      if (loop === undefined) return (await take()).length;
+      const taken = loop.drain.takeOver(take);
+      void loop.kick();
+      return taken;
     },
     async drain() {
       await Promise.all([...loops.values()].map((loop) => loop.kick()));

@@ -110,6 +110,19 @@ export class OutboxDrain {
   /** Messages the platform accepted whose rows the store could not mark delivered yet, oldest first. */
   private readonly unrecorded: Array<{ ids: number[]; at: Date }> = [];
   private stopping = false;
+  /**
+   * Rows that may have reached the platform already without being marked delivered: taken over
+   * with the platform's sender lease from another sender (it may have died between a send and its
+   * mark), or carried by a send that failed (a timeout or a lost answer may come after the platform
+   * took it). They go out again as the messages they went out as (unitsOf), then leave this set.
+   */
+  private readonly maybeSent = new Set<number>();
+  /** Takeovers asked for, run at the start of the next round (takeOver). */
+  private readonly takeovers: Array<{
+    take: () => Promise<readonly number[]>;
+    done: (rows: number) => void;
+    failed: (error: unknown) => void;
+  }> = [];
 
   constructor(
     private readonly deps: DrainDeps,
@@ -127,13 +140,41 @@ export class OutboxDrain {
   /** No new send starts after this; sends already under way finish and are recorded. */
   stop(): void {
     this.stopping = true;
+    for (const takeover of this.takeovers.splice(0)) takeover.done(0);
+  }
+
+  /**
+   * This process took the platform's sender lease: `take` gives back the claims another sender
+   * holds and returns those rows' ids. It runs at the start of the next round, never while one
+   * reads or sends, so no round meets those rows before they are known. Resolves with their number.
+   */
+  takeOver(take: () => Promise<readonly number[]>): Promise<number> {
+    if (this.stopping) return Promise.resolve(0);
+    return new Promise((done, failed) => this.takeovers.push({ take, done, failed }));
+  }
+
+  private async runTakeovers(): Promise<void> {
+    for (let next = this.takeovers.shift(); next !== undefined; next = this.takeovers.shift()) {
+      try {
+        const ids = await next.take();
+        for (const id of ids) this.maybeSent.add(id);
+        next.done(ids.length);
+      } catch (error) {
+        next.failed(error);
+      }
+    }
   }
 
   async round(): Promise<RoundResult> {
     const { store, sender } = this.deps;
     // Before anything else, whether or not this process sends now: what was sent is recorded, or the round ends here.
     await this.recordSent();
-    if (!this.isActive()) return { more: false, nextRetryAt: null };
+    await this.runTakeovers();
+    if (!this.isActive()) {
+      // Another process sends now: what it takes over is its own to know.
+      this.maybeSent.clear();
+      return { more: false, nextRetryAt: null };
+    }
     const now = this.deps.now();
     const rows = await store.outbox.due(sender.platform, now, this.settings.batchSize);
     const byChat = new Map<string, { chat: ChatRef; rows: OutboxEntry[] }>();
@@ -162,10 +203,25 @@ export class OutboxDrain {
   }
 
   /**
-   * The chat's units, in order: each alert alone, or digests when too many wait. An alert of a
-   * kind that is sent alone (a daily watchlist) keeps its own card and its place among them.
+   * The chat's units, in order. Rows that may have reached the platform already (maybeSent) come
+   * first and are made into units by themselves, as they were made when they went out (they were
+   * the chat's oldest then, and still are), not merged with rows written since: a message that may
+   * have been posted goes out again as the same message, the same rows under the same send key,
+   * which Discord posts once (its nonce) and Telegram shows as one message twice, instead of a
+   * larger digest repeating every alert of it.
    */
   private async unitsOf(chat: ChatRef, rows: OutboxEntry[]): Promise<Unit[]> {
+    const again = rows.filter((row) => this.maybeSent.has(row.id));
+    if (again.length === 0) return this.unitsFrom(chat, rows);
+    const since = rows.filter((row) => !this.maybeSent.has(row.id));
+    return [...(await this.unitsFrom(chat, again)), ...(await this.unitsFrom(chat, since))];
+  }
+
+  /**
+   * Units of these rows, in order: each alert alone, or digests when too many wait. An alert of a
+   * kind that is sent alone (a daily watchlist) keeps its own card and its place among them.
+   */
+  private async unitsFrom(chat: ChatRef, rows: OutboxEntry[]): Promise<Unit[]> {
     const cards = await Promise.all(rows.map((row) => this.cardOf(row)));
     const single = async (index: number): Promise<Unit> => {
       const row = rows[index] as OutboxEntry;
@@ -308,6 +364,7 @@ export class OutboxDrain {
       // A sender that lost its lease sends nothing more: the rows it claimed are taken over by the next one.
       if (this.stopping || !this.isActive()) break;
       const outcome = await this.send(chat, unit);
+      for (const id of unit.ids) this.maybeSent.delete(id);
       const now = this.deps.now();
       if (outcome.status === 'sent') {
         // Counted as delivered whether or not the store takes the record now: the platform has it.
@@ -336,6 +393,8 @@ export class OutboxDrain {
       this.counters.failures[outcome.afterMs === null ? 'error' : 'throttled'] += 1;
       const delay = retryDelayMs(unit.attempts + 1, this.settings.backoff, outcome.afterMs);
       const until = now.getTime() + delay;
+      // The platform may have taken it before the failure came back: it goes out again as this message.
+      for (const id of unit.ids) this.maybeSent.add(id);
       await store.outbox.retryAt(unit.ids, new Date(until), outcome.reason);
       // The rest of the chat waits too, in the store and here, so that order holds.
       await store.outbox.deferChat(chat, new Date(until));

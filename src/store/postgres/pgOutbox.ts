@@ -203,15 +203,18 @@ export class PgOutbox implements OutboxRepository {
   /**
    * Gives back every claim on the platform's undelivered rows that another claimer holds: the
    * sender that just took the platform's lease (src/cluster/) is its only sender, so such claims
-   * are a dead or stalled one's, and need not wait out their own lease.
+   * are a dead or stalled one's, and need not wait out their own lease. Returns those rows' ids, in
+   * order: the other sender may have sent some of them without marking them (it died between the
+   * two), and delivery sends them again as the messages it would have made of them
+   * (src/delivery/outboxDrain.ts), not merged with newer rows.
    */
-  async takeOverClaims(platform: string): Promise<number> {
-    const { rowCount } = await this.db.durableQuery({
+  async takeOverClaims(platform: string): Promise<number[]> {
+    const { rows } = await this.db.durableQuery<{ id: number }>({
       text:
         'UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE platform = $1 AND delivered_at IS NULL ' +
-        'AND claimed_by IS NOT NULL AND claimed_by <> $2',
+        'AND claimed_by IS NOT NULL AND claimed_by <> $2 RETURNING id',
       values: [platform, this.claimer],
     });
-    return rowCount ?? 0;
+    return rows.map((row) => Number(row.id)).sort((a, b) => a - b);
   }
 }
