@@ -1,4 +1,5 @@
 /** Calls in SQLite (src/store/calls.ts): statements prepared once, milestones written with the peaks in one transaction. */
+import { CHAT_MILESTONE_EVENTS, withoutCallers } from './forgetCaller';
 import type { AlertDelivery } from '../model/follow';
 import type { AlertEvent } from '../model/events';
 import type { Call, CallChat, CallRepository, NewCall, PeakUpdate } from './calls';
@@ -104,9 +105,20 @@ export class SqliteCalls implements CallRepository {
       }
       return outbox.write(alerts, now);
     });
+    const milestoneEvents = db.prepare<[string, string], { id: number; event: string }>(
+      CHAT_MILESTONE_EVENTS.replace('{1}', '?').replace('{2}', '?'),
+    );
+    const rewriteEvent = db.prepare<[string, number]>('UPDATE events SET event = ? WHERE id = ?');
     this.forgetTx = db.transaction((chat: CallChat, userId: string): CallRow[] => {
       const rows = this.selectOfUser.all(chat.platform, chat.chatId, userId);
       this.deleteOfUser.run(chat.platform, chat.chatId, userId);
+      // Their names leave the milestone alerts too, sent or waiting (forgetCaller.ts).
+      const forgotten = new Set(rows.map((row) => Number(row.id)));
+      if (forgotten.size > 0)
+        for (const found of milestoneEvents.all(chat.platform, chat.chatId)) {
+          const rewritten = withoutCallers(found.event, forgotten);
+          if (rewritten !== null) rewriteEvent.run(rewritten, found.id);
+        }
       return rows;
     });
   }

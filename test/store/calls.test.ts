@@ -172,4 +172,47 @@ describe.each(STORE_KINDS)('calls (%s)', (_kind, makeHome) => {
     expect(await store.calls.list(group, null)).toEqual([]);
     expect(await store.calls.list(other, null)).toHaveLength(1);
   });
+
+  it('takes a forgotten caller’s name out of the milestone alerts of the chat, queued or sent', async () => {
+    const group = chat('-730');
+    await store.calls.setEnabled(group, true, T0);
+    const { call: alices } = await store.calls.record(newCall(group, 'TokenA', 'alice', { userName: 'Alice Real-Name' }));
+    const { call: bobs } = await store.calls.record(newCall(group, 'TokenB', 'bob', { userName: 'Bob' }));
+    const line = (call: typeof alices) => ({
+      callId: call.id,
+      address: call.address,
+      symbol: call.symbol,
+      name: call.name,
+      userName: call.userName,
+      calledAt: call.calledAt.getTime(),
+      milestone: 2,
+      multiple: 2.1,
+      entryMcapUsd: 150_000,
+      entryMcapSol: 1_000,
+      messageId: null,
+    });
+    const event = {
+      kind: 'call-milestone' as const,
+      key: `call-milestone:${alices.id}:${bobs.id}:x2`,
+      at: T0.getTime(),
+      token: { address: 'TokenA', symbol: 'TOK', name: 'Token' },
+      calls: [line(alices), line(bobs)],
+    };
+    const update = (call: typeof alices) => ({
+      id: call.id,
+      peakSol: 0.0021,
+      peakAt: T0,
+      lastSol: 0.002,
+      lastAt: T0,
+      checkedTo: 0,
+      nextCheckAt: null,
+      toldMultiple: 2,
+    });
+    expect(await store.calls.recordPeaks([update(alices), update(bobs)], [{ event, to: [{ chat: group, label: null }] }], T0)).toBe(1);
+    await store.calls.forget(group, 'alice');
+    const [queued] = await store.outbox.due('telegram', new Date(T0.getTime() + 60_000), 10);
+    const calls = (queued?.event as typeof event | undefined)?.calls ?? [];
+    expect(calls.map((milestone) => milestone.userName)).toEqual(['someone', 'Bob']);
+    expect(JSON.stringify(queued?.event)).not.toContain('Alice Real-Name');
+  });
 });

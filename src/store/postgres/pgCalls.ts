@@ -1,4 +1,5 @@
 /** Calls in PostgreSQL (src/store/calls.ts), as sqliteCalls.ts keeps them; milestones written with the peaks in one transaction. */
+import { CHAT_MILESTONE_EVENTS, withoutCallers } from '../forgetCaller';
 import type { AlertDelivery } from '../../model/follow';
 import type { AlertEvent } from '../../model/events';
 import type { Call, CallChat, CallRepository, NewCall, PeakUpdate } from '../calls';
@@ -147,9 +148,24 @@ export class PgCalls implements CallRepository {
   }
 
   async forget(chat: CallChat, userId: string): Promise<Call[]> {
-    const { rows } = await this.db.query<CallRow>({
-      text: `DELETE FROM calls WHERE platform = $1 AND chat_id = $2 AND user_id = $3 RETURNING ${CALL_COLUMNS}`,
-      values: [chat.platform, chat.chatId, userId],
+    const rows = await this.db.transaction(async (client) => {
+      const removed = await client.query<CallRow>({
+        text: `DELETE FROM calls WHERE platform = $1 AND chat_id = $2 AND user_id = $3 RETURNING ${CALL_COLUMNS}`,
+        values: [chat.platform, chat.chatId, userId],
+      });
+      // Their names leave the milestone alerts too, sent or waiting (../forgetCaller.ts).
+      const forgotten = new Set(removed.rows.map((row) => Number(row.id)));
+      if (forgotten.size > 0) {
+        const events = await client.query<{ id: string; event: string }>({
+          text: CHAT_MILESTONE_EVENTS.replace('{1}', '$1').replace('{2}', '$2'),
+          values: [chat.platform, chat.chatId],
+        });
+        for (const found of events.rows) {
+          const rewritten = withoutCallers(found.event, forgotten);
+          if (rewritten !== null) await client.query({ text: 'UPDATE events SET event = $1 WHERE id = $2', values: [rewritten, found.id] });
+        }
+      }
+      return removed.rows;
     });
     return rows.map((row) => callOf(row, this.chats)).sort((a, b) => b.calledAt.getTime() - a.calledAt.getTime());
   }
