@@ -19,6 +19,13 @@
  * it might still write is fenced in the database (CommitFence): a commit under a moved lease is
  * refused.
  *
+ * A process that lost touch with its leases (a step failed, or they were given up at their local
+ * deadline) leaves a named lease last held by another process to that process for a lease's time
+ * (`ttlMs`) once it reaches the database again: after PostgreSQL was away from every process, each
+ * sender takes its own lease back, and with it the rows it had claimed and the alerts it had sent
+ * but could not record (src/delivery/outboxDrain.ts), instead of another sending those again. A
+ * holder that did not come back is replaced a lease's time later.
+ *
  * The clock runs whether or not a step finishes: a step waiting on a server it cannot reach (a
  * network partition holds the connection open and says nothing) does not keep this process's
  * leases alive. At every tick the leases past their local deadline are given up, their partitions
@@ -133,6 +140,10 @@ export class Coordinator {
   private step: Step | null = null;
   private stopped = false;
   private failing = false;
+  /** Whether this process lost touch with its leases since its last step that reached them all. */
+  private outOfTouch = false;
+  /** Until when (monotonic ms) named leases another process held last are left to it. */
+  private leaveOthersUntil = -Infinity;
   private liveWatchers = 0;
 
   constructor(private readonly options: CoordinatorOptions) {
@@ -278,8 +289,21 @@ export class Coordinator {
       if (lease.until > now || !this.held.delete(name)) continue;
       changes.dropped(name, this.memberName);
       changes.expired += 1;
+      this.outOfTouch = true;
     }
     return changes;
+  }
+
+  /** The named leases this process wants and may take now: not held, not another's live one, nor, just back, another's last. */
+  private wantedFree(byName: ReadonlyMap<string, LeaseRow>): string[] {
+    const { owner, wanted } = this.options;
+    const leavingOthers = this.mono() < this.leaveOthersUntil;
+    return wanted.filter((name) => {
+      const row = byName.get(name);
+      if (this.held.has(name)) return false;
+      if (row === undefined || row.owner === owner) return true;
+      return !row.live && !leavingOthers;
+    });
   }
 
   /** Tells the log and the parts what a tick (or the deadline clock) changed. */
@@ -381,9 +405,12 @@ export class Coordinator {
         }
       }
 
-      const wantedFree = this.options.wanted.filter(
-        (name) => !this.held.has(name) && !(byName.get(name)?.live === true && byName.get(name)?.owner !== owner),
-      );
+      if (this.outOfTouch) {
+        // Back in touch: another process may be coming back too, with work under the leases it held.
+        this.outOfTouch = false;
+        this.leaveOthersUntil = started + this.timing.ttlMs;
+      }
+      const wantedFree = this.wantedFree(byName);
       if (wantedFree.length > 0) {
         const taken = await answer(leases.take(wantedFree, owner, this.timing.ttlMs));
         for (const [name, epoch] of taken) keep(name, epoch, until);
@@ -396,6 +423,7 @@ export class Coordinator {
       if (!this.failing)
         this.options.logger.warn({ reason: errorText(error) }, 'could not renew or take leases; what is held is kept until it runs out');
       this.failing = true;
+      this.outOfTouch = true;
     } finally {
       if (!step.abandoned) this.report(changes);
     }
