@@ -134,9 +134,9 @@ describe.runIf(shared.adminUrl !== null)('leases in PostgreSQL', () => {
     const stalled = await fenceOf('stalled');
     await runOut(CALL_PEAKS_LEASE);
     const awake = await fenceOf('awake');
-    // The service's candles after the call: one whose high is twice the call's price.
+    // The service's candles after the call: one that traded and closed at twice the call's price.
     const candles = [
-      { time: null, timestamp: CALLED_AT.getTime() + 60_000, open: 0.001, high: 0.002, low: 0.001, close: 0.001, volume: 1 },
+      { time: null, timestamp: CALLED_AT.getTime() + 60_000, open: 0.001, high: 0.002, low: 0.001, close: 0.002, volume: 1 },
     ];
     const job = (fence: CommitFence) =>
       new CallPeaks({
