@@ -129,11 +129,15 @@ function explain(error: unknown, hint: string | undefined): Card {
     const { title, message } = explainMarket(error);
     return { title, description: describe(message, hint), color: 'error', fields: [], actions: [] };
   }
-  // The bot's own database is away for a moment (a PostgreSQL restart): nothing the person did, nothing to report.
+  // The bot's own database is away for a moment (a PostgreSQL restart) or its disk is full: nothing the person did, nothing to report.
   if (isStoreUnavailable(error)) {
+    const why =
+      error.reason === 'full'
+        ? 'The bot’s database has no room to write right now; try again later.'
+        : 'The bot’s database cannot be reached right now; try again in a moment.';
     return {
       title: 'Try again in a moment',
-      description: describe('The bot’s database cannot be reached right now; try again in a moment.', hint),
+      description: describe(why, hint),
       color: 'error',
       fields: [],
       actions: [],

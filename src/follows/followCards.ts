@@ -6,6 +6,7 @@
 import { kindsOfFamily } from '../alerts/registry';
 import { targetText } from '../alerts/kinds/target';
 import type { PollsView, ProcessView, ShardState, StatusReport } from './status';
+import type { NoRoom } from '../store/storeRoom';
 import type { PackingStatus } from '../market/stream/index';
 import { MUTED_FOREVER, type Follow, type FollowOptions } from '../model/follow';
 import { code, field, rich, text, type Card, type CardField, type RichText } from '../cards/card';
@@ -180,6 +181,15 @@ function pollsText(polls: PollsView | null): string | null {
     .join('\n');
 }
 
+/** The store's line while it refuses writes for lack of room: since when, and what it means for alerts and look-ups. */
+function storeFullText(full: NoRoom, now: Date): string {
+  const code = full.code === '' ? '' : ` (${full.code})`;
+  return (
+    `The bot's database has had no room to write for ${ago(full.since, now)}${code}: alerts found meanwhile are told ` +
+    `once it has room again, and look-ups still answer. The operator can free disk space.`
+  );
+}
+
 export function statusCard(report: StatusReport, now: Date): Card {
   const { streams, follows, outbox } = report;
   const fields = [
@@ -190,6 +200,7 @@ export function statusCard(report: StatusReport, now: Date): Card {
     field('Alerts waiting', outbox.pending === 0 ? 'none' : `${outbox.pending}, oldest ${ago(outbox.oldest, now)} old`, true),
     field('Up for', ago(new Date(report.startedAt), now), true),
   ];
+  if (report.storeFull !== undefined && report.storeFull !== null) fields.push(field('Store full', storeFullText(report.storeFull, now)));
   if (streams.protocol !== null) fields.push(field('Stream protocol', streams.protocol, true));
   const polls = pollsText(report.polls);
   if (polls !== null) fields.push(field('REST polls', polls, true));

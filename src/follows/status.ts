@@ -1,12 +1,14 @@
 /**
  * What `/status` reports: are the live streams up (and how they share sockets, and whether the
  * open-files limit holds some back), how much is followed, is delivery keeping up (the outbox's
- * length and the age of its oldest undelivered alert), and the state of each Discord shard.
+ * length and the age of its oldest undelivered alert), whether the store has room to write (a full
+ * disk), and the state of each Discord shard.
  */
 import type { ChatRef } from '../model/chat';
 import type { PackingStatus, StreamStatus } from '../market/stream/index';
 import type { OpenFilesLimit } from '../openFiles';
 import type { Store } from '../store/store';
+import type { NoRoom } from '../store/storeRoom';
 import type { Follow } from '../model/follow';
 import { tokenSymbols, type TokenSymbols } from './tokenSymbols';
 
@@ -67,6 +69,8 @@ export interface StatusReport {
   /** The REST polls; null where none are made (no watcher here). */
   polls: PollsView | null;
   outbox: { pending: number; oldest: Date | null };
+  /** Set while the store refuses writes for lack of room (a full disk): since when, and the database's code. */
+  storeFull?: NoRoom | null;
   /** Why this chat is paused, or null. */
   paused: string | null;
   /**
@@ -88,7 +92,7 @@ export interface StatusSource {
 
 export interface StatusDeps {
   /** The state, when given, names the chat's tokens by symbol. */
-  store: Pick<Store, 'follows' | 'outbox' | 'chats'> & Partial<Pick<Store, 'state'>>;
+  store: Pick<Store, 'follows' | 'outbox' | 'chats'> & Partial<Pick<Store, 'state' | 'room'>>;
   streams: () => StreamStatus;
   /** The streams' protocol in words (ProtocolChoice.describe); absent: not shown. */
   protocol?: () => string;
@@ -157,6 +161,7 @@ export function createStatusSource(deps: StatusDeps): StatusSource {
         follows: { ...totals, tokens: targets.tokens.length, wallets: targets.wallets.length },
         polls: deps.polls?.() ?? null,
         outbox: { pending: pending.count, oldest: pending.oldest },
+        storeFull: deps.store.room?.full() ?? null,
         paused,
         ...(chatLine === undefined ? {} : { chat: chatLine }),
         startedAt: deps.startedAt,

@@ -1,6 +1,7 @@
 /**
- * Whether the bot can do its work now, for `GET /readyz`: the store answers a query, at least one
- * chat platform is connected (or the console runs), and the stream client's sockets are up or
+ * Whether the bot can do its work now, for `GET /readyz`: the store answers a query and has room
+ * to write (a full disk refuses the alerts' commits while reads go on), at least one chat platform
+ * is connected (or the console runs), and the stream client's sockets are up or
  * still in their quick reconnects. Each check says in a few words of its own what is wrong, never
  * a text from the service, a chat or the database (which may carry a host or a password).
  *
@@ -9,6 +10,7 @@
 import type { SocketStatus, StreamStatus } from '../market/stream';
 import type { ProcessView } from '../follows/status';
 import type { Store } from '../store/store';
+import type { NoRoom } from '../store/storeRoom';
 
 /**
  * Losses in a row after which a socket that is reconnecting counts as down. The stream client
@@ -26,7 +28,7 @@ export interface ReadinessChat {
 }
 
 export interface ReadinessSources {
-  store: { chats: Pick<Store['chats'], 'pausedCount'> };
+  store: { chats: Pick<Store['chats'], 'pausedCount'> } & Pick<Store, 'room'>;
   chats: () => readonly ReadinessChat[];
   /** False for a process that runs no chat (one of several, with the watcher role alone): the chats check then passes. Default true. */
   chatsExpected?: boolean;
@@ -85,12 +87,20 @@ async function storeCheck(store: ReadinessSources['store'], timeoutMs: number): 
     // A query on the small table of chats: an answer is all this asks for.
     const answer = await Promise.race([store.chats.pausedCount('console'), late]);
     if (answer === 'late') return { ok: false, reason: `the store did not answer a query within ${timeoutMs / 1000} s` };
+    const full = store.room?.full() ?? null;
+    if (full !== null) return { ok: false, reason: noRoomText(full) };
     return { ok: true };
   } catch {
     return { ok: false, reason: 'the store did not answer a query' };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The database's code alone (never its words, which may name a path or a host). */
+export function noRoomText(full: NoRoom): string {
+  const code = full.code === '' ? '' : ` (${full.code})`;
+  return `the store is full: it has refused writes for lack of room${code} since ${full.since.toISOString()}`;
 }
 
 function chatsCheck(chats: readonly ReadinessChat[]): ReadinessReport['checks']['chats'] {

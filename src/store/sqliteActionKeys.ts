@@ -12,6 +12,11 @@
  * in the order the cards were issued, so that what any of them sees is what writing at once would
  * have left. What a crash in that turn loses is the keys of the cards it answered: their buttons
  * answer "unknown", as they would after a PostgreSQL insert that failed.
+ *
+ * A disk with no room loses them the same way: keys that cannot be written for lack of room are
+ * dropped (`onNoRoom` hears of it) rather than kept waiting, so that a look-up still answers while
+ * the disk is full, its buttons answering "unknown"; and a prune that finds no room (a delete is
+ * an append to the log too) waits for the next.
  */
 import { setImmediate } from 'node:timers';
 import type { ChatRef } from '../model/chat';
@@ -26,6 +31,7 @@ import {
 import { hasKeyForm, IssueOrder, judgePress, newActionKey } from './actionKeyForm';
 import type { SqliteDatabase } from './openDatabase';
 import { threadColumn } from './rows';
+import { sqliteNoRoom, type StoreUnavailableError } from './storeUnavailable';
 
 type KeyRow = [
   key: string,
@@ -61,7 +67,11 @@ export class SqliteActionKeys implements ActionKeyStore {
   private waiting: IssuedCard[] = [];
   private writeScheduled = false;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    /** Keys were dropped, or a prune left for later, for lack of room. */
+    private readonly onNoRoom: (error: StoreUnavailableError) => void = () => undefined,
+  ) {
     this.insert = db.prepare<[string, string, string, string, string, string, number, number, string, number]>(
       'INSERT OR IGNORE INTO action_keys (key, platform, chat_id, thread_id, command, args, refresh, expires_at, user_id, ' +
         'issued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -146,6 +156,12 @@ export class SqliteActionKeys implements ActionKeyStore {
     try {
       this.writeAll(cards);
     } catch (error) {
+      const noRoom = sqliteNoRoom(error);
+      if (noRoom !== null) {
+        // Dropped: kept, they would fail every call of this store while the disk is full.
+        this.onNoRoom(noRoom);
+        return;
+      }
       this.waiting = [...cards, ...this.waiting];
       throw error;
     }
@@ -161,6 +177,13 @@ export class SqliteActionKeys implements ActionKeyStore {
 
   async prune(now: Date): Promise<number> {
     this.flush();
-    return this.deleteExpired.run(now.getTime()).changes;
+    try {
+      return this.deleteExpired.run(now.getTime()).changes;
+    } catch (error) {
+      const noRoom = sqliteNoRoom(error);
+      if (noRoom === null) throw error;
+      this.onNoRoom(noRoom);
+      return 0;
+    }
   }
 }

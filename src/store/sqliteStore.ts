@@ -2,6 +2,9 @@
  * The Store over one SQLite file (better-sqlite3): every statement prepared once when the store
  * opens, each repository in its own file. `openSqliteStore` throws StoreOpenError, whose message is
  * the one line to print, when the file is damaged, locked by another process, or not ours.
+ *
+ * Each repository is handed out guarded (sqliteRoom.ts): a write refused for lack of room (a full
+ * disk) fails as StoreUnavailableError, reason `full`, and `room` says so until there is room again.
  */
 import type { Store } from './store';
 import type { Logger } from '../log';
@@ -14,6 +17,9 @@ import { OutboxWriter, SqliteOutbox } from './sqliteOutbox';
 import { SqliteState } from './sqliteState';
 import { WalCheckpointer } from './walCheckpointer';
 import { logMarketOutcome } from './storeMarket';
+import { RoomWatch, type StoreRoom } from './storeRoom';
+import { roomGuarded, sqliteHasRoom } from './sqliteRoom';
+import { silentLogger } from '../log';
 
 export { StoreOpenError, type StoreOpenReason } from './openDatabase';
 
@@ -24,28 +30,35 @@ export class SqliteStore implements Store {
   readonly outbox: SqliteOutbox;
   readonly actionKeys: SqliteActionKeys;
   readonly calls: SqliteCalls;
+  /** Whether the file has room to write (storeRoom.ts). */
+  readonly room: StoreRoom;
   private closed = false;
 
   constructor(
     private readonly opened: OpenedDatabase,
     private readonly checkpointer: WalCheckpointer,
+    room: RoomWatch,
   ) {
     const { db } = opened;
-    this.follows = new SqliteFollows(db);
-    this.state = new SqliteState(db, new OutboxWriter(db));
+    this.room = room;
+    const guard = <T extends object>(repository: T): T => roomGuarded(repository, room);
+    this.follows = guard(new SqliteFollows(db));
+    this.state = guard(new SqliteState(db, new OutboxWriter(db)));
     const settle = () => this.state.flush();
     // A chat that moves to another id takes its buttons' keys along: those waiting are written first.
-    this.chats = new SqliteChats(
-      db,
-      () => this.follows.forgetAll(),
-      () => {
-        settle();
-        this.actionKeys.flush();
-      },
+    this.chats = guard(
+      new SqliteChats(
+        db,
+        () => this.follows.forgetAll(),
+        () => {
+          settle();
+          this.actionKeys.flush();
+        },
+      ),
     );
-    this.outbox = new SqliteOutbox(db, settle);
-    this.actionKeys = new SqliteActionKeys(db);
-    this.calls = new SqliteCalls(db, new OutboxWriter(db), settle);
+    this.outbox = guard(new SqliteOutbox(db, settle));
+    this.actionKeys = guard(new SqliteActionKeys(db, (error) => room.refused(error)));
+    this.calls = guard(new SqliteCalls(db, new OutboxWriter(db), settle));
   }
 
   /**
@@ -86,5 +99,10 @@ export function openSqliteStore(path: string, options: OpenOptions & { logger?: 
     opened.close();
     throw error;
   }
-  return new SqliteStore(opened, checkpointer);
+  const room = new RoomWatch({
+    logger: options.logger ?? silentLogger,
+    store: path,
+    hasRoom: () => sqliteHasRoom(opened.db, path),
+  });
+  return new SqliteStore(opened, checkpointer, room);
 }

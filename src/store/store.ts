@@ -12,6 +12,7 @@ import type { TokenSnapshot, WalletSnapshot } from '../model/snapshot';
 import type { ActionKeyStore } from './actionKeys';
 import type { CallRepository } from './calls';
 import type { CommitFence } from './leaseLost';
+import type { StoreRoom } from './storeRoom';
 
 export type { CommitFence } from './leaseLost';
 
@@ -229,5 +230,7 @@ export interface Store {
   readonly actionKeys: ActionKeyStore;
   /** Calls and their peaks (src/store/calls.ts). */
   readonly calls: CallRepository;
+  /** Whether it has room to write (a full disk: src/store/storeRoom.ts); absent: it never says. */
+  readonly room?: StoreRoom;
   close(): Promise<void>;
 }

@@ -20,6 +20,8 @@ export class StoreUnavailableError extends Error {
   constructor(
     readonly detail: string,
     readonly reason: UnavailableReason = 'unreachable',
+    /** The database's own code of the refusal (`SQLITE_FULL`, `53100`), without its words; '' when it gave none. */
+    readonly code = '',
   ) {
     super(
       reason === 'full'
@@ -51,7 +53,7 @@ const SQLITE_NO_ROOM = new Set(['SQLITE_FULL', 'SQLITE_IOERR_WRITE']);
 export function sqliteNoRoom(error: unknown): StoreUnavailableError | null {
   if (isStoreUnavailable(error)) return error;
   const code = codeOf(error);
-  return SQLITE_NO_ROOM.has(code) ? new StoreUnavailableError(`${code}: ${messageOf(error)}`, 'full') : null;
+  return SQLITE_NO_ROOM.has(code) ? new StoreUnavailableError(`${code}: ${messageOf(error)}`, 'full', code) : null;
 }
 
 /** PostgreSQL's SQLSTATEs of a server out of room: class 53 but 53300 (too many connections: unreachable). */
@@ -63,5 +65,5 @@ export function isPostgresNoRoom(code: string): boolean {
 export function postgresNoRoom(error: unknown): StoreUnavailableError | null {
   if (isStoreUnavailable(error)) return error;
   const code = codeOf(error);
-  return isPostgresNoRoom(code) ? new StoreUnavailableError(`${code}: ${messageOf(error)}`, 'full') : null;
+  return isPostgresNoRoom(code) ? new StoreUnavailableError(`${code}: ${messageOf(error)}`, 'full', code) : null;
 }

@@ -13,11 +13,18 @@
  *   server, up to `outageWaitMs`, and run again when it is back. Every statement run this way is
  *   safe to run twice (upserts, inserts that skip what exists, updates to a value), since a
  *   statement cut off at its commit may or may not have been applied.
+ *
+ * A server out of room (SQLSTATE class 53: 53100 disk_full, 53200 out_of_memory, …; not 53300,
+ * too many connections, which is a connection refused) answers, but refuses to write: such a
+ * statement fails at once, asked now or waited for, with StoreUnavailableError, reason `full`,
+ * and `room` says so (storeRoom.ts), as a full disk under SQLite does.
  */
 import pg from 'pg';
 import type { CustomTypesConfig, PoolClient, QueryConfig, QueryResultRow } from 'pg';
 import type { Logger } from '../../log';
-import { StoreUnavailableError } from '../storeUnavailable';
+import { RoomWatch } from '../storeRoom';
+import { postgresNoRoom, StoreUnavailableError } from '../storeUnavailable';
+import { redactUrl } from '../../urlCredentials';
 import { checkOut } from './checkOut';
 import { connectionErrorText, isConnectionError } from './connectionErrors';
 
@@ -114,6 +121,8 @@ interface Outage {
 
 export class PgDatabase {
   readonly pool: pg.Pool;
+  /** Whether the server has room to write: refused statements of class 53 say it has not. */
+  readonly room: RoomWatch;
   private readonly logger: Logger;
   private readonly outageWaitMs: number;
   private outage: Outage | null = null;
@@ -123,6 +132,7 @@ export class PgDatabase {
 
   constructor(options: PgDatabaseOptions) {
     this.logger = options.logger;
+    this.room = new RoomWatch({ logger: options.logger, store: redactUrl(options.url) });
     this.outageWaitMs = options.outageWaitMs ?? OUTAGE_WAIT_MS;
     this.closing = new Promise((resolve) => {
       this.signalClosed = resolve;
@@ -185,7 +195,7 @@ export class PgDatabase {
       try {
         return await run();
       } catch (error) {
-        if (!isConnectionError(error)) throw error;
+        if (!isConnectionError(error)) throw this.noRoom(error);
         this.lost(error);
         if (Date.now() >= deadline) throw new StoreUnavailableError(connectionErrorText(error));
       }
@@ -235,9 +245,17 @@ export class PgDatabase {
   }
 
   private translate(error: unknown): unknown {
-    if (!isConnectionError(error)) return error;
+    if (!isConnectionError(error)) return this.noRoom(error);
     this.lost(error);
     return new StoreUnavailableError(connectionErrorText(error));
+  }
+
+  /** A refusal for lack of room as StoreUnavailableError (and `room` hears of it); any other error as it is. */
+  private noRoom(error: unknown): unknown {
+    const full = postgresNoRoom(error);
+    if (full === null || full === error) return error;
+    this.room.refused(full);
+    return full;
   }
 
   private async waitFor(outage: Outage, deadline: number): Promise<void> {

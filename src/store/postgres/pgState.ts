@@ -98,8 +98,13 @@ export class PgState implements StateRepository {
     for (const { snapshot, alerts } of batch.tokens) values.add({ kind: 'token', snapshot, alerts, now: at }, index++);
     for (const { snapshot, alerts } of batch.wallets) values.add({ kind: 'wallet', snapshot, alerts, now: at }, index++);
     this.flushWaiting();
-    if (fence !== undefined && fence.leases.length > 0) return this.serial(() => this.fenced(values, fence));
-    return this.serial(async () => (values.empty ? 0 : (await this.run(values)).length));
+    const added =
+      fence !== undefined && fence.leases.length > 0
+        ? await this.serial(() => this.fenced(values, fence))
+        : await this.serial(async () => (values.empty ? 0 : (await this.run(values)).length));
+    // Rows were added: the server had room (a disk that was full has room again).
+    if (added > 0) this.db.room.wrote();
+    return added;
   }
 
   private async fenced(values: CommitValues, fence: CommitFence): Promise<number> {
@@ -182,6 +187,7 @@ export class PgState implements StateRepository {
       for (const commit of sendable) await this.writeGroup([commit]);
       return;
     }
+    if (added.length > 0) this.db.room.wrote();
     const counts = values.countsOf(added, sendable.length);
     sendable.forEach((commit, index) => commit.resolve(counts[index] ?? 0));
   }

@@ -18,6 +18,7 @@ import { PgFollows } from './pgFollows';
 import { PgOutbox } from './pgOutbox';
 import { PgState } from './pgState';
 import { logMarketOutcome, type StoreMarket } from '../storeMarket';
+import type { StoreRoom } from '../storeRoom';
 
 export interface PostgresStoreOptions {
   logger?: Logger;
@@ -39,12 +40,15 @@ export class PostgresStore implements Store {
   readonly outbox: PgOutbox;
   readonly actionKeys: PgActionKeys;
   readonly calls: PgCalls;
+  /** Whether the server has room to write (a full disk refuses with SQLSTATE class 53: pgDatabase.ts). */
+  readonly room: StoreRoom;
   private closed = false;
 
   constructor(
     readonly db: PgDatabase,
     logger: Logger,
   ) {
+    this.room = db.room;
     this.follows = new PgFollows(db);
     this.state = new PgState(db);
     this.actionKeys = new PgActionKeys(db, logger);
