@@ -174,7 +174,7 @@ interface Drive {
   plan: LoadPlan;
   simNow: () => number;
   simStartMs: number;
-  running: Set<Promise<unknown>>;
+  running: Map<Promise<unknown>, string>;
   bot: { readonly app: App; restart(): Promise<void> };
   sample: () => Sample;
 }
@@ -197,7 +197,7 @@ async function drive({ flags, plan, simNow, simStartMs, running, bot, sample }: 
     const tracked = promise.catch((error: unknown) =>
       process.stderr.write(`soak: ${what} failed: ${error instanceof Error ? error.message : String(error)}\n`),
     );
-    running.add(tracked);
+    running.set(tracked, what);
     void tracked.finally(() => running.delete(tracked));
   };
   let busyHour = false;
@@ -215,7 +215,7 @@ async function drive({ flags, plan, simNow, simStartMs, running, bot, sample }: 
       const taken = sample();
       if (hour % 24 === 0) {
         process.stdout.write(
-          `day ${taken.sim_day.toFixed(1)} · ${Math.round(taken.real_s)} s · RSS ${mb(taken.rss_mb)} MB · heap ${mb(taken.heap_mb)} MB · db ${mb(taken.db_mb)} MB · outbox ${taken.rows_outbox} · backlog ${taken.outbox_backlog} · alerts ${taken.alerts_delivered} · files ${taken.open_files} · timers ${taken.timers}\n`,
+          `day ${taken.sim_day.toFixed(1)} · ${Math.round(taken.real_s)} s · RSS ${mb(taken.rss_mb)} MB · heap ${mb(taken.heap_mb)} MB · db ${mb(taken.db_mb)} MB · outbox ${taken.rows_outbox} · backlog ${taken.outbox_backlog} · alerts ${taken.alerts_delivered} · files ${taken.open_files} · timers ${taken.timers}${running.size === 0 ? '' : ` · under way: ${[...running.values()].join(', ')}`}\n`,
         );
       }
       // The daily watchlists' schedule is cron on the machine's clock: asked each simulated hour instead.
@@ -269,6 +269,7 @@ async function main(): Promise<void> {
     `soak: ${flags.days} simulated days at ${Math.round(speed)}× (about ${Math.round((flags.days * DAY_MS) / speed / 60_000)} min), work folder ${work}\n`,
   );
 
+  mkdirSync(flags.out, { recursive: true });
   const unregister = registerChatPlatform(soakPlatform);
   const market = await startMarket(clock, flags);
   const plan: LoadPlan = {
@@ -316,6 +317,8 @@ async function main(): Promise<void> {
       restarts,
     });
     samples.push(taken);
+    // Written every simulated day too: a run cut short leaves its curves so far.
+    if (samples.length % 24 === 0) writeFileSync(join(flags.out, 'soak.csv'), toCsv(samples));
     return taken;
   };
   sample();
@@ -324,20 +327,20 @@ async function main(): Promise<void> {
     `soak: set up ${flags.chats} chats by day ${dayOf(simNow()).toFixed(2)} (${soakChats.answers} answers, ${soakChats.failedAnswers} failed)\n`,
   );
 
-  const running = new Set<Promise<unknown>>();
+  const running = new Map<Promise<unknown>, string>();
   const bot = {
     get app() {
       return app;
     },
     async restart() {
-      await Promise.all(running);
+      await settled(running, 'restart');
       await app.stop();
       app = await start();
       restarts++;
     },
   };
   await drive({ flags, plan, simNow, simStartMs, running, bot, sample });
-  await Promise.all(running);
+  await settled(running, 'end');
   sample();
   await app.stop();
   unregister();
@@ -347,6 +350,16 @@ async function main(): Promise<void> {
   writeReport({ flags, samples, speed, realStart, market, restarts, dbPath });
   if (flags.keep) process.stdout.write(`kept: ${work}\n`);
   else rmSync(work, { recursive: true, force: true });
+}
+
+/**
+ * Waits for the work under way, 30 real seconds at most: a restart does not wait for people's
+ * commands for ever, and what was still running is named.
+ */
+async function settled(running: Map<Promise<unknown>, string>, at: string): Promise<void> {
+  const all = Promise.all(running.keys()).then(() => true);
+  const done = await Promise.race([all, sleep(30_000).then(() => false)]);
+  if (!done) process.stderr.write(`soak: at the ${at}, still under way after 30 s: ${[...running.values()].join(', ')}\n`);
 }
 
 function sleep(ms: number): Promise<void> {
