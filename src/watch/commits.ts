@@ -110,8 +110,6 @@ export class Commits {
   private readonly unavailableLog: LogEvery;
   /** Outbox rows written since start. */
   rows = 0;
-  /** Commits the store refused since start (away or full). */
-  refused = 0;
 
   constructor(
     private readonly store: Store,
@@ -187,7 +185,6 @@ export class Commits {
       );
       this.scope?.fenced();
     } else if (isStoreUnavailable(error)) {
-      this.refused += 1;
       const skipped = this.unavailableLog.take();
       if (skipped !== null)
         this.logger.warn(
