@@ -11,7 +11,7 @@ import { renderCard } from '../../src/chats/discord/embed';
 import { renderCardMessages } from '../../src/chats/telegram/html';
 import { digestCard } from '../../src/delivery/digest';
 import type { RiskStatusEvent } from '../../src/model/events';
-import { copiesIn, statusAlertsIn, tallyAlerts, type Copy } from './clusterTally';
+import { copiesIn, statusAlertsIn, tallyAlerts, toldOnce, type Copy } from './clusterTally';
 
 const SYMBOLS = ['MOCHI', 'PUMP', 'BULL', 'MOON', 'FROG', 'CAT'];
 
@@ -81,11 +81,12 @@ describe('the tally of alerts to each chat', () => {
     expect(reported(true)).toEqual({ expected: 2, delivered: 3, explained: 1 });
   });
 
-  it('fails when a repeat stands in for a round that never came', () => {
+  it('fails when a repeat stands in for a round that never came, and does not count it as that round’s', () => {
     const copies = mochi([
       { at: 1_000, card: change('MOCHI', 'WARNING', 'DANGER') },
       { at: 2_000, card: digestCard(round('WARNING', 'DANGER'), new Date()) },
     ]);
+    expect(toldOnce(copies)).toBe(1);
     expect(() => tallyAlerts([{ what: 'telegram:-1009002 MOCHI', copies }], 2, () => true)).toThrow(
       /2 alerts \(1 told again\) for 2 changes/,
     );

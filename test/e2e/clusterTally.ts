@@ -77,6 +77,11 @@ function repeatsOf(copies: readonly Copy[]): Array<{ original: Copy; repeat: Cop
   return found;
 }
 
+/** The changes told to one (chat, token), each once: its copies less the repeats among them. */
+export function toldOnce(copies: readonly Copy[]): number {
+  return copies.length - repeatsOf(copies).length;
+}
+
 const shown = (copy: Copy): string =>
   `  ${copy.at}${copy.change === undefined ? '' : ` ${copy.change} in`} ${copy.text.slice(0, 120).replace(/\n/g, ' | ')}`;
 
