@@ -29,6 +29,9 @@ async function database(): Promise<pg.Pool> {
   const made = await freshDatabase(shared.adminUrl);
   cleanups.push(made.drop);
   const pool = new pg.Pool({ connectionString: made.url, max: 6 });
+  // An idle client whose backend the server ends (a migration giving way, the database dropped)
+  // is an error event of the pool: without a listener it would be the process's unhandled error.
+  pool.on('error', () => undefined);
   pools.push(pool);
   return pool;
 }
