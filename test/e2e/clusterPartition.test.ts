@@ -26,7 +26,7 @@ import { freshDatabase } from '../support/postgres/databases';
 import { startBotProcess, type BotProcess } from '../support/processes';
 import { startBotApi, type FakeBotApi, type TestChat, type TestUser } from '../support/telegram/botApi';
 import { KEY, quietSimulator } from './harness';
-import { partitionsByOwner as livePartitions, tallyAlerts, until as waitUntil, type Copy } from './clusterTally';
+import { partitionsByOwner as livePartitions, messageCopies, tallyAlerts, until as waitUntil, type Copy } from './clusterTally';
 
 const TG_TOKEN = '123456789:AApartition-test_token';
 const TOKENS = 10;
@@ -101,20 +101,7 @@ function everyTargetOnce(): boolean {
   return sim.streams.subscriptionCount('token-feed') === tokens.length;
 }
 
-const STATUS_CHANGE = /(SAFE|WARNING|DANGER)\W*→\W*(SAFE|WARNING|DANGER)/;
-
-function alertCopies(from: number): Map<string, Copy[]> {
-  const copies = new Map<string, Copy[]>();
-  for (const message of api.sent.slice(from)) {
-    if (message.edited || !STATUS_CHANGE.test(message.text)) continue;
-    for (const token of tokens) {
-      if (!message.text.includes(symbolOf(token))) continue;
-      const key = `${message.chatId}:${token}`;
-      copies.set(key, [...(copies.get(key) ?? []), { at: message.at, text: message.text }]);
-    }
-  }
-  return copies;
-}
+const alertCopies = (from: number): Map<string, Copy[]> => messageCopies(api.sent, from, tokens, symbolOf);
 
 async function storedMatchesMarket(): Promise<boolean> {
   const { rows } = await db.query<{ address: string; snapshot: string }>(

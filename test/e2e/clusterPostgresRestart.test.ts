@@ -45,7 +45,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../support/postg
 import { freePort, startBotProcess, type BotProcess } from '../support/processes';
 import { startBotApi, type FakeBotApi, type TestChat, type TestUser } from '../support/telegram/botApi';
 import { KEY, quietSimulator } from './harness';
-import { tallyAlerts, until as waitUntil, type Copy } from './clusterTally';
+import { tallyAlerts, until as waitUntil, type Copy, messageCopies, STATUS_CHANGE } from './clusterTally';
 
 const run = promisify(execFile);
 const TG_TOKEN = '123456789:AArestart-test_token';
@@ -214,20 +214,7 @@ function flipAll(): void {
   flip(tokens);
 }
 
-const STATUS_CHANGE = /(SAFE|WARNING|DANGER)\W*→\W*(SAFE|WARNING|DANGER)/;
-
-function alertCopies(from: number): Map<string, Copy[]> {
-  const copies = new Map<string, Copy[]>();
-  for (const message of api.sent.slice(from)) {
-    if (message.edited || !STATUS_CHANGE.test(message.text)) continue;
-    for (const token of tokens) {
-      if (!message.text.includes(symbolOf(token))) continue;
-      const key = `${message.chatId}:${token}`;
-      copies.set(key, [...(copies.get(key) ?? []), { at: message.at, text: message.text }]);
-    }
-  }
-  return copies;
-}
+const alertCopies = (from: number): Map<string, Copy[]> => messageCopies(api.sent, from, tokens, symbolOf);
 
 /** The log lines of `bot` from character `from` on, parsed (a line that is no JSON is kept as its text). */
 function logLines(bot: Bot, from: number): Array<Record<string, unknown>> {

@@ -36,6 +36,31 @@ export interface Copy {
   change?: string;
 }
 
+/** Any risk-status change in a message's text: what makes a Telegram message a risk alert. */
+export const STATUS_CHANGE = /(SAFE|WARNING|DANGER)\W*→\W*(SAFE|WARNING|DANGER)/;
+
+/**
+ * The Telegram messages from `from` on that tell a risk change, by `chat:token`: one copy per
+ * message naming the token's symbol (a repeat is an equal text, see repeatsOf).
+ */
+export function messageCopies(
+  sent: ReadonlyArray<{ chatId: number | string; at: number; text: string; edited?: boolean }>,
+  from: number,
+  tokens: readonly string[],
+  symbolOf: (token: string) => string,
+): Map<string, Copy[]> {
+  const copies = new Map<string, Copy[]>();
+  for (const message of sent.slice(from)) {
+    if (message.edited === true || !STATUS_CHANGE.test(message.text)) continue;
+    for (const token of tokens) {
+      if (!message.text.includes(symbolOf(token))) continue;
+      const key = `${message.chatId}:${token}`;
+      copies.set(key, [...(copies.get(key) ?? []), { at: message.at, text: message.text }]);
+    }
+  }
+  return copies;
+}
+
 /** A risk-status alert's title, alone or as a digest's entry: "Risk WARNING → DANGER: Neon Mochi (MOCHI)". */
 const STATUS_TITLE = /Risk (SAFE|WARNING|DANGER) → (SAFE|WARNING|DANGER): [^<>\n"]*? \(([^()<>\n"]+)\)/g;
 

@@ -22,7 +22,7 @@ import { freshDatabase } from '../support/postgres/databases';
 import { ROOT, startBotProcess, tsNode, type BotProcess } from '../support/processes';
 import { startBotApi, type FakeBotApi, type TestChat, type TestUser } from '../support/telegram/botApi';
 import { KEY, quietSimulator } from './harness';
-import { partitionsByOwner, tallyAlerts, until as waitUntil, type Copy } from './clusterTally';
+import { partitionsByOwner, messageCopies, tallyAlerts, until as waitUntil, type Copy } from './clusterTally';
 import { prepareRelease, previousRelease, type Release } from './previousRelease';
 
 const TG_TOKEN = '123456789:AAupgrade-test_token';
@@ -111,20 +111,7 @@ function flipAll(): void {
     sim.controls.risk({ tokenAddress: token, riskStatus: sim.market.token(token)?.riskStatus === 'DANGER' ? 'WARNING' : 'DANGER' });
 }
 
-const STATUS_CHANGE = /(SAFE|WARNING|DANGER)\W*→\W*(SAFE|WARNING|DANGER)/;
-
-function alertCopies(from: number): Map<string, Copy[]> {
-  const copies = new Map<string, Copy[]>();
-  for (const message of api.sent.slice(from)) {
-    if (message.edited || !STATUS_CHANGE.test(message.text)) continue;
-    for (const token of tokens) {
-      if (!message.text.includes(symbolOf(token))) continue;
-      const key = `${message.chatId}:${token}`;
-      copies.set(key, [...(copies.get(key) ?? []), { at: message.at, text: message.text }]);
-    }
-  }
-  return copies;
-}
+const alertCopies = (from: number): Map<string, Copy[]> => messageCopies(api.sent, from, tokens, symbolOf);
 
 describe.runIf(shared.adminUrl !== null)('a release rolled in place over three processes', () => {
   let unavailable: string | null = null;
