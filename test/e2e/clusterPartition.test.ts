@@ -26,7 +26,14 @@ import { freshDatabase } from '../support/postgres/databases';
 import { startBotProcess, type BotProcess } from '../support/processes';
 import { startBotApi, type FakeBotApi, type TestChat, type TestUser } from '../support/telegram/botApi';
 import { KEY, quietSimulator } from './harness';
-import { partitionsByOwner as livePartitions, messageCopies, tallyAlerts, until as waitUntil, type Copy } from './clusterTally';
+import {
+  partitionsByOwner as livePartitions,
+  joinedOwner,
+  messageCopies,
+  tallyAlerts,
+  until as waitUntil,
+  type Copy,
+} from './clusterTally';
 
 const TG_TOKEN = '123456789:AApartition-test_token';
 const TOKENS = 10;
@@ -79,13 +86,8 @@ function startBot(name: string, roles: string, url: string): Bot {
   return bot;
 }
 
-async function joined(bot: Bot): Promise<string> {
-  await until(() => bot.stderr().includes('joined the bot as one of its processes'), `${bot.name} to join`);
-  const line = bot
-    .stderr()
-    .split('\n')
-    .find((text) => text.includes('joined the bot as one of its processes')) as string;
-  return (JSON.parse(line) as { owner: string }).owner;
+function joined(bot: Bot): Promise<string> {
+  return joinedOwner(bot, WAIT_MS);
 }
 
 function symbolOf(token: string): string {

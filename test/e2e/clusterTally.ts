@@ -36,6 +36,19 @@ export interface Copy {
   change?: string;
 }
 
+/** What a process of a bot of several logs when it joined: its line names it (`owner`). */
+const JOINED = 'joined the bot as one of its processes';
+
+/** Waits for the process whose log `stderr` reads to join, and gives its owner name. */
+export async function joinedOwner(bot: { name: string; stderr: () => string }, timeoutMs: number): Promise<string> {
+  await until(() => bot.stderr().includes(JOINED), `${bot.name} to join`, timeoutMs);
+  const line = bot
+    .stderr()
+    .split('\n')
+    .find((text) => text.includes(JOINED)) as string;
+  return (JSON.parse(line) as { owner: string }).owner;
+}
+
 /** Any risk-status change in a message's text: what makes a Telegram message a risk alert. */
 export const STATUS_CHANGE = /(SAFE|WARNING|DANGER)\W*→\W*(SAFE|WARNING|DANGER)/;
 

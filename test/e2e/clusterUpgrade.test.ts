@@ -9,7 +9,6 @@
  * processes come and go: every change reaches every chat once, none lost, none repeated. At the
  * end a process of the old release, started again, refuses the newer schema in one line.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,10 +18,10 @@ import type { RunningSimulator } from 'tmds-simulator';
 import { PG_SCHEMA_VERSION } from '../../src/store/postgres/migrations/index';
 import '../support/postgres/provided';
 import { freshDatabase } from '../support/postgres/databases';
-import { ROOT, startBotProcess, tsNode, type BotProcess } from '../support/processes';
+import { ROOT, startBotProcess, type BotProcess } from '../support/processes';
 import { startBotApi, type FakeBotApi, type TestChat, type TestUser } from '../support/telegram/botApi';
 import { KEY, quietSimulator } from './harness';
-import { partitionsByOwner, messageCopies, tallyAlerts, until as waitUntil, type Copy } from './clusterTally';
+import { partitionsByOwner, joinedOwner, messageCopies, tallyAlerts, until as waitUntil, type Copy } from './clusterTally';
 import { prepareRelease, previousRelease, type Release } from './previousRelease';
 
 const TG_TOKEN = '123456789:AAupgrade-test_token';
@@ -70,15 +69,7 @@ function settings(roles: string): Record<string, string> {
 
 /** `npm start` of the previous release: its own main.ts, with this checkout's tsx loader. */
 function startPrevious(cwd: string, env: Record<string, string>): BotProcess {
-  const [command, args] = tsNode(join(releaseDir, 'src', 'main.ts'));
-  const child = spawn(command, args, {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return { child, stderr: () => stderr, exit: new Promise((resolve) => child.on('close', (code) => resolve(code))) };
+  return startBotProcess(cwd, env, join(releaseDir, 'src', 'main.ts'));
 }
 
 function startBot(name: string, which: Bot['release'], roles: string): Bot {
@@ -88,13 +79,8 @@ function startBot(name: string, which: Bot['release'], roles: string): Bot {
   return bot;
 }
 
-async function joined(bot: Bot): Promise<string> {
-  await until(() => bot.stderr().includes('joined the bot as one of its processes'), `${bot.name} to join`);
-  const line = bot
-    .stderr()
-    .split('\n')
-    .find((text) => text.includes('joined the bot as one of its processes')) as string;
-  return (JSON.parse(line) as { owner: string }).owner;
+function joined(bot: Bot): Promise<string> {
+  return joinedOwner(bot, WAIT_MS);
 }
 
 async function schemaVersion(): Promise<number> {

@@ -61,9 +61,12 @@ export interface BotProcess {
   exit: Promise<number | null>;
 }
 
-/** `npm start` (src/main.ts) as a process of its own in `cwd`, with only PATH, HOME and `env` set. */
-export function startBotProcess(cwd: string, env: Record<string, string>): BotProcess {
-  const [command, args] = tsNode('src/main.ts');
+/**
+ * `npm start` (src/main.ts, or another release's `main`) as a process of its own in `cwd`, with
+ * only PATH, HOME and `env` set.
+ */
+export function startBotProcess(cwd: string, env: Record<string, string>, main = 'src/main.ts'): BotProcess {
+  const [command, args] = tsNode(main);
   const child = spawn(command, args, {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
